@@ -1,0 +1,230 @@
+/**
+ * The data tables compiled into the indexed form the rules use: every card type and wonder stage
+ * gets a number, its cost a resource vector, and each effect the fields the hot loop reads.
+ *
+ * A *card type* is one row of the card table (Loom of Age I and Loom of Age II are two types);
+ * a *name id* identifies a building by name (both Looms share one), which is what the
+ * "never two buildings of the same name" rule and chains look at.
+ */
+import { CARD_DATA, type CardData } from './data/cards.js';
+import { BOARD_DATA, type BoardData } from './data/wonders.js';
+import type { Effect } from './effects.js';
+import {
+  COLOUR_NAMES,
+  NUM_RESOURCES,
+  PURPLE,
+  RESOURCE_LETTERS,
+  SCIENCE_NAMES,
+  SCIENCE_WILD,
+  resourceMask,
+  resourceVector,
+} from './resources.js';
+
+/** Discount flags: raw materials from the left / right neighbour, manufactured goods from both. */
+export const DISCOUNT_RAW_LEFT = 1;
+export const DISCOUNT_RAW_RIGHT = 2;
+export const DISCOUNT_MANUFACTURED = 4;
+
+/** What building a card or a stage does, in the form the rules read. */
+export interface Compiled {
+  cost: readonly number[];
+  /** Total resource units in the cost: 0 means free of resources. */
+  costUnits: number;
+  effects: readonly Effect[];
+  /** Fixed production vector. */
+  produces: readonly number[];
+  /** Mask of a one-of production (0 when there is none). */
+  choiceMask: number;
+  vp: number;
+  shields: number;
+  /** Science symbol index (0 compass, 1 gear, 2 tablet, 3 wild), or -1. */
+  science: number;
+  /** Plain coins from the bank when built. */
+  coins: number;
+  discount: number;
+}
+
+export interface CardType extends Compiled {
+  id: number;
+  nameId: number;
+  name: string;
+  age: 1 | 2 | 3;
+  colour: number;
+  colourName: (typeof COLOUR_NAMES)[number];
+  copies: readonly number[];
+  coinCost: number;
+  /** Name ids of the buildings that make this card free. */
+  chainFrom: readonly number[];
+  isGuild: boolean;
+  aliases: readonly string[];
+}
+
+export interface StageType extends Compiled {
+  freeBuildPerAge: boolean;
+  playSeventh: boolean;
+  copyGuild: boolean;
+  buildFromDiscard: boolean;
+}
+
+export interface Board {
+  id: number;
+  city: string;
+  wonder: string;
+  aliases: readonly string[];
+  resource: number;
+  sides: readonly [readonly StageType[], readonly StageType[]];
+}
+
+function compile(cost: string, effects: readonly Effect[]): Compiled {
+  const c: Compiled = {
+    cost: resourceVector(cost),
+    costUnits: cost.length,
+    effects,
+    produces: [0, 0, 0, 0, 0, 0, 0],
+    choiceMask: 0,
+    vp: 0,
+    shields: 0,
+    science: -1,
+    coins: 0,
+    discount: 0,
+  };
+  const produces = c.produces as number[];
+  for (const e of effects) {
+    switch (e.kind) {
+      case 'produce':
+        resourceVector(e.resources).forEach((n, r) => (produces[r] += n));
+        break;
+      case 'choice':
+        c.choiceMask = resourceMask(e.options);
+        break;
+      case 'vp':
+        c.vp += e.amount;
+        break;
+      case 'shields':
+        c.shields += e.amount;
+        break;
+      case 'science':
+        c.science = e.symbol === 'any' ? SCIENCE_WILD : SCIENCE_NAMES.indexOf(e.symbol);
+        break;
+      case 'coins':
+        c.coins += e.amount;
+        break;
+      case 'discount': {
+        const raw = resourceMask(e.resources) & 0b0001111 ? 1 : 0;
+        if (raw) {
+          if (e.sides !== 'right') c.discount |= DISCOUNT_RAW_LEFT;
+          if (e.sides !== 'left') c.discount |= DISCOUNT_RAW_RIGHT;
+        } else {
+          c.discount |= DISCOUNT_MANUFACTURED;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return c;
+}
+
+function buildCards(data: readonly CardData[]): CardType[] {
+  const nameIds = new Map<string, number>();
+  for (const d of data) if (!nameIds.has(d.name)) nameIds.set(d.name, nameIds.size);
+  return data.map((d, id) => {
+    const colour = COLOUR_NAMES.indexOf(d.colour);
+    return {
+      ...compile(d.cost, d.effects),
+      id,
+      nameId: nameIds.get(d.name)!,
+      name: d.name,
+      age: d.age,
+      colour,
+      colourName: d.colour,
+      copies: d.copies,
+      coinCost: d.coinCost,
+      chainFrom: d.chainFrom.map((n) => {
+        const nid = nameIds.get(n);
+        if (nid === undefined) throw new Error(`card ${d.name} chains from unknown ${n}`);
+        return nid;
+      }),
+      isGuild: colour === PURPLE,
+      aliases: d.aliases,
+    };
+  });
+}
+
+function buildBoards(data: readonly BoardData[]): Board[] {
+  const side = (stages: BoardData['sides']['A']): StageType[] =>
+    stages.map((s) => {
+      const has = (k: Effect['kind']) => s.effects.some((e) => e.kind === k);
+      return {
+        ...compile(s.cost, s.effects),
+        freeBuildPerAge: has('freeBuildPerAge'),
+        playSeventh: has('playSeventh'),
+        copyGuild: has('copyGuild'),
+        buildFromDiscard: has('buildFromDiscard'),
+      };
+    });
+  return data.map((b, id) => ({
+    id,
+    city: b.city,
+    wonder: b.wonder,
+    aliases: b.aliases,
+    resource: RESOURCE_LETTERS.indexOf(b.resource),
+    sides: [side(b.sides.A), side(b.sides.B)] as const,
+  }));
+}
+
+export const CARDS: readonly CardType[] = buildCards(CARD_DATA);
+export const NUM_CARD_TYPES = CARDS.length;
+export const NUM_NAMES = Math.max(...CARDS.map((c) => c.nameId)) + 1;
+export const BOARDS: readonly Board[] = buildBoards(BOARD_DATA);
+export const GUILD_IDS: readonly number[] = CARDS.filter((c) => c.isGuild).map((c) => c.id);
+/** The most stages any board side has (Gizah B). */
+export const MAX_STAGES = 4;
+
+/** Card type ids of the deck for one Age at this player count, guilds excluded, in table order. */
+export function ageDeckWithoutGuilds(age: number, players: number): number[] {
+  const deck: number[] = [];
+  for (const c of CARDS) {
+    if (c.age !== age || c.isGuild) continue;
+    for (const min of c.copies) if (min <= players) deck.push(c.id);
+  }
+  return deck;
+}
+
+function normaliseName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+const cardNameIndex = new Map<string, number>();
+for (const c of CARDS) {
+  // Names shared by two Ages resolve to the Age I type: both have the same effects.
+  for (const n of [c.name, ...c.aliases]) {
+    const key = normaliseName(n);
+    if (!cardNameIndex.has(key)) cardNameIndex.set(key, c.id);
+  }
+}
+
+/** Card type id for a name or alias (case, apostrophes and spacing ignored), or undefined. */
+export function findCard(name: string, age?: number): number | undefined {
+  const id = cardNameIndex.get(normaliseName(name));
+  if (id === undefined || age === undefined || CARDS[id].age === age) return id;
+  const nameId = CARDS[id].nameId;
+  return CARDS.find((c) => c.nameId === nameId && c.age === age)?.id ?? id;
+}
+
+const boardNameIndex = new Map<string, number>();
+for (const b of BOARDS) {
+  for (const n of [b.city, b.wonder, ...b.aliases]) boardNameIndex.set(normaliseName(n), b.id);
+}
+
+/** Board id for a city or wonder name or alias, or undefined. */
+export function findBoard(name: string): number | undefined {
+  return boardNameIndex.get(normaliseName(name));
+}
+
+export { NUM_RESOURCES };

@@ -1,0 +1,29 @@
+/**
+ * The 7 Wonders engine — the contract.
+ *
+ * State is plain data (GameState); the rules are stateless functions over it:
+ * - newGame(config)                 a seeded game: boards, sides, 3 coins each, Age I dealt.
+ * - actingSeats(state)              the seats that choose now (all seats on a normal turn; only
+ *                                   Babylon B for its seventh card; only Halicarnassus when it
+ *                                   builds from the discard pile).
+ * - legalMoves(state, seat, mode)   never empty for an acting seat (a discard is always legal);
+ *                                   'cheapest' or 'all' payments.
+ * - step(state, moves)              applies every acting seat's move at once (simultaneous
+ *                                   reveal), then advances the turn, the Age, the game.
+ * - state.isOver(), gameResult(s)   final breakdown, winners and how the tie was decided.
+ * - clone(state)                    a deep copy with its own RNG; no JSON involved.
+ * - observe(state, seat)            what that seat knows.
+ * - determinize(state, seat, rng)   a copy in which everything the seat cannot know is resampled
+ *                                   consistently with what it has seen, on a forked RNG.
+ * Same seed and same moves give the same game on every machine.
+ */
+export * from './resources.js';
+export * from './effects.js';
+export * from './catalog.js';
+export * from './rng.js';
+export * from './state.js';
+export * from './payment.js';
+export * from './moves.js';
+export * from './rules.js';
+export * from './scoring.js';
+export * from './random-game.js';

@@ -1,0 +1,162 @@
+/**
+ * Moves: (card, action, payment) packed into one integer, and legal-move generation.
+ *
+ *   bits 0–6   card type id
+ *   bits 7–9   action (ACTION_*)
+ *   bits 10–17 coins paid to the left neighbour
+ *   bits 18–25 coins paid to the right neighbour
+ *
+ * Two generation modes:
+ * - `cheapest`: one move per distinct card and action, with the cheapest payment. Ties between
+ *   payments of the same total go to the one that pays the right neighbour least.
+ * - `all`: one move per undominated payment (no other payment costs both neighbours at most as
+ *   much), so an agent can choose whom to pay.
+ * Olympia A's free build is its own action, offered only when building the card would otherwise
+ * cost something or be impossible (using it on a free card only wastes it).
+ */
+import { BOARDS, CARDS, NUM_NAMES } from './catalog.js';
+import { allPayments, cheapestPayment, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
+import {
+  HAND_SIZE,
+  PHASE_DISCARD_BUILD,
+  PHASE_OVER,
+  PHASE_SEVENTH,
+  PHASE_TURN,
+  POWER_FREE_BUILD,
+  type GameState,
+} from './state.js';
+
+export const ACTION_BUILD = 0;
+export const ACTION_STAGE = 1;
+export const ACTION_DISCARD = 2;
+export const ACTION_FREE_BUILD = 3;
+export const ACTION_BUILD_DISCARDED = 4;
+export const ACTION_NAMES = ['build', 'stage', 'discard', 'freeBuild', 'buildDiscarded'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+export type MoveMode = 'cheapest' | 'all';
+
+export const encodeMove = (card: number, action: number, payLeft = 0, payRight = 0): number =>
+  card | (action << 7) | (payLeft << 10) | (payRight << 18);
+export const moveCard = (m: number): number => m & 0x7f;
+export const moveAction = (m: number): number => (m >> 7) & 7;
+export const movePayLeft = (m: number): number => (m >> 10) & 0xff;
+export const movePayRight = (m: number): number => (m >> 18) & 0xff;
+
+export interface DecodedMove {
+  card: string;
+  action: ActionName;
+  payLeft: number;
+  payRight: number;
+}
+
+export function decodeMove(m: number): DecodedMove {
+  return {
+    card: CARDS[moveCard(m)].name,
+    action: ACTION_NAMES[moveAction(m)],
+    payLeft: movePayLeft(m),
+    payRight: movePayRight(m),
+  };
+}
+
+/** Whether seat p owns a building that chains into card c. */
+export function hasChain(s: GameState, p: number, c: number): boolean {
+  const from = CARDS[c].chainFrom;
+  const base = p * NUM_NAMES;
+  for (let i = 0; i < from.length; i++) if (s.ownsName[base + from[i]]) return true;
+  return false;
+}
+
+/** The stage type seat p would build next, or undefined when its wonder is complete. */
+export function nextStage(s: GameState, p: number) {
+  const stages = BOARDS[s.board[p]].sides[s.side[p]];
+  return s.stages[p] < stages.length ? stages[s.stages[p]] : undefined;
+}
+
+/** Seats that choose a move now. */
+export function actingSeats(s: GameState): number[] {
+  const seats: number[] = [];
+  if (s.phase === PHASE_OVER) return seats;
+  for (let p = 0; p < s.n; p++) {
+    if (s.phase === PHASE_TURN) seats.push(p);
+    else if (s.phase === PHASE_SEVENTH && s.handLen[p] === 1 && s.pendingSeventh === p) seats.push(p);
+    else if (s.phase === PHASE_DISCARD_BUILD && s.pendingDiscardBuilds[p] > 0) seats.push(p);
+  }
+  return seats;
+}
+
+const payBuf: number[] = [];
+
+/**
+ * Appends seat p's legal moves to `out` (cleared first) and returns it. Empty when p does not act
+ * in this phase.
+ */
+export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = []): number[] {
+  out.length = 0;
+  if (s.phase === PHASE_DISCARD_BUILD) {
+    if (s.pendingDiscardBuilds[p] === 0) return out;
+    for (let c = 0; c < s.discard.length; c++) {
+      if (s.discard[c] > 0 && !s.ownsName[p * NUM_NAMES + CARDS[c].nameId]) {
+        out.push(encodeMove(c, ACTION_BUILD_DISCARDED));
+      }
+    }
+    return out;
+  }
+  if (s.phase === PHASE_OVER) return out;
+  if (s.phase === PHASE_SEVENTH && s.pendingSeventh !== p) return out;
+  const coins = s.coins[p];
+  const all = mode === 'all';
+  const stage = nextStage(s, p);
+  // The stage's payment does not depend on the card used: compute it once.
+  let stagePay = NO_PAYMENT;
+  let stagePays: number[] | undefined;
+  if (stage) {
+    if (all) {
+      stagePays = [];
+      allPayments(s, p, stage.cost, coins, stagePays);
+    } else {
+      stagePay = cheapestPayment(s, p, stage.cost, coins);
+    }
+  }
+  const freeBuildReady = (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
+  const hand = p * HAND_SIZE;
+  const len = s.handLen[p];
+  for (let i = 0; i < len; i++) {
+    const c = s.hands[hand + i];
+    let dup = false;
+    for (let j = 0; j < i; j++) if (s.hands[hand + j] === c) dup = true;
+    if (dup) continue;
+    const card = CARDS[c];
+    let buildIsFree = false;
+    if (!s.ownsName[p * NUM_NAMES + card.nameId]) {
+      if (hasChain(s, p, c)) {
+        out.push(encodeMove(c, ACTION_BUILD));
+        buildIsFree = true;
+      } else if (card.coinCost <= coins) {
+        const budget = coins - card.coinCost;
+        if (all) {
+          payBuf.length = 0;
+          allPayments(s, p, card.cost, budget, payBuf);
+          for (const pay of payBuf) {
+            out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
+            if (pay === 0 && card.coinCost === 0) buildIsFree = true;
+          }
+        } else {
+          const pay = cheapestPayment(s, p, card.cost, budget);
+          if (pay !== NO_PAYMENT) {
+            out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
+            if (pay === 0 && card.coinCost === 0) buildIsFree = true;
+          }
+        }
+      }
+      if (freeBuildReady && !buildIsFree) out.push(encodeMove(c, ACTION_FREE_BUILD));
+    }
+    if (stagePays) {
+      for (const pay of stagePays) out.push(encodeMove(c, ACTION_STAGE, paymentLeft(pay), paymentRight(pay)));
+    } else if (stagePay !== NO_PAYMENT) {
+      out.push(encodeMove(c, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay)));
+    }
+    out.push(encodeMove(c, ACTION_DISCARD));
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+/**
+ * Plays a game to the end with uniformly random `cheapest` moves: the engine's reference workload
+ * (benchmarks, property tests, playouts).
+ */
+import { actingSeats, legalMoves } from './moves.js';
+import { Rng } from './rng.js';
+import { step } from './rules.js';
+import { MAX_PLAYERS, type GameState } from './state.js';
+
+const movesBuf = new Int32Array(MAX_PLAYERS);
+const legalBuf: number[] = [];
+
+/** Plays random moves from `s` (mutated) until the game is over; returns the number of steps. */
+export function playRandom(s: GameState, rng: Rng): number {
+  let steps = 0;
+  while (!s.isOver()) {
+    for (const p of actingSeats(s)) {
+      legalMoves(s, p, 'cheapest', legalBuf);
+      movesBuf[p] = legalBuf[rng.int(legalBuf.length)];
+    }
+    step(s, movesBuf);
+    steps++;
+  }
+  return steps;
+}

@@ -1,0 +1,380 @@
+/**
+ * The rules: setting up a game and advancing it by one joint step. Stateless functions over
+ * GameState.
+ *
+ * A step resolves one decision point. In PHASE_TURN every seat has chosen a move (simultaneous:
+ * no seat's choice depends on another's of the same turn) and all are revealed together:
+ *   1. each card leaves its hand; payments leave the payer at once, while coins *received*
+ *      (trade, discards, card and stage effects) are added only after every seat has acted, so
+ *      they cannot be spent the same turn;
+ *   2. buildings are placed, then "coins per card" effects count the cities as they stand after
+ *      all of this turn's buildings (Vineyard and Bazar see a neighbour's card built the same
+ *      turn);
+ *   3. on turn 6, Babylon B (with its second stage) plays its seventh card in PHASE_SEVENTH; the
+ *      other seventh cards are then discarded;
+ *   4. a Halicarnassus stage built this turn lets it build one card from the whole discard pile
+ *      (this turn's discards and the seventh cards included) in PHASE_DISCARD_BUILD;
+ *   5. hands pass, or the Age ends: military conflicts with both neighbours, then the next deck.
+ */
+import { BOARDS, CARDS, GUILD_IDS, NUM_NAMES, ageDeckWithoutGuilds, findBoard } from './catalog.js';
+import { count } from './counting.js';
+import {
+  ACTION_BUILD,
+  ACTION_BUILD_DISCARDED,
+  ACTION_DISCARD,
+  ACTION_FREE_BUILD,
+  ACTION_STAGE,
+  hasChain,
+  moveAction,
+  moveCard,
+  movePayLeft,
+  movePayRight,
+} from './moves.js';
+import { Rng } from './rng.js';
+import {
+  GameState,
+  HAND_SIZE,
+  LOG_BUILT,
+  LOG_DISCARD,
+  LOG_DISCARD_TAKEN,
+  LOG_SLOTS,
+  LOG_STAGE,
+  MAX_CHOICES,
+  MAX_CITY,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  PHASE_DISCARD_BUILD,
+  PHASE_OVER,
+  PHASE_SEVENTH,
+  PHASE_TURN,
+  POWER_COPY_GUILD,
+  POWER_FREE_BUILD,
+  POWER_PLAY_SEVENTH,
+  TURNS_PER_AGE,
+  passDirection,
+} from './state.js';
+import { BROWN, GREY } from './resources.js';
+
+export type SideChoice = 'A' | 'B';
+
+export interface GameConfig {
+  players: number;
+  seed: number | string;
+  /** Board per seat (city name, alias or id); random when omitted. */
+  boards?: readonly (string | number)[];
+  /** One side for all, one per seat, or 'random' (the default: each seat draws). */
+  sides?: SideChoice | 'random' | readonly SideChoice[];
+}
+
+export const STARTING_COINS = 3;
+export const DISCARD_COINS = 3;
+/** Victory points for winning a conflict in Age I, II, III; a loss costs 1 in every Age. */
+export const VICTORY_POINTS = [1, 3, 5];
+
+/** Starts a game: boards and sides, 3 coins each, the Age I deck shuffled and dealt. */
+export function newGame(config: GameConfig): GameState {
+  const n = config.players;
+  if (!Number.isInteger(n) || n < MIN_PLAYERS || n > MAX_PLAYERS) {
+    throw new Error(`players must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}, got ${n}`);
+  }
+  const rng = new Rng(config.seed);
+  const s = new GameState(n, rng);
+  let boards: number[];
+  if (config.boards) {
+    if (config.boards.length !== n) throw new Error(`boards: expected ${n} boards, got ${config.boards.length}`);
+    boards = config.boards.map((b) => {
+      const id = typeof b === 'number' ? b : findBoard(b);
+      if (id === undefined || !BOARDS[id]) throw new Error(`boards: unknown wonder board '${b}'`);
+      return id;
+    });
+    if (new Set(boards).size !== n) throw new Error('boards: each board may be used only once');
+  } else {
+    boards = rng.shuffle(BOARDS.map((b) => b.id)).slice(0, n);
+  }
+  const sides = config.sides ?? 'random';
+  for (let p = 0; p < n; p++) {
+    let side: SideChoice;
+    if (sides === 'random') side = rng.int(2) === 0 ? 'A' : 'B';
+    else if (typeof sides === 'string') side = sides;
+    else side = sides[p];
+    if (side !== 'A' && side !== 'B') throw new Error(`sides: expected 'A' or 'B' for seat ${p}, got '${side}'`);
+    s.board[p] = boards[p];
+    s.side[p] = side === 'A' ? 0 : 1;
+    s.coins[p] = STARTING_COINS;
+    const res = BOARDS[boards[p]].resource;
+    s.fixed[p * 7 + res]++;
+    s.tradeFixed[p * 7 + res]++;
+  }
+  dealAge(s, 1);
+  return s;
+}
+
+const deckCache = new Map<number, number[]>();
+
+function dealAge(s: GameState, age: number): void {
+  const n = s.n;
+  const key = age * 10 + n;
+  let base = deckCache.get(key);
+  if (!base) {
+    base = ageDeckWithoutGuilds(age, n);
+    deckCache.set(key, base);
+  }
+  const deck = base.slice();
+  if (age === 3) {
+    const guilds = s.rng.shuffle(GUILD_IDS.slice());
+    for (let i = 0; i < n + 2; i++) deck.push(guilds[i]);
+  }
+  s.rng.shuffle(deck);
+  for (let p = 0; p < n; p++) {
+    for (let i = 0; i < HAND_SIZE; i++) s.hands[p * HAND_SIZE + i] = deck[p * HAND_SIZE + i];
+    s.handLen[p] = HAND_SIZE;
+  }
+  s.age = age;
+  s.turn = 1;
+  s.phase = PHASE_TURN;
+}
+
+/** Puts card c into seat p's city and applies its lasting effects (not its coins). */
+export function placeCard(s: GameState, p: number, c: number): void {
+  const card = CARDS[c];
+  s.ownsName[p * NUM_NAMES + card.nameId] = 1;
+  s.city[p * MAX_CITY + s.cityLen[p]++] = c;
+  s.colourCount[p * 7 + card.colour]++;
+  const tradable = card.colour === BROWN || card.colour === GREY;
+  for (let r = 0; r < 7; r++) {
+    const k = card.produces[r];
+    if (k) {
+      s.fixed[p * 7 + r] += k;
+      if (tradable) s.tradeFixed[p * 7 + r] += k;
+    }
+  }
+  if (card.choiceMask) {
+    s.choices[p * MAX_CHOICES + s.choiceLen[p]++] = card.choiceMask;
+    if (tradable) s.tradeChoices[p * MAX_CHOICES + s.tradeChoiceLen[p]++] = card.choiceMask;
+  }
+  s.shields[p] += card.shields;
+  if (card.science >= 0) s.science[p * 4 + card.science]++;
+  s.discount[p] |= card.discount;
+}
+
+/** Coins card c pays seat p when built, counted from the cities as they stand now. */
+export function coinsWhenBuilt(s: GameState, p: number, c: number): number {
+  const card = CARDS[c];
+  let coins = card.coins;
+  for (const e of card.effects) if (e.kind === 'coinsPer') coins += e.amount * count(s, p, e.per);
+  return coins;
+}
+
+/** Builds seat p's next stage with card c tucked under it; returns the stage's coins. */
+function buildStage(s: GameState, p: number, c: number): number {
+  const stage = BOARDS[s.board[p]].sides[s.side[p]][s.stages[p]];
+  s.tucked[p * 4 + s.stages[p]] = c;
+  s.stages[p]++;
+  if (stage.choiceMask) s.choices[p * MAX_CHOICES + s.choiceLen[p]++] = stage.choiceMask;
+  s.shields[p] += stage.shields;
+  if (stage.science >= 0) s.science[p * 4 + stage.science]++;
+  s.discount[p] |= stage.discount;
+  if (stage.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
+  if (stage.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
+  if (stage.copyGuild) s.powers[p] |= POWER_COPY_GUILD;
+  if (stage.buildFromDiscard) s.pendingDiscardBuilds[p]++;
+  return stage.coins;
+}
+
+function removeFromHand(s: GameState, p: number, c: number): void {
+  const base = p * HAND_SIZE;
+  const len = s.handLen[p];
+  for (let i = 0; i < len; i++) {
+    if (s.hands[base + i] === c) {
+      s.hands[base + i] = s.hands[base + len - 1];
+      s.handLen[p] = len - 1;
+      return;
+    }
+  }
+  throw new Error(`seat ${p} does not hold ${CARDS[c].name}`);
+}
+
+// Scratch for one step.
+const income = new Int32Array(MAX_PLAYERS);
+const builtCard = new Int32Array(MAX_PLAYERS);
+
+/**
+ * Applies one seat's move to the city and the coins, deferring coins received into `income`.
+ * Returns the card built (for coin effects counted after all placements) or −1.
+ */
+function applyMove(s: GameState, p: number, m: number, slot: number): number {
+  const c = moveCard(m);
+  const action = moveAction(m);
+  const payLeft = movePayLeft(m);
+  const payRight = movePayRight(m);
+  removeFromHand(s, p, c);
+  const log = s.logIndex(s.age, slot, p);
+  s.logCard[log] = c;
+  let built = -1;
+  switch (action) {
+    case ACTION_BUILD: {
+      if (!hasChain(s, p, c)) s.coins[p] -= CARDS[c].coinCost + payLeft + payRight;
+      income[s.left(p)] += payLeft;
+      income[s.right(p)] += payRight;
+      placeCard(s, p, c);
+      s.logKind[log] = LOG_BUILT;
+      built = c;
+      break;
+    }
+    case ACTION_FREE_BUILD:
+      s.freeBuildAge[p] = s.age;
+      placeCard(s, p, c);
+      s.logKind[log] = LOG_BUILT;
+      built = c;
+      break;
+    case ACTION_STAGE:
+      s.coins[p] -= payLeft + payRight;
+      income[s.left(p)] += payLeft;
+      income[s.right(p)] += payRight;
+      income[p] += buildStage(s, p, c);
+      s.logKind[log] = LOG_STAGE;
+      break;
+    case ACTION_DISCARD:
+      s.discard[c]++;
+      income[p] += DISCARD_COINS;
+      s.logKind[log] = LOG_DISCARD;
+      break;
+    default:
+      throw new Error(`action ${action} is not playable from a hand`);
+  }
+  return built;
+}
+
+/**
+ * Advances the game by one decision point. `moves[p]` is seat p's move for every seat that acts
+ * now (see actingSeats); other entries are ignored. Moves are trusted: use isLegalMove (or take
+ * them from legalMoves) for moves from outside.
+ */
+export function step(s: GameState, moves: ArrayLike<number>): void {
+  const n = s.n;
+  if (s.phase === PHASE_TURN) {
+    income.fill(0);
+    for (let p = 0; p < n; p++) builtCard[p] = applyMove(s, p, moves[p], s.turn - 1);
+    for (let p = 0; p < n; p++) if (builtCard[p] >= 0) income[p] += coinsWhenBuilt(s, p, builtCard[p]);
+    for (let p = 0; p < n; p++) s.coins[p] += income[p];
+    if (s.turn === TURNS_PER_AGE) {
+      for (let p = 0; p < n; p++) {
+        if (s.powers[p] & POWER_PLAY_SEVENTH && s.handLen[p] === 1) {
+          s.pendingSeventh = p;
+          s.phase = PHASE_SEVENTH;
+          return;
+        }
+      }
+      discardSeventhCards(s);
+    }
+    afterTurn(s);
+  } else if (s.phase === PHASE_SEVENTH) {
+    const p = s.pendingSeventh;
+    income.fill(0);
+    const built = applyMove(s, p, moves[p], LOG_SLOTS - 1);
+    if (built >= 0) income[p] += coinsWhenBuilt(s, p, built);
+    for (let q = 0; q < n; q++) s.coins[q] += income[q];
+    s.pendingSeventh = -1;
+    discardSeventhCards(s);
+    afterTurn(s);
+  } else if (s.phase === PHASE_DISCARD_BUILD) {
+    for (let p = 0; p < n; p++) {
+      if (s.pendingDiscardBuilds[p] === 0) continue;
+      const m = moves[p];
+      const c = moveCard(m);
+      if (moveAction(m) !== ACTION_BUILD_DISCARDED || s.discard[c] === 0) {
+        throw new Error(`seat ${p} must build a card from the discard pile`);
+      }
+      s.discard[c]--;
+      markTakenFromDiscard(s, c);
+      placeCard(s, p, c);
+      s.coins[p] += coinsWhenBuilt(s, p, c);
+      s.pendingDiscardBuilds[p] = 0;
+    }
+    advance(s);
+  } else {
+    throw new Error('the game is over');
+  }
+}
+
+/** The last card of each hand goes face down onto the discard pile (no coins). */
+function discardSeventhCards(s: GameState): void {
+  for (let p = 0; p < s.n; p++) {
+    if (s.handLen[p] === 0) continue;
+    const c = s.hands[p * HAND_SIZE];
+    s.handLen[p] = 0;
+    s.discard[c]++;
+    const log = s.logIndex(s.age, LOG_SLOTS - 1, p);
+    s.logCard[log] = c;
+    s.logKind[log] = LOG_DISCARD;
+  }
+}
+
+/** Marks one face-down discard of card c in the log as taken back out (now public). */
+function markTakenFromDiscard(s: GameState, c: number): void {
+  for (let i = 0; i < s.logCard.length; i++) {
+    if (s.logCard[i] === c && s.logKind[i] === LOG_DISCARD) {
+      s.logKind[i] = LOG_DISCARD_TAKEN;
+      return;
+    }
+  }
+}
+
+/** After the seats' moves of a turn: Halicarnassus, then passing or the end of the Age. */
+function afterTurn(s: GameState): void {
+  let pending = false;
+  for (let p = 0; p < s.n; p++) {
+    if (s.pendingDiscardBuilds[p] === 0) continue;
+    if (hasDiscardBuild(s, p)) pending = true;
+    else s.pendingDiscardBuilds[p] = 0;
+  }
+  if (pending) {
+    s.phase = PHASE_DISCARD_BUILD;
+    return;
+  }
+  advance(s);
+}
+
+function hasDiscardBuild(s: GameState, p: number): boolean {
+  for (let c = 0; c < s.discard.length; c++) {
+    if (s.discard[c] > 0 && !s.ownsName[p * NUM_NAMES + CARDS[c].nameId]) return true;
+  }
+  return false;
+}
+
+const passBuf = new Uint8Array(MAX_PLAYERS * HAND_SIZE);
+
+function advance(s: GameState): void {
+  const n = s.n;
+  if (s.turn < TURNS_PER_AGE) {
+    const dir = passDirection(s.age);
+    const len = s.handLen[0];
+    passBuf.set(s.hands.subarray(0, n * HAND_SIZE));
+    for (let p = 0; p < n; p++) {
+      const to = (p + dir + n) % n;
+      for (let i = 0; i < len; i++) s.hands[to * HAND_SIZE + i] = passBuf[p * HAND_SIZE + i];
+    }
+    s.turn++;
+    s.phase = PHASE_TURN;
+    return;
+  }
+  resolveConflicts(s);
+  if (s.age === 3) {
+    s.phase = PHASE_OVER;
+    return;
+  }
+  dealAge(s, s.age + 1);
+}
+
+/** Each seat compares shields with both neighbours: win +1/+3/+5 by Age, loss −1, tie nothing. */
+export function resolveConflicts(s: GameState): void {
+  const win = VICTORY_POINTS[s.age - 1];
+  for (let p = 0; p < s.n; p++) {
+    const neighbours = [s.left(p), s.right(p)];
+    for (let k = 0; k < 2; k++) {
+      const mine = s.shields[p];
+      const theirs = s.shields[neighbours[k]];
+      s.tokens[p * 6 + (s.age - 1) * 2 + k] = mine > theirs ? win : mine < theirs ? -1 : 0;
+    }
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The game state: plain data in typed arrays, so that `clone` is a handful of memory copies and the
+ * rules can run without allocating. The rules are functions over it (see rules.ts); nothing here
+ * knows the game beyond its sizes.
+ *
+ * Seats are numbered clockwise: seat p's LEFT neighbour is p + 1 and its RIGHT neighbour p − 1
+ * (mod n). Hands pass left in Ages I and III, right in Age II.
+ */
+import { NUM_CARD_TYPES, NUM_NAMES } from './catalog.js';
+import { Rng } from './rng.js';
+
+export const MIN_PLAYERS = 3;
+export const MAX_PLAYERS = 7;
+export const HAND_SIZE = 7;
+export const TURNS_PER_AGE = 6;
+/** Log slots per Age: the six turns plus the seventh card at the end of the Age. */
+export const LOG_SLOTS = 7;
+/** Room for the cards of one city: 18 turns, 3 seventh cards, 3 builds from the discard pile. */
+export const MAX_CITY = 24;
+/** Room for one-of productions in a city (choice cards, Forum, Caravansery, Alexandria). */
+export const MAX_CHOICES = 16;
+export const MAX_STAGE_SLOTS = 4;
+
+/** All players choose at once. */
+export const PHASE_TURN = 0;
+/** Babylon B plays the seventh card of the Age. */
+export const PHASE_SEVENTH = 1;
+/** Halicarnassus builds a card from the discard pile. */
+export const PHASE_DISCARD_BUILD = 2;
+export const PHASE_OVER = 3;
+
+/** Powers a city has gained from its wonder (bits of `powers`). */
+export const POWER_FREE_BUILD = 1;
+export const POWER_PLAY_SEVENTH = 2;
+export const POWER_COPY_GUILD = 4;
+
+/** What happened to a card taken from a hand (the `logKind` of a log slot). */
+export const LOG_NONE = 0;
+/** Built face up: everybody sees it. */
+export const LOG_BUILT = 1;
+/** Tucked under a wonder stage, face down. */
+export const LOG_STAGE = 2;
+/** Discarded face down (by choice, or as the last card of an Age). */
+export const LOG_DISCARD = 3;
+/** Discarded face down, later built from the discard pile by Halicarnassus (so now public). */
+export const LOG_DISCARD_TAKEN = 4;
+
+export const NO_CARD = 255;
+
+export class GameState {
+  /** Number of players. */
+  readonly n: number;
+  /** 1, 2 or 3; stays 3 when the game is over. */
+  age = 1;
+  /** 1..6 within the Age. */
+  turn = 1;
+  phase = PHASE_TURN;
+  /** The seat that plays its seventh card in PHASE_SEVENTH (Babylon B), else −1. */
+  pendingSeventh = -1;
+  rng: Rng;
+
+  readonly board: Uint8Array;
+  /** 0 = side A, 1 = side B. */
+  readonly side: Uint8Array;
+  readonly stages: Uint8Array;
+  readonly coins: Int32Array;
+  readonly shields: Int32Array;
+  /** Conflict tokens: [p * 6 + (age − 1) * 2 + (0 vs left | 1 vs right)], 0 for a tie. */
+  readonly tokens: Int8Array;
+  /** The hand held by each seat: [p * 7 + i]. */
+  readonly hands: Uint8Array;
+  readonly handLen: Uint8Array;
+  /** 1 where seat p has a building of that name: [p * NUM_NAMES + nameId]. */
+  readonly ownsName: Uint8Array;
+  /** Card types in each city, in the order built: [p * MAX_CITY + i]. */
+  readonly city: Uint8Array;
+  readonly cityLen: Uint8Array;
+  /** Cards per colour in each city: [p * 7 + colour]. */
+  readonly colourCount: Uint8Array;
+  /** Science symbols: [p * 4 + (compass, gear, tablet, wild)]. */
+  readonly science: Uint8Array;
+  /** Own fixed production, and the part of it neighbours may buy: [p * 7 + resource]. */
+  readonly fixed: Uint8Array;
+  readonly tradeFixed: Uint8Array;
+  /** One-of productions as resource masks, own and tradable: [p * MAX_CHOICES + i]. */
+  readonly choices: Uint8Array;
+  readonly choiceLen: Uint8Array;
+  readonly tradeChoices: Uint8Array;
+  readonly tradeChoiceLen: Uint8Array;
+  /** DISCOUNT_* flags. */
+  readonly discount: Uint8Array;
+  /** Olympia A: the Age in which the free build was last used (0 = never). */
+  readonly freeBuildAge: Uint8Array;
+  readonly powers: Uint8Array;
+  /** Halicarnassus builds from the discard pile owed at the end of this turn. */
+  readonly pendingDiscardBuilds: Uint8Array;
+  /** Cards tucked under each built stage: [p * 4 + stage]. */
+  readonly tucked: Uint8Array;
+  /** The discard pile, as a count per card type. */
+  readonly discard: Uint8Array;
+  /**
+   * What each seat took from the hand it held, per Age and log slot (six turns and the seventh
+   * card): [((age − 1) * 7 + slot) * n + seat]. The seat-to-hand relation is fixed by the passing
+   * direction, so this log is all that is needed to say which cards a player has seen where.
+   */
+  readonly logCard: Uint8Array;
+  readonly logKind: Uint8Array;
+
+  constructor(n: number, rng: Rng, copyFrom?: GameState) {
+    this.n = n;
+    this.rng = rng;
+    const src = copyFrom;
+    const u8 = (len: number, from?: Uint8Array) => (from ? from.slice() : new Uint8Array(len));
+    this.board = u8(n, src?.board);
+    this.side = u8(n, src?.side);
+    this.stages = u8(n, src?.stages);
+    this.coins = src ? src.coins.slice() : new Int32Array(n);
+    this.shields = src ? src.shields.slice() : new Int32Array(n);
+    this.tokens = src ? src.tokens.slice() : new Int8Array(n * 6);
+    this.hands = u8(n * HAND_SIZE, src?.hands);
+    this.handLen = u8(n, src?.handLen);
+    this.ownsName = u8(n * NUM_NAMES, src?.ownsName);
+    this.city = u8(n * MAX_CITY, src?.city);
+    this.cityLen = u8(n, src?.cityLen);
+    this.colourCount = u8(n * 7, src?.colourCount);
+    this.science = u8(n * 4, src?.science);
+    this.fixed = u8(n * 7, src?.fixed);
+    this.tradeFixed = u8(n * 7, src?.tradeFixed);
+    this.choices = u8(n * MAX_CHOICES, src?.choices);
+    this.choiceLen = u8(n, src?.choiceLen);
+    this.tradeChoices = u8(n * MAX_CHOICES, src?.tradeChoices);
+    this.tradeChoiceLen = u8(n, src?.tradeChoiceLen);
+    this.discount = u8(n, src?.discount);
+    this.freeBuildAge = u8(n, src?.freeBuildAge);
+    this.powers = u8(n, src?.powers);
+    this.pendingDiscardBuilds = u8(n, src?.pendingDiscardBuilds);
+    this.tucked = u8(n * MAX_STAGE_SLOTS, src?.tucked);
+    this.discard = u8(NUM_CARD_TYPES, src?.discard);
+    this.logCard = src ? src.logCard.slice() : new Uint8Array(3 * LOG_SLOTS * n).fill(NO_CARD);
+    this.logKind = u8(3 * LOG_SLOTS * n, src?.logKind);
+    if (src) {
+      this.age = src.age;
+      this.turn = src.turn;
+      this.phase = src.phase;
+      this.pendingSeventh = src.pendingSeventh;
+    }
+  }
+
+  left(p: number): number {
+    return p + 1 === this.n ? 0 : p + 1;
+  }
+
+  right(p: number): number {
+    return p === 0 ? this.n - 1 : p - 1;
+  }
+
+  /** Index into logCard / logKind. */
+  logIndex(age: number, slot: number, seat: number): number {
+    return ((age - 1) * LOG_SLOTS + slot) * this.n + seat;
+  }
+
+  isOver(): boolean {
+    return this.phase === PHASE_OVER;
+  }
+}
+
+/** A deep copy that shares nothing with the original (the RNG included). */
+export function clone(state: GameState): GameState {
+  return new GameState(state.n, state.rng.clone(), state);
+}
+
+/** +1 when hands pass to the left neighbour (Ages I and III), −1 in Age II. */
+export function passDirection(age: number): 1 | -1 {
+  return age === 2 ? -1 : 1;
+}
+
+/**
+ * The hand lineage held by `seat` at `turn` of an Age: lineages are named by the seat that held
+ * them on the Age's first turn.
+ */
+export function lineageAt(n: number, age: number, turn: number, seat: number): number {
+  return (((seat - (turn - 1) * passDirection(age)) % n) + n) % n;
+}
+
+/** The seat holding lineage `h` at `turn` of an Age. */
+export function holderAt(n: number, age: number, turn: number, h: number): number {
+  return (((h + (turn - 1) * passDirection(age)) % n) + n) % n;
+}

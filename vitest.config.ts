@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/test/**/*.test.ts', 'services/*/test/**/*.test.ts'],
+    testTimeout: 60_000,
+  },
+});
