@@ -27,3 +27,6 @@ export * from './moves.js';
 export * from './rules.js';
 export * from './scoring.js';
 export * from './random-game.js';
+export * from './information.js';
+export * from './record.js';
+export * from './position.js';

@@ -330,6 +330,11 @@ function afterTurn(s: GameState): void {
   }
   if (pending) {
     s.phase = PHASE_DISCARD_BUILD;
+    // Whoever builds from the discard pile looks through all of it.
+    // After turn 6 the seventh cards (slot 6) are already on the pile too.
+    const slotsDone = s.turn === TURNS_PER_AGE ? LOG_SLOTS : s.turn;
+    const seenUpTo = (s.age - 1) * LOG_SLOTS + slotsDone;
+    for (let p = 0; p < s.n; p++) if (s.pendingDiscardBuilds[p]) s.discardSeenUpTo[p] = seenUpTo;
     return;
   }
   advance(s);

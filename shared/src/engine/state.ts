@@ -105,6 +105,11 @@ export class GameState {
    */
   readonly logCard: Uint8Array;
   readonly logKind: Uint8Array;
+  /**
+   * How much of the discard pile each seat has looked through (Halicarnassus): every face-down
+   * discard logged at a position below this (age − 1) * 7 + slot + 1 mark is known to it; 0 = none.
+   */
+  readonly discardSeenUpTo: Uint8Array;
 
   constructor(n: number, rng: Rng, copyFrom?: GameState) {
     this.n = n;
@@ -138,6 +143,7 @@ export class GameState {
     this.discard = u8(NUM_CARD_TYPES, src?.discard);
     this.logCard = src ? src.logCard.slice() : new Uint8Array(3 * LOG_SLOTS * n).fill(NO_CARD);
     this.logKind = u8(3 * LOG_SLOTS * n, src?.logKind);
+    this.discardSeenUpTo = u8(n, src?.discardSeenUpTo);
     if (src) {
       this.age = src.age;
       this.turn = src.turn;

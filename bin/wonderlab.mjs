@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Entry point of the `wonderlab` command: the compiled CLI of the shared package.
+import { main } from '@wonderlab/shared/cli';
+
+process.exitCode = main(process.argv.slice(2));

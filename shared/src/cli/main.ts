@@ -1,0 +1,172 @@
+/**
+ * The `wonderlab` command line. Each command is a small function; errors end as one line on
+ * stderr and exit code 1 (2 for a usage error).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  BOARDS,
+  CARDS,
+  GUILD_IDS,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  Rng,
+  actingSeats,
+  ageDeckWithoutGuilds,
+  evaluatePosition,
+  legalMoves,
+  newGame,
+  recordStep,
+  replay,
+  startRecord,
+  type GameRecord,
+} from '../engine/index.js';
+
+export class UsageError extends Error {}
+
+const USAGE = `usage: wonderlab <command> [options]
+
+commands:
+  eval <position.json>          score breakdown and cheapest payments for every card in hand
+  cards --players N [--json]    each Age's deck at N players
+  replay <record.json>          re-apply a recorded game and say whether it matches
+  demo [--players N] [--seed S] [--record out.json]
+                                play one game with random moves and print the result`;
+
+function readJson(path: string | undefined, what: string): unknown {
+  if (!path) throw new UsageError(`missing <${what}> file`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function playersOption(value: string | undefined, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < MIN_PLAYERS || n > MAX_PLAYERS) {
+    throw new UsageError(`--players must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}, got ${value ?? 'nothing'}`);
+  }
+  return n;
+}
+
+function cmdEval(args: string[], out: (s: string) => void): void {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const position = readJson(positionals[0], 'position.json');
+  try {
+    out(JSON.stringify(evaluatePosition(position), null, 2));
+  } catch (err) {
+    throw new Error(`${positionals[0]}: ${(err as Error).message}`);
+  }
+}
+
+function cmdCards(args: string[], out: (s: string) => void): void {
+  const { values } = parseArgs({ args, options: { players: { type: 'string', short: 'p' }, json: { type: 'boolean' } } });
+  const n = playersOption(values.players);
+  const ages = [1, 2, 3].map((age) => ({ age, cards: ageDeckWithoutGuilds(age, n).map((c) => CARDS[c].name) }));
+  const guilds = GUILD_IDS.map((c) => CARDS[c].name);
+  if (values.json) {
+    out(JSON.stringify(ages.map((a) => (a.age === 3 ? { ...a, guilds: { drawn: n + 2, from: guilds } } : a))));
+    return;
+  }
+  for (const { age, cards } of ages) {
+    const counts = new Map<string, number>();
+    for (const c of cards) counts.set(c, (counts.get(c) ?? 0) + 1);
+    const extra = age === 3 ? ` + ${n + 2} guilds` : '';
+    out(`Age ${'I'.repeat(age)} — ${cards.length}${extra} cards:`);
+    out('  ' + [...counts].map(([name, k]) => (k > 1 ? `${name} ×${k}` : name)).join(', '));
+  }
+  out(`Guilds (${n + 2} of 10 drawn each game): ${guilds.join(', ')}`);
+}
+
+function cmdReplay(args: string[], out: (s: string) => void): boolean {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const record = readJson(positionals[0], 'record.json') as GameRecord;
+  if (typeof record !== 'object' || record === null || !Array.isArray(record.steps) || !record.config) {
+    throw new Error(`${positionals[0]}: not a game record (needs "config" and "steps")`);
+  }
+  let outcome;
+  try {
+    outcome = replay(record);
+  } catch (err) {
+    throw new Error(`${positionals[0]}: ${(err as Error).message}`);
+  }
+  out(JSON.stringify({ matches: outcome.matches, differences: outcome.differences }, null, 2));
+  return outcome.matches;
+}
+
+function cmdDemo(args: string[], out: (s: string) => void): void {
+  const { values } = parseArgs({
+    args,
+    options: { players: { type: 'string', short: 'p' }, seed: { type: 'string', short: 's' }, record: { type: 'string' } },
+  });
+  const players = playersOption(values.players, 3);
+  const seed = values.seed === undefined ? 1 : Number.isNaN(Number(values.seed)) ? values.seed : Number(values.seed);
+  const config = { players, seed };
+  const s = newGame(config);
+  const record = startRecord(config, s);
+  const rng = new Rng(`demo-moves-${seed}`);
+  const moves = new Int32Array(players);
+  while (!s.isOver()) {
+    for (const p of actingSeats(s)) {
+      const legal = legalMoves(s, p, 'cheapest');
+      moves[p] = legal[rng.int(legal.length)];
+    }
+    recordStep(record, s, moves);
+  }
+  if (values.record) writeFileSync(values.record, JSON.stringify(record, null, 2));
+  const result = record.result!;
+  out(`A ${players}-player game with random moves (seed ${seed}):`);
+  out('seat  wonder         military treasury wonder civilian commercial guilds science  total coins');
+  result.scores.forEach((sc, p) => {
+    const b = BOARDS[s.board[p]].city + ' ' + (s.side[p] ? 'B' : 'A');
+    const cols = [sc.military, sc.treasury, sc.wonder, sc.civilian, sc.commercial, sc.guilds, sc.science, sc.total, result.coins[p]];
+    out(`${String(p).padEnd(5)} ${b.padEnd(15)}${cols.map((v) => String(v).padStart(8)).join(' ')}`);
+  });
+  out(`winner: seat ${result.winners.join(', ')} (decided by ${result.decidedBy})`);
+  if (values.record) out(`record written to ${values.record}; check it with: wonderlab replay ${values.record}`);
+}
+
+/** Runs the CLI; returns the exit code. */
+export function main(argv: string[], out = (s: string) => console.log(s), err = (s: string) => console.error(s)): number {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'eval':
+        cmdEval(rest, out);
+        return 0;
+      case 'cards':
+        cmdCards(rest, out);
+        return 0;
+      case 'replay':
+        return cmdReplay(rest, out) ? 0 : 1;
+      case 'demo':
+        cmdDemo(rest, out);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (e) {
+    const message = (e as Error).message.split('\n')[0];
+    err(`wonderlab ${command ?? ''}: ${message}`.replace(/ +:/, ':'));
+    if (e instanceof UsageError) {
+      err('run "wonderlab help" for usage');
+      return 2;
+    }
+    if (e instanceof TypeError && (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) return 2;
+    return 1;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Positions written by hand (the input of `wonderlab eval`) and their evaluation: every seat's
+ * score breakdown and, for each card in hand, whether it can be built or used for the next stage
+ * and at what cheapest payment.
+ *
+ * Players are listed clockwise: players[i + 1] is player i's LEFT neighbour (the one it passes to
+ * in Age I), players[i − 1] its RIGHT neighbour. Card and wonder names match without regard to
+ * case or apostrophes, aliases included.
+ */
+import { BOARDS, CARDS, NUM_NAMES, findBoard, findCard } from './catalog.js';
+import {
+  ACTION_BUILD,
+  ACTION_STAGE,
+  hasChain,
+  legalMoves,
+  moveAction,
+  moveCard,
+  movePayLeft,
+  movePayRight,
+} from './moves.js';
+import { Rng } from './rng.js';
+import { placeCard } from './rules.js';
+import { scoreSeat, type ScoreBreakdown } from './scoring.js';
+import {
+  GameState,
+  HAND_SIZE,
+  MAX_CHOICES,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  POWER_COPY_GUILD,
+  POWER_FREE_BUILD,
+  POWER_PLAY_SEVENTH,
+} from './state.js';
+
+export interface PositionPlayer {
+  wonder: string;
+  side?: 'A' | 'B';
+  stages?: number;
+  coins?: number;
+  built?: string[];
+  military?: number[];
+  hand?: string[];
+  /** Olympia A: whether the free build has been used in this Age already. */
+  freeBuildUsed?: boolean;
+}
+
+export interface Position {
+  age: 1 | 2 | 3;
+  players: PositionPlayer[];
+  /** Cards in the discard pile (optional). */
+  discard?: string[];
+}
+
+/** A position that cannot be read; the message names the offending field. */
+export class PositionError extends Error {
+  override name = 'PositionError';
+}
+
+function fail(path: string, message: string): never {
+  throw new PositionError(`${path}: ${message}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function nameList(v: unknown, path: string): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail(path, 'expected a list of card names');
+  return v.map((x, i) => (typeof x === 'string' ? x : fail(`${path}[${i}]`, 'expected a card name')));
+}
+
+function cardId(name: string, path: string, age?: number): number {
+  const id = findCard(name, age);
+  if (id === undefined) fail(path, `unknown card '${name}'`);
+  return id;
+}
+
+function int(v: unknown, path: string, min: number, max: number, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    fail(path, `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/** Builds a game state from a position; throws PositionError naming the bad field. */
+export function stateFromPosition(input: unknown): GameState {
+  if (!isObject(input)) fail('position', 'expected an object with "age" and "players"');
+  const age = int(input.age, 'age', 1, 3, NaN);
+  if (!Array.isArray(input.players)) fail('players', 'expected a list of players');
+  const n = input.players.length;
+  if (n < MIN_PLAYERS || n > MAX_PLAYERS) fail('players', `expected ${MIN_PLAYERS} to ${MAX_PLAYERS} players, got ${n}`);
+  const s = new GameState(n, new Rng(0));
+  s.age = age;
+  const usedBoards = new Set<number>();
+  const handSizes: number[] = [];
+  input.players.forEach((raw: unknown, p: number) => {
+    const at = `players[${p}]`;
+    if (!isObject(raw)) fail(at, 'expected an object');
+    if (typeof raw.wonder !== 'string') fail(`${at}.wonder`, 'expected a wonder or city name');
+    const board = findBoard(raw.wonder);
+    if (board === undefined) fail(`${at}.wonder`, `unknown wonder '${raw.wonder}'`);
+    if (usedBoards.has(board)) fail(`${at}.wonder`, `${BOARDS[board].city} is already used by another player`);
+    usedBoards.add(board);
+    const side = raw.side ?? 'A';
+    if (side !== 'A' && side !== 'B') fail(`${at}.side`, `expected "A" or "B", got ${JSON.stringify(side)}`);
+    s.board[p] = board;
+    s.side[p] = side === 'A' ? 0 : 1;
+    const res = BOARDS[board].resource;
+    s.fixed[p * 7 + res]++;
+    s.tradeFixed[p * 7 + res]++;
+    s.coins[p] = int(raw.coins, `${at}.coins`, 0, 999, 3);
+    const stageTypes = BOARDS[board].sides[s.side[p]];
+    const stages = int(raw.stages, `${at}.stages`, 0, stageTypes.length, 0);
+    for (let i = 0; i < stages; i++) {
+      const st = stageTypes[i];
+      s.stages[p]++;
+      if (st.choiceMask) s.choices[p * MAX_CHOICES + s.choiceLen[p]++] = st.choiceMask;
+      s.shields[p] += st.shields;
+      if (st.science >= 0) s.science[p * 4 + st.science]++;
+      s.discount[p] |= st.discount;
+      if (st.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
+      if (st.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
+      if (st.copyGuild) s.powers[p] |= POWER_COPY_GUILD;
+      // A position has no history: a stage's one-off effects (coins, a build from the discard
+      // pile) are taken to have happened already.
+    }
+    if (raw.freeBuildUsed === true) s.freeBuildAge[p] = age;
+    nameList(raw.built, `${at}.built`).forEach((name, i) => {
+      const c = cardId(name, `${at}.built[${i}]`);
+      if (s.ownsName[p * NUM_NAMES + CARDS[c].nameId]) {
+        fail(`${at}.built[${i}]`, `'${CARDS[c].name}' is built twice (a city never has two buildings of the same name)`);
+      }
+      placeCard(s, p, c);
+    });
+    if (raw.military !== undefined) {
+      if (!Array.isArray(raw.military) || raw.military.length > 6) {
+        fail(`${at}.military`, 'expected a list of at most 6 conflict tokens');
+      }
+      raw.military.forEach((t: unknown, i: number) => {
+        if (![-1, 1, 3, 5].includes(t as number)) fail(`${at}.military[${i}]`, `expected -1, 1, 3 or 5, got ${JSON.stringify(t)}`);
+        s.tokens[p * 6 + i] = t as number;
+      });
+    }
+    const hand = nameList(raw.hand, `${at}.hand`);
+    if (hand.length > HAND_SIZE) fail(`${at}.hand`, `at most ${HAND_SIZE} cards, got ${hand.length}`);
+    hand.forEach((name, i) => {
+      s.hands[p * HAND_SIZE + i] = cardId(name, `${at}.hand[${i}]`, age);
+    });
+    s.handLen[p] = hand.length;
+    handSizes.push(hand.length);
+  });
+  nameList(input.discard, 'discard').forEach((name, i) => s.discard[cardId(name, `discard[${i}]`)]++);
+  const longest = Math.max(...handSizes);
+  s.turn = Math.min(6, Math.max(1, HAND_SIZE + 1 - longest));
+  return s;
+}
+
+export interface PlayOption {
+  legal: boolean;
+  /** Built free through a chain. */
+  free?: boolean;
+  payLeft?: number;
+  payRight?: number;
+}
+
+export interface HandCardEvaluation {
+  card: string;
+  build: PlayOption;
+  wonder: PlayOption;
+  /** Olympia A only: whether its once-per-Age free build could place this card. */
+  freeBuild?: { legal: boolean };
+}
+
+export interface PositionEvaluation {
+  players: { score: ScoreBreakdown; hand: HandCardEvaluation[] }[];
+}
+
+export function evaluatePosition(input: unknown): PositionEvaluation {
+  const s = stateFromPosition(input);
+  const players: PositionEvaluation['players'] = [];
+  for (let p = 0; p < s.n; p++) {
+    const moves = legalMoves(s, p, 'cheapest');
+    const hand: HandCardEvaluation[] = [];
+    for (let i = 0; i < s.handLen[p]; i++) {
+      const c = s.hands[p * HAND_SIZE + i];
+      const find = (action: number) => moves.find((m) => moveCard(m) === c && moveAction(m) === action);
+      const build = find(ACTION_BUILD);
+      const stage = find(ACTION_STAGE);
+      const entry: HandCardEvaluation = {
+        card: CARDS[c].name,
+        build:
+          build === undefined
+            ? { legal: false }
+            : { legal: true, free: hasChain(s, p, c), payLeft: movePayLeft(build), payRight: movePayRight(build) },
+        wonder: stage === undefined ? { legal: false } : { legal: true, payLeft: movePayLeft(stage), payRight: movePayRight(stage) },
+      };
+      if (s.powers[p] & POWER_FREE_BUILD) {
+        const unused = s.freeBuildAge[p] !== s.age;
+        entry.freeBuild = { legal: unused && !s.ownsName[p * NUM_NAMES + CARDS[c].nameId] };
+      }
+      hand.push(entry);
+    }
+    players.push({ score: scoreSeat(s, p), hand });
+  }
+  return { players };
+}

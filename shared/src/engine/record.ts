@@ -1,0 +1,165 @@
+/**
+ * Game records: everything needed to study one game and to replay it exactly — the config it was
+ * started from, seats, boards and sides, every step's moves with payments, the final breakdown,
+ * each city's cards, stages and coins, and the winners with how ties were decided.
+ */
+import { BOARDS, CARDS } from './catalog.js';
+import { actingSeats, decodeMove, legalMoves, type DecodedMove } from './moves.js';
+import { newGame, step, type GameConfig } from './rules.js';
+import { gameResult, type GameResult } from './scoring.js';
+import { MAX_CITY, type GameState } from './state.js';
+
+export const RECORD_VERSION = 1;
+export const PHASE_NAMES = ['turn', 'seventh', 'discardBuild', 'over'] as const;
+
+export interface RecordedMove extends DecodedMove {
+  seat: number;
+}
+
+export interface RecordedStep {
+  age: number;
+  turn: number;
+  phase: (typeof PHASE_NAMES)[number];
+  moves: RecordedMove[];
+}
+
+export interface RecordedCity {
+  seat: number;
+  wonder: string;
+  side: 'A' | 'B';
+  stages: number;
+  built: string[];
+  coins: number;
+}
+
+export interface GameRecord {
+  version: number;
+  config: GameConfig;
+  seats: { seat: number; wonder: string; side: 'A' | 'B' }[];
+  steps: RecordedStep[];
+  result?: GameResult;
+  cities?: RecordedCity[];
+}
+
+export function startRecord(config: GameConfig, s: GameState): GameRecord {
+  return {
+    version: RECORD_VERSION,
+    config: { ...config },
+    seats: [...Array(s.n).keys()].map((p) => ({
+      seat: p,
+      wonder: BOARDS[s.board[p]].city,
+      side: s.side[p] === 0 ? 'A' : 'B',
+    })),
+    steps: [],
+  };
+}
+
+/** Records the moves of the seats acting now, then applies them. */
+export function recordStep(record: GameRecord, s: GameState, moves: ArrayLike<number>): void {
+  record.steps.push({
+    age: s.age,
+    turn: s.turn,
+    phase: PHASE_NAMES[s.phase],
+    moves: actingSeats(s).map((seat) => ({ seat, ...decodeMove(moves[seat]) })),
+  });
+  step(s, moves);
+  if (s.isOver()) finishRecord(record, s);
+}
+
+export function citiesOf(s: GameState): RecordedCity[] {
+  return [...Array(s.n).keys()].map((p) => ({
+    seat: p,
+    wonder: BOARDS[s.board[p]].city,
+    side: s.side[p] === 0 ? 'A' : 'B',
+    stages: s.stages[p],
+    built: Array.from(s.city.subarray(p * MAX_CITY, p * MAX_CITY + s.cityLen[p]), (c) => CARDS[c].name),
+    coins: s.coins[p],
+  }));
+}
+
+export function finishRecord(record: GameRecord, s: GameState): void {
+  record.result = gameResult(s);
+  record.cities = citiesOf(s);
+}
+
+export interface ReplayOutcome {
+  matches: boolean;
+  /** What differs, one line each; empty when the replay matches. */
+  differences: string[];
+  state: GameState;
+}
+
+/**
+ * Re-applies a record from its config and compares every step and the end: legality of each
+ * move, the seats acting, the final cities, coins and scores.
+ */
+export function replay(record: GameRecord): ReplayOutcome {
+  const differences: string[] = [];
+  const s = newGame(record.config);
+  const seats = startRecord(record.config, s).seats;
+  seats.forEach((seat, p) => {
+    const want = record.seats[p];
+    if (!want || want.wonder !== seat.wonder || want.side !== seat.side) {
+      differences.push(`seat ${p}: setup gives ${seat.wonder} ${seat.side}, record says ${want?.wonder} ${want?.side}`);
+    }
+  });
+  const moves = new Int32Array(s.n);
+  for (const [i, rec] of record.steps.entries()) {
+    if (s.isOver()) {
+      differences.push(`step ${i}: the game is already over`);
+      break;
+    }
+    const where = `step ${i} (age ${s.age} turn ${s.turn} ${PHASE_NAMES[s.phase]})`;
+    if (rec.age !== s.age || rec.turn !== s.turn || rec.phase !== PHASE_NAMES[s.phase]) {
+      differences.push(`${where}: record says age ${rec.age} turn ${rec.turn} ${rec.phase}`);
+    }
+    const acting = actingSeats(s);
+    const recordedSeats = rec.moves.map((m) => m.seat).sort((a, b) => a - b);
+    if (recordedSeats.join() !== acting.join()) {
+      differences.push(`${where}: seats ${acting.join(',')} act, record has ${recordedSeats.join(',')}`);
+      break;
+    }
+    let legal = true;
+    for (const m of rec.moves) {
+      const encoded = encodeForState(m, s);
+      if (encoded === undefined) {
+        differences.push(`${where}: seat ${m.seat} move ${JSON.stringify(m)} is not legal`);
+        legal = false;
+      } else {
+        moves[m.seat] = encoded;
+      }
+    }
+    if (!legal) break;
+    step(s, moves);
+  }
+  if (!s.isOver()) differences.push(`the record ends before the game does (age ${s.age}, turn ${s.turn})`);
+  if (s.isOver() && record.result) {
+    const got = gameResult(s);
+    if (JSON.stringify(got) !== JSON.stringify(record.result)) {
+      differences.push(`result: replay gives ${JSON.stringify(got)}, record says ${JSON.stringify(record.result)}`);
+    }
+    const cities = citiesOf(s);
+    if (record.cities && JSON.stringify(cities) !== JSON.stringify(record.cities)) {
+      differences.push(`cities: replay gives ${JSON.stringify(cities)}, record says ${JSON.stringify(record.cities)}`);
+    }
+  }
+  return { matches: differences.length === 0, differences, state: s };
+}
+
+/** The legal move matching a recorded one (any Age's card of that name), or undefined. */
+function encodeForState(m: RecordedMove, s: GameState): number | undefined {
+  const legal = legalMoves(s, m.seat, 'all');
+  for (const candidate of legal) {
+    const d = decodeMove(candidate);
+    if (
+      d.card.toLowerCase() === String(m.card).toLowerCase() &&
+      d.action === m.action &&
+      d.payLeft === m.payLeft &&
+      d.payRight === m.payRight
+    ) {
+      return candidate;
+    }
+  }
+  // A cheapest-mode payment is always among the undominated ones, so this covers both modes.
+  return undefined;
+}
