@@ -131,8 +131,20 @@ function buildCards(data: readonly CardData[]): CardType[] {
   for (const d of data) if (!nameIds.has(d.name)) nameIds.set(d.name, nameIds.size);
   return data.map((d, id) => {
     const colour = COLOUR_NAMES.indexOf(d.colour);
-    return {
-      ...compile(d.cost, d.effects),
+    const c = compile(d.cost, d.effects);
+    // One object literal with every field in one order, so all card types share one hidden
+    // class and property reads in the hot loop stay monomorphic.
+    const card: CardType = {
+      cost: c.cost,
+      costUnits: c.costUnits,
+      effects: c.effects,
+      produces: c.produces,
+      choiceMask: c.choiceMask,
+      vp: c.vp,
+      shields: c.shields,
+      science: c.science,
+      coins: c.coins,
+      discount: c.discount,
       id,
       nameId: nameIds.get(d.name)!,
       name: d.name,
@@ -149,20 +161,32 @@ function buildCards(data: readonly CardData[]): CardType[] {
       isGuild: colour === PURPLE,
       aliases: d.aliases,
     };
+    return card;
   });
 }
 
 function buildBoards(data: readonly BoardData[]): Board[] {
   const side = (stages: BoardData['sides']['A']): StageType[] =>
-    stages.map((s) => {
-      const has = (k: Effect['kind']) => s.effects.some((e) => e.kind === k);
-      return {
-        ...compile(s.cost, s.effects),
+    stages.map((st) => {
+      const has = (k: Effect['kind']) => st.effects.some((e) => e.kind === k);
+      const c = compile(st.cost, st.effects);
+      const stage: StageType = {
+        cost: c.cost,
+        costUnits: c.costUnits,
+        effects: c.effects,
+        produces: c.produces,
+        choiceMask: c.choiceMask,
+        vp: c.vp,
+        shields: c.shields,
+        science: c.science,
+        coins: c.coins,
+        discount: c.discount,
         freeBuildPerAge: has('freeBuildPerAge'),
         playSeventh: has('playSeventh'),
         copyGuild: has('copyGuild'),
         buildFromDiscard: has('buildFromDiscard'),
       };
+      return stage;
     });
   return data.map((b, id) => ({
     id,

@@ -15,7 +15,7 @@
  * cost something or be impossible (using it on a free card only wastes it).
  */
 import { BOARDS, CARDS, NUM_NAMES } from './catalog.js';
-import { allPayments, cheapestPayment, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
+import { allForLoaded, cheapestForLoaded, loadSeat, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
 import {
   HAND_SIZE,
   PHASE_DISCARD_BUILD,
@@ -107,15 +107,16 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
   const coins = s.coins[p];
   const all = mode === 'all';
   const stage = nextStage(s, p);
+  loadSeat(s, p);
   // The stage's payment does not depend on the card used: compute it once.
   let stagePay = NO_PAYMENT;
   let stagePays: number[] | undefined;
   if (stage) {
     if (all) {
       stagePays = [];
-      allPayments(s, p, stage.cost, coins, stagePays);
+      allForLoaded(stage.cost, coins, stagePays);
     } else {
-      stagePay = cheapestPayment(s, p, stage.cost, coins);
+      stagePay = cheapestForLoaded(stage.cost, coins);
     }
   }
   const freeBuildReady = (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
@@ -136,13 +137,13 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
         const budget = coins - card.coinCost;
         if (all) {
           payBuf.length = 0;
-          allPayments(s, p, card.cost, budget, payBuf);
+          allForLoaded(card.cost, budget, payBuf);
           for (const pay of payBuf) {
             out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
             if (pay === 0 && card.coinCost === 0) buildIsFree = true;
           }
         } else {
-          const pay = cheapestPayment(s, p, card.cost, budget);
+          const pay = cheapestForLoaded(card.cost, budget);
           if (pay !== NO_PAYMENT) {
             out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
             if (pay === 0 && card.coinCost === 0) buildIsFree = true;

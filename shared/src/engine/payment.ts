@@ -25,21 +25,39 @@ export const NO_PAYMENT = -1;
 const MAX_UNITS = 16;
 const MAX_SOURCES = MAX_CHOICES + 2 + 2 * MAX_CHOICES;
 
-// Scratch state for one search.
-const unitRes = new Int32Array(MAX_UNITS);
-const unitSrc = new Int32Array(MAX_UNITS);
-const srcMask = new Int32Array(MAX_SOURCES);
-/** 0 = own one-of (free), 1 = left, 2 = right. */
-const srcSide = new Int32Array(MAX_SOURCES);
-const srcUsed = new Uint8Array(MAX_SOURCES);
-const leftFixed = new Int32Array(7);
-const rightFixed = new Int32Array(7);
+// The seat being paid for (loadSeat), read once per legal-move generation.
+const ownFixed = new Int32Array(7);
+const leftFixedAll = new Int32Array(7);
+const rightFixedAll = new Int32Array(7);
 const priceLeft = new Int32Array(7);
 const priceRight = new Int32Array(7);
+/** Union of all one-of masks: a cost missing none of them needs no search. */
+let choiceUnion = 0;
+/** Resources each party can give at all. */
+let ownHas = 0;
+let leftHas = 0;
+let rightHas = 0;
+
+// Scratch state for one search. Sources: own one-of productions first (free), then each side's
+// fixed production and one-of productions; `orderLeftFirst` / `orderRightFirst` list them with
+// the cheaper side first, so the first complete payment found is already a good bound.
+const unitRes = new Int32Array(MAX_UNITS);
+/** Position in the unit's source order of the source that covers it. */
+const unitPos = new Int32Array(MAX_UNITS);
+/** Lower bound on what units u.. will cost at least. */
+const lowerBound = new Int32Array(MAX_UNITS + 1);
+const srcMask = new Int32Array(MAX_SOURCES);
+/** 0 = own (free), 1 = left, 2 = right. */
+const srcSide = new Int32Array(MAX_SOURCES);
+/** 1 for a neighbour's fixed production (reusable while its count lasts). */
+const srcFixed = new Uint8Array(MAX_SOURCES);
+const srcUsed = new Uint8Array(MAX_SOURCES);
+const orderLeftFirst = new Int32Array(MAX_SOURCES);
+const orderRightFirst = new Int32Array(MAX_SOURCES);
+const leftFixed = new Int32Array(7);
+const rightFixed = new Int32Array(7);
 let numUnits = 0;
 let numSources = 0;
-let leftFixedSrc = 0;
-let rightFixedSrc = 0;
 let budget = 0;
 let allMode = false;
 let bestTotal = 0;
@@ -64,34 +82,34 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
   }
   const r = unitRes[u];
   const bit = 1 << r;
-  const first = u > 0 && unitRes[u - 1] === r ? unitSrc[u - 1] : 0;
-  for (let k = first; k < numSources; k++) {
+  const order = priceRight[r] < priceLeft[r] ? orderRightFirst : orderLeftFirst;
+  const rest = lowerBound[u + 1];
+  // Units of one resource take sources in non-decreasing order: no permutations of one choice.
+  const first = u > 0 && unitRes[u - 1] === r ? unitPos[u - 1] : 0;
+  for (let pos = first; pos < numSources; pos++) {
+    const k = order[pos];
+    if (!(srcMask[k] & bit)) continue;
+    const side = srcSide[k];
+    const fixed = srcFixed[k];
+    if (fixed) {
+      if ((side === 1 ? leftFixed[r] : rightFixed[r]) === 0) continue;
+    } else if (srcUsed[k]) {
+      continue;
+    }
     let l = paidLeft;
     let rt = paidRight;
-    if (k === leftFixedSrc) {
-      if (leftFixed[r] === 0) continue;
-      l += priceLeft[r];
-    } else if (k === rightFixedSrc) {
-      if (rightFixed[r] === 0) continue;
-      rt += priceRight[r];
-    } else {
-      if (srcUsed[k] || !(srcMask[k] & bit)) continue;
-      const side = srcSide[k];
-      if (side === 1) l += priceLeft[r];
-      else if (side === 2) rt += priceRight[r];
-    }
-    const total = l + rt;
-    if (total > budget) continue;
-    if (!allMode && (total > bestTotal || (total === bestTotal && rt >= bestRight))) continue;
-    unitSrc[u] = k;
-    if (k === leftFixedSrc) {
-      leftFixed[r]--;
+    if (side === 1) l += priceLeft[r];
+    else if (side === 2) rt += priceRight[r];
+    const bound = l + rt + rest;
+    if (bound > budget) continue;
+    if (!allMode && (bound > bestTotal || (bound === bestTotal && rt >= bestRight))) continue;
+    unitPos[u] = pos;
+    if (fixed) {
+      if (side === 1) leftFixed[r]--;
+      else rightFixed[r]--;
       dfs(u + 1, l, rt);
-      leftFixed[r]++;
-    } else if (k === rightFixedSrc) {
-      rightFixed[r]--;
-      dfs(u + 1, l, rt);
-      rightFixed[r]++;
+      if (side === 1) leftFixed[r]++;
+      else rightFixed[r]++;
     } else {
       srcUsed[k] = 1;
       dfs(u + 1, l, rt);
@@ -100,35 +118,42 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
   }
 }
 
-/**
- * Sets up the scratch buffers for seat p paying `cost`; returns false when the cost is already
- * covered by fixed production (no search needed).
- */
-function prepare(s: GameState, p: number, cost: readonly number[]): boolean {
-  const base = p * 7;
-  numUnits = 0;
-  for (let r = 0; r < 7; r++) {
-    const missing = cost[r] - s.fixed[base + r];
-    for (let i = 0; i < missing; i++) unitRes[numUnits++] = r;
+function addSource(mask: number, side: number, fixed: number): void {
+  srcMask[numSources] = mask;
+  srcSide[numSources] = side;
+  srcFixed[numSources] = fixed;
+  srcUsed[numSources++] = 0;
+}
+
+function addChoices(masks: Uint8Array, len: number, seat: number, side: number): number {
+  let union = 0;
+  for (let i = 0; i < len; i++) {
+    const mask = masks[seat * MAX_CHOICES + i];
+    union |= mask;
+    addSource(mask, side, 0);
   }
-  if (numUnits === 0) return false;
+  return union;
+}
+
+/**
+ * Reads what seat p can pay with: own production, the neighbours' tradable production, the prices,
+ * and the sources in both orders. Valid until the state changes; the functions below that take
+ * (s, p) call it, and legalMoves calls it once for all the cards of a hand.
+ */
+export function loadSeat(s: GameState, p: number): void {
   const left = s.left(p);
   const right = s.right(p);
-  numSources = 0;
-  const own = s.choiceLen[p];
-  for (let i = 0; i < own; i++) {
-    srcMask[numSources] = s.choices[p * MAX_CHOICES + i];
-    srcSide[numSources] = 0;
-    srcUsed[numSources++] = 0;
-  }
-  leftFixedSrc = numSources++;
-  rightFixedSrc = numSources++;
-  addNeighbourChoices(s, left, 1);
-  addNeighbourChoices(s, right, 2);
   const d = s.discount[p];
+  leftHas = 0;
+  rightHas = 0;
   for (let r = 0; r < 7; r++) {
-    leftFixed[r] = s.tradeFixed[left * 7 + r];
-    rightFixed[r] = s.tradeFixed[right * 7 + r];
+    ownFixed[r] = s.fixed[p * 7 + r];
+    const l = s.tradeFixed[left * 7 + r];
+    const rt = s.tradeFixed[right * 7 + r];
+    leftFixedAll[r] = leftFixed[r] = l;
+    rightFixedAll[r] = rightFixed[r] = rt;
+    if (l) leftHas |= 1 << r;
+    if (rt) rightHas |= 1 << r;
     if (r < 4) {
       priceLeft[r] = d & DISCOUNT_RAW_LEFT ? 1 : 2;
       priceRight[r] = d & DISCOUNT_RAW_RIGHT ? 1 : 2;
@@ -136,53 +161,129 @@ function prepare(s: GameState, p: number, cost: readonly number[]): boolean {
       priceLeft[r] = priceRight[r] = d & DISCOUNT_MANUFACTURED ? 1 : 2;
     }
   }
+  numSources = 0;
+  ownHas = addChoices(s.choices, s.choiceLen[p], p, 0);
+  const ownCount = numSources;
+  const leftStart = numSources;
+  addSource(0x7f, 1, 1);
+  const leftChoices = addChoices(s.tradeChoices, s.tradeChoiceLen[left], left, 1);
+  leftHas |= leftChoices;
+  const rightStart = numSources;
+  addSource(0x7f, 2, 1);
+  const rightChoices = addChoices(s.tradeChoices, s.tradeChoiceLen[right], right, 2);
+  rightHas |= rightChoices;
+  choiceUnion = ownHas | leftChoices | rightChoices;
+  let pos = 0;
+  for (let k = 0; k < ownCount; k++) orderLeftFirst[pos] = orderRightFirst[pos++] = k;
+  const leftLen = rightStart - leftStart;
+  const rightLen = numSources - rightStart;
+  for (let i = 0; i < leftLen; i++) {
+    orderLeftFirst[ownCount + i] = leftStart + i;
+    orderRightFirst[ownCount + rightLen + i] = leftStart + i;
+  }
+  for (let i = 0; i < rightLen; i++) {
+    orderLeftFirst[ownCount + leftLen + i] = rightStart + i;
+    orderRightFirst[ownCount + i] = rightStart + i;
+  }
+}
+
+/** Units still missing after fixed production, as a mask (0: nothing to pay). */
+function missingUnits(cost: readonly number[]): number {
+  numUnits = 0;
+  let mask = 0;
+  for (let r = 0; r < 7; r++) {
+    const missing = cost[r] - ownFixed[r];
+    if (missing > 0) {
+      mask |= 1 << r;
+      for (let i = 0; i < missing; i++) unitRes[numUnits++] = r;
+    }
+  }
+  return mask;
+}
+
+/** Lower bounds on the cost of units u.. ; false when some missing unit has no source at all. */
+function setLowerBounds(): boolean {
+  lowerBound[numUnits] = 0;
+  for (let u = numUnits - 1; u >= 0; u--) {
+    const r = unitRes[u];
+    const bit = 1 << r;
+    let cheapest: number;
+    if (ownHas & bit) cheapest = 0;
+    else if (leftHas & bit) cheapest = rightHas & bit ? Math.min(priceLeft[r], priceRight[r]) : priceLeft[r];
+    else if (rightHas & bit) cheapest = priceRight[r];
+    else return false;
+    lowerBound[u] = lowerBound[u + 1] + cheapest;
+  }
   return true;
 }
 
-function addNeighbourChoices(s: GameState, seat: number, side: number): void {
-  const len = s.tradeChoiceLen[seat];
-  for (let i = 0; i < len; i++) {
-    srcMask[numSources] = s.tradeChoices[seat * MAX_CHOICES + i];
-    srcSide[numSources] = side;
-    srcUsed[numSources++] = 0;
+/**
+ * Without one-of sources each resource is bought on its own: the cheaper side first (the left one
+ * on equal prices), as far as its production goes. Sets bestLeft/bestRight; false if impossible.
+ */
+function buyWithoutChoices(): boolean {
+  let paidLeft = 0;
+  let paidRight = 0;
+  for (let u = 0; u < numUnits; ) {
+    const r = unitRes[u];
+    let k = 0;
+    while (u + k < numUnits && unitRes[u + k] === r) k++;
+    u += k;
+    const leftFirst = priceLeft[r] <= priceRight[r];
+    const firstSupply = leftFirst ? leftFixedAll[r] : rightFixedAll[r];
+    const secondSupply = leftFirst ? rightFixedAll[r] : leftFixedAll[r];
+    if (k > firstSupply + secondSupply) return false;
+    const fromFirst = Math.min(k, firstSupply);
+    const fromSecond = k - fromFirst;
+    if (leftFirst) {
+      paidLeft += fromFirst * priceLeft[r];
+      paidRight += fromSecond * priceRight[r];
+    } else {
+      paidRight += fromFirst * priceRight[r];
+      paidLeft += fromSecond * priceLeft[r];
+    }
   }
+  bestLeft = paidLeft;
+  bestRight = paidRight;
+  bestTotal = paidLeft + paidRight;
+  return true;
 }
 
-/**
- * The cheapest payment for seat p to pay `cost` with at most `maxCoins` coins of trade, or
- * NO_PAYMENT. Ties between equal totals go to the split that pays the right neighbour least
- * (so the left neighbour most).
- */
-export function cheapestPayment(s: GameState, p: number, cost: readonly number[], maxCoins: number): number {
+/** cheapestPayment for the seat last loaded with loadSeat. */
+export function cheapestForLoaded(cost: readonly number[], maxCoins: number): number {
   if (maxCoins < 0) return NO_PAYMENT;
-  if (!prepare(s, p, cost)) return 0;
-  allMode = false;
-  budget = maxCoins;
-  bestTotal = maxCoins + 1;
-  bestLeft = 0;
-  bestRight = maxCoins + 1;
-  dfs(0, 0, 0);
+  const missing = missingUnits(cost);
+  if (missing === 0) return 0;
+  if ((choiceUnion & missing) === 0) {
+    if (!buyWithoutChoices()) return NO_PAYMENT;
+  } else {
+    if (!setLowerBounds()) return NO_PAYMENT;
+    allMode = false;
+    budget = maxCoins;
+    bestTotal = maxCoins + 1;
+    bestLeft = 0;
+    bestRight = maxCoins + 1;
+    dfs(0, 0, 0);
+  }
   return bestTotal <= maxCoins ? packPayment(bestLeft, bestRight) : NO_PAYMENT;
 }
 
-/**
- * Every undominated payment (no other one pays both neighbours at most as much) within
- * `maxCoins`, appended to `out` sorted by payment to the left neighbour, descending. Returns how
- * many were appended.
- */
-export function allPayments(s: GameState, p: number, cost: readonly number[], maxCoins: number, out: number[]): number {
+/** allPayments for the seat last loaded with loadSeat. */
+export function allForLoaded(cost: readonly number[], maxCoins: number, out: number[]): number {
   if (maxCoins < 0) return 0;
-  if (!prepare(s, p, cost)) {
+  const missing = missingUnits(cost);
+  if (missing === 0) {
     out.push(0);
     return 1;
   }
+  if (!setLowerBounds()) return 0;
   allMode = true;
   budget = maxCoins;
   found.length = 0;
   dfs(0, 0, 0);
   if (found.length === 0) return 0;
-  // Pareto front: sort by left descending, then right ascending; keep strictly falling rights
-  // when read from the cheapest-left end.
+  // Pareto front: sorted by left ascending (then right), keep each payment whose right part is
+  // below every earlier one's.
   found.sort((a, b) => paymentLeft(a) - paymentLeft(b) || paymentRight(a) - paymentRight(b));
   const front: number[] = [];
   let minRight = Infinity;
@@ -193,18 +294,39 @@ export function allPayments(s: GameState, p: number, cost: readonly number[], ma
       minRight = r;
     }
   }
-  front.reverse();
-  for (const pay of front) out.push(pay);
+  for (let i = front.length - 1; i >= 0; i--) out.push(front[i]);
   return front.length;
 }
 
-/** Whether (left, right) is one of seat p's undominated-or-dominated feasible payments. */
+/**
+ * The cheapest payment for seat p to pay `cost` with at most `maxCoins` coins of trade, or
+ * NO_PAYMENT. Ties between equal totals go to the split that pays the right neighbour least
+ * (so the left neighbour most).
+ */
+export function cheapestPayment(s: GameState, p: number, cost: readonly number[], maxCoins: number): number {
+  loadSeat(s, p);
+  return cheapestForLoaded(cost, maxCoins);
+}
+
+/**
+ * Every undominated payment (no other one pays both neighbours at most as much) within
+ * `maxCoins`, appended to `out` sorted by payment to the left neighbour, descending. Returns how
+ * many were appended.
+ */
+export function allPayments(s: GameState, p: number, cost: readonly number[], maxCoins: number, out: number[]): number {
+  loadSeat(s, p);
+  return allForLoaded(cost, maxCoins, out);
+}
+
+/** Whether seat p can pay `cost` by giving exactly (left, right) coins to its neighbours. */
 export function canPay(s: GameState, p: number, cost: readonly number[], left: number, right: number): boolean {
-  if (!prepare(s, p, cost)) return left === 0 && right === 0;
+  loadSeat(s, p);
+  const missing = missingUnits(cost);
+  if (missing === 0) return left === 0 && right === 0;
+  if (!setLowerBounds()) return false;
   allMode = true;
   budget = left + right;
   found.length = 0;
   dfs(0, 0, 0);
-  const want = packPayment(left, right);
-  return found.includes(want);
+  return found.includes(packPayment(left, right));
 }

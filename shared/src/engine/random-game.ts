@@ -5,7 +5,7 @@
 import { actingSeats, legalMoves } from './moves.js';
 import { Rng } from './rng.js';
 import { step } from './rules.js';
-import { MAX_PLAYERS, type GameState } from './state.js';
+import { MAX_PLAYERS, PHASE_TURN, type GameState } from './state.js';
 
 const movesBuf = new Int32Array(MAX_PLAYERS);
 const legalBuf: number[] = [];
@@ -14,9 +14,17 @@ const legalBuf: number[] = [];
 export function playRandom(s: GameState, rng: Rng): number {
   let steps = 0;
   while (!s.isOver()) {
-    for (const p of actingSeats(s)) {
-      legalMoves(s, p, 'cheapest', legalBuf);
-      movesBuf[p] = legalBuf[rng.int(legalBuf.length)];
+    if (s.phase === PHASE_TURN) {
+      // Every seat acts on a normal turn: skip building the list of acting seats.
+      for (let p = 0; p < s.n; p++) {
+        legalMoves(s, p, 'cheapest', legalBuf);
+        movesBuf[p] = legalBuf[rng.int(legalBuf.length)];
+      }
+    } else {
+      for (const p of actingSeats(s)) {
+        legalMoves(s, p, 'cheapest', legalBuf);
+        movesBuf[p] = legalBuf[rng.int(legalBuf.length)];
+      }
     }
     step(s, movesBuf);
     steps++;

@@ -43,14 +43,16 @@ export class Rng {
     return t >>> 0;
   }
 
-  /** Uniform integer in [0, n) for 1 ≤ n ≤ 2^32, without modulo bias. */
+  /** Uniform integer in [0, n) for 1 ≤ n ≤ 2^21, without bias. */
   int(n: number): number {
     if (n <= 1) return 0;
-    // Lemire's multiply-shift with rejection; exact in doubles because both factors are < 2^32.
-    const limit = 0x100000000 - (0x100000000 % n);
+    // Lemire's multiply-shift: the high 32 bits of x·n, rejecting the few x that would bias it.
+    // x·n < 2^53, so the product is exact in a double.
     for (;;) {
-      const x = this.nextU32();
-      if (x < limit) return x % n;
+      const m = this.nextU32() * n;
+      const high = Math.floor(m / 0x100000000);
+      const low = m - high * 0x100000000;
+      if (low >= n || low >= (0x100000000 - n) % n) return high;
     }
   }
 
