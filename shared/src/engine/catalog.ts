@@ -30,6 +30,8 @@ export interface Compiled {
   cost: readonly number[];
   /** Total resource units in the cost: 0 means free of resources. */
   costUnits: number;
+  /** The cost packed 4 bits per resource (see payment.ts), for a quick "already covered" test. */
+  costPacked: number;
   effects: readonly Effect[];
   /** Fixed production vector. */
   produces: readonly number[];
@@ -75,10 +77,18 @@ export interface Board {
   sides: readonly [readonly StageType[], readonly StageType[]];
 }
 
+/** Packs a resource vector 4 bits per resource (counts capped at 7). */
+export function packResources(v: ArrayLike<number>): number {
+  let packed = 0;
+  for (let r = 0; r < 7; r++) packed |= Math.min(v[r], 7) << (4 * r);
+  return packed;
+}
+
 function compile(cost: string, effects: readonly Effect[]): Compiled {
   const c: Compiled = {
     cost: resourceVector(cost),
     costUnits: cost.length,
+    costPacked: packResources(resourceVector(cost)),
     effects,
     produces: [0, 0, 0, 0, 0, 0, 0],
     choiceMask: 0,
@@ -137,6 +147,7 @@ function buildCards(data: readonly CardData[]): CardType[] {
     const card: CardType = {
       cost: c.cost,
       costUnits: c.costUnits,
+      costPacked: c.costPacked,
       effects: c.effects,
       produces: c.produces,
       choiceMask: c.choiceMask,
@@ -173,6 +184,7 @@ function buildBoards(data: readonly BoardData[]): Board[] {
       const stage: StageType = {
         cost: c.cost,
         costUnits: c.costUnits,
+        costPacked: c.costPacked,
         effects: c.effects,
         produces: c.produces,
         choiceMask: c.choiceMask,

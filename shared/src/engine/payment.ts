@@ -13,7 +13,7 @@
  * at most seven units, so this is small. It uses module-level scratch buffers: it allocates
  * nothing, and it is not re-entrant.
  */
-import { DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT } from './catalog.js';
+import { DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
 import { MAX_CHOICES, type GameState } from './state.js';
 
 /** A payment packed into one number: left in the low byte, right in the next. */
@@ -141,13 +141,47 @@ function addChoices(masks: Uint8Array, len: number, seat: number, side: number):
  * (s, p) call it, and legalMoves calls it once for all the cards of a hand.
  */
 export function loadSeat(s: GameState, p: number): void {
+  let packed = 0;
+  for (let r = 0; r < 7; r++) {
+    const k = s.fixed[p * 7 + r];
+    ownFixed[r] = k;
+    packed |= (k > 7 ? 7 : k) << (4 * r);
+  }
+  ownFixedPacked = packed;
+  loadedState = s;
+  loadedSeat = p;
+  neighboursLoaded = false;
+}
+
+/**
+ * Whether a cost packed 4 bits per resource is covered by the loaded seat's fixed production.
+ * SWAR: with a guard bit set in every lane, (cost | guards) − fixed leaves each lane's guard set
+ * exactly where cost ≥ fixed, and the low bits then hold cost − fixed.
+ */
+function coveredByFixed(costPacked: number): boolean {
+  const x = (costPacked | GUARDS) - ownFixedPacked;
+  const ge = (x & GUARDS) >>> 3;
+  return (x & LOW_BITS & (ge * 7)) === 0;
+}
+
+const GUARDS = 0x8888888;
+const LOW_BITS = 0x7777777;
+let ownFixedPacked = 0;
+let loadedState: GameState | undefined;
+let loadedSeat = 0;
+let neighboursLoaded = false;
+
+/** The neighbours' side of loadSeat, read only when some cost is not covered outright. */
+function loadNeighbours(): void {
+  neighboursLoaded = true;
+  const s = loadedState!;
+  const p = loadedSeat;
   const left = s.left(p);
   const right = s.right(p);
   const d = s.discount[p];
   leftHas = 0;
   rightHas = 0;
   for (let r = 0; r < 7; r++) {
-    ownFixed[r] = s.fixed[p * 7 + r];
     const l = s.tradeFixed[left * 7 + r];
     const rt = s.tradeFixed[right * 7 + r];
     leftFixedAll[r] = leftFixed[r] = l;
@@ -250,8 +284,10 @@ function buyWithoutChoices(): boolean {
 }
 
 /** cheapestPayment for the seat last loaded with loadSeat. */
-export function cheapestForLoaded(cost: readonly number[], maxCoins: number): number {
+export function cheapestForLoaded(cost: readonly number[], costPacked: number, maxCoins: number): number {
   if (maxCoins < 0) return NO_PAYMENT;
+  if (coveredByFixed(costPacked)) return 0;
+  if (!neighboursLoaded) loadNeighbours();
   const missing = missingUnits(cost);
   if (missing === 0) return 0;
   if ((choiceUnion & missing) === 0) {
@@ -269,8 +305,9 @@ export function cheapestForLoaded(cost: readonly number[], maxCoins: number): nu
 }
 
 /** allPayments for the seat last loaded with loadSeat. */
-export function allForLoaded(cost: readonly number[], maxCoins: number, out: number[]): number {
+export function allForLoaded(cost: readonly number[], costPacked: number, maxCoins: number, out: number[]): number {
   if (maxCoins < 0) return 0;
+  if (!neighboursLoaded && !coveredByFixed(costPacked)) loadNeighbours();
   const missing = missingUnits(cost);
   if (missing === 0) {
     out.push(0);
@@ -305,7 +342,7 @@ export function allForLoaded(cost: readonly number[], maxCoins: number, out: num
  */
 export function cheapestPayment(s: GameState, p: number, cost: readonly number[], maxCoins: number): number {
   loadSeat(s, p);
-  return cheapestForLoaded(cost, maxCoins);
+  return cheapestForLoaded(cost, packResources(cost), maxCoins);
 }
 
 /**
@@ -315,12 +352,13 @@ export function cheapestPayment(s: GameState, p: number, cost: readonly number[]
  */
 export function allPayments(s: GameState, p: number, cost: readonly number[], maxCoins: number, out: number[]): number {
   loadSeat(s, p);
-  return allForLoaded(cost, maxCoins, out);
+  return allForLoaded(cost, packResources(cost), maxCoins, out);
 }
 
 /** Whether seat p can pay `cost` by giving exactly (left, right) coins to its neighbours. */
 export function canPay(s: GameState, p: number, cost: readonly number[], left: number, right: number): boolean {
   loadSeat(s, p);
+  loadNeighbours();
   const missing = missingUnits(cost);
   if (missing === 0) return left === 0 && right === 0;
   if (!setLowerBounds()) return false;
