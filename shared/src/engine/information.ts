@@ -103,6 +103,14 @@ export function handCandidates(s: GameState, viewer: number, q: number): number[
     const holder = holderAt(s.n, age, t, h);
     if (!knownRemoval(s, viewer, age, t - 1, holder)) cards.push(s.logCard[s.logIndex(age, t - 1, holder)]);
   }
+  // The seventh card (log slot 6) left the same hand after turn 6.
+  if (done === TURNS_PER_AGE) {
+    const holder = holderAt(s.n, age, TURNS_PER_AGE, h);
+    const slot = LOG_SLOTS - 1;
+    if (s.logKind[s.logIndex(age, slot, holder)] !== 0 && !knownRemoval(s, viewer, age, slot, holder)) {
+      cards.push(s.logCard[s.logIndex(age, slot, holder)]);
+    }
+  }
   return cards;
 }
 

@@ -45,6 +45,8 @@ export const movePayRight = (m: number): number => (m >> 18) & 0xff;
 
 export interface DecodedMove {
   card: string;
+  /** The card's Age: Loom, Glassworks and Press exist in Ages I and II. */
+  age: number;
   action: ActionName;
   payLeft: number;
   payRight: number;
@@ -53,6 +55,7 @@ export interface DecodedMove {
 export function decodeMove(m: number): DecodedMove {
   return {
     card: CARDS[moveCard(m)].name,
+    age: CARDS[moveCard(m)].age,
     action: ACTION_NAMES[moveAction(m)],
     payLeft: movePayLeft(m),
     payRight: movePayRight(m),

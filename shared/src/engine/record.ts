@@ -153,6 +153,8 @@ function encodeForState(m: RecordedMove, s: GameState): number | undefined {
     const d = decodeMove(candidate);
     if (
       d.card.toLowerCase() === String(m.card).toLowerCase() &&
+      // Records without an Age (written by hand) match a card of that name from any Age.
+      (m.age === undefined || d.age === m.age) &&
       d.action === m.action &&
       d.payLeft === m.payLeft &&
       d.payRight === m.payRight
