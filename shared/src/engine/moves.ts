@@ -117,9 +117,9 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
   if (stage) {
     if (all) {
       stagePays = [];
-      allForLoaded(stage.cost, stage.costPacked, coins, stagePays);
+      allForLoaded(stage.costPacked, coins, stagePays);
     } else {
-      stagePay = cheapestForLoaded(stage.cost, stage.costPacked, coins);
+      stagePay = cheapestForLoaded(stage.costPacked, coins);
     }
   }
   const freeBuildReady = (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
@@ -140,13 +140,13 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
         const budget = coins - card.coinCost;
         if (all) {
           payBuf.length = 0;
-          allForLoaded(card.cost, card.costPacked, budget, payBuf);
+          allForLoaded(card.costPacked, budget, payBuf);
           for (const pay of payBuf) {
             out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
             if (pay === 0 && card.coinCost === 0) buildIsFree = true;
           }
         } else {
-          const pay = cheapestForLoaded(card.cost, card.costPacked, budget);
+          const pay = cheapestForLoaded(card.costPacked, budget);
           if (pay !== NO_PAYMENT) {
             out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
             if (pay === 0 && card.coinCost === 0) buildIsFree = true;

@@ -26,9 +26,6 @@ const MAX_UNITS = 16;
 const MAX_SOURCES = MAX_CHOICES + 2 + 2 * MAX_CHOICES;
 
 // The seat being paid for (loadSeat), read once per legal-move generation.
-const ownFixed = new Int32Array(7);
-const leftFixedAll = new Int32Array(7);
-const rightFixedAll = new Int32Array(7);
 const priceLeft = new Int32Array(7);
 const priceRight = new Int32Array(7);
 /** Union of all one-of masks: a cost missing none of them needs no search. */
@@ -144,7 +141,6 @@ export function loadSeat(s: GameState, p: number): void {
   let packed = 0;
   for (let r = 0; r < 7; r++) {
     const k = s.fixed[p * 7 + r];
-    ownFixed[r] = k;
     packed |= (k > 7 ? 7 : k) << (4 * r);
   }
   ownFixedPacked = packed;
@@ -153,20 +149,11 @@ export function loadSeat(s: GameState, p: number): void {
   neighboursLoaded = false;
 }
 
-/**
- * Whether a cost packed 4 bits per resource is covered by the loaded seat's fixed production.
- * SWAR: with a guard bit set in every lane, (cost | guards) − fixed leaves each lane's guard set
- * exactly where cost ≥ fixed, and the low bits then hold cost − fixed.
- */
-function coveredByFixed(costPacked: number): boolean {
-  const x = (costPacked | GUARDS) - ownFixedPacked;
-  const ge = (x & GUARDS) >>> 3;
-  return (x & LOW_BITS & (ge * 7)) === 0;
-}
-
 const GUARDS = 0x8888888;
 const LOW_BITS = 0x7777777;
 let ownFixedPacked = 0;
+/** The discount flags priceLeft/priceRight were filled for (−1: not yet). */
+let pricedDiscount = -1;
 let loadedState: GameState | undefined;
 let loadedSeat = 0;
 let neighboursLoaded = false;
@@ -181,18 +168,22 @@ function loadNeighbours(): void {
   const d = s.discount[p];
   leftHas = 0;
   rightHas = 0;
+  // The search restores these counts as it backtracks, so one copy serves every cost.
   for (let r = 0; r < 7; r++) {
-    const l = s.tradeFixed[left * 7 + r];
-    const rt = s.tradeFixed[right * 7 + r];
-    leftFixedAll[r] = leftFixed[r] = l;
-    rightFixedAll[r] = rightFixed[r] = rt;
+    const l = (leftFixed[r] = s.tradeFixed[left * 7 + r]);
+    const rt = (rightFixed[r] = s.tradeFixed[right * 7 + r]);
     if (l) leftHas |= 1 << r;
     if (rt) rightHas |= 1 << r;
-    if (r < 4) {
-      priceLeft[r] = d & DISCOUNT_RAW_LEFT ? 1 : 2;
-      priceRight[r] = d & DISCOUNT_RAW_RIGHT ? 1 : 2;
-    } else {
-      priceLeft[r] = priceRight[r] = d & DISCOUNT_MANUFACTURED ? 1 : 2;
+  }
+  if (d !== pricedDiscount) {
+    pricedDiscount = d;
+    for (let r = 0; r < 7; r++) {
+      if (r < 4) {
+        priceLeft[r] = d & DISCOUNT_RAW_LEFT ? 1 : 2;
+        priceRight[r] = d & DISCOUNT_RAW_RIGHT ? 1 : 2;
+      } else {
+        priceLeft[r] = priceRight[r] = d & DISCOUNT_MANUFACTURED ? 1 : 2;
+      }
     }
   }
   numSources = 0;
@@ -221,16 +212,27 @@ function loadNeighbours(): void {
   }
 }
 
-/** Units still missing after fixed production, as a mask (0: nothing to pay). */
-function missingUnits(cost: readonly number[]): number {
+/**
+ * The units of a packed cost not covered by the loaded seat's fixed production, packed the same
+ * way (0: covered). SWAR: with a guard bit set in every 4-bit lane, (cost | guards) − fixed leaves
+ * a lane's guard set exactly where cost ≥ fixed, and its low bits then hold cost − fixed.
+ */
+function missingPacked(costPacked: number): number {
+  const x = (costPacked | GUARDS) - ownFixedPacked;
+  const ge = (x & GUARDS) >>> 3;
+  return x & LOW_BITS & (ge * 7);
+}
+
+/** Lists the missing units (resources in increasing order); returns their mask. */
+function missingUnits(missing: number): number {
   numUnits = 0;
   let mask = 0;
-  for (let r = 0; r < 7; r++) {
-    const missing = cost[r] - ownFixed[r];
-    if (missing > 0) {
-      mask |= 1 << r;
-      for (let i = 0; i < missing; i++) unitRes[numUnits++] = r;
-    }
+  while (missing !== 0) {
+    const r = (31 - Math.clz32(missing & -missing)) >> 2;
+    const k = (missing >>> (4 * r)) & 7;
+    mask |= 1 << r;
+    for (let i = 0; i < k; i++) unitRes[numUnits++] = r;
+    missing &= ~(0xf << (4 * r));
   }
   return mask;
 }
@@ -264,8 +266,8 @@ function buyWithoutChoices(): boolean {
     while (u + k < numUnits && unitRes[u + k] === r) k++;
     u += k;
     const leftFirst = priceLeft[r] <= priceRight[r];
-    const firstSupply = leftFirst ? leftFixedAll[r] : rightFixedAll[r];
-    const secondSupply = leftFirst ? rightFixedAll[r] : leftFixedAll[r];
+    const firstSupply = leftFirst ? leftFixed[r] : rightFixed[r];
+    const secondSupply = leftFirst ? rightFixed[r] : leftFixed[r];
     if (k > firstSupply + secondSupply) return false;
     const fromFirst = Math.min(k, firstSupply);
     const fromSecond = k - fromFirst;
@@ -284,12 +286,12 @@ function buyWithoutChoices(): boolean {
 }
 
 /** cheapestPayment for the seat last loaded with loadSeat. */
-export function cheapestForLoaded(cost: readonly number[], costPacked: number, maxCoins: number): number {
+export function cheapestForLoaded(costPacked: number, maxCoins: number): number {
   if (maxCoins < 0) return NO_PAYMENT;
-  if (coveredByFixed(costPacked)) return 0;
+  const packed = missingPacked(costPacked);
+  if (packed === 0) return 0;
   if (!neighboursLoaded) loadNeighbours();
-  const missing = missingUnits(cost);
-  if (missing === 0) return 0;
+  const missing = missingUnits(packed);
   if ((choiceUnion & missing) === 0) {
     if (!buyWithoutChoices()) return NO_PAYMENT;
   } else {
@@ -305,10 +307,11 @@ export function cheapestForLoaded(cost: readonly number[], costPacked: number, m
 }
 
 /** allPayments for the seat last loaded with loadSeat. */
-export function allForLoaded(cost: readonly number[], costPacked: number, maxCoins: number, out: number[]): number {
+export function allForLoaded(costPacked: number, maxCoins: number, out: number[]): number {
   if (maxCoins < 0) return 0;
-  if (!neighboursLoaded && !coveredByFixed(costPacked)) loadNeighbours();
-  const missing = missingUnits(cost);
+  const packed = missingPacked(costPacked);
+  if (!neighboursLoaded && packed !== 0) loadNeighbours();
+  const missing = missingUnits(packed);
   if (missing === 0) {
     out.push(0);
     return 1;
@@ -342,7 +345,7 @@ export function allForLoaded(cost: readonly number[], costPacked: number, maxCoi
  */
 export function cheapestPayment(s: GameState, p: number, cost: readonly number[], maxCoins: number): number {
   loadSeat(s, p);
-  return cheapestForLoaded(cost, packResources(cost), maxCoins);
+  return cheapestForLoaded(packResources(cost), maxCoins);
 }
 
 /**
@@ -352,14 +355,14 @@ export function cheapestPayment(s: GameState, p: number, cost: readonly number[]
  */
 export function allPayments(s: GameState, p: number, cost: readonly number[], maxCoins: number, out: number[]): number {
   loadSeat(s, p);
-  return allForLoaded(cost, packResources(cost), maxCoins, out);
+  return allForLoaded(packResources(cost), maxCoins, out);
 }
 
 /** Whether seat p can pay `cost` by giving exactly (left, right) coins to its neighbours. */
 export function canPay(s: GameState, p: number, cost: readonly number[], left: number, right: number): boolean {
   loadSeat(s, p);
   loadNeighbours();
-  const missing = missingUnits(cost);
+  const missing = missingUnits(missingPacked(packResources(cost)));
   if (missing === 0) return left === 0 && right === 0;
   if (!setLowerBounds()) return false;
   allMode = true;
