@@ -19,17 +19,15 @@ import {
   movePayRight,
 } from './moves.js';
 import { Rng } from './rng.js';
-import { placeCard } from './rules.js';
+import { buildStage, placeCard } from './rules.js';
 import { scoreSeat, type ScoreBreakdown } from './scoring.js';
 import {
   GameState,
   HAND_SIZE,
-  MAX_CHOICES,
   MAX_PLAYERS,
   MIN_PLAYERS,
-  POWER_COPY_GUILD,
+  NO_CARD,
   POWER_FREE_BUILD,
-  POWER_PLAY_SEVENTH,
 } from './state.js';
 
 export interface PositionPlayer {
@@ -113,19 +111,10 @@ export function stateFromPosition(input: unknown): GameState {
     s.coins[p] = int(raw.coins, `${at}.coins`, 0, 999, 3);
     const stageTypes = BOARDS[board].sides[s.side[p]];
     const stages = int(raw.stages, `${at}.stages`, 0, stageTypes.length, 0);
-    for (let i = 0; i < stages; i++) {
-      const st = stageTypes[i];
-      s.stages[p]++;
-      if (st.choiceMask) s.choices[p * MAX_CHOICES + s.choiceLen[p]++] = st.choiceMask;
-      s.shields[p] += st.shields;
-      if (st.science >= 0) s.science[p * 4 + st.science]++;
-      s.discount[p] |= st.discount;
-      if (st.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
-      if (st.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
-      if (st.copyGuild) s.powers[p] |= POWER_COPY_GUILD;
-      // A position has no history: a stage's one-off effects (coins, a build from the discard
-      // pile) are taken to have happened already.
-    }
+    // A position has no history: a stage's one-off effects (its coins, a build from the discard
+    // pile) are taken to have happened already.
+    for (let i = 0; i < stages; i++) buildStage(s, p, NO_CARD);
+    s.pendingDiscardBuilds[p] = 0;
     if (raw.freeBuildUsed === true) s.freeBuildAge[p] = age;
     nameList(raw.built, `${at}.built`).forEach((name, i) => {
       const c = cardId(name, `${at}.built[${i}]`);

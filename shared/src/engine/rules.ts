@@ -165,8 +165,11 @@ export function coinsWhenBuilt(s: GameState, p: number, c: number): number {
   return coins;
 }
 
-/** Builds seat p's next stage with card c tucked under it; returns the stage's coins. */
-function buildStage(s: GameState, p: number, c: number): number {
+/**
+ * Builds seat p's next stage with card c tucked under it (NO_CARD when unknown, as in a position
+ * written by hand) and applies its lasting effects; returns the stage's one-off coins.
+ */
+export function buildStage(s: GameState, p: number, c: number): number {
   const stage = BOARDS[s.board[p]].sides[s.side[p]][s.stages[p]];
   s.tucked[p * 4 + s.stages[p]] = c;
   s.stages[p]++;
