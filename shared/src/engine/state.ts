@@ -111,44 +111,64 @@ export class GameState {
    */
   readonly discardSeenUpTo: Uint8Array;
 
+  /** Every array above is a view into this one buffer, so a clone is a single copy. */
+  readonly buffer: ArrayBuffer;
+
   constructor(n: number, rng: Rng, copyFrom?: GameState) {
     this.n = n;
     this.rng = rng;
     const src = copyFrom;
-    const u8 = (len: number, from?: Uint8Array) => (from ? from.slice() : new Uint8Array(len));
-    this.board = u8(n, src?.board);
-    this.side = u8(n, src?.side);
-    this.stages = u8(n, src?.stages);
-    this.coins = src ? src.coins.slice() : new Int32Array(n);
-    this.shields = src ? src.shields.slice() : new Int32Array(n);
-    this.tokens = src ? src.tokens.slice() : new Int8Array(n * 6);
-    this.hands = u8(n * HAND_SIZE, src?.hands);
-    this.handLen = u8(n, src?.handLen);
-    this.ownsName = u8(n * NUM_NAMES, src?.ownsName);
-    this.city = u8(n * MAX_CITY, src?.city);
-    this.cityLen = u8(n, src?.cityLen);
-    this.colourCount = u8(n * 7, src?.colourCount);
-    this.science = u8(n * 4, src?.science);
-    this.fixed = u8(n * 7, src?.fixed);
-    this.tradeFixed = u8(n * 7, src?.tradeFixed);
-    this.choices = u8(n * MAX_CHOICES, src?.choices);
-    this.choiceLen = u8(n, src?.choiceLen);
-    this.tradeChoices = u8(n * MAX_CHOICES, src?.tradeChoices);
-    this.tradeChoiceLen = u8(n, src?.tradeChoiceLen);
-    this.discount = u8(n, src?.discount);
-    this.freeBuildAge = u8(n, src?.freeBuildAge);
-    this.powers = u8(n, src?.powers);
-    this.pendingDiscardBuilds = u8(n, src?.pendingDiscardBuilds);
-    this.tucked = u8(n * MAX_STAGE_SLOTS, src?.tucked);
-    this.discard = u8(NUM_CARD_TYPES, src?.discard);
-    this.logCard = src ? src.logCard.slice() : new Uint8Array(3 * LOG_SLOTS * n).fill(NO_CARD);
-    this.logKind = u8(3 * LOG_SLOTS * n, src?.logKind);
-    this.discardSeenUpTo = u8(n, src?.discardSeenUpTo);
+    this.buffer = src ? src.buffer.slice(0) : new ArrayBuffer(layoutSize(n));
+    const buf = this.buffer;
+    // 32-bit arrays first, so that their offsets stay aligned.
+    let at = 0;
+    const i32 = (len: number) => {
+      const v = new Int32Array(buf, at, len);
+      at += len * 4;
+      return v;
+    };
+    const u8 = (len: number) => {
+      const v = new Uint8Array(buf, at, len);
+      at += len;
+      return v;
+    };
+    this.coins = i32(n);
+    this.shields = i32(n);
+    this.tokens = new Int8Array(buf, at, n * 6);
+    at += n * 6;
+    this.board = u8(n);
+    this.side = u8(n);
+    this.stages = u8(n);
+    this.hands = u8(n * HAND_SIZE);
+    this.handLen = u8(n);
+    this.ownsName = u8(n * NUM_NAMES);
+    this.city = u8(n * MAX_CITY);
+    this.cityLen = u8(n);
+    this.colourCount = u8(n * 7);
+    this.science = u8(n * 4);
+    this.fixed = u8(n * 7);
+    this.tradeFixed = u8(n * 7);
+    this.choices = u8(n * MAX_CHOICES);
+    this.choiceLen = u8(n);
+    this.tradeChoices = u8(n * MAX_CHOICES);
+    this.tradeChoiceLen = u8(n);
+    this.discount = u8(n);
+    this.freeBuildAge = u8(n);
+    this.powers = u8(n);
+    this.pendingDiscardBuilds = u8(n);
+    this.tucked = u8(n * MAX_STAGE_SLOTS);
+    this.discard = u8(NUM_CARD_TYPES);
+    this.logCard = u8(3 * LOG_SLOTS * n);
+    this.logKind = u8(3 * LOG_SLOTS * n);
+    this.discardSeenUpTo = u8(n);
+    if (at !== buf.byteLength) throw new Error(`state layout is ${at} bytes, buffer ${buf.byteLength}`);
     if (src) {
       this.age = src.age;
       this.turn = src.turn;
       this.phase = src.phase;
       this.pendingSeventh = src.pendingSeventh;
+    } else {
+      this.logCard.fill(NO_CARD);
     }
   }
 
@@ -168,6 +188,17 @@ export class GameState {
   isOver(): boolean {
     return this.phase === PHASE_OVER;
   }
+}
+
+/** Bytes of the buffer behind a state for n players (see the constructor's layout). */
+function layoutSize(n: number): number {
+  const u8Len =
+    n * 6 + // tokens
+    n * (3 + HAND_SIZE + 1 + NUM_NAMES + MAX_CITY + 1 + 7 + 4 + 7 + 7 + MAX_CHOICES + 1 + MAX_CHOICES + 1) +
+    n * (4 + MAX_STAGE_SLOTS + 1) + // discount … pendingDiscardBuilds, tucked, discardSeenUpTo
+    NUM_CARD_TYPES +
+    2 * 3 * LOG_SLOTS * n;
+  return 2 * n * 4 + u8Len;
 }
 
 /** A deep copy that shares nothing with the original (the RNG included). */
