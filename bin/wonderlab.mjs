@@ -2,4 +2,4 @@
 // Entry point of the `wonderlab` command: the compiled CLI of the shared package.
 import { main } from '@wonderlab/shared/cli';
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

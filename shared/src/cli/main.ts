@@ -22,11 +22,15 @@ import {
   type GameRecord,
 } from '../engine/index.js';
 
+import { PLAY_USAGE, PlayUsageError, interactivePlay, parsePlayArgs, runPlay } from './play.js';
+
 export class UsageError extends Error {}
 
 const USAGE = `usage: wonderlab <command> [options]
 
 commands:
+  play --ai="SPEC;SPEC;..." [options]
+                                a tournament between agents on all cores ('wonderlab play --help')
   eval <position.json>          score breakdown and cheapest payments for every card in hand
   cards --players N [--json]    each Age's deck at N players
   replay <record.json>          re-apply a recorded game and say whether it matches
@@ -134,11 +138,23 @@ function cmdDemo(args: string[], out: (s: string) => void): void {
   if (values.record) out(`record written to ${values.record}; check it with: wonderlab replay ${values.record}`);
 }
 
-/** Runs the CLI; returns the exit code. */
-export function main(argv: string[], out = (s: string) => console.log(s), err = (s: string) => console.error(s)): number {
+async function cmdPlay(args: string[], out: (s: string) => void): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    out(PLAY_USAGE);
+    return;
+  }
+  if (args.length === 0 && process.stdin.isTTY && process.stderr.isTTY) args = await interactivePlay();
+  await runPlay(parsePlayArgs(args), out);
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], out = (s: string) => console.log(s), err = (s: string) => console.error(s)): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      case 'play':
+        await cmdPlay(rest, out);
+        return 0;
       case 'eval':
         cmdEval(rest, out);
         return 0;
@@ -162,7 +178,7 @@ export function main(argv: string[], out = (s: string) => console.log(s), err = 
   } catch (e) {
     const message = (e as Error).message.split('\n')[0];
     err(`wonderlab ${command ?? ''}: ${message}`.replace(/ +:/, ':'));
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof PlayUsageError) {
       err('run "wonderlab help" for usage');
       return 2;
     }

@@ -61,8 +61,24 @@ let bestTotal = 0;
 let bestLeft = 0;
 let bestRight = 0;
 const found: number[] = [];
+/**
+ * Cap on the search nodes one cheapest-payment search may visit (0: none). Robilliard et al.
+ * (2014) cap the trade branches their playouts explore per card to speed them up; a card whose
+ * payment is not found within the cap counts as unaffordable. Our search is ordered cheapest
+ * first, so the cap rarely binds; it exists to reproduce that approximation.
+ */
+let branchLimit = 0;
+let branches = 0;
+
+/** Sets the cap on search nodes per cheapest-payment search (0 removes it); returns the old one. */
+export function setPaymentBranchLimit(limit: number): number {
+  const old = branchLimit;
+  branchLimit = limit > 0 ? limit : 0;
+  return old;
+}
 
 function dfs(u: number, paidLeft: number, paidRight: number): void {
+  if (branchLimit !== 0 && !allMode && ++branches > branchLimit) return;
   if (u === numUnits) {
     if (allMode) {
       found.push(packPayment(paidLeft, paidRight));
@@ -301,6 +317,7 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number): number 
     bestTotal = maxCoins + 1;
     bestLeft = 0;
     bestRight = maxCoins + 1;
+    branches = 0;
     dfs(0, 0, 0);
   }
   return bestTotal <= maxCoins ? packPayment(bestLeft, bestRight) : NO_PAYMENT;

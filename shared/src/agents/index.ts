@@ -1,0 +1,33 @@
+/**
+ * Agents: one interface (types.ts), specs parsed from strings (spec.ts), and the factory.
+ */
+import { MctsAgent } from './mcts.js';
+import { RandomAgent } from './random.js';
+import { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
+import { parseAgentSpec, type AgentSpec } from './spec.js';
+import type { Agent } from './types.js';
+
+export * from './types.js';
+export * from './spec.js';
+export { MctsAgent } from './mcts.js';
+export { RandomAgent } from './random.js';
+export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
+export * as features from './features.js';
+
+/** A fresh agent for one seat of one game (agents keep per-game state). */
+export function createAgent(spec: AgentSpec | string): Agent {
+  const s = typeof spec === 'string' ? parseAgentSpec(spec) : spec;
+  switch (s.kind) {
+    case 'random':
+      return new RandomAgent();
+    case 'rulebased':
+      return new ThesisRuleBasedAgent();
+    case 'rulebased-robilliard':
+      return new RobilliardRuleBasedAgent();
+    case 'rulebased-dawieang':
+      return new DawieangRuleBasedAgent();
+    case 'mcts':
+    case 'mcts-robilliard':
+      return new MctsAgent(s.params);
+  }
+}

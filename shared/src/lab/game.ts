@@ -1,0 +1,187 @@
+/**
+ * One game between agents: the plan that fixes it (seeds, boards, seat order) and the summary a
+ * tournament keeps of it. Everything a game does follows from its plan, so a plan replayed gives
+ * the same summary (decision times aside).
+ */
+import { createAgent, canonicalSpec, parseAgentSpec, type Agent, type DecisionContext } from '../agents/index.js';
+import {
+  BOARDS,
+  CARDS,
+  MAX_CITY,
+  Rng,
+  actingSeats,
+  clone,
+  determinize,
+  gameResult,
+  legalMoves,
+  newGame,
+  observe,
+  recordStep,
+  startRecord,
+  finishRecord,
+  step,
+  type GameRecord,
+  type GameState,
+  type ScoreBreakdown,
+  type SideChoice,
+} from '../engine/index.js';
+import { deriveSeed } from './setups.js';
+
+export interface GamePlan {
+  /** Unique within a tournament: set, deal and seat order. */
+  id: string;
+  /** Position in the tournament's order (0-based). */
+  index: number;
+  /** Seed of the deal: card shuffles (and boards and sides when not fixed). */
+  seed: number;
+  /** Index of the board set, or −1 when boards are drawn per deal. */
+  set: number;
+  deal: number;
+  /** Index into the tournament's seat orders. */
+  seating: number;
+  /** Agent spec per seat, as given. */
+  agents: string[];
+  /** Board id per seat, or undefined to draw them from the seed. */
+  boards?: number[];
+  sides: SideChoice | 'random';
+  /** Every hand visible to every agent. */
+  open: boolean;
+}
+
+export interface PlayerSummary {
+  seat: number;
+  /** The agent spec as given. */
+  agent: string;
+  /** The same agent in canonical keyed form. */
+  canonical: string;
+  wonder: string;
+  city: string;
+  side: SideChoice;
+  score: ScoreBreakdown;
+  coins: number;
+  stages: number;
+  /** Card names in the order built. */
+  built: string[];
+  /** Strictly the most VP (the papers' win). */
+  winner: boolean;
+  /** 1-based by VP then coins; tied seats share the better rank. */
+  rank: number;
+  decisions: number;
+  /** Mean wall time of one decision, milliseconds. */
+  decisionMs: number;
+  /** MCTS iterations over the game (0 for other agents). */
+  iterations: number;
+  /** Decisions a time limit cut short. */
+  cutShort: number;
+}
+
+export interface GameSummary {
+  id: string;
+  index: number;
+  seed: number;
+  set: number;
+  deal: number;
+  seating: number;
+  players: PlayerSummary[];
+  /** Winners by the rulebook (most VP, then most coins). */
+  winners: number[];
+  decidedBy: 'vp' | 'coins' | 'shared';
+  open: boolean;
+  /** The full game record (moves and payments), when asked for. */
+  record?: GameRecord;
+}
+
+/** The context an agent decides in; sampleWorld hides what the seat cannot know. */
+function contextFor(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
+  return {
+    seat,
+    players: s.n,
+    age: s.age,
+    legal,
+    rng,
+    observe: () => observe(s, seat),
+    sampleWorld: (r: Rng) => {
+      if (!open) return determinize(s, seat, r);
+      // Open information: every hand is visible, but later Ages' decks are not dealt yet.
+      const world = clone(s);
+      world.rng = r.fork();
+      return world;
+    },
+  };
+}
+
+export interface PlayOptions {
+  /** Keep the full move record in the summary. */
+  record?: boolean;
+}
+
+export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary {
+  const n = plan.agents.length;
+  const config = { players: n, seed: plan.seed, boards: plan.boards, sides: plan.sides };
+  const s = newGame(config);
+  const specs = plan.agents.map((text) => parseAgentSpec(text));
+  const agents: Agent[] = specs.map((spec) => createAgent(spec));
+  const rngs = specs.map((_, seat) => new Rng(deriveSeed(plan.seed, plan.seating, seat, 'agent')));
+  const decisions = new Array<number>(n).fill(0);
+  const thinking = new Array<number>(n).fill(0);
+  const iterations = new Array<number>(n).fill(0);
+  const cutShort = new Array<number>(n).fill(0);
+  const record = options.record ? startRecord(config, s) : undefined;
+  const moves = new Array<number>(n).fill(0);
+  while (!s.isOver()) {
+    for (const seat of actingSeats(s)) {
+      const agent = agents[seat];
+      const legal = legalMoves(s, seat, agent.moveMode, []);
+      const started = performance.now();
+      const decision = agent.decide(contextFor(s, seat, legal, rngs[seat], plan.open));
+      thinking[seat] += performance.now() - started;
+      decisions[seat]++;
+      iterations[seat] += decision.iterations ?? 0;
+      if (decision.cutShort) cutShort[seat]++;
+      if (!legal.includes(decision.move)) {
+        throw new Error(`game ${plan.id}: agent '${plan.agents[seat]}' at seat ${seat} chose an illegal move (${decision.move})`);
+      }
+      moves[seat] = decision.move;
+    }
+    if (record) recordStep(record, s, moves);
+    step(s, moves);
+  }
+  if (record) finishRecord(record, s);
+  const result = gameResult(s);
+  const best = Math.max(...result.scores.map((x) => x.total));
+  const atBest = result.scores.filter((x) => x.total === best).length;
+  const players: PlayerSummary[] = specs.map((spec, seat) => {
+    const board = BOARDS[s.board[seat]];
+    return {
+      seat,
+      agent: plan.agents[seat],
+      canonical: canonicalSpec(spec),
+      wonder: board.wonder,
+      city: board.city,
+      side: s.side[seat] === 0 ? 'A' : 'B',
+      score: result.scores[seat],
+      coins: s.coins[seat],
+      stages: s.stages[seat],
+      built: Array.from(s.city.subarray(seat * MAX_CITY, seat * MAX_CITY + s.cityLen[seat]), (c) => CARDS[c].name),
+      winner: result.scores[seat].total === best && atBest === 1,
+      rank: result.ranks[seat],
+      decisions: decisions[seat],
+      decisionMs: decisions[seat] ? thinking[seat] / decisions[seat] : 0,
+      iterations: iterations[seat],
+      cutShort: cutShort[seat],
+    };
+  });
+  return {
+    id: plan.id,
+    index: plan.index,
+    seed: plan.seed,
+    set: plan.set,
+    deal: plan.deal,
+    seating: plan.seating,
+    players,
+    winners: result.winners,
+    decidedBy: result.decidedBy,
+    open: plan.open,
+    ...(record ? { record } : {}),
+  };
+}

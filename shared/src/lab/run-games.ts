@@ -1,0 +1,73 @@
+/**
+ * Plays game plans on this machine: in this thread, or on worker threads (one game per thread at
+ * a time). Results are delivered in plan order whatever order the threads finish in, so output
+ * files are identical for any thread count.
+ */
+import { Worker } from 'node:worker_threads';
+import { playGame, type GamePlan, type GameSummary } from './game.js';
+
+export interface RunOptions {
+  /** Worker threads; 0 or 1 plays in the calling thread. */
+  threads: number;
+  record?: boolean;
+  /** Called once per game, in plan order. */
+  onResult: (summary: GameSummary) => void;
+}
+
+export async function runGames(plans: readonly GamePlan[], options: RunOptions): Promise<void> {
+  if (options.threads <= 1) {
+    for (const plan of plans) {
+      options.onResult(playGame(plan, { record: options.record }));
+      // Let timers (the progress line) and signals run between games.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return;
+  }
+  const pending = new Map<number, GameSummary>();
+  const position = new Map(plans.map((plan, i) => [plan.index, i]));
+  let nextToDeliver = 0;
+  let nextToSend = 0;
+  const workers: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let failed = false;
+      const fail = (err: Error) => {
+        if (!failed) {
+          failed = true;
+          reject(err);
+        }
+      };
+      const send = (w: Worker) => {
+        if (nextToSend < plans.length) w.postMessage({ plan: plans[nextToSend++], record: options.record ?? false });
+      };
+      const count = Math.min(options.threads, plans.length);
+      if (count === 0) resolve();
+      for (let i = 0; i < count; i++) {
+        const w = new Worker(new URL('./play-worker.js', import.meta.url));
+        workers.push(w);
+        w.on('error', fail);
+        w.on('exit', (code) => {
+          if (code !== 0) fail(new Error(`a game worker exited with code ${code}`));
+        });
+        w.on('message', (msg: { ok: true; summary: GameSummary } | { ok: false; index: number; error: string }) => {
+          if (!msg.ok) return fail(new Error(`game ${plans[position.get(msg.index)!].id} failed: ${msg.error}`));
+          pending.set(position.get(msg.summary.index)!, msg.summary);
+          while (pending.has(nextToDeliver)) {
+            const summary = pending.get(nextToDeliver)!;
+            pending.delete(nextToDeliver++);
+            try {
+              options.onResult(summary);
+            } catch (err) {
+              return fail(err as Error);
+            }
+          }
+          if (nextToDeliver === plans.length) resolve();
+          else send(w);
+        });
+        send(w);
+      }
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
