@@ -16,54 +16,7 @@ import {
   step,
   type GameState,
 } from '../src/engine/index.js';
-
-const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** Runs `body` (which does `batch` operations) repeatedly for one round; returns ops per second. */
-function rate(body: () => void, batch: number): number {
-  const until = performance.now() + ROUND_SECONDS * 1000;
-  let ops = 0;
-  const start = performance.now();
-  while (performance.now() < until) {
-    body();
-    ops += batch;
-  }
-  return ops / ((performance.now() - start) / 1000);
-}
-
-function measure(name: string, unit: string, body: () => void, batch: number): number {
-  rate(body, batch); // warm-up round: let the JIT settle
-  const rounds: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push(rate(body, batch));
-  const med = median(rounds);
-  const spread = (Math.max(...rounds) - Math.min(...rounds)) / med;
-  console.log(`${name}: ${Math.round(med)} ${unit} (median of ${ROUNDS}, spread ±${(spread * 50).toFixed(1)}%)`);
-  return med;
-}
-
-/**
- * Calibration: a fixed integer-and-array workload of roughly the engine's flavour (typed arrays,
- * small loops, a PRNG), unrelated to the engine's code, so that engine/calibration ratios are
- * comparable between machines.
- */
-function calibrationUnit(): void {
-  const a = new Int32Array(256);
-  let x = 0x12345678;
-  for (let i = 0; i < 4096; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    a[x & 255] += x & 7;
-  }
-  if (a[0] === -1) console.log('unreachable');
-}
+import { ROUNDS, ROUND_SECONDS, calibrationUnit, measure } from './harness.js';
 
 /** Mid-game states (a mix of Ages and turns) for the per-call benchmarks. */
 function sampleStates(players: number, count: number): GameState[] {

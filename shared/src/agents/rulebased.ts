@@ -53,6 +53,25 @@ function pickBest(rng: Rng, moves: readonly number[], value: (m: number) => numb
   return pick(rng, ties);
 }
 
+/** The blue cards of `builds` worth the most VP. */
+function civilianWithMostVp(builds: Map<number, number>): number[] {
+  const blue = buildsWhere(builds, isCivilian);
+  if (blue.length === 0) return [];
+  const top = Math.max(...blue.map((m) => CARDS[moveCard(m)].vp));
+  return blue.filter((m) => CARDS[moveCard(m)].vp === top);
+}
+
+type Rule = [reason: string, candidates: () => number[]];
+
+/** Plays a random candidate of the first rule that has any. */
+function firstRule(rng: Rng, rules: readonly Rule[], legal: readonly number[]): Decision {
+  for (const [reason, candidates] of rules) {
+    const moves = candidates();
+    if (moves.length > 0) return { move: pick(rng, moves), reason };
+  }
+  return { move: pick(rng, legal), reason: 'no rule applies' };
+}
+
 function maxOthers(shields: number[], seat: number): number {
   let max = -Infinity;
   shields.forEach((k, q) => {
@@ -78,26 +97,17 @@ export class ThesisRuleBasedAgent implements Agent {
     const builds = buildOptions(legal);
     const produced = producedMask(obs, seat);
     const shields = obs.seats.map((v) => v.shields);
-    const rules: [string, () => number[]][] = [
+    const rules: Rule[] = [
       ['rule 1: two or more resources', () => buildsWhere(builds, (c) => resourceUnits(c) >= 2 || resourceTypes(c) >= 2)],
       ['rule 2: a missing resource', () => buildsWhere(builds, (c) => (resourceMask(c) & ~produced) !== 0)],
       ['rule 3: military', () => (shields[seat] > maxOthers(shields, seat) ? [] : buildsWhere(builds, isMilitary))],
       ['rule 4: wonder stage', () => legal.filter(isStage)],
-      ['rule 5: civilian with most VP', () => {
-        const blue = buildsWhere(builds, isCivilian);
-        if (blue.length === 0) return [];
-        const top = Math.max(...blue.map((m) => CARDS[moveCard(m)].vp));
-        return blue.filter((m) => CARDS[moveCard(m)].vp === top);
-      }],
+      ['rule 5: civilian with most VP', () => civilianWithMostVp(builds)],
       ['rule 6: science', () => buildsWhere(builds, isScience)],
       ['rule 7: any card', () => [...builds.values()]],
       ['rule 8: sell a card', () => legal.filter(isDiscard)],
     ];
-    for (const [reason, candidates] of rules) {
-      const moves = candidates();
-      if (moves.length > 0) return { move: pick(rng, moves), reason };
-    }
-    return { move: pick(rng, legal), reason: 'no rule applies' };
+    return firstRule(rng, rules, legal);
   }
 }
 
@@ -113,26 +123,17 @@ export class RobilliardRuleBasedAgent implements Agent {
     const produced = producedMask(obs, seat);
     const shields = obs.seats.map((v) => v.shields);
     const others = maxOthers(shields, seat);
-    const rules: [string, () => number[]][] = [
+    const rules: Rule[] = [
       ['rule 1: two or more resource types', () => buildsWhere(builds, (c) => resourceTypes(c) >= 2)],
       ['rule 2: a lacking resource', () => buildsWhere(builds, (c) => resourceTypes(c) === 1 && (resourceMask(c) & ~produced) !== 0)],
       ['rule 3: military', () =>
         shields[seat] > others ? [] : buildsWhere(builds, (c) => isMilitary(c) && shields[seat] + CARDS[c].shields >= others)],
-      ['rule 4: civilian with most VP', () => {
-        const blue = buildsWhere(builds, isCivilian);
-        if (blue.length === 0) return [];
-        const top = Math.max(...blue.map((m) => CARDS[moveCard(m)].vp));
-        return blue.filter((m) => CARDS[moveCard(m)].vp === top);
-      }],
+      ['rule 4: civilian with most VP', () => civilianWithMostVp(builds)],
       ['rule 5: science', () => buildsWhere(builds, isScience)],
       ['rule 6: any card', () => [...builds.values()]],
       ['rule 7: discard', () => legal.filter(isDiscard)],
     ];
-    for (const [reason, candidates] of rules) {
-      const moves = candidates();
-      if (moves.length > 0) return { move: pick(rng, moves), reason };
-    }
-    return { move: pick(rng, legal), reason: 'no rule applies' };
+    return firstRule(rng, rules, legal);
   }
 }
 
@@ -159,7 +160,7 @@ export class DawieangRuleBasedAgent implements Agent {
       // The coin is tossed only when a paid stage is on offer.
       if (rng.int(2) === 0) return { move: pick(rng, stages), reason: 'rule 1a: paid wonder stage' };
     }
-    const rules: [string, () => number[]][] = [
+    const rules: Rule[] = [
       ['rule 2: three or more resource types', () => buildsWhere(builds, (c) => resourceTypes(c) >= 3)],
       ['rule 3: mixed resource', () => buildsWhere(builds, (c) => resourceTypes(c) === 2)],
       ['rule 4: a missing resource', () => buildsWhere(builds, (c) => (resourceMask(c) & ~produced) !== 0)],
@@ -174,10 +175,6 @@ export class DawieangRuleBasedAgent implements Agent {
       ['rule 8: any non-discard', () => legal.filter((m) => !isDiscard(m))],
       ['rule 9: anything', () => [...legal]],
     ];
-    for (const [reason, candidates] of rules) {
-      const moves = candidates();
-      if (moves.length > 0) return { move: pick(rng, moves), reason };
-    }
-    return { move: pick(rng, legal), reason: 'no rule applies' };
+    return firstRule(rng, rules, legal);
   }
 }

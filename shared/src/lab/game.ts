@@ -91,8 +91,11 @@ export interface GameSummary {
   record?: GameRecord;
 }
 
-/** The context an agent decides in; sampleWorld hides what the seat cannot know. */
-function contextFor(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
+/**
+ * The context an agent decides in at state s; sampleWorld hides what the seat cannot know (open:
+ * every hand visible). `legal` must be legalMoves(s, seat, agent.moveMode).
+ */
+export function decisionContext(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
   return {
     seat,
     players: s.n,
@@ -133,7 +136,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
       const agent = agents[seat];
       const legal = legalMoves(s, seat, agent.moveMode, []);
       const started = performance.now();
-      const decision = agent.decide(contextFor(s, seat, legal, rngs[seat], plan.open));
+      const decision = agent.decide(decisionContext(s, seat, legal, rngs[seat], plan.open));
       thinking[seat] += performance.now() - started;
       decisions[seat]++;
       iterations[seat] += decision.iterations ?? 0;
