@@ -81,6 +81,7 @@ export class MctsAgent implements Agent {
   private readonly scores = new Int32Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
   private readonly path: Node[] = [];
+  private rootSeat = -1;
 
   constructor(readonly params: MctsParams) {
     this.moveMode = params.trades;
@@ -93,6 +94,7 @@ export class MctsAgent implements Agent {
     const c = p.cSchedule === 'age' ? p.c / 2 ** (ctx.age - 1) : p.c;
     const deadline = p.timeLimit > 0 ? performance.now() + p.timeLimit * 1000 : Infinity;
     const root = new Node(-1, -1);
+    this.rootSeat = ctx.seat;
     let done = 0;
     let cutShort = false;
     while (done < budget) {
@@ -110,7 +112,7 @@ export class MctsAgent implements Agent {
   private finalMove(root: Node, legal: readonly number[]): number {
     let best: Node | undefined;
     const key = (n: Node) => (this.params.final === 'visits' ? n.visits + (n.visits ? n.reward / n.visits : 0) * 1e-6 : n.visits ? n.reward / n.visits : -1);
-    for (const child of root.children) if (!best || key(child) > key(best)) best = child;
+    for (const child of root.children) if (child.mover === this.rootSeat && (!best || key(child) > key(best))) best = child;
     return best ? best.move : legal[0];
   }
 
@@ -127,9 +129,11 @@ export class MctsAgent implements Agent {
     let node = root;
     let turns = 0;
     let expanded = false;
-    // Descent: one tree level per acting seat that the tree models.
+    // Descent: one tree level per acting seat that the tree models, the agent's own first (the
+    // root's children are its moves; the order of simultaneous choices is otherwise immaterial).
     while (!expanded && !world.isOver() && turns < p.depth) {
-      for (let q = 0; q < n; q++) {
+      for (let k = 0; k < n; k++) {
+        const q = me + k < n ? me + k : me + k - n;
         if (!acts(world, q)) continue;
         if (expanded || (p.tree === 'joint' && q !== me)) {
           moves[q] = this.playoutMove(world, q, rng);
