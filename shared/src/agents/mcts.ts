@@ -29,6 +29,7 @@ import {
   type Rng,
 } from '../engine/index.js';
 import { isMilitary, isMixedResource, isResourceCard, isScience } from './features.js';
+import { thesisRulesMove } from './playout-rules.js';
 import type { MctsParams } from './spec.js';
 import type { Agent, Decision, DecisionContext } from './types.js';
 
@@ -212,12 +213,14 @@ export class MctsAgent implements Agent {
 
   private playoutMove(world: GameState, q: number, rng: Rng): number {
     const p = this.params;
+    const policy = q !== this.rootSeat && p.opponents !== 'same' ? p.opponents : p.playout;
     const legal = this.playoutLegal;
     const limit = p.tradeLimit[world.age - 1];
     if (limit > 0) setPaymentBranchLimit(limit);
     legalMoves(world, q, 'cheapest', legal);
     if (limit > 0) setPaymentBranchLimit(0);
-    if (p.playout === 'nodiscard') {
+    if (policy === 'rulebased') return thesisRulesMove(world, q, legal, rng);
+    if (policy === 'nodiscard') {
       let keep = 0;
       for (let i = 0; i < legal.length; i++) if (moveAction(legal[i]) !== ACTION_DISCARD) legal[keep++] = legal[i];
       // With nothing but discards, the list is untouched.

@@ -43,8 +43,13 @@ export interface MctsParams {
   pwq: number;
   /** Real-score bias K_score: adds K_score / ln(1 + n_j) · (mean final VP / 100). */
   kscore: number;
-  /** Playout policy: uniform among legal moves, or uniform among non-discards when there are any. */
-  playout: 'random' | 'nodiscard';
+  /**
+   * Playout policy (also the other seats' moves inside a joint tree step): uniform among legal
+   * moves; uniform among non-discards when there are any; or the thesis's rule-based player.
+   */
+  playout: 'random' | 'nodiscard' | 'rulebased';
+  /** The other seats' policy in simulations when it differs from `playout` ('same': it does not). */
+  opponents: 'same' | 'random' | 'nodiscard' | 'rulebased';
   /** Per Age, the cap on trade-search branches in playouts (0: none), e.g. 8/24/32. */
   tradeLimit: readonly [number, number, number];
   /** Per Age, the factor on `iterations`. */
@@ -71,6 +76,7 @@ export const MCTS_DEFAULTS: MctsParams = {
   pwq: 1,
   kscore: 0,
   playout: 'random',
+  opponents: 'same',
   tradeLimit: [0, 0, 0],
   ageScale: [1, 1.5, 2],
   final: 'visits',
@@ -104,6 +110,7 @@ const KEYS = {
   pwq: 'pwq',
   kscore: 'kscore',
   playout: 'playout',
+  opp: 'opponents',
   tl: 'tradeLimit',
   scale: 'ageScale',
   final: 'final',
@@ -148,7 +155,8 @@ const keyedSchema = z.strictObject({
   pw: real(0, 1),
   pwq: real(0.01, 100),
   kscore: real(0, 1000),
-  playout: choice('random', 'nodiscard'),
+  playout: choice('random', 'nodiscard', 'rulebased'),
+  opp: choice('same', 'random', 'nodiscard', 'rulebased'),
   tl: perAge(0, 100_000),
   scale: perAge(0.01, 100),
   final: choice('visits', 'mean'),

@@ -1,0 +1,77 @@
+/**
+ * The thesis's rule-based player as a playout policy: the same rules as ThesisRuleBasedAgent
+ * (rulebased.ts), read straight from a GameState without building an observation and without
+ * allocating, so that it can play inside MCTS simulations. Where a card can be built both paid
+ * and with Olympia's free build, both moves are candidates.
+ */
+import {
+  ACTION_DISCARD,
+  ACTION_STAGE,
+  BLUE,
+  CARDS,
+  GREEN,
+  MAX_CHOICES,
+  NUM_CARD_TYPES,
+  RED,
+  moveAction,
+  moveCard,
+  type GameState,
+  type Rng,
+} from '../engine/index.js';
+import { resourceMask, resourceTypes, resourceUnits } from './features.js';
+
+const MASK = new Uint8Array(NUM_CARD_TYPES);
+const MULTI = new Uint8Array(NUM_CARD_TYPES);
+for (const card of CARDS) {
+  MASK[card.id] = resourceMask(card.id);
+  MULTI[card.id] = resourceUnits(card.id) >= 2 || resourceTypes(card.id) >= 2 ? 1 : 0;
+}
+
+const candidates: number[] = [];
+
+/** Resources seat p produces itself (fixed or one-of). */
+function produced(s: GameState, p: number): number {
+  let mask = 0;
+  for (let r = 0; r < 7; r++) if (s.fixed[p * 7 + r] > 0) mask |= 1 << r;
+  for (let i = 0; i < s.choiceLen[p]; i++) mask |= s.choices[p * MAX_CHOICES + i];
+  return mask;
+}
+
+/** The thesis's rules over `legal` (cheapest mode) for seat p of s. */
+export function thesisRulesMove(s: GameState, p: number, legal: readonly number[], rng: Rng): number {
+  const len = legal.length;
+  const have = produced(s, p);
+  let strongest = true;
+  for (let q = 0; q < s.n; q++) if (q !== p && s.shields[q] >= s.shields[p]) strongest = false;
+  let bestRule = 9;
+  let bestVp = -1;
+  candidates.length = 0;
+  for (let i = 0; i < len; i++) {
+    const m = legal[i];
+    const a = moveAction(m);
+    let rule: number;
+    let vp = 0;
+    if (a === ACTION_DISCARD) rule = 8;
+    else if (a === ACTION_STAGE) rule = 4;
+    else {
+      const c = moveCard(m);
+      const card = CARDS[c];
+      if (MULTI[c]) rule = 1;
+      else if (MASK[c] & ~have) rule = 2;
+      else if (card.colour === RED && !strongest) rule = 3;
+      else if (card.colour === BLUE) {
+        rule = 5;
+        vp = card.vp;
+      } else if (card.colour === GREEN) rule = 6;
+      else rule = 7;
+    }
+    if (rule > bestRule) continue;
+    if (rule < bestRule || (rule === 5 && vp > bestVp)) {
+      bestRule = rule;
+      bestVp = vp;
+      candidates.length = 0;
+    } else if (rule === 5 && vp < bestVp) continue;
+    candidates.push(m);
+  }
+  return candidates[rng.int(candidates.length)];
+}
