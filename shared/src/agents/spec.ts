@@ -132,12 +132,12 @@ const perAge = (min: number, max: number) =>
     .transform((v, ctx) => {
       const parts = v.split('/').map((p) => p.trim());
       if (parts.length !== 1 && parts.length !== 3) {
-        ctx.addIssue({ code: 'custom', message: `expected one number or three separated by '/' (Ages I/II/III), got '${v}'` });
+        ctx.addIssue({ code: 'custom', message: `expected one number or three separated by '/' (Ages I/II/III)` });
         return z.NEVER;
       }
       const nums = parts.map(Number);
       if (parts.some((p) => p === '') || nums.some((x) => !Number.isFinite(x) || x < min || x > max)) {
-        ctx.addIssue({ code: 'custom', message: `expected numbers from ${min} to ${max}, got '${v}'` });
+        ctx.addIssue({ code: 'custom', message: `expected numbers from ${min} to ${max}` });
         return z.NEVER;
       }
       return (nums.length === 1 ? [nums[0], nums[0], nums[0]] : nums) as [number, number, number];

@@ -18,7 +18,6 @@ import {
   observe,
   recordStep,
   startRecord,
-  finishRecord,
   step,
   type GameRecord,
   type GameState,
@@ -146,10 +145,10 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
       }
       moves[seat] = decision.move;
     }
+    // recordStep logs the moves and applies them.
     if (record) recordStep(record, s, moves);
-    step(s, moves);
+    else step(s, moves);
   }
-  if (record) finishRecord(record, s);
   const result = gameResult(s);
   const best = Math.max(...result.scores.map((x) => x.total));
   const atBest = result.scores.filter((x) => x.total === best).length;

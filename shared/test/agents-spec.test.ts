@@ -1,0 +1,315 @@
+/**
+ * Agent specs (src/agents/spec.ts): the thesis's syntax, the keyed syntax, lists, canonical and
+ * full forms, and the errors a bad spec gives (a SpecError naming the part that is wrong).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  AGENT_KINDS,
+  MCTS_DEFAULTS,
+  MCTS_ROBILLIARD_DEFAULTS,
+  SpecError,
+  canonicalSpec,
+  fullSpec,
+  parseAgentList,
+  parseAgentSpec,
+  type MctsParams,
+} from '../src/agents/index.js';
+
+function params(text: string): MctsParams {
+  const spec = parseAgentSpec(text);
+  if (spec.kind !== 'mcts' && spec.kind !== 'mcts-robilliard') throw new Error(`'${text}' is not an MCTS spec`);
+  return spec.params;
+}
+
+/** The SpecError a spec (or list) throws; fails the test when it parses or throws something else. */
+function specError(fn: () => unknown): SpecError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(SpecError);
+    return err as SpecError;
+  }
+  throw new Error('expected a SpecError, but the spec parsed');
+}
+
+const errorOf = (text: string) => specError(() => parseAgentSpec(text)).message;
+const listErrorOf = (text: string) => specError(() => parseAgentList(text)).message;
+
+describe('thesis syntax', () => {
+  it('plain kinds: random, rulebased and the other rule-based agents', () => {
+    expect(parseAgentSpec('random')).toEqual({ kind: 'random', text: 'random' });
+    expect(parseAgentSpec('rulebased')).toEqual({ kind: 'rulebased', text: 'rulebased' });
+    expect(parseAgentSpec('rulebased-robilliard').kind).toBe('rulebased-robilliard');
+    expect(parseAgentSpec('rulebased-dawieang').kind).toBe('rulebased-dawieang');
+    // Surrounding blanks are not part of the spec.
+    expect(parseAgentSpec('  random ')).toEqual({ kind: 'random', text: 'random' });
+  });
+
+  it('mcts:500,10,100 sets iterations, time limit and depth; the rest are the defaults', () => {
+    expect(params('mcts:500,10,100')).toEqual({ ...MCTS_DEFAULTS, iterations: 500, timeLimit: 10, depth: 100 });
+    expect(params('mcts:100,2.5,4')).toEqual({ ...MCTS_DEFAULTS, iterations: 100, timeLimit: 2.5, depth: 4 });
+  });
+
+  it('trailing positional values may be left out: the defaults fill in', () => {
+    expect(params('mcts:250')).toEqual({ ...MCTS_DEFAULTS, iterations: 250 });
+    expect(params('mcts:250').timeLimit).toBe(MCTS_DEFAULTS.timeLimit);
+    expect(params('mcts:250').depth).toBe(MCTS_DEFAULTS.depth);
+    expect(params('mcts:250,3')).toEqual({ ...MCTS_DEFAULTS, iterations: 250, timeLimit: 3 });
+    expect(params('mcts')).toEqual(MCTS_DEFAULTS);
+  });
+
+  it('the thesis defaults: 100 iterations, 10 s, depth 100, C 0.4, win reward, joint tree', () => {
+    expect(MCTS_DEFAULTS).toMatchObject({
+      iterations: 100,
+      timeLimit: 10,
+      depth: 100,
+      c: 0.4,
+      reward: 'win',
+      tree: 'joint',
+      trades: 'cheapest',
+      pw: 0,
+      ageScale: [1, 1.5, 2],
+      final: 'visits',
+    });
+  });
+});
+
+describe('keyed syntax', () => {
+  it('mcts(it=500,c=0.4,depth=100,pw=0.35)', () => {
+    expect(params('mcts(it=500,c=0.4,depth=100,pw=0.35)')).toEqual({ ...MCTS_DEFAULTS, iterations: 500, c: 0.4, depth: 100, pw: 0.35 });
+  });
+
+  it('keys in any order, blanks around keys and values allowed', () => {
+    expect(params('mcts( pw = 0.35 , it=500 ,depth=7)')).toEqual({ ...MCTS_DEFAULTS, iterations: 500, depth: 7, pw: 0.35 });
+  });
+
+  it('every key sets its parameter', () => {
+    const p = params(
+      'mcts(it=7,time=1.5,depth=12,c=0.9,cs=age,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=4,scale=1/2/3,final=mean)',
+    );
+    // Over the defaults, so that a parameter added later (with its default) does not break this.
+    expect(p).toEqual({
+      ...MCTS_DEFAULTS,
+      iterations: 7,
+      timeLimit: 1.5,
+      depth: 12,
+      c: 0.9,
+      cSchedule: 'age',
+      reward: 'margin',
+      tree: 'seats',
+      trades: 'all',
+      pw: 0.5,
+      pwq: 2,
+      kscore: 0.1,
+      playout: 'nodiscard',
+      tradeLimit: [4, 4, 4],
+      ageScale: [1, 2, 3],
+      final: 'mean',
+    });
+  });
+
+  it('per-Age values: tl=8/24/32 and scale=1/1.5/2; one number means all three Ages', () => {
+    expect(params('mcts(tl=8/24/32)').tradeLimit).toEqual([8, 24, 32]);
+    expect(params('mcts(scale=1/1.5/2)').ageScale).toEqual([1, 1.5, 2]);
+    expect(params('mcts(scale=2)').ageScale).toEqual([2, 2, 2]);
+    expect(params('mcts(tl=0)').tradeLimit).toEqual([0, 0, 0]);
+  });
+
+  it('mcts() and mcts( ) are the defaults', () => {
+    expect(params('mcts()')).toEqual(MCTS_DEFAULTS);
+    expect(params('mcts( )')).toEqual(MCTS_DEFAULTS);
+  });
+
+  it('mcts-robilliard has its own defaults (the 2014 baseline), and keys override them', () => {
+    expect(params('mcts-robilliard')).toEqual(MCTS_ROBILLIARD_DEFAULTS);
+    expect(MCTS_ROBILLIARD_DEFAULTS).toMatchObject({
+      iterations: 1000,
+      timeLimit: 0,
+      c: 0.3,
+      tree: 'seats',
+      trades: 'all',
+      playout: 'nodiscard',
+      tradeLimit: [8, 24, 32],
+    });
+    expect(params('mcts-robilliard(it=50)')).toEqual({ ...MCTS_ROBILLIARD_DEFAULTS, iterations: 50 });
+    // The thesis syntax works for it too, over its own defaults.
+    expect(params('mcts-robilliard:20')).toEqual({ ...MCTS_ROBILLIARD_DEFAULTS, iterations: 20 });
+  });
+
+  it('the kind is case-insensitive (and so are keys); the text is kept as given', () => {
+    const spec = parseAgentSpec('MCTS:250');
+    expect(spec.kind).toBe('mcts');
+    expect(spec.text).toBe('MCTS:250');
+    expect(params('MCTS:250')).toEqual(params('mcts:250'));
+    expect(parseAgentSpec('Random').kind).toBe('random');
+    expect(parseAgentSpec('RuleBased').kind).toBe('rulebased');
+    expect(parseAgentSpec('Mcts-Robilliard').kind).toBe('mcts-robilliard');
+    expect(params('mcts(IT=5)').iterations).toBe(5);
+  });
+
+  it('every kind listed in AGENT_KINDS parses', () => {
+    for (const kind of AGENT_KINDS) expect(parseAgentSpec(kind).kind).toBe(kind);
+  });
+});
+
+describe('lists', () => {
+  it("'random;mcts:100,10,4;rulebased' is three specs, in order", () => {
+    const specs = parseAgentList('random;mcts:100,10,4;rulebased');
+    expect(specs.map((s) => s.kind)).toEqual(['random', 'mcts', 'rulebased']);
+    expect(specs.map((s) => s.text)).toEqual(['random', 'mcts:100,10,4', 'rulebased']);
+    expect(params(specs[1].text)).toEqual({ ...MCTS_DEFAULTS, iterations: 100, timeLimit: 10, depth: 4 });
+  });
+
+  it('keyed specs with commas inside a list', () => {
+    const specs = parseAgentList('mcts(it=5,c=0.2);random; rulebased ');
+    expect(specs.map((s) => s.kind)).toEqual(['mcts', 'random', 'rulebased']);
+    const first = specs[0];
+    expect(first.kind === 'mcts' ? first.params.c : undefined).toBe(0.2);
+  });
+
+  it('a single spec is a list of one', () => {
+    expect(parseAgentList('random').map((s) => s.kind)).toEqual(['random']);
+  });
+});
+
+describe('canonical and full forms', () => {
+  it('mcts:500,10,100 and mcts(it=500) have the same canonical form', () => {
+    const a = canonicalSpec(parseAgentSpec('mcts:500,10,100'));
+    const b = canonicalSpec(parseAgentSpec('mcts(it=500)'));
+    expect(a).toBe(b);
+    expect(a).toBe('mcts(it=500)');
+  });
+
+  it('the canonical form lists only what differs from the defaults, and is case-insensitive', () => {
+    expect(canonicalSpec(parseAgentSpec('mcts'))).toBe('mcts');
+    expect(canonicalSpec(parseAgentSpec('mcts:100,10,100'))).toBe('mcts');
+    expect(canonicalSpec(parseAgentSpec('MCTS(it=100)'))).toBe('mcts');
+    expect(canonicalSpec(parseAgentSpec('mcts-robilliard(it=1000)'))).toBe('mcts-robilliard');
+    expect(canonicalSpec(parseAgentSpec('Random'))).toBe('random');
+    expect(canonicalSpec(parseAgentSpec('mcts(pw=0.35,it=500)'))).toBe(canonicalSpec(parseAgentSpec('mcts(it=500,pw=0.35)')));
+    expect(canonicalSpec(parseAgentSpec('mcts(tl=8/24/32)'))).toBe('mcts(tl=8/24/32)');
+    expect(canonicalSpec(parseAgentSpec('mcts(tl=5/5/5)'))).toBe(canonicalSpec(parseAgentSpec('mcts(tl=5)')));
+  });
+
+  it('different parameters give different canonical forms', () => {
+    const forms = ['mcts', 'mcts(it=500)', 'mcts:500,5', 'mcts(c=0.3)', 'mcts-robilliard', 'mcts(tree=seats)'].map((t) =>
+      canonicalSpec(parseAgentSpec(t)),
+    );
+    expect(new Set(forms).size).toBe(forms.length);
+  });
+
+  it('fullSpec round-trips through parseAgentSpec to the same parameters', () => {
+    const texts = [
+      'mcts',
+      'mcts:500,10,100',
+      'mcts:250',
+      'mcts(it=500,c=0.4,depth=100,pw=0.35)',
+      'mcts(it=7,time=1.5,depth=12,c=0.9,cs=age,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=8/24/32,scale=1/1.5/2,final=mean)',
+      'mcts(scale=1/2/3,tl=4)',
+      'mcts(reward=rank)',
+      'mcts-robilliard',
+      'mcts-robilliard(it=30,tl=1/2/3)',
+    ];
+    for (const text of texts) {
+      const spec = parseAgentSpec(text);
+      const full = fullSpec(spec);
+      const again = parseAgentSpec(full);
+      expect(again.kind, full).toBe(spec.kind);
+      expect(params(full), full).toEqual(params(text));
+      // Every key is spelled out.
+      for (const key of ['it', 'time', 'depth', 'c', 'cs', 'reward', 'tree', 'trades', 'pw', 'pwq', 'kscore', 'playout', 'tl', 'scale', 'final']) {
+        expect(full).toContain(`${key}=`);
+      }
+      expect(fullSpec(again)).toBe(full);
+      expect(canonicalSpec(again)).toBe(canonicalSpec(spec));
+    }
+    expect(fullSpec(parseAgentSpec('random'))).toBe('random');
+    expect(fullSpec(parseAgentSpec('rulebased'))).toBe('rulebased');
+  });
+});
+
+describe('bad specs throw a SpecError naming the bad part', () => {
+  it('an unknown kind', () => {
+    const msg = errorOf('bogus');
+    expect(msg).toContain("unknown agent kind 'bogus'");
+    expect(errorOf('montecarlo:100')).toContain("'montecarlo'");
+  });
+
+  it('an empty spec', () => {
+    expect(errorOf('')).toMatch(/empty agent spec/);
+    expect(errorOf('   ')).toMatch(/empty agent spec/);
+  });
+
+  it('an unknown key', () => {
+    const msg = errorOf('mcts(it=5,foo=1)');
+    expect(msg).toContain("unknown parameter 'foo'");
+    expect(msg).toContain('mcts(it=5,foo=1)');
+  });
+
+  it('a bad number: it=abc, it=0, it=1.5, c=-1, depth=101, depth=0, pw=2', () => {
+    expect(errorOf('mcts(it=abc)')).toMatch(/\bit\b.*'abc'/);
+    expect(errorOf('mcts(it=0)')).toMatch(/\bit\b.*at least 1.*'0'/);
+    expect(errorOf('mcts(it=1.5)')).toMatch(/\bit\b.*integer.*'1\.5'/);
+    expect(errorOf('mcts(c=-1)')).toMatch(/\bc\b.*at least 0.*'-1'/);
+    expect(errorOf('mcts(depth=101)')).toMatch(/depth.*at most 100.*'101'/);
+    expect(errorOf('mcts(depth=0)')).toMatch(/depth.*at least 1.*'0'/);
+    expect(errorOf('mcts(pw=2)')).toMatch(/pw.*at most 1.*'2'/);
+    // The same checks apply to the thesis syntax.
+    expect(errorOf('mcts:abc')).toMatch(/\bit\b.*'abc'/);
+    expect(errorOf('mcts:100,10,101')).toMatch(/depth.*at most 100.*'101'/);
+    expect(errorOf('mcts:100,-1')).toMatch(/time.*at least 0.*'-1'/);
+  });
+
+  it('bad per-Age values', () => {
+    expect(errorOf('mcts(tl=1/2)')).toMatch(/\btl\b.*'1\/2'/);
+    expect(errorOf('mcts(scale=0)')).toMatch(/scale.*'0'/);
+    expect(errorOf('mcts(scale=1//2)')).toMatch(/scale/);
+  });
+
+  it('too many positional values', () => {
+    const msg = errorOf('mcts:1,2,3,4');
+    expect(msg).toMatch(/at most 3 values/);
+    expect(msg).toMatch(/got 4/);
+  });
+
+  it('a missing positional value', () => {
+    expect(errorOf('mcts:,5')).toMatch(/\bit\b.*missing/);
+  });
+
+  it('parameters on a kind that takes none', () => {
+    expect(errorOf('random(x=1)')).toContain("'random' takes no parameters");
+    expect(errorOf('random:5')).toContain("'random' takes no parameters");
+    expect(errorOf('rulebased(it=5)')).toContain("'rulebased' takes no parameters");
+  });
+
+  it('a key given twice', () => {
+    expect(errorOf('mcts(it=5,it=6)')).toContain("parameter 'it' given twice");
+    expect(errorOf('mcts(it=5,IT=6)')).toContain("parameter 'it' given twice");
+  });
+
+  it('a bad enum value', () => {
+    const msg = errorOf('mcts(tree=foo)');
+    expect(msg).toMatch(/tree.*joint \| seats.*'foo'/);
+    expect(errorOf('mcts(reward=best)')).toMatch(/reward.*win \| rank \| margin.*'best'/);
+    expect(errorOf('mcts(final=max)')).toMatch(/final.*'max'/);
+  });
+
+  it('not key=value', () => {
+    expect(errorOf('mcts(it)')).toMatch(/key=value.*'it'/);
+  });
+
+  it('malformed syntax', () => {
+    expect(errorOf('mcts(it=5')).toMatch(/expected/);
+    expect(errorOf('123')).toMatch(/expected/);
+  });
+
+  it('which entry of a list is wrong', () => {
+    const msg = listErrorOf('random;mcts(it=abc);rulebased');
+    expect(msg).toMatch(/^agent 2 of 3: /);
+    expect(msg).toContain("'abc'");
+    expect(listErrorOf('random;rulebased;bogus')).toMatch(/^agent 3 of 3: .*unknown agent kind 'bogus'/);
+    expect(listErrorOf('random;;rulebased')).toMatch(/^agent 2 of 3: .*empty agent spec/);
+    // A single spec has no position to name.
+    expect(listErrorOf('mcts(it=abc)')).not.toMatch(/of 1/);
+  });
+});
