@@ -31,3 +31,4 @@ export function createAgent(spec: AgentSpec | string): Agent {
       return new MctsAgent(s.params);
   }
 }
+export { thesisRuleCandidates, thesisRulesMove } from './playout-rules.js';

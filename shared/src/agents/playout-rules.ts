@@ -37,15 +37,18 @@ function produced(s: GameState, p: number): number {
   return mask;
 }
 
-/** The thesis's rules over `legal` (cheapest mode) for seat p of s. */
-export function thesisRulesMove(s: GameState, p: number, legal: readonly number[], rng: Rng): number {
+/**
+ * Fills `out` with the moves of the first thesis rule (1–8) that has any, for seat p of s given
+ * its `legal` moves (cheapest mode); returns that rule's number.
+ */
+export function thesisRuleCandidates(s: GameState, p: number, legal: readonly number[], out: number[]): number {
   const len = legal.length;
   const have = produced(s, p);
   let strongest = true;
   for (let q = 0; q < s.n; q++) if (q !== p && s.shields[q] >= s.shields[p]) strongest = false;
   let bestRule = 9;
   let bestVp = -1;
-  candidates.length = 0;
+  out.length = 0;
   for (let i = 0; i < len; i++) {
     const m = legal[i];
     const a = moveAction(m);
@@ -69,9 +72,15 @@ export function thesisRulesMove(s: GameState, p: number, legal: readonly number[
     if (rule < bestRule || (rule === 5 && vp > bestVp)) {
       bestRule = rule;
       bestVp = vp;
-      candidates.length = 0;
+      out.length = 0;
     } else if (rule === 5 && vp < bestVp) continue;
-    candidates.push(m);
+    out.push(m);
   }
+  return bestRule;
+}
+
+/** A move of the thesis's rule-based player for seat p of s, drawn with rng. */
+export function thesisRulesMove(s: GameState, p: number, legal: readonly number[], rng: Rng): number {
+  thesisRuleCandidates(s, p, legal, candidates);
   return candidates[rng.int(candidates.length)];
 }
