@@ -569,3 +569,31 @@ group('standings', () => {
     expect(lines[3]).toMatch(/^C\s+4\s+1\s+1\s/);
   });
 });
+
+group('Tournament: games addressable by index', () => {
+  it('game(k) equals the k-th plan, and the swap seating exchanges two seats', async () => {
+    const { Tournament, planTournament } = await import('../src/lab/index.js');
+    const options = { agents: ['mcts:5', 'rulebased', 'random'], setup: 'thesis' as const, deals: 3, seed: 4, seating: 'swap' as const, swapSeats: [0, 2] as [number, number], sides: 'A' as const, open: false };
+    const t = new Tournament(options);
+    expect(t.size).toBe(21 * 3 * 2);
+    const plans = planTournament(options);
+    expect(plans.length).toBe(t.size);
+    for (const k of [0, 1, 5, 77, t.size - 1]) expect(t.game(k)).toEqual(plans[k]);
+    expect(plans[0].agents).toEqual(['mcts:5', 'rulebased', 'random']);
+    expect(plans[1].agents).toEqual(['random', 'rulebased', 'mcts:5']);
+    expect(plans[1].seed).toBe(plans[0].seed);
+    expect(plans[1].boards).toEqual(plans[0].boards);
+    expect(() => t.game(t.size)).toThrow(RangeError);
+  });
+
+  it("the 'fixed' setup plays the board sets given, and checks their size", async () => {
+    const { Tournament } = await import('../src/lab/index.js');
+    const base = { agents: ['random', 'random', 'random'], setup: 'fixed' as const, deals: 2, seed: 1, seating: 'fixed' as const, sides: 'B' as const, open: false };
+    const t = new Tournament({ ...base, boardSets: [[0, 1, 2], [3, 4, 5]] });
+    expect(t.size).toBe(4);
+    expect(t.game(2).boards).toEqual([3, 4, 5]);
+    expect(t.game(2).id).toBe('s1-d0-o0');
+    expect(() => new Tournament({ ...base, boardSets: [[0, 1]] })).toThrow(/2 boards for 3 seats/);
+    expect(() => new Tournament(base)).toThrow(/needs boardSets/);
+  });
+});

@@ -10,6 +10,7 @@ import {
   SEATINGS,
   SETUPS,
   Standings,
+  Tournament,
   formatStandings,
   planTournament,
   runGames,
@@ -28,6 +29,7 @@ export const PLAY_USAGE = `usage: wonderlab play --ai="<spec>;<spec>;..." [optio
   --games N          deals for --setup random (default 1000)
   --deals N          deals per board set for thesis / robilliard (default 50)
   --seating S        fixed | rotate (every rotation of each deal) | permute (every permutation)
+                     | swap (as given and with the agents of seats 1 and 2 exchanged)
   --sides S          A | B | random (default random)
   --seed S           tournament seed (default 1)
   --open             every hand visible to every agent
@@ -92,7 +94,8 @@ export function parsePlayArgs(args: string[]): PlayCommand {
   if (specs.length < MIN_PLAYERS || specs.length > MAX_PLAYERS) {
     throw new PlayUsageError(`--ai: a game needs ${MIN_PLAYERS} to ${MAX_PLAYERS} agents, got ${specs.length}`);
   }
-  const setup = oneOf<Setup>('setup', values.setup, SETUPS, 'random');
+  // 'fixed' board sets come from sweep specs; the command line has no way to list them.
+  const setup = oneOf<Setup>('setup', values.setup, SETUPS.filter((x) => x !== 'fixed'), 'random');
   if (setup === 'thesis' && specs.length !== 3) throw new PlayUsageError(`--setup thesis is for 3 players, got ${specs.length} agents`);
   const games = intOption('games', values.games, 1, 100_000_000);
   const deals = intOption('deals', values.deals, 1, 10_000_000);
@@ -160,13 +163,11 @@ function progress(total: number, quiet: boolean) {
 }
 
 export async function runPlay(cmd: PlayCommand, out: (s: string) => void): Promise<void> {
+  const tournament = new Tournament(cmd.tournament);
   const plans = planTournament(cmd.tournament);
   const t = cmd.tournament;
-  const perDeal = plans.length / (t.setup === 'random' ? (t.deals ?? 1000) : (t.setup === 'thesis' ? 21 : 20) * (t.deals ?? 50));
-  const shape =
-    t.setup === 'random'
-      ? `${t.deals ?? 1000} deals`
-      : `${t.setup === 'thesis' ? 21 : 20} board sets × ${t.deals ?? 50} deals`;
+  const perDeal = tournament.orders.length;
+  const shape = t.setup === 'random' ? `${tournament.deals} deals` : `${tournament.sets.length} board sets × ${tournament.deals} deals`;
   const header = `${plans.length} games (${shape}${perDeal > 1 ? ` × ${perDeal} seat orders` : ''}); setup ${t.setup}, seating ${t.seating}, sides ${t.sides}, seed ${t.seed}${t.open ? ', open hands' : ''}; ${cmd.threads} thread${cmd.threads > 1 ? 's' : ''}`;
   if (!cmd.json) out(header);
   const fd = cmd.out ? openSync(cmd.out, 'w') : undefined;

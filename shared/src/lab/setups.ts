@@ -8,15 +8,16 @@
  *   in 9 sets and in each seat in 3 of them (the thesis's 150 games per wonder for the MCTS seat).
  * - 'robilliard': 20 board sets drawn from the tournament seed × 50 card seeds (Robilliard et al.
  *   2014).
+ * - 'fixed': board sets given explicitly.
  * Seating: 'fixed' plays each deal once in the order given; 'rotate' once per rotation of the
  * agents over the seats; 'permute' once per permutation. The boards stay with the seats, so a
  * rotated agent also gets the other boards: a paired design.
  */
 import { BOARDS, Rng, hashString } from '../engine/index.js';
 
-export const SETUPS = ['random', 'thesis', 'robilliard'] as const;
+export const SETUPS = ['random', 'thesis', 'robilliard', 'fixed'] as const;
 export type Setup = (typeof SETUPS)[number];
-export const SEATINGS = ['fixed', 'rotate', 'permute'] as const;
+export const SEATINGS = ['fixed', 'rotate', 'permute', 'swap'] as const;
 export type Seating = (typeof SEATINGS)[number];
 
 /** Difference patterns of the three orbits {i, i+a, i+b} mod 7 (board ids, alphabetical). */
@@ -48,10 +49,21 @@ export function drawBoardSets(seed: number, count: number, players: number): num
   return sets;
 }
 
-/** The seat orders (agent index per seat) a deal is played in. */
-export function seatOrders(seating: Seating, players: number): number[][] {
+/**
+ * The seat orders (agent index per seat) a deal is played in. 'swap' plays it as given and with
+ * the agents of two seats exchanged (the paired design of Robilliard et al. 2014).
+ */
+export function seatOrders(seating: Seating, players: number, swapSeats: [number, number] = [0, 1]): number[][] {
   const identity = [...Array(players).keys()];
   if (seating === 'fixed') return [identity];
+  if (seating === 'swap') {
+    const [a, b] = swapSeats;
+    if (a === b || a < 0 || b < 0 || a >= players || b >= players) throw new Error(`swap seats must be two different seats of ${players}, got ${a} and ${b}`);
+    const swapped = [...identity];
+    swapped[a] = b;
+    swapped[b] = a;
+    return [identity, swapped];
+  }
   if (seating === 'rotate') return identity.map((r) => identity.map((p) => (p + r) % players));
   const out: number[][] = [];
   const permute = (prefix: number[], rest: number[]) => {

@@ -22,55 +22,80 @@ export interface TournamentOptions {
   /** Agent spec per seat, as given. */
   agents: string[];
   setup: Setup;
-  /** Deals for the 'random' setup; for 'thesis' and 'robilliard', deals per board set. */
+  /** Board id per seat for each set, when setup is 'fixed'. */
+  boardSets?: number[][];
+  /** Deals for the 'random' setup; for the others, deals per board set. */
   deals?: number;
   seed: number;
   seating: Seating;
+  /** The two seats whose agents trade places under seating 'swap' (default 0 and 1). */
+  swapSeats?: [number, number];
   sides: SideChoice | 'random';
   open: boolean;
 }
 
+/**
+ * A tournament's games, addressable by index without listing them all (a sweep may hold a
+ * million): game k is board set ⌊k / (deals · orders)⌋, then deal, then seat order.
+ */
+export class Tournament {
+  readonly sets: readonly (readonly number[] | undefined)[];
+  readonly deals: number;
+  readonly orders: readonly (readonly number[])[];
+  readonly size: number;
+
+  constructor(readonly options: TournamentOptions) {
+    const o = options;
+    const n = o.agents.length;
+    if (n < MIN_PLAYERS || n > MAX_PLAYERS) throw new Error(`a game needs ${MIN_PLAYERS} to ${MAX_PLAYERS} agents, got ${n}`);
+    for (const a of o.agents) parseAgentSpec(a);
+    if (o.setup === 'random') {
+      this.sets = [undefined];
+      this.deals = o.deals ?? 1000;
+    } else if (o.setup === 'thesis') {
+      if (n !== 3) throw new Error(`the thesis setup is for 3 players, got ${n} agents`);
+      this.sets = THESIS_WONDER_SETS;
+      this.deals = o.deals ?? THESIS_DEALS;
+    } else if (o.setup === 'robilliard') {
+      this.sets = drawBoardSets(o.seed, ROBILLIARD_SETS, n);
+      this.deals = o.deals ?? ROBILLIARD_DEALS;
+    } else {
+      if (!o.boardSets || o.boardSets.length === 0) throw new Error("the 'fixed' setup needs boardSets");
+      for (const set of o.boardSets) if (set.length !== n) throw new Error(`a board set has ${set.length} boards for ${n} seats`);
+      this.sets = o.boardSets;
+      this.deals = o.deals ?? 50;
+    }
+    this.orders = seatOrders(o.seating, n, o.swapSeats);
+    this.size = this.sets.length * this.deals * this.orders.length;
+  }
+
+  game(k: number): GamePlan {
+    if (!Number.isInteger(k) || k < 0 || k >= this.size) throw new RangeError(`game index ${k} is outside 0..${this.size - 1}`);
+    const o = this.options;
+    const seating = k % this.orders.length;
+    const deal = Math.floor(k / this.orders.length) % this.deals;
+    const setIndex = Math.floor(k / (this.orders.length * this.deals));
+    const boards = this.sets[setIndex];
+    return {
+      id: `${boards ? `s${setIndex}-` : ''}d${deal}-o${seating}`,
+      index: k,
+      // The same card seeds for every board set: 21 sets × 50 deals means 50 card seeds.
+      seed: deriveSeed(o.seed, 'deal', deal),
+      set: boards ? setIndex : -1,
+      deal,
+      seating,
+      agents: this.orders[seating].map((a) => o.agents[a]),
+      boards: boards ? [...boards] : undefined,
+      sides: o.sides,
+      open: o.open,
+    };
+  }
+}
+
 /** Every game of the tournament, in a fixed order: board set, deal, seat order. */
 export function planTournament(o: TournamentOptions): GamePlan[] {
-  const n = o.agents.length;
-  if (n < MIN_PLAYERS || n > MAX_PLAYERS) throw new Error(`a game needs ${MIN_PLAYERS} to ${MAX_PLAYERS} agents, got ${n}`);
-  for (const a of o.agents) parseAgentSpec(a);
-  let sets: (number[] | undefined)[];
-  let deals: number;
-  if (o.setup === 'random') {
-    sets = [undefined];
-    deals = o.deals ?? 1000;
-  } else if (o.setup === 'thesis') {
-    if (n !== 3) throw new Error(`the thesis setup is for 3 players, got ${n} agents`);
-    sets = THESIS_WONDER_SETS.map((set) => [...set]);
-    deals = o.deals ?? THESIS_DEALS;
-  } else {
-    sets = drawBoardSets(o.seed, ROBILLIARD_SETS, n);
-    deals = o.deals ?? ROBILLIARD_DEALS;
-  }
-  const orders = seatOrders(o.seating, n);
-  const plans: GamePlan[] = [];
-  sets.forEach((boards, setIndex) => {
-    for (let deal = 0; deal < deals; deal++) {
-      // The same card seeds for every board set: 21 sets × 50 deals means 50 card seeds.
-      const seed = deriveSeed(o.seed, 'deal', deal);
-      orders.forEach((order, seating) => {
-        plans.push({
-          id: `${boards ? `s${setIndex}-` : ''}d${deal}-o${seating}`,
-          index: plans.length,
-          seed,
-          set: boards ? setIndex : -1,
-          deal,
-          seating,
-          agents: order.map((a) => o.agents[a]),
-          boards,
-          sides: o.sides,
-          open: o.open,
-        });
-      });
-    }
-  });
-  return plans;
+  const t = new Tournament(o);
+  return Array.from({ length: t.size }, (_, k) => t.game(k));
 }
 
 export interface AgentStanding {
