@@ -4,3 +4,4 @@ export * from './setups.js';
 export * from './game.js';
 export * from './tournament.js';
 export * from './run-games.js';
+export * from './sweep.js';

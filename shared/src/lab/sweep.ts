@@ -1,0 +1,186 @@
+/**
+ * Sweep specs: an experiment written down once. A spec names the seats' agents, where any
+ * parameter may be a list to sweep; it expands deterministically into *cells* (one point of the
+ * grid: an agent spec per seat) and each cell into the games of a Tournament (board set × deal ×
+ * seat order), so game k of cell c is exactly the game `wonderlab play` would play with the same
+ * options.
+ */
+import { z } from 'zod';
+import { parseAgentSpec } from '../agents/index.js';
+import { MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
+import type { GamePlan } from './game.js';
+import { SEATINGS } from './setups.js';
+import { Tournament, type TournamentOptions } from './tournament.js';
+
+const scalar = z.union([z.number(), z.string()]);
+
+/** A seat: a spec string, or an agent kind with parameters, any of which may be a list. */
+const SeatSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    agent: z.string().min(1),
+    params: z.record(z.string(), z.union([scalar, z.array(scalar).min(1)])).optional(),
+  }),
+]);
+
+const WondersSchema = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('random') }),
+  z.strictObject({ mode: z.literal('thesis') }),
+  z.strictObject({ mode: z.literal('robilliard') }),
+  z.strictObject({ mode: z.literal('fixed'), sets: z.array(z.array(z.union([z.string(), z.number().int()]))).min(1) }),
+]);
+
+export const SweepSpecSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    players: z.number().int().min(MIN_PLAYERS).max(MAX_PLAYERS),
+    seats: z.array(SeatSchema).min(MIN_PLAYERS).max(MAX_PLAYERS),
+    /** MCTS-vs-MCTS matrices: every ordered pair of `specs` in the two `seats`. */
+    matchup: z.strictObject({ specs: z.array(z.string().min(1)).min(2), seats: z.tuple([z.number().int(), z.number().int()]) }).optional(),
+    wonders: WondersSchema.default({ mode: 'random' }),
+    sides: z.enum(['A', 'B', 'random']).default('random'),
+    deals: z.strictObject({ firstSeed: z.number().int().min(0).max(2 ** 32 - 1).default(1), count: z.number().int().min(1).max(10_000_000) }),
+    seating: z.enum(SEATINGS).default('fixed'),
+    swapSeats: z.tuple([z.number().int(), z.number().int()]).optional(),
+    open: z.boolean().default(false),
+    priority: z.number().int().min(1).max(1000).default(10),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.seats.length !== spec.players) {
+      ctx.addIssue({ code: 'custom', path: ['seats'], message: `expected ${spec.players} seats (players), got ${spec.seats.length}` });
+    }
+    for (const [key, pair] of [['matchup', spec.matchup?.seats], ['swapSeats', spec.swapSeats]] as const) {
+      if (pair && (pair[0] === pair[1] || pair.some((q) => q < 0 || q >= spec.players))) {
+        ctx.addIssue({ code: 'custom', path: key === 'matchup' ? ['matchup', 'seats'] : ['swapSeats'], message: `expected two different seats from 0 to ${spec.players - 1}` });
+      }
+    }
+    if (spec.wonders.mode === 'thesis' && spec.players !== 3) {
+      ctx.addIssue({ code: 'custom', path: ['wonders', 'mode'], message: 'the thesis wonder sets are for 3 players' });
+    }
+    if (spec.wonders.mode === 'fixed') {
+      spec.wonders.sets.forEach((set, i) => {
+        if (set.length !== spec.players) ctx.addIssue({ code: 'custom', path: ['wonders', 'sets', i], message: `expected ${spec.players} boards, got ${set.length}` });
+        set.forEach((b, j) => {
+          if ((typeof b === 'number' ? (b >= 0 && b < 7 ? b : undefined) : findBoard(b)) === undefined) {
+            ctx.addIssue({ code: 'custom', path: ['wonders', 'sets', i, j], message: `unknown wonder board '${b}'` });
+          }
+        });
+      });
+    }
+  });
+
+export type SweepSpecInput = z.input<typeof SweepSpecSchema>;
+export type SweepSpec = z.output<typeof SweepSpecSchema>;
+
+export class SweepSpecError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/** Validates a sweep spec; throws SweepSpecError naming the first bad field (e.g. 'seats.1'). */
+export function parseSweepSpec(input: unknown): SweepSpec {
+  const result = SweepSpecSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new SweepSpecError(issue.path.length ? issue.path.join('.') : '(spec)', issue.message);
+  }
+  const spec = result.data;
+  // Every agent of every cell must parse: checked here so a bad value is a 400, not a failed game.
+  sweepCells(spec);
+  return spec;
+}
+
+/** The spec strings a seat expands to: the cartesian product of its listed parameter values. */
+function seatSpecs(seat: SweepSpec['seats'][number], index: number): string[] {
+  let texts: string[];
+  if (typeof seat === 'string') {
+    texts = [seat];
+  } else {
+    let variants: string[][] = [[]];
+    for (const [key, value] of Object.entries(seat.params ?? {})) {
+      const values = Array.isArray(value) ? value : [value];
+      variants = variants.flatMap((v) => values.map((x) => [...v, `${key}=${x}`]));
+    }
+    texts = variants.map((v) => (v.length ? `${seat.agent}(${v.join(',')})` : seat.agent));
+  }
+  return texts.map((text) => {
+    try {
+      parseAgentSpec(text);
+    } catch (err) {
+      throw new SweepSpecError(`seats.${index}`, (err as Error).message);
+    }
+    return text;
+  });
+}
+
+export interface SweepCell {
+  index: number;
+  /** Agent spec per seat. */
+  agents: string[];
+}
+
+/** The grid's points, in a fixed order (seat 0's values vary slowest; matchup pairs last). */
+export function sweepCells(spec: SweepSpec): SweepCell[] {
+  let grids: string[][] = [[]];
+  spec.seats.forEach((seat, i) => {
+    const options = seatSpecs(seat, i);
+    grids = grids.flatMap((g) => options.map((o) => [...g, o]));
+  });
+  if (spec.matchup) {
+    const [a, b] = spec.matchup.seats;
+    spec.matchup.specs.forEach((text, i) => {
+      try {
+        parseAgentSpec(text);
+      } catch (err) {
+        throw new SweepSpecError(`matchup.specs.${i}`, (err as Error).message);
+      }
+    });
+    const pairs: [string, string][] = [];
+    for (const x of spec.matchup.specs) for (const y of spec.matchup.specs) if (x !== y) pairs.push([x, y]);
+    grids = grids.flatMap((g) => pairs.map(([x, y]) => g.map((s, q) => (q === a ? x : q === b ? y : s))));
+  }
+  return grids.map((agents, index) => ({ index, agents }));
+}
+
+/** The tournament options of one cell: what `wonderlab play` would be given. */
+export function cellTournament(spec: SweepSpec, cell: SweepCell): TournamentOptions {
+  const w = spec.wonders;
+  return {
+    agents: cell.agents,
+    setup: w.mode,
+    boardSets: w.mode === 'fixed' ? w.sets.map((set) => set.map((b) => (typeof b === 'number' ? b : findBoard(b)!))) : undefined,
+    deals: spec.deals.count,
+    seed: spec.deals.firstSeed,
+    seating: spec.seating,
+    swapSeats: spec.swapSeats,
+    sides: spec.sides,
+    open: spec.open,
+  };
+}
+
+/** A sweep's games addressable by index: cell ⌊k / gamesPerCell⌋, then that cell's game. */
+export class Sweep {
+  readonly cells: readonly SweepCell[];
+  readonly gamesPerCell: number;
+  readonly size: number;
+  private readonly tournaments: Tournament[];
+
+  constructor(readonly spec: SweepSpec) {
+    this.cells = sweepCells(spec);
+    this.tournaments = this.cells.map((cell) => new Tournament(cellTournament(spec, cell)));
+    this.gamesPerCell = this.tournaments[0].size;
+    this.size = this.cells.length * this.gamesPerCell;
+  }
+
+  /** Game k of the sweep; its id is `c<cell>-` followed by the tournament's game id. */
+  game(k: number): GamePlan & { cell: number } {
+    if (!Number.isInteger(k) || k < 0 || k >= this.size) throw new RangeError(`game index ${k} is outside 0..${this.size - 1}`);
+    const cell = Math.floor(k / this.gamesPerCell);
+    const plan = this.tournaments[cell].game(k % this.gamesPerCell);
+    return { ...plan, id: `c${cell}-${plan.id}`, index: k, cell };
+  }
+}
