@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-// Entry point of the `wonderlab` command: the compiled CLI of the shared package.
-import { main } from '@wonderlab/shared/cli';
-
-process.exitCode = await main(process.argv.slice(2));
+// Entry point of the `wonderlab` command. `serve` runs the whole lab (coordinator and workers on
+// Redis); every other command is the shared package's CLI and needs no Redis.
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'serve') {
+  const { serve } = await import('@wonderlab/coordinator/embedded');
+  process.exitCode = await serve();
+} else {
+  const { main } = await import('@wonderlab/shared/cli');
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { parseAgentSpec } from '../agents/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
 import type { GamePlan } from './game.js';
-import { SEATINGS } from './setups.js';
+import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from './setups.js';
 import { Tournament, type TournamentOptions } from './tournament.js';
 
 const scalar = z.union([z.number(), z.string()]);
@@ -43,6 +43,9 @@ export const SweepSpecSchema = z
     seating: z.enum(SEATINGS).default('fixed'),
     swapSeats: z.tuple([z.number().int(), z.number().int()]).optional(),
     open: z.boolean().default(false),
+    /** Keep each game's full move record (about 2–4 KB of Redis per game, deflated). */
+    keepRecords: z.boolean().default(true),
+    /** Queue priority: 1 is served first. */
     priority: z.number().int().min(1).max(1000).default(10),
   })
   .superRefine((spec, ctx) => {
@@ -89,49 +92,87 @@ export function parseSweepSpec(input: unknown): SweepSpec {
     throw new SweepSpecError(issue.path.length ? issue.path.join('.') : '(spec)', issue.message);
   }
   const spec = result.data;
-  // Every agent of every cell must parse: checked here so a bad value is a 400, not a failed game.
-  sweepCells(spec);
+  // Every agent variant must parse: checked here so a bad value is a 400, not a failed game. Each
+  // seat's variants are checked alone; the grid itself may be too large to list.
+  spec.seats.forEach((seat, i) => seatVariants(seat, i));
+  spec.matchup?.specs.forEach((text, i) => {
+    try {
+      parseAgentSpec(text);
+    } catch (err) {
+      throw new SweepSpecError(`matchup.specs.${i}`, (err as Error).message);
+    }
+  });
   return spec;
 }
 
-/** The spec strings a seat expands to: the cartesian product of its listed parameter values. */
-function seatSpecs(seat: SweepSpec['seats'][number], index: number): string[] {
-  let texts: string[];
+const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+
+/** Cells and games of a spec, counted without expanding it (a spec can describe billions). */
+export function countSweepGames(spec: SweepSpec): { cells: number; gamesPerCell: number; total: number } {
+  let cells = 1;
+  for (const seat of spec.seats) {
+    if (typeof seat === 'string') continue;
+    for (const value of Object.values(seat.params ?? {})) cells *= Array.isArray(value) ? value.length : 1;
+  }
+  if (spec.matchup) cells *= spec.matchup.specs.length * (spec.matchup.specs.length - 1);
+  const sets = { random: 1, thesis: THESIS_WONDER_SETS.length, robilliard: ROBILLIARD_SETS, fixed: spec.wonders.mode === 'fixed' ? spec.wonders.sets.length : 1 }[spec.wonders.mode];
+  const orders = { fixed: 1, swap: 2, rotate: spec.players, permute: factorial(spec.players) }[spec.seating];
+  const gamesPerCell = sets * spec.deals.count * orders;
+  return { cells, gamesPerCell, total: cells * gamesPerCell };
+}
+
+/** One value of a swept parameter: 'seats.<seat>.<key>' (a listed value) or 'matchup'. */
+export type SweptValues = Record<string, string | number>;
+
+/** A seat's variants: the cartesian product of its listed parameter values, as spec strings. */
+function seatVariants(seat: SweepSpec['seats'][number], index: number): { text: string; swept: SweptValues }[] {
+  let variants: { text: string; swept: SweptValues }[];
   if (typeof seat === 'string') {
-    texts = [seat];
+    variants = [{ text: seat, swept: {} }];
   } else {
-    let variants: string[][] = [[]];
+    let parts: { params: string[]; swept: SweptValues }[] = [{ params: [], swept: {} }];
     for (const [key, value] of Object.entries(seat.params ?? {})) {
       const values = Array.isArray(value) ? value : [value];
-      variants = variants.flatMap((v) => values.map((x) => [...v, `${key}=${x}`]));
+      parts = parts.flatMap((v) =>
+        values.map((x) => ({
+          params: [...v.params, `${key}=${x}`],
+          swept: Array.isArray(value) && value.length > 1 ? { ...v.swept, [`seats.${index}.${key}`]: x } : v.swept,
+        })),
+      );
     }
-    texts = variants.map((v) => (v.length ? `${seat.agent}(${v.join(',')})` : seat.agent));
+    variants = parts.map((v) => ({ text: v.params.length ? `${seat.agent}(${v.params.join(',')})` : seat.agent, swept: v.swept }));
   }
-  return texts.map((text) => {
+  for (const { text } of variants) {
     try {
       parseAgentSpec(text);
     } catch (err) {
       throw new SweepSpecError(`seats.${index}`, (err as Error).message);
     }
-    return text;
-  });
+  }
+  return variants;
 }
 
 export interface SweepCell {
   index: number;
   /** Agent spec per seat. */
   agents: string[];
+  /** The swept parameters' values at this point of the grid (empty when nothing is swept). */
+  swept: SweptValues;
+  /** The two seats whose agents a paired design compares (swap seats or matchup seats), if any. */
+  compared?: [number, number];
 }
 
 /** The grid's points, in a fixed order (seat 0's values vary slowest; matchup pairs last). */
 export function sweepCells(spec: SweepSpec): SweepCell[] {
-  let grids: string[][] = [[]];
+  let grids: { agents: string[]; swept: SweptValues }[] = [{ agents: [], swept: {} }];
   spec.seats.forEach((seat, i) => {
-    const options = seatSpecs(seat, i);
-    grids = grids.flatMap((g) => options.map((o) => [...g, o]));
+    const options = seatVariants(seat, i);
+    grids = grids.flatMap((g) => options.map((o) => ({ agents: [...g.agents, o.text], swept: { ...g.swept, ...o.swept } })));
   });
+  let compared: [number, number] | undefined = spec.seating === 'swap' ? (spec.swapSeats ?? [0, 1]) : undefined;
   if (spec.matchup) {
     const [a, b] = spec.matchup.seats;
+    compared = [a, b];
     spec.matchup.specs.forEach((text, i) => {
       try {
         parseAgentSpec(text);
@@ -141,9 +182,11 @@ export function sweepCells(spec: SweepSpec): SweepCell[] {
     });
     const pairs: [string, string][] = [];
     for (const x of spec.matchup.specs) for (const y of spec.matchup.specs) if (x !== y) pairs.push([x, y]);
-    grids = grids.flatMap((g) => pairs.map(([x, y]) => g.map((s, q) => (q === a ? x : q === b ? y : s))));
+    grids = grids.flatMap((g) =>
+      pairs.map(([x, y]) => ({ agents: g.agents.map((s, q) => (q === a ? x : q === b ? y : s)), swept: { ...g.swept, [`matchup.${a}`]: x, [`matchup.${b}`]: y } })),
+    );
   }
-  return grids.map((agents, index) => ({ index, agents }));
+  return grids.map((g, index) => ({ index, agents: g.agents, swept: g.swept, ...(compared ? { compared } : {}) }));
 }
 
 /** The tournament options of one cell: what `wonderlab play` would be given. */
@@ -167,12 +210,15 @@ export class Sweep {
   readonly cells: readonly SweepCell[];
   readonly gamesPerCell: number;
   readonly size: number;
+  /** Games per (board set, deal): the seat orders a deal is played in; a paired design's group. */
+  readonly ordersPerDeal: number;
   private readonly tournaments: Tournament[];
 
   constructor(readonly spec: SweepSpec) {
     this.cells = sweepCells(spec);
     this.tournaments = this.cells.map((cell) => new Tournament(cellTournament(spec, cell)));
     this.gamesPerCell = this.tournaments[0].size;
+    this.ordersPerDeal = this.tournaments[0].orders.length;
     this.size = this.cells.length * this.gamesPerCell;
   }
 

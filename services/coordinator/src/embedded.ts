@@ -1,0 +1,86 @@
+/**
+ * `npm start` / `wonderlab serve`: the whole lab in one process on one machine — the coordinator,
+ * and a worker with one game slot per core — against REDIS_URL or a private redis-server.
+ */
+import { pino } from 'pino';
+import { z } from 'zod';
+import { ConfigError, DEFAULT_REDIS_URL, connectRedis, parseEnv } from '@wonderlab/shared/store';
+import { GameWorker, WorkerEnvSchema } from '@wonderlab/worker';
+import { CoordinatorEnvSchema } from './config.js';
+import { NoRedisError, useOrStartRedis } from './local-redis.js';
+import { startCoordinator } from './server.js';
+
+const EmbeddedEnvSchema = CoordinatorEnvSchema.extend(WorkerEnvSchema.shape).extend({
+  HOST: z.string().default('127.0.0.1'),
+  /** Where a private redis-server keeps its data. */
+  DATA_DIR: z.string().default('.data/redis'),
+});
+
+const EXAMPLE_SPEC = JSON.stringify({ name: 'mcts-vs-rulebased', players: 3, seats: ['mcts:100,10,100', 'rulebased', 'rulebased'], deals: { count: 20 } });
+
+export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config;
+  try {
+    config = parseEnv(EmbeddedEnvSchema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`wonderlab serve: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.LOG_LEVEL, base: { pid: process.pid } });
+  let redisServer;
+  try {
+    redisServer = await useOrStartRedis(config.REDIS_URL ?? DEFAULT_REDIS_URL, config.DATA_DIR, (msg) => logger.info(msg));
+  } catch (err) {
+    if (err instanceof NoRedisError) {
+      console.error(`wonderlab serve: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+  const settings = { ...config, REDIS_URL: redisServer.url };
+  const coordinator = await startCoordinator(settings, logger.child({ service: 'coordinator' }));
+  const workerRedis = connectRedis(redisServer.url);
+  workerRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const slots = config.WORKER_SLOTS;
+  const worker = new GameWorker({
+    redis: workerRedis,
+    prefix: config.KEY_PREFIX,
+    queueName: config.QUEUE_NAME,
+    slots,
+    lockDuration: config.LOCK_DURATION_MS,
+    stalledInterval: config.STALLED_INTERVAL_MS,
+    logger: logger.child({ service: 'worker' }),
+  });
+  worker.start();
+  const auth = config.API_TOKEN ? ` -H "Authorization: Bearer $API_TOKEN"` : '';
+  process.stderr.write(
+    [
+      '',
+      `Wonderlab is running at ${coordinator.url} (${slots} game slots, Redis ${redisServer.url}).`,
+      'Submit a sweep:',
+      `  curl -s -X POST ${coordinator.url}/api/sweeps${auth} -H 'Content-Type: application/json' -d '${EXAMPLE_SPEC}'`,
+      `Follow it: ${coordinator.url}/api/sweeps/<id>   API: ${coordinator.url}/api/openapi.json   Stop: Ctrl-C`,
+      '',
+    ].join('\n') + '\n',
+  );
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'stopping: finishing running games');
+      await worker.close(config.SHUTDOWN_GRACE_MS);
+      await workerRedis.quit();
+      await coordinator.close();
+      await redisServer.stop();
+      resolve();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+  return 0;
+}

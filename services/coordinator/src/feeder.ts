@@ -1,0 +1,122 @@
+/**
+ * Feeds the queue lazily: each running sweep keeps at most `window` games in the queue, taken
+ * from its saved cursor (after any games handed back), so a sweep of a million games costs the
+ * heap and Redis no more than a sweep of a few thousand. One coordinator feeds at a time (a
+ * Redis lock); if a coordinator dies between claiming games and queueing them, the next
+ * reconciliation finds the claimed games without jobs and queues them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import { Script, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+
+const HOLD_LOCK = new Script(
+  'hold-lock',
+  `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0
+`,
+);
+
+export interface FeederOptions {
+  store: SweepStore;
+  queue: Queue<GameJobData>;
+  window: number;
+  intervalMs: number;
+  logger: Logger;
+  /** Ticks between reconciliations of claimed games with the queue's jobs. */
+  reconcileEvery?: number;
+}
+
+export class Feeder {
+  private readonly owner = randomUUID();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private ticks = 0;
+  private stopped = true;
+
+  constructor(private readonly o: FeederOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.tick()
+        .catch((err) => this.o.logger.error({ err }, 'feeding the queue failed'))
+        .finally(() => this.schedule(this.o.intervalMs));
+    }, ms);
+  }
+
+  /** Feeds at once (a sweep was created or resumed). */
+  kick(): void {
+    if (!this.stopped && !this.running) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => 0);
+    const { store } = this.o;
+    await store.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, store.keys.feederLock, this.owner);
+  }
+
+  /** One round: every running sweep topped up to its window. Returns the games queued. */
+  tick(): Promise<number> {
+    if (this.running) return this.running;
+    this.running = this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async round(): Promise<number> {
+    const { store } = this.o;
+    const held = await HOLD_LOCK.run(store.redis, [store.keys.feederLock], [this.owner, Math.max(10_000, this.o.intervalMs * 20)]);
+    if (held !== 1) return 0;
+    const reconcile = this.ticks++ % (this.o.reconcileEvery ?? 40) === 0;
+    let queued = 0;
+    for (const id of await store.activeIds()) {
+      if (reconcile) queued += await this.reconcile(id);
+      queued += await this.feed(id);
+    }
+    return queued;
+  }
+
+  private async enqueue(id: string, indices: readonly number[]): Promise<void> {
+    const meta = await this.o.store.meta(id);
+    const priority = meta?.priority ?? 10;
+    const CHUNK = 5000;
+    for (let i = 0; i < indices.length; i += CHUNK) {
+      await this.o.queue.addBulk(
+        indices.slice(i, i + CHUNK).map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), priority } })),
+      );
+    }
+  }
+
+  /** Claims up to the window of games and queues them; returns how many. */
+  async feed(id: string, window = this.o.window): Promise<number> {
+    const indices = await this.o.store.claim(id, window);
+    if (indices.length) await this.enqueue(id, indices);
+    return indices.length;
+  }
+
+  /** Queues claimed games that have no job (lost between claim and queueing). */
+  async reconcile(id: string): Promise<number> {
+    const { store, queue } = this.o;
+    const outstanding = await store.outstanding(id);
+    if (outstanding.length === 0) return 0;
+    const pipeline = store.redis.pipeline();
+    for (const k of outstanding) pipeline.exists(`${queue.qualifiedName}:${jobId(id, k)}`);
+    const exists = (await pipeline.exec()) ?? [];
+    const missing = outstanding.filter((_, i) => exists[i][1] === 0);
+    if (missing.length) {
+      this.o.logger.warn({ sweep: id, games: missing.length }, 'claimed games had no job; queueing them again');
+      await this.enqueue(id, missing);
+    }
+    return missing.length;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * For `npm start` on one machine: use the Redis at REDIS_URL, or, when nothing answers there,
+ * start a private `redis-server` from PATH on a free port with its data under `.data/redis`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, join, resolve } from 'node:path';
+import { redisAnswers } from '@wonderlab/shared/store';
+
+export class NoRedisError extends Error {}
+
+export function findOnPath(command: string, path = process.env.PATH ?? ''): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface LocalRedis {
+  url: string;
+  /** The server we started, if we started one. */
+  child?: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function useOrStartRedis(url: string, dataDir: string, log: (msg: string) => void): Promise<LocalRedis> {
+  if (await redisAnswers(url)) return { url, stop: async () => {} };
+  const binary = findOnPath('redis-server');
+  if (!binary) {
+    throw new NoRedisError(
+      [
+        `Nothing answers at ${url}, and there is no redis-server on PATH to start one.`,
+        'Install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis),',
+        'or start one with Docker: docker compose up -d redis, or point REDIS_URL at a running Redis.',
+      ].join('\n'),
+    );
+  }
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'];
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const localUrl = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new NoRedisError(`redis-server exited at once (code ${child.exitCode}): ${stderr.trim()}`);
+    if (await redisAnswers(localUrl, 500)) {
+      log(`no Redis at ${url}: started ${binary} on port ${port} (data in ${dir})`);
+      return {
+        url: localUrl,
+        child,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new NoRedisError(`redis-server did not answer on port ${port} within 10 s: ${stderr.trim()}`);
+}

@@ -1,0 +1,25 @@
+/** Entry point of a coordinator process: `node services/coordinator/dist/src/main.js`. */
+import { pino } from 'pino';
+import { ConfigError } from '@wonderlab/shared/store';
+import { coordinatorConfig } from './config.js';
+import { startCoordinator } from './server.js';
+
+let config;
+try {
+  config = coordinatorConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`coordinator: ${err.message}`);
+  process.exit(2);
+}
+const logger = pino({ level: config.LOG_LEVEL, base: { service: 'coordinator', pid: process.pid } });
+const coordinator = await startCoordinator(config, logger);
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  await coordinator.close();
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

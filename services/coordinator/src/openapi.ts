@@ -1,0 +1,89 @@
+/** The OpenAPI 3.1 document of the coordinator, generated from the zod schemas. */
+import { z } from 'zod';
+import { SweepSpecSchema } from '@wonderlab/shared';
+import * as api from './api-schemas.js';
+
+const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+
+export function sweepSpecJsonSchema(): object {
+  return { $id: 'sweep-spec.json', title: 'Wonderlab sweep spec', ...json(SweepSpecSchema, 'input') };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const content = (name: string) => ({ 'application/json': { schema: ref(name) } });
+const error = (description: string) => ({ description, content: content('Error') });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const bearer = [{ bearer: [] }];
+
+export function openApiDocument(): object {
+  const action = (summary: string) => ({
+    post: {
+      summary,
+      security: bearer,
+      parameters: [idParam],
+      responses: { 200: { description: 'The sweep after the change', content: content('SweepOverview') }, 401: error('Missing or wrong token'), 404: error('No such sweep'), 409: error('Not possible in the sweep\'s status') },
+    },
+  });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Wonderlab coordinator', version: '1.0.0', description: 'Submit sweeps of 7 Wonders games between AI agents; follow their results live.' },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Needed on mutating routes when the server has API_TOKEN set.' } },
+      schemas: {
+        SweepSpec: json(SweepSpecSchema, 'input'),
+        Error: json(api.ErrorBody),
+        SweepCreated: json(api.SweepCreated),
+        SweepOverview: json(api.SweepOverviewSchema),
+        SweepDetail: json(api.SweepDetailSchema),
+        GamesPage: json(api.GamesPage),
+      },
+    },
+    paths: {
+      '/api/sweeps': {
+        post: {
+          summary: 'Validate, store and start a sweep',
+          security: bearer,
+          requestBody: { required: true, content: content('SweepSpec') },
+          responses: { 201: { description: 'Created', content: content('SweepCreated') }, 400: error('Invalid spec (the field is named) or over the game limit'), 401: error('Missing or wrong token') },
+        },
+        get: { summary: 'Every sweep, newest first', responses: { 200: { description: 'Sweeps', content: { 'application/json': { schema: { type: 'array', items: ref('SweepOverview') } } } } } },
+      },
+      '/api/sweeps/{id}': {
+        get: { summary: 'Status, counts by state and per-cell aggregates', parameters: [idParam], responses: { 200: { description: 'The sweep', content: content('SweepDetail') }, 404: error('No such sweep') } },
+      },
+      '/api/sweeps/{id}/games': {
+        get: {
+          summary: 'Games by index, a page at a time',
+          parameters: [idParam, ...['offset', 'limit'].map((name) => ({ name, in: 'query', schema: { type: 'integer' } }))],
+          responses: { 200: { description: 'A page', content: content('GamesPage') }, 400: error('Bad paging'), 404: error('No such sweep') },
+        },
+      },
+      '/api/sweeps/{id}/games/{gameId}': {
+        get: {
+          summary: "One game's summary and full move record",
+          parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'The game' }, 404: error('No such sweep or game not played yet') },
+        },
+      },
+      '/api/sweeps/{id}/export': {
+        get: {
+          summary: 'Every finished game, streamed (CSV: one row per seat; JSONL: one summary per line)',
+          parameters: [idParam, { name: 'format', in: 'query', schema: { type: 'string', enum: ['csv', 'jsonl'] } }],
+          responses: { 200: { description: 'The export', content: { 'text/csv': {}, 'application/x-ndjson': {} } }, 404: error('No such sweep') },
+        },
+      },
+      '/api/sweeps/{id}/events': {
+        get: { summary: 'Server-Sent Events: `sweep` events carrying the SweepDetail whenever games finish', parameters: [idParam], responses: { 200: { description: 'An event stream', content: { 'text/event-stream': {} } } } },
+      },
+      '/api/sweeps/{id}/cancel': action('Cancel: no more games are played'),
+      '/api/sweeps/{id}/pause': action('Pause: queued games are taken back; running ones finish'),
+      '/api/sweeps/{id}/resume': action('Resume a paused sweep'),
+      '/api/sweeps/{id}/retry-failed': action('Play the failed games again'),
+      '/api/schema/sweep-spec.json': { get: { summary: 'The sweep spec as JSON Schema', responses: { 200: { description: 'JSON Schema' } } } },
+      '/api/backlog': { get: { summary: 'Unfinished games of running sweeps (for autoscalers)', responses: { 200: { description: '{ backlog }' } } } },
+      '/healthz': { get: { summary: 'The process is up', responses: { 200: { description: 'ok' } } } },
+      '/readyz': { get: { summary: 'Redis answers', responses: { 200: { description: 'ready' }, 503: { description: 'not ready' } } } },
+      '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'text/plain; version=0.0.4' } } } },
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** The worker's settings, from environment variables. */
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { StoreEnvSchema, WORKER_LOCK, parseEnv, positiveInt } from '@wonderlab/shared/store';
+
+export const WorkerEnvSchema = StoreEnvSchema.extend({
+  /** Games played at once: one per CPU by default (each on its own thread). */
+  WORKER_SLOTS: positiveInt(availableParallelism()),
+  /** On SIGTERM, how long running games may take to finish before they are handed back. */
+  SHUTDOWN_GRACE_MS: positiveInt(20_000),
+  LOCK_DURATION_MS: positiveInt(WORKER_LOCK.lockDuration),
+  STALLED_INTERVAL_MS: positiveInt(WORKER_LOCK.stalledInterval),
+  /** Port of /healthz and /readyz (0: no health server). */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+});
+
+export type WorkerConfig = z.infer<typeof WorkerEnvSchema>;
+
+export function workerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return parseEnv(WorkerEnvSchema, env);
+}

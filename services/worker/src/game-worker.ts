@@ -1,0 +1,123 @@
+/**
+ * A queue worker: takes game jobs, plays each on a thread of a GamePool (one slot per CPU), and
+ * stores the result with its aggregate updates in one atomic step keyed by the game id.
+ */
+import { WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { GameAbortedError, GamePool } from '@wonderlab/shared';
+import { SweepStore, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
+
+export interface GameWorkerOptions {
+  redis: Redis;
+  prefix: string;
+  queueName: string;
+  slots: number;
+  lockDuration: number;
+  stalledInterval: number;
+  logger: Logger;
+}
+
+export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'unknown-sweep';
+
+/** How long a sweep's status is trusted before it is read again. */
+const STATUS_TTL_MS = 1000;
+
+export class GameWorker {
+  readonly store: SweepStore;
+  readonly pool: GamePool;
+  readonly worker: Worker<GameJobData, JobOutcome>;
+  private readonly statuses = new Map<string, { status: SweepStatus | undefined; at: number }>();
+  private readonly log: Logger;
+  /** Games this worker finished, by outcome (for logs and tests). */
+  readonly counts: Record<JobOutcome, number> = { stored: 0, duplicate: 0, failed: 0, cancelled: 0, 'unknown-sweep': 0 };
+
+  constructor(private readonly options: GameWorkerOptions) {
+    this.log = options.logger;
+    this.store = new SweepStore(options.redis, options.prefix);
+    this.pool = new GamePool(options.slots);
+    this.worker = new Worker<GameJobData, JobOutcome>(options.queueName, (job, token, signal) => this.process(job, token, signal), {
+      connection: options.redis,
+      prefix: this.store.keys.bullPrefix,
+      concurrency: options.slots,
+      lockDuration: options.lockDuration,
+      stalledInterval: options.stalledInterval,
+      maxStalledCount: 1000,
+      autorun: false,
+    });
+    this.worker.on('error', (err) => this.log.error({ err }, 'queue worker error'));
+    this.worker.on('failed', (job, err) => this.log.warn({ job: job?.id, attempt: job?.attemptsMade, err: err.message }, 'game attempt failed'));
+    this.worker.on('stalled', (id) => this.log.warn({ job: id }, 'job stalled; it goes back to the queue'));
+  }
+
+  start(): void {
+    void this.worker.run();
+  }
+
+  private async statusOf(id: string): Promise<SweepStatus | undefined> {
+    const now = Date.now();
+    const cached = this.statuses.get(id);
+    if (cached && now - cached.at < STATUS_TTL_MS) return cached.status;
+    const status = await this.store.status(id);
+    this.statuses.set(id, { status, at: now });
+    return status;
+  }
+
+  /** The job processor (public so tests can deliver a job twice). */
+  async process(job: Job<GameJobData>, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
+    const { s, k } = job.data;
+    const status = await this.statusOf(s);
+    const outcome = await this.play(job, status, token, signal);
+    this.counts[outcome]++;
+    return outcome;
+  }
+
+  private async play(job: Job<GameJobData>, status: SweepStatus | undefined, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
+    const { s, k } = job.data;
+    if (status === undefined) return 'unknown-sweep';
+    if (status === 'cancelled') {
+      await this.store.dropOutstanding(s, [k]);
+      return 'cancelled';
+    }
+    const loaded = (await this.store.load(s))!;
+    const plan = loaded.sweep.game(k);
+    const started = performance.now();
+    this.log.debug({ sweep: s, game: plan.id }, 'game started');
+    let summary;
+    try {
+      summary = await this.pool.play(plan, loaded.spec.keepRecords, signal);
+    } catch (err) {
+      if (err instanceof GameAbortedError && token) {
+        // Shutting down: the job goes back to the queue at once instead of waiting to stall.
+        await job.moveToWait(token);
+        this.log.info({ sweep: s, game: plan.id }, 'game handed back to the queue');
+        throw new WaitingError();
+      }
+      const message = (err as Error).message;
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        await this.store.recordFailure(s, k, plan.id, message);
+        this.log.error({ sweep: s, game: plan.id, err: message }, 'game failed on every attempt');
+        return 'failed';
+      }
+      throw err;
+    }
+    const stored = await this.store.recordResult(loaded, summary);
+    this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
+    return stored ? 'stored' : 'duplicate';
+  }
+
+  /**
+   * Stops taking jobs and lets running games finish; after `graceMs` the games still running are
+   * aborted and handed back to the queue, so a scale-down never loses or fails a game.
+   */
+  async close(graceMs: number): Promise<void> {
+    const closing = this.worker.close();
+    const timer = setTimeout(() => this.worker.cancelAllJobs('shutting down'), graceMs);
+    try {
+      await closing;
+    } finally {
+      clearTimeout(timer);
+      await this.pool.close();
+    }
+  }
+}

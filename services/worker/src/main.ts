@@ -1,0 +1,58 @@
+/**
+ * Entry point of a worker process: `node services/worker/dist/src/main.js`. Settings come from
+ * the environment (see config.ts); SIGTERM finishes or hands back the running games, then exits.
+ */
+import { createServer } from 'node:http';
+import { pino } from 'pino';
+import { ConfigError, connectRedis } from '@wonderlab/shared/store';
+import { GameWorker } from './game-worker.js';
+import { workerConfig } from './config.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = workerConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`worker: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid } });
+  const redis = connectRedis(config.REDIS_URL);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const worker = new GameWorker({
+    redis,
+    prefix: config.KEY_PREFIX,
+    queueName: config.QUEUE_NAME,
+    slots: config.WORKER_SLOTS,
+    lockDuration: config.LOCK_DURATION_MS,
+    stalledInterval: config.STALLED_INTERVAL_MS,
+    logger,
+  });
+  worker.start();
+  logger.info({ slots: config.WORKER_SLOTS, queue: config.QUEUE_NAME, prefix: config.KEY_PREFIX }, 'worker started');
+
+  let stopping = false;
+  const health = config.HEALTH_PORT
+    ? createServer((req, res) => {
+        const ok = req.url === '/healthz' || (req.url === '/readyz' && !stopping && redis.status === 'ready');
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ok }));
+      }).listen(config.HEALTH_PORT)
+    : undefined;
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'stopping: finishing running games');
+    await worker.close(config.SHUTDOWN_GRACE_MS);
+    health?.close();
+    await redis.quit();
+    logger.info(worker.counts, 'worker stopped');
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,386 @@
+/**
+ * Incremental aggregates of a sweep. Each finished game becomes a list of counter increments
+ * (field → delta) that a store adds to one flat table, so reading the aggregates never rescans
+ * the games; `summarizeAggregates` turns that table into win rates with intervals, VP quantiles,
+ * per-wonder results, card frequencies and progression curves.
+ *
+ * Fields are `c<cell>|…` for a cell and `c<cell>|L<label>|…` for one of its labels (a label is a
+ * distinct agent spec of the cell, in seat order; seats with the same spec are pooled, as in
+ * `wonderlab play`). Paired designs add per-group partial sums that are folded into
+ * `…|px`, `…|px2`, `…|pn` (and `c<cell>|pd…` for the difference of the compared pair) only when
+ * every game of the group is in; `AggregateFold` does that in memory exactly as the Redis script
+ * does it in the store.
+ */
+import { SCORE_CATEGORIES } from '../engine/index.js';
+import type { GameSummary } from './game.js';
+import { Z95, normalHalfWidth, wilson, type Interval, type Summary } from './stats.js';
+import type { Sweep, SweepCell, SweptValues } from './sweep.js';
+
+/** Progression curves keep at most this many points per cell. */
+export const PROGRESSION_POINTS = 100;
+
+/** Where a game sits in its sweep: what the increments need to know besides the summary. */
+export interface GamePlacement {
+  cell: number;
+  indexInCell: number;
+  gamesPerCell: number;
+  /** The cell's distinct agent specs, in seat order. */
+  labels: readonly string[];
+  /** The paired group (board set and deal) and its size, when a deal is played in several seat orders. */
+  group?: { key: string; size: number };
+  /** Label indices of the compared pair of a paired design. */
+  compared?: [number, number];
+}
+
+/** A cell's labels: its distinct agent specs in seat order. */
+export function cellLabels(cell: SweepCell): string[] {
+  return [...new Set(cell.agents)];
+}
+
+export function placementOf(sweep: Sweep, k: number): GamePlacement {
+  const plan = sweep.game(k);
+  const cell = sweep.cells[plan.cell];
+  const labels = cellLabels(cell);
+  const orders = sweep.ordersPerDeal;
+  const compared = cell.compared ? ([labels.indexOf(cell.agents[cell.compared[0]]), labels.indexOf(cell.agents[cell.compared[1]])] as [number, number]) : undefined;
+  return {
+    cell: plan.cell,
+    indexInCell: k % sweep.gamesPerCell,
+    gamesPerCell: sweep.gamesPerCell,
+    labels,
+    ...(orders > 1 ? { group: { key: `c${plan.cell}|s${plan.set}|d${plan.deal}`, size: orders } } : {}),
+    ...(compared && compared[0] !== compared[1] ? { compared } : {}),
+  };
+}
+
+export function progressionBuckets(gamesPerCell: number): number {
+  return Math.min(gamesPerCell, PROGRESSION_POINTS);
+}
+
+function labelIndex(placement: GamePlacement, agent: string, id: string): number {
+  const i = placement.labels.indexOf(agent);
+  if (i < 0) throw new Error(`game ${id}: agent '${agent}' is not one of its cell's agents`);
+  return i;
+}
+
+/** The counter increments one game adds (seats of the same label summed). */
+export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (field: string, delta: number) => {
+    if (delta !== 0) out.set(field, (out.get(field) ?? 0) + delta);
+  };
+  const c = `c${at.cell}`;
+  const best = Math.max(...g.players.map((p) => p.score.total));
+  const bucket = Math.floor((at.indexInCell * progressionBuckets(at.gamesPerCell)) / at.gamesPerCell);
+  add(`${c}|n`, 1);
+  add(`${c}|dec:${g.decidedBy}`, 1);
+  for (const p of g.players) {
+    const L = `${c}|L${labelIndex(at, p.agent, g.id)}`;
+    const win = p.winner ? 1 : 0;
+    const vp = p.score.total;
+    add(`${L}|g`, 1);
+    add(`${L}|w`, win);
+    add(`${L}|t`, !p.winner && vp === best ? 1 : 0);
+    add(`${L}|cw`, g.decidedBy === 'coins' && g.winners.includes(p.seat) ? 1 : 0);
+    add(`${L}|vp`, vp);
+    add(`${L}|vp2`, vp * vp);
+    add(`${L}|h${vp}`, 1);
+    for (const cat of SCORE_CATEGORIES) add(`${L}|s:${cat}`, p.score[cat]);
+    add(`${L}|st`, p.stages);
+    add(`${L}|ms`, p.decisionMs * p.decisions);
+    add(`${L}|d`, p.decisions);
+    add(`${L}|it`, p.iterations);
+    add(`${L}|cut`, p.cutShort);
+    add(`${L}|r${p.rank}`, 1);
+    const W = `${L}|W${p.city}:${p.side}`;
+    add(`${W}|g`, 1);
+    add(`${W}|w`, win);
+    add(`${W}|st`, p.stages);
+    add(`${W}|vp`, vp);
+    if (win) for (const card of p.built) add(`${L}|K${card}`, 1);
+    add(`${L}|b${bucket}|g`, 1);
+    add(`${L}|b${bucket}|w`, win);
+  }
+  return out;
+}
+
+/** One game's share of its paired group: wins and seats per label index. */
+export interface PairedShare {
+  group: string;
+  size: number;
+  labels: number[];
+  wins: number[];
+  seats: number[];
+  compared?: [number, number];
+}
+
+export function pairedShare(g: GameSummary, at: GamePlacement): PairedShare | undefined {
+  if (!at.group) return undefined;
+  const wins = new Array<number>(at.labels.length).fill(0);
+  const seats = new Array<number>(at.labels.length).fill(0);
+  for (const p of g.players) {
+    const i = labelIndex(at, p.agent, g.id);
+    seats[i]++;
+    if (p.winner) wins[i]++;
+  }
+  const labels = [...at.labels.keys()].filter((i) => seats[i] > 0);
+  return {
+    group: at.group.key,
+    size: at.group.size,
+    labels,
+    wins: labels.map((i) => wins[i]),
+    seats: labels.map((i) => seats[i]),
+    ...(at.compared ? { compared: at.compared } : {}),
+  };
+}
+
+/**
+ * The aggregate table built in memory, exactly as the store's script builds it: the reference
+ * the store is tested against, and the aggregator of local runs.
+ */
+export class AggregateFold {
+  readonly fields = new Map<string, number>();
+  private readonly groups = new Map<string, { n: number; wins: Map<number, number>; seats: Map<number, number> }>();
+
+  add(g: GameSummary, at: GamePlacement): void {
+    for (const [field, delta] of gameIncrements(g, at)) this.bump(field, delta);
+    const share = pairedShare(g, at);
+    if (!share) return;
+    let group = this.groups.get(share.group);
+    if (!group) this.groups.set(share.group, (group = { n: 0, wins: new Map(), seats: new Map() }));
+    group.n++;
+    share.labels.forEach((L, i) => {
+      group.wins.set(L, (group.wins.get(L) ?? 0) + share.wins[i]);
+      group.seats.set(L, (group.seats.get(L) ?? 0) + share.seats[i]);
+    });
+    if (group.n < share.size) return;
+    this.groups.delete(share.group);
+    const c = share.group.split('|')[0];
+    const rate = new Map<number, number>();
+    for (const [L, seats] of group.seats) {
+      const x = group.wins.get(L)! / seats;
+      rate.set(L, x);
+      this.bump(`${c}|L${L}|px`, x);
+      this.bump(`${c}|L${L}|px2`, x * x);
+      this.bump(`${c}|L${L}|pn`, 1);
+    }
+    if (share.compared && rate.has(share.compared[0]) && rate.has(share.compared[1])) {
+      const d = rate.get(share.compared[0])! - rate.get(share.compared[1])!;
+      this.bump(`${c}|pd`, d);
+      this.bump(`${c}|pd2`, d * d);
+      this.bump(`${c}|pdn`, 1);
+    }
+  }
+
+  private bump(field: string, delta: number): void {
+    this.fields.set(field, (this.fields.get(field) ?? 0) + delta);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export interface RateEstimate {
+  games: number;
+  wins: number;
+  winRate: number;
+  /** Half-width of the normal-approximation 95 % interval (the papers' ±). */
+  halfWidth: number;
+  wilson: Interval;
+}
+
+/** The mean of per-group win rates over complete paired groups, with a 95 % normal interval. */
+export interface PairedEstimate {
+  groups: number;
+  mean: number;
+  halfWidth: number;
+}
+
+export interface WonderAggregate extends RateEstimate {
+  wonder: string;
+  side: string;
+  meanStages: number;
+  meanVp: number;
+}
+
+export interface LabelAggregate extends RateEstimate {
+  label: string;
+  /** Seats of the cell with this agent. */
+  seats: number;
+  /** Most VP shared with another seat. */
+  ties: number;
+  /** Rulebook wins decided by coins after a VP tie (not counted as wins). */
+  coinWins: number;
+  vp: Summary;
+  /** Mean points per category. */
+  score: Record<string, number>;
+  meanStages: number;
+  /** Count per rank, index 0 = rank 1. */
+  ranks: number[];
+  decisionMs: number;
+  iterationsPerSecond: number;
+  cutShort: number;
+  wonders: WonderAggregate[];
+  /** Cards in this label's winning cities: count, and share of its wins that built the card. */
+  cards: { card: string; count: number; frequency: number }[];
+  /** Cumulative win rate after the games of each progression bucket (by game index). */
+  progression: { games: number; winRate: number }[];
+  paired?: PairedEstimate;
+}
+
+export interface CellAggregate {
+  index: number;
+  agents: string[];
+  swept: SweptValues;
+  games: number;
+  decidedBy: { vp: number; coins: number; shared: number };
+  labels: LabelAggregate[];
+  /** Paired difference of the compared pair's win rates (first minus second). */
+  pairedDifference?: PairedEstimate & { labels: [string, string] };
+}
+
+export function rateEstimate(wins: number, games: number): RateEstimate {
+  return { games, wins, winRate: games ? wins / games : NaN, halfWidth: normalHalfWidth(wins, games, Z95), wilson: wilson(wins, games) };
+}
+
+function pairedEstimate(sum: number, sumSq: number, n: number): PairedEstimate | undefined {
+  if (n === 0) return undefined;
+  const mean = sum / n;
+  const variance = n > 1 ? Math.max(0, (sumSq - n * mean * mean) / (n - 1)) : 0;
+  return { groups: n, mean, halfWidth: n > 1 ? Z95 * Math.sqrt(variance / n) : NaN };
+}
+
+/** Quantile (linear, type 7 — as simple-statistics computes it) of a histogram of integers. */
+export function histogramQuantile(sorted: readonly [number, number][], n: number, p: number): number {
+  const at = (rank: number) => {
+    let seen = 0;
+    for (const [value, count] of sorted) {
+      seen += count;
+      if (rank < seen) return value;
+    }
+    return sorted[sorted.length - 1][0];
+  };
+  const idx = (n - 1) * p;
+  const lower = Math.floor(idx);
+  const low = at(lower);
+  return idx === lower ? low : low + (idx - lower) * (at(lower + 1) - low);
+}
+
+function histogramSummary(histogram: Map<number, number>, sum: number, sumSq: number): Summary {
+  const sorted = [...histogram].filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
+  const n = sorted.reduce((s, [, c]) => s + c, 0);
+  if (n === 0) return { n: 0, mean: NaN, sd: NaN, min: NaN, q1: NaN, median: NaN, q3: NaN, max: NaN };
+  const mean = sum / n;
+  return {
+    n,
+    mean,
+    sd: n > 1 ? Math.sqrt(Math.max(0, (sumSq - n * mean * mean) / (n - 1))) : 0,
+    min: sorted[0][0],
+    q1: histogramQuantile(sorted, n, 0.25),
+    median: histogramQuantile(sorted, n, 0.5),
+    q3: histogramQuantile(sorted, n, 0.75),
+    max: sorted[sorted.length - 1][0],
+  };
+}
+
+/** Turns the aggregate table into per-cell statistics. */
+export function summarizeAggregates(
+  table: ReadonlyMap<string, number> | Record<string, string | number>,
+  cells: readonly SweepCell[],
+  gamesPerCell: number,
+): CellAggregate[] {
+  // Group the fields by cell and label once: c<cell>|L<label>|rest.
+  const byCell = new Map<number, { own: Map<string, number>; labels: Map<number, Map<string, number>> }>();
+  const entries = table instanceof Map ? table.entries() : Object.entries(table);
+  for (const [field, raw] of entries) {
+    const value = Number(raw);
+    const bar = field.indexOf('|');
+    const cell = Number(field.slice(1, bar));
+    let slot = byCell.get(cell);
+    if (!slot) byCell.set(cell, (slot = { own: new Map(), labels: new Map() }));
+    const rest = field.slice(bar + 1);
+    if (rest[0] === 'L') {
+      const bar2 = rest.indexOf('|');
+      const L = Number(rest.slice(1, bar2));
+      let own = slot.labels.get(L);
+      if (!own) slot.labels.set(L, (own = new Map()));
+      own.set(rest.slice(bar2 + 1), value);
+    } else {
+      slot.own.set(rest, value);
+    }
+  }
+  const buckets = progressionBuckets(gamesPerCell);
+  return cells.map((cell) => {
+    const slot = byCell.get(cell.index) ?? { own: new Map<string, number>(), labels: new Map<number, Map<string, number>>() };
+    const own = (k: string) => slot.own.get(k) ?? 0;
+    const labels = cellLabels(cell);
+    const labelAggregates = labels.map((label, L): LabelAggregate => {
+      const f = slot.labels.get(L) ?? new Map<string, number>();
+      const get = (k: string) => f.get(k) ?? 0;
+      const games = get('g');
+      const histogram = new Map<number, number>();
+      const ranks: number[] = [];
+      const wonders = new Map<string, Map<string, number>>();
+      const cards: { card: string; count: number; frequency: number }[] = [];
+      for (const [k, v] of f) {
+        if (k[0] === 'h') histogram.set(Number(k.slice(1)), v);
+        else if (k[0] === 'r') ranks[Number(k.slice(1)) - 1] = v;
+        else if (k[0] === 'K' && v > 0) cards.push({ card: k.slice(1), count: v, frequency: get('w') ? v / get('w') : 0 });
+        else if (k[0] === 'W') {
+          const bar = k.lastIndexOf('|');
+          const key = k.slice(1, bar);
+          let w = wonders.get(key);
+          if (!w) wonders.set(key, (w = new Map()));
+          w.set(k.slice(bar + 1), v);
+        }
+      }
+      let cumGames = 0;
+      let cumWins = 0;
+      const progression: { games: number; winRate: number }[] = [];
+      for (let b = 0; b < buckets; b++) {
+        const g = get(`b${b}|g`);
+        if (g === 0) continue;
+        cumGames += g;
+        cumWins += get(`b${b}|w`);
+        progression.push({ games: cumGames, winRate: cumWins / cumGames });
+      }
+      const ms = get('ms');
+      const paired = pairedEstimate(get('px'), get('px2'), get('pn'));
+      return {
+        label,
+        seats: cell.agents.filter((a) => a === label).length,
+        ...rateEstimate(get('w'), games),
+        ties: get('t'),
+        coinWins: get('cw'),
+        vp: histogramSummary(histogram, get('vp'), get('vp2')),
+        score: Object.fromEntries(SCORE_CATEGORIES.map((cat) => [cat, games ? get(`s:${cat}`) / games : NaN])),
+        meanStages: games ? get('st') / games : NaN,
+        ranks: Array.from({ length: cell.agents.length }, (_, i) => ranks[i] ?? 0),
+        decisionMs: get('d') ? ms / get('d') : 0,
+        iterationsPerSecond: ms > 0 ? get('it') / (ms / 1000) : 0,
+        cutShort: get('cut'),
+        wonders: [...wonders]
+          .map(([key, w]) => {
+            const [wonder, side] = key.split(':');
+            const g = w.get('g') ?? 0;
+            return { wonder, side, ...rateEstimate(w.get('w') ?? 0, g), meanStages: g ? (w.get('st') ?? 0) / g : NaN, meanVp: g ? (w.get('vp') ?? 0) / g : NaN };
+          })
+          .sort((a, b) => a.wonder.localeCompare(b.wonder) || a.side.localeCompare(b.side)),
+        cards: cards.sort((a, b) => b.count - a.count || a.card.localeCompare(b.card)),
+        progression,
+        ...(paired ? { paired } : {}),
+      };
+    });
+    const diff = pairedEstimate(own('pd'), own('pd2'), own('pdn'));
+    const compared = cell.compared ? ([cell.agents[cell.compared[0]], cell.agents[cell.compared[1]]] as [string, string]) : undefined;
+    return {
+      index: cell.index,
+      agents: cell.agents,
+      swept: cell.swept,
+      games: own('n'),
+      decidedBy: { vp: own('dec:vp'), coins: own('dec:coins'), shared: own('dec:shared') },
+      labels: labelAggregates,
+      ...(diff && compared ? { pairedDifference: { ...diff, labels: compared } } : {}),
+    };
+  });
+}

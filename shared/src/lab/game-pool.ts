@@ -1,0 +1,108 @@
+/**
+ * A fixed set of worker threads that play games on request, one game per thread at a time, so
+ * the calling thread's event loop stays free (a queue worker must keep renewing its job locks
+ * while games run).
+ */
+import { Worker } from 'node:worker_threads';
+import type { GamePlan, GameSummary } from './game.js';
+
+type Reply = { ok: true; summary: GameSummary } | { ok: false; index: number; error: string };
+
+interface Slot {
+  thread: Worker;
+  busy?: { resolve: (s: GameSummary) => void; reject: (e: Error) => void };
+}
+
+export class GameAbortedError extends Error {
+  constructor(reason: unknown) {
+    super(`game aborted: ${String(reason)}`);
+  }
+}
+
+export class GamePool {
+  private readonly slots: Slot[] = [];
+  /** Threads with no game, and callers waiting for one. */
+  private readonly idle: Slot[] = [];
+  private readonly waiting: ((slot: Slot) => void)[] = [];
+  private closed = false;
+
+  constructor(readonly size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`a game pool needs at least one thread, got ${size}`);
+    for (let i = 0; i < size; i++) this.release(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { thread: new Worker(new URL('./play-worker.js', import.meta.url)) };
+    this.slots.push(slot);
+    slot.thread.on('message', (reply: Reply) => {
+      const busy = slot.busy;
+      slot.busy = undefined;
+      this.release(slot);
+      if (!busy) return;
+      if (reply.ok) busy.resolve(reply.summary);
+      else busy.reject(new Error(reply.error));
+    });
+    const die = (err: Error) => {
+      const busy = slot.busy;
+      slot.busy = undefined;
+      this.replace(slot);
+      busy?.reject(err);
+    };
+    slot.thread.on('error', die);
+    slot.thread.on('exit', (code) => {
+      if (!this.closed && this.slots.includes(slot)) die(new Error(`a game thread exited with code ${code}`));
+    });
+    return slot;
+  }
+
+  /** Kills a thread (mid-game, or dead already) and puts a fresh one in its place. */
+  private replace(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || this.closed) return;
+    this.slots.splice(i, 1);
+    void slot.thread.terminate();
+    this.release(this.spawn());
+  }
+
+  private release(slot: Slot): void {
+    const next = this.waiting.shift();
+    if (next) next(slot);
+    else this.idle.push(slot);
+  }
+
+  private acquire(): Promise<Slot> {
+    const slot = this.idle.pop();
+    return slot ? Promise.resolve(slot) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Plays one game on a free thread. Aborting kills that thread (a fresh one replaces it). */
+  async play(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<GameSummary> {
+    if (this.closed) throw new Error('the game pool is closed');
+    signal?.throwIfAborted();
+    const slot = await this.acquire();
+    if (signal?.aborted) {
+      this.release(slot);
+      throw new GameAbortedError(signal.reason);
+    }
+    return new Promise<GameSummary>((resolve, reject) => {
+      const onAbort = () => {
+        const busy = slot.busy;
+        slot.busy = undefined;
+        this.replace(slot);
+        busy?.reject(new GameAbortedError(signal?.reason));
+      };
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      slot.busy = {
+        resolve: (s) => (done(), resolve(s)),
+        reject: (e) => (done(), reject(e)),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      slot.thread.postMessage({ plan, record });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.thread.terminate()));
+  }
+}

@@ -1,0 +1,7 @@
+/** The lab's Redis side: keys, scripts, the results store, the games queue, settings. */
+export * from './config.js';
+export * from './keys.js';
+export * from './redis.js';
+export * from './queue.js';
+export * from './scripts.js';
+export * from './sweep-store.js';

@@ -1,0 +1,74 @@
+/**
+ * Every Redis key and queue name the lab uses, in one place: the coordinator, the workers, the
+ * tests and the deployment's autoscaling trigger all derive them from here.
+ */
+export interface Keys {
+  prefix: string;
+  /** BullMQ's own prefix: the queue's keys are `<bullPrefix>:<queue>:…`. */
+  bullPrefix: string;
+  /** Sorted set of every sweep id, by creation time. */
+  sweeps: string;
+  /** Sorted set of sweeps being fed to the queue, by priority. */
+  active: string;
+  /** Lab-wide counters (games done). */
+  stats: string;
+  /** Lock held by the coordinator that feeds the queue. */
+  feederLock: string;
+  sweep(id: string): SweepKeys;
+}
+
+export interface SweepKeys {
+  /** Hash: spec, status, total, cursor, done, failed, times. */
+  meta: string;
+  /** Hash: game id → summary JSON. */
+  results: string;
+  /** Hash: game id → deflated JSON of the full move record. */
+  records: string;
+  /** Hash: aggregate counters (see lab/aggregates.ts). */
+  agg: string;
+  /** Hash: partial sums of paired groups not yet complete. */
+  groups: string;
+  /** Set: game indices in the queue (enqueued, not yet finished). */
+  out: string;
+  /** List: game indices to enqueue again before the cursor moves on (paused, retried). */
+  requeue: string;
+  /** Hash: game index → error of games that failed every attempt. */
+  failed: string;
+}
+
+export function keys(prefix: string): Keys {
+  return {
+    prefix,
+    bullPrefix: `${prefix}:bull`,
+    sweeps: `${prefix}:sweeps`,
+    active: `${prefix}:active`,
+    stats: `${prefix}:stats`,
+    feederLock: `${prefix}:feeder-lock`,
+    sweep: (id) => {
+      const base = `${prefix}:sweep:${id}`;
+      return {
+        meta: base,
+        results: `${base}:results`,
+        records: `${base}:records`,
+        agg: `${base}:agg`,
+        groups: `${base}:groups`,
+        out: `${base}:out`,
+        requeue: `${base}:requeue`,
+        failed: `${base}:failed`,
+      };
+    },
+  };
+}
+
+/** BullMQ job id of a game: sweep id and game index (BullMQ forbids ':' in ids). */
+export function jobId(sweepId: string, index: number): string {
+  return `${sweepId}.${index}`;
+}
+
+/** The data of a queued job: kept tiny, the worker rebuilds the game from the sweep's spec. */
+export interface GameJobData {
+  /** Sweep id. */
+  s: string;
+  /** Game index within the sweep. */
+  k: number;
+}
