@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { Script, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import { Script, bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
 
 const HOLD_LOCK = new Script(
   'hold-lock',
@@ -88,11 +88,11 @@ export class Feeder {
 
   private async enqueue(id: string, indices: readonly number[]): Promise<void> {
     const meta = await this.o.store.meta(id);
-    const priority = meta?.priority ?? 10;
+    const priority = bullPriority(meta?.priority ?? 1);
     const CHUNK = 5000;
     for (let i = 0; i < indices.length; i += CHUNK) {
       await this.o.queue.addBulk(
-        indices.slice(i, i + CHUNK).map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), priority } })),
+        indices.slice(i, i + CHUNK).map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), ...priority } })),
       );
     }
   }

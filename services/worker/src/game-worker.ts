@@ -6,7 +6,7 @@ import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { GameAbortedError, GamePool } from '@wonderlab/shared';
-import { SweepStore, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
+import { REMOVE_FINISHED, SweepStore, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
   redis: Redis;
@@ -43,6 +43,7 @@ export class GameWorker {
       lockDuration: options.lockDuration,
       stalledInterval: options.stalledInterval,
       maxStalledCount: 1000,
+      ...REMOVE_FINISHED,
       autorun: false,
     });
     this.worker.on('error', (err) => this.log.error({ err }, 'queue worker error'));
@@ -79,24 +80,26 @@ export class GameWorker {
       await this.store.dropOutstanding(s, [k]);
       return 'cancelled';
     }
-    const loaded = (await this.store.load(s))!;
-    const plan = loaded.sweep.game(k);
     const started = performance.now();
-    this.log.debug({ sweep: s, game: plan.id }, 'game started');
+    let loaded;
+    let plan;
     let summary;
     try {
+      loaded = (await this.store.load(s))!;
+      plan = loaded.sweep.game(k);
+      this.log.debug({ sweep: s, game: plan.id }, 'game started');
       summary = await this.pool.play(plan, loaded.spec.keepRecords, signal);
     } catch (err) {
       if (err instanceof GameAbortedError && token) {
         // Shutting down: the job goes back to the queue at once instead of waiting to stall.
         await job.moveToWait(token);
-        this.log.info({ sweep: s, game: plan.id }, 'game handed back to the queue');
+        this.log.info({ sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
         throw new WaitingError();
       }
       const message = (err as Error).message;
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        await this.store.recordFailure(s, k, plan.id, message);
-        this.log.error({ sweep: s, game: plan.id, err: message }, 'game failed on every attempt');
+        await this.store.recordFailure(s, k, plan?.id ?? `#${k}`, message);
+        this.log.error({ sweep: s, game: plan?.id ?? k, err: message }, 'game failed on every attempt');
         return 'failed';
       }
       throw err;

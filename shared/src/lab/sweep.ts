@@ -45,8 +45,8 @@ export const SweepSpecSchema = z
     open: z.boolean().default(false),
     /** Keep each game's full move record (about 2–4 KB of Redis per game, deflated). */
     keepRecords: z.boolean().default(true),
-    /** Queue priority: 1 is served first. */
-    priority: z.number().int().min(1).max(1000).default(10),
+    /** Queue priority: 1 (the default) is served first, then 2, 3, … */
+    priority: z.number().int().min(1).max(1000).default(1),
   })
   .superRefine((spec, ctx) => {
     if (spec.seats.length !== spec.players) {

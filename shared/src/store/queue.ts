@@ -6,16 +6,23 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import type { Keys, GameJobData } from './keys.js';
 
 /**
- * How jobs are retried. A game that throws is retried twice (a crash of the process that played
- * it is not an attempt: that is a stalled job, see WORKER_LOCK). After the last attempt the
- * worker records the failure itself, so BullMQ keeps no failed jobs.
+ * Job options, kept short on purpose: a job hash whose fields all stay under 64 bytes is stored
+ * compactly by Redis (listpack), about 250 bytes instead of 650. A game that throws is retried
+ * at once, twice (a crash of the process that played it is not an attempt: that is a stalled
+ * job, see WORKER_LOCK); after the last attempt the worker records the failure itself. Finished
+ * jobs are deleted by the worker (REMOVE_FINISHED), so BullMQ keeps none.
  */
-export const JOB_OPTIONS = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: true,
-  removeOnFail: true,
-} as const;
+export const JOB_OPTIONS = { attempts: 3 } as const;
+export const REMOVE_FINISHED = { removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } } as const;
+
+/**
+ * The BullMQ priority of a sweep's jobs. BullMQ serves jobs without a priority before
+ * prioritized ones, and prioritized ones by number, so spec priority 1 (the default) maps to no
+ * priority — also the cheaper path, about 25 % faster to enqueue — and 2, 3, … follow in order.
+ */
+export function bullPriority(specPriority: number): { priority?: number } {
+  return specPriority > 1 ? { priority: specPriority } : {};
+}
 
 /**
  * Lock settings. A game runs on a worker thread, so the event loop renews locks on time; a worker

@@ -39,9 +39,9 @@ export interface LoadedSweep {
   sweep: Sweep;
 }
 
-/** Sortable, unique enough: time in base 36 and 40 random bits. */
+/** Sortable and short (it is in every job's id): time in base 36 and 16 random bits. */
 export function newSweepId(now = Date.now()): string {
-  return `${now.toString(36)}${randomBytes(5).toString('hex')}`;
+  return `${now.toString(36)}${randomBytes(2).toString('hex')}`;
 }
 
 function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined {

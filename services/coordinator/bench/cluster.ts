@@ -1,0 +1,147 @@
+/**
+ * Cluster benchmark (`npm run bench`, needs Redis at REDIS_URL): enqueue rate, Redis bytes per
+ * queued game, queue overhead per game, and the throughput of two worker processes against one.
+ * Figures are printed as `name: value unit`; every run uses its own key prefix and deletes it.
+ *
+ * BENCH_ENQUEUE_GAMES (default 100000), BENCH_OVERHEAD_GAMES (default 2000),
+ * BENCH_SCALE_GAMES (default 24) size the three parts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { Sweep, parseSweepSpec, playGame, type SweepSpecInput } from '@wonderlab/shared';
+import { SweepStore, connectRedis, deleteKeys, gameQueue, redisAnswers } from '@wonderlab/shared/store';
+import { GameWorker } from '@wonderlab/worker';
+import { Feeder } from '../src/feeder.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ENQUEUE_GAMES = Number(process.env.BENCH_ENQUEUE_GAMES ?? 100_000);
+const OVERHEAD_GAMES = Number(process.env.BENCH_OVERHEAD_GAMES ?? 2000);
+const SCALE_GAMES = Number(process.env.BENCH_SCALE_GAMES ?? 24);
+const silent = pino({ level: 'silent' });
+const WORKER_MAIN = fileURLToPath(new URL('../../../worker/dist/src/main.js', import.meta.url));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function setup() {
+  const id = randomBytes(4).toString('hex');
+  const prefix = `wlbench-${id}`;
+  const queueName = `bench-${id}`;
+  const redis = connectRedis(REDIS_URL);
+  const store = new SweepStore(redis, prefix);
+  const queue = gameQueue(redis, store.keys, queueName);
+  return { prefix, queueName, redis, store, queue };
+}
+
+function randomSpec(name: string, count: number): SweepSpecInput {
+  return { name, players: 3, seats: ['random', 'random', 'random'], deals: { count }, keepRecords: false };
+}
+
+async function usedMemory(redis: ReturnType<typeof connectRedis>): Promise<number> {
+  const info = await redis.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)![1]);
+}
+
+async function enqueueRate(): Promise<void> {
+  const { prefix, redis, store, queue } = setup();
+  try {
+    const spec = parseSweepSpec(randomSpec('enqueue', ENQUEUE_GAMES));
+    const feeder = new Feeder({ store, queue, window: ENQUEUE_GAMES, intervalMs: 1000, logger: silent });
+    const rates: number[] = [];
+    const bytes: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const meta = await store.create(spec, new Sweep(spec));
+      const before = await usedMemory(redis);
+      const started = performance.now();
+      const queued = await feeder.feed(meta.id);
+      const seconds = (performance.now() - started) / 1000;
+      const after = await usedMemory(redis);
+      rates.push(queued / seconds);
+      bytes.push((after - before) / queued);
+      await queue.obliterate({ force: true });
+      await store.transition(meta.id, ['running'], 'cancelled', 10);
+    }
+    console.log(`enqueue_rate: ${Math.round(median(rates))} games/s (median of 3 rounds of ${ENQUEUE_GAMES}; target >= 20000)`);
+    console.log(`redis_bytes_per_queued_game: ${Math.round(median(bytes))} bytes (target <= 1024)`);
+  } finally {
+    await queue.close();
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  }
+}
+
+async function queueOverhead(): Promise<void> {
+  const { prefix, queueName, redis, store, queue } = setup();
+  const workerRedis = connectRedis(REDIS_URL);
+  const worker = new GameWorker({ redis: workerRedis, prefix, queueName, slots: 1, lockDuration: 30_000, stalledInterval: 15_000, logger: silent });
+  try {
+    const spec = parseSweepSpec(randomSpec('overhead', OVERHEAD_GAMES));
+    const sweep = new Sweep(spec);
+    // The same games in this thread, without any queue: the baseline.
+    let started = performance.now();
+    for (let k = 0; k < sweep.size; k++) playGame(sweep.game(k));
+    const localMs = (performance.now() - started) / sweep.size;
+
+    const feeder = new Feeder({ store, queue, window: 1000, intervalMs: 20, logger: silent });
+    const meta = await store.create(spec, sweep);
+    worker.start();
+    started = performance.now();
+    feeder.start();
+    while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 20));
+    const clusterMs = (performance.now() - started) / sweep.size;
+    await feeder.stop();
+    console.log(`game_random_3p_local: ${localMs.toFixed(3)} ms/game`);
+    console.log(`game_random_3p_through_queue: ${clusterMs.toFixed(3)} ms/game (1 worker slot)`);
+    console.log(`queue_overhead: ${(clusterMs - localMs).toFixed(3)} ms/game (target <= 2)`);
+  } finally {
+    await worker.close(1000);
+    await workerRedis.quit();
+    await queue.close();
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  }
+}
+
+async function throughput(processes: number): Promise<number> {
+  const { prefix, queueName, redis, store, queue } = setup();
+  const children: ChildProcess[] = [];
+  try {
+    const spec = parseSweepSpec({ name: 'scale', players: 3, seats: ['mcts(it=300)', 'rulebased', 'rulebased'], deals: { count: SCALE_GAMES }, keepRecords: false });
+    const feeder = new Feeder({ store, queue, window: 1000, intervalMs: 50, logger: silent });
+    for (let i = 0; i < processes; i++) {
+      children.push(
+        spawn(process.execPath, [WORKER_MAIN], {
+          env: { ...process.env, REDIS_URL, KEY_PREFIX: prefix, QUEUE_NAME: queueName, WORKER_SLOTS: '1', LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        }),
+      );
+    }
+    // Let the workers connect before the clock starts.
+    await new Promise((r) => setTimeout(r, 1500));
+    const meta = await store.create(spec, new Sweep(spec));
+    const started = performance.now();
+    feeder.start();
+    while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
+    const seconds = (performance.now() - started) / 1000;
+    await feeder.stop();
+    return SCALE_GAMES / seconds;
+  } finally {
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(0) : (c.once('exit', r), c.kill('SIGTERM'))))));
+    await queue.close();
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  }
+}
+
+if (!(await redisAnswers(REDIS_URL))) {
+  console.log(`cluster benchmark skipped: no Redis at ${REDIS_URL}`);
+} else {
+  await enqueueRate();
+  await queueOverhead();
+  const one = await throughput(1);
+  const two = await throughput(2);
+  console.log(`throughput_1_worker_process: ${one.toFixed(2)} games/s (mcts(it=300) vs 2 rulebased, ${SCALE_GAMES} games)`);
+  console.log(`throughput_2_worker_processes: ${two.toFixed(2)} games/s`);
+  console.log(`throughput_ratio_2_over_1: ${(two / one).toFixed(2)} (target >= 1.8 on 2 cores)`);
+}

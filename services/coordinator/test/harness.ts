@@ -1,0 +1,144 @@
+/**
+ * A real lab for tests: the coordinator on a free port and in-process workers, on the shared
+ * Redis, under a key prefix and queue name of their own (deleted on close).
+ */
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import type { Redis } from 'ioredis';
+import { SweepStore, connectRedis, deleteKeys, redisAnswers } from '@wonderlab/shared/store';
+import { GameWorker } from '@wonderlab/worker';
+import { CoordinatorEnvSchema, startCoordinator, type RunningCoordinator } from '@wonderlab/coordinator';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const silent = pino({ level: 'silent' });
+
+export async function requireRedis(): Promise<void> {
+  if (!(await redisAnswers(REDIS_URL))) {
+    throw new Error(`these tests need a Redis at ${REDIS_URL}: start redis-server (bash .ci/run starts one) or set REDIS_URL`);
+  }
+}
+
+/** A key prefix and queue name no other test uses. */
+export function uniqueNames(tag: string): { prefix: string; queue: string } {
+  const id = `${tag}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return { prefix: `wltest-${id}`, queue: `q-${id}` };
+}
+
+export interface LabOptions {
+  /** In-process workers and their slots (0 workers: none). */
+  workers?: number;
+  slots?: number;
+  apiToken?: string;
+  maxGames?: number;
+  feedWindow?: number;
+  lockDuration?: number;
+  stalledInterval?: number;
+}
+
+export interface TestLab {
+  url: string;
+  prefix: string;
+  queue: string;
+  coordinator: RunningCoordinator;
+  store: SweepStore;
+  workers: GameWorker[];
+  /** A plain connection for checks. */
+  redis: Redis;
+  addWorker(slots?: number): GameWorker;
+  close(): Promise<void>;
+}
+
+export async function startLab(o: LabOptions = {}): Promise<TestLab> {
+  await requireRedis();
+  const { prefix, queue } = uniqueNames('lab');
+  const config = CoordinatorEnvSchema.parse({
+    REDIS_URL,
+    KEY_PREFIX: prefix,
+    QUEUE_NAME: queue,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    FEED_INTERVAL_MS: '50',
+    EVENTS_INTERVAL_MS: '100',
+    ...(o.apiToken ? { API_TOKEN: o.apiToken } : {}),
+    ...(o.maxGames ? { MAX_GAMES: String(o.maxGames) } : {}),
+    ...(o.feedWindow ? { FEED_WINDOW: String(o.feedWindow) } : {}),
+  });
+  const coordinator = await startCoordinator(config, silent);
+  const redis = connectRedis(REDIS_URL);
+  const workerConnections: Redis[] = [];
+  const workers: GameWorker[] = [];
+  const addWorker = (slots = o.slots ?? 2) => {
+    const connection = connectRedis(REDIS_URL);
+    workerConnections.push(connection);
+    const worker = new GameWorker({
+      redis: connection,
+      prefix,
+      queueName: queue,
+      slots,
+      lockDuration: o.lockDuration ?? 30_000,
+      stalledInterval: o.stalledInterval ?? 15_000,
+      logger: silent,
+    });
+    worker.start();
+    workers.push(worker);
+    return worker;
+  };
+  for (let i = 0; i < (o.workers ?? 1); i++) addWorker();
+  return {
+    url: coordinator.url,
+    prefix,
+    queue,
+    coordinator,
+    store: coordinator.store,
+    workers,
+    redis,
+    addWorker,
+    async close() {
+      await Promise.all(workers.map((w) => w.close(1000)));
+      await coordinator.close();
+      await Promise.all(workerConnections.map((c) => c.quit()));
+      await deleteKeys(redis, prefix);
+      await redis.quit();
+    },
+  };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** A JSON request: status and parsed body. */
+export async function api(base: string, path: string, init: RequestInit & { json?: unknown; token?: string } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers = new Headers(init.headers);
+  if (init.json !== undefined) headers.set('content-type', 'application/json');
+  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+  const res = await fetch(base + path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** Waits until the sweep has no unfinished game; returns its detail. */
+export async function waitForSweep(lab: TestLab, id: string, timeoutMs = 60_000): Promise<any> {
+  return waitFor(
+    async () => {
+      const { body } = await api(lab.url, `/api/sweeps/${id}`);
+      return body.status === 'done' || body.status === 'cancelled' ? body : undefined;
+    },
+    `sweep ${id} to finish`,
+    timeoutMs,
+    100,
+  );
+}
