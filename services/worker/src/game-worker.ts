@@ -96,7 +96,7 @@ export class GameWorker {
         this.log.info({ sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
         throw new WaitingError();
       }
-      const message = (err as Error).message;
+      const message = err instanceof Error ? err.message : String(err);
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         await this.store.recordFailure(s, k, plan?.id ?? `#${k}`, message);
         this.log.error({ sweep: s, game: plan?.id ?? k, err: message }, 'game failed on every attempt');

@@ -23,7 +23,7 @@ export class GamePool {
   private readonly slots: Slot[] = [];
   /** Threads with no game, and callers waiting for one. */
   private readonly idle: Slot[] = [];
-  private readonly waiting: ((slot: Slot) => void)[] = [];
+  private readonly waiting: { resolve: (slot: Slot) => void; reject: (err: Error) => void }[] = [];
   private closed = false;
 
   constructor(readonly size: number) {
@@ -66,19 +66,19 @@ export class GamePool {
 
   private release(slot: Slot): void {
     const next = this.waiting.shift();
-    if (next) next(slot);
+    if (next) next.resolve(slot);
     else this.idle.push(slot);
   }
 
   private acquire(): Promise<Slot> {
     const slot = this.idle.pop();
-    return slot ? Promise.resolve(slot) : new Promise((resolve) => this.waiting.push(resolve));
+    return slot ? Promise.resolve(slot) : new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   /** Plays one game on a free thread. Aborting kills that thread (a fresh one replaces it). */
   async play(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<GameSummary> {
     if (this.closed) throw new Error('the game pool is closed');
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw new GameAbortedError(signal.reason);
     const slot = await this.acquire();
     if (signal?.aborted) {
       this.release(slot);
@@ -101,8 +101,16 @@ export class GamePool {
     });
   }
 
+  /** Stops every thread; games still running or waiting for a thread reject. */
   async close(): Promise<void> {
     this.closed = true;
+    const closed = new Error('the game pool is closed');
+    for (const w of this.waiting.splice(0)) w.reject(closed);
+    for (const slot of this.slots) {
+      const busy = slot.busy;
+      slot.busy = undefined;
+      busy?.reject(closed);
+    }
     await Promise.all(this.slots.map((s) => s.thread.terminate()));
   }
 }

@@ -57,6 +57,15 @@ export const SweepSpecSchema = z
         ctx.addIssue({ code: 'custom', path: key === 'matchup' ? ['matchup', 'seats'] : ['swapSeats'], message: `expected two different seats from 0 to ${spec.players - 1}` });
       }
     }
+    spec.matchup?.specs.forEach((text, i) => {
+      if (spec.matchup!.specs.indexOf(text) !== i) ctx.addIssue({ code: 'custom', path: ['matchup', 'specs', i], message: `'${text}' is listed twice` });
+    });
+    spec.matchup?.seats.forEach((q) => {
+      const seat = spec.seats[q];
+      if (seat !== undefined && typeof seat !== 'string' && Object.values(seat.params ?? {}).some((v) => Array.isArray(v) && v.length > 1)) {
+        ctx.addIssue({ code: 'custom', path: ['seats', q], message: 'a matchup seat takes its agents from matchup.specs: it cannot also sweep parameters' });
+      }
+    });
     if (spec.wonders.mode === 'thesis' && spec.players !== 3) {
       ctx.addIssue({ code: 'custom', path: ['wonders', 'mode'], message: 'the thesis wonder sets are for 3 players' });
     }

@@ -1,0 +1,493 @@
+/**
+ * Integration tests of the queue worker on the real Redis: exactly-once results when a job is
+ * delivered twice, a worker killed mid-game (the game is replayed by another worker and counted
+ * once), the SIGTERM hand-back and the graceful finish, games that fail every attempt, and
+ * idempotent failure records.
+ *
+ * The process-level tests run the built entry point (services/worker/dist/src/main.js): build with
+ * `npx tsc -b` first. Every test has its own key prefix and queue name, deleted afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { pino } from 'pino';
+import { WaitingError, type Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Sweep, parseSweepSpec, type SweepSpec } from '@wonderlab/shared';
+import { SweepStore, connectRedis, deleteKeys, gameQueue, jobId, type GameJobData } from '@wonderlab/shared/store';
+import { Feeder } from '@wonderlab/coordinator';
+import { GameWorker } from '../src/index.js';
+import { REDIS_URL, requireRedis, silent, uniqueNames, waitFor } from '../../coordinator/test/harness.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
+
+/** A game of a few milliseconds. */
+const CHEAP = ['random', 'random', 'rulebased'];
+/** A game of about 4–5 s (two MCTS seats of 2000 iterations). */
+const SLOW = ['mcts(it=2000)', 'mcts(it=2000)', 'rulebased'];
+/** A game of about 1–2 s. */
+const MEDIUM = ['mcts(it=700)', 'mcts(it=700)', 'rulebased'];
+/** Per label, the games counter after one game of any of the seat lists above (seats of one spec pooled). */
+const ONE_GAME_BY_LABEL = { 0: 2, 1: 1 };
+
+let redis: Redis;
+
+// Everything a test starts, torn down in afterEach even when the test fails.
+const children = new Set<WorkerProcess>();
+const workers: GameWorker[] = [];
+const queues: Queue<GameJobData>[] = [];
+const connections: Redis[] = [];
+const prefixes: string[] = [];
+
+const killAll = () => {
+  for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+};
+process.once('exit', killAll);
+
+beforeAll(async () => {
+  await requireRedis();
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -b)`);
+  redis = connectRedis(REDIS_URL);
+});
+
+afterEach(async () => {
+  for (const c of [...children]) {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    await c.exit;
+    children.delete(c);
+  }
+  await Promise.all(workers.splice(0).map((w) => w.close(100).catch(() => {})));
+  await Promise.all(queues.splice(0).map((q) => q.close().catch(() => {})));
+  await Promise.all(connections.splice(0).map((c) => c.quit().catch(() => c.disconnect())));
+  for (const prefix of prefixes.splice(0)) await deleteKeys(redis, prefix);
+});
+
+afterAll(async () => {
+  killAll();
+  await redis?.quit();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+interface Lab {
+  prefix: string;
+  queueName: string;
+  store: SweepStore;
+  queue: Queue<GameJobData>;
+  feeder: Feeder;
+}
+
+function lab(tag: string): Lab {
+  const { prefix, queue: queueName } = uniqueNames(`worker-${tag}`);
+  prefixes.push(prefix);
+  const store = new SweepStore(redis, prefix);
+  const queue = gameQueue(redis, store.keys, queueName);
+  queues.push(queue);
+  const feeder = new Feeder({ store, queue, window: 10, intervalMs: 1000, logger: silent });
+  return { prefix, queueName, store, queue, feeder };
+}
+
+async function createSweep(l: Lab, seats: string[], count = 1): Promise<{ id: string; spec: SweepSpec; sweep: Sweep }> {
+  const spec = parseSweepSpec({ name: 'worker-test', players: seats.length, seats, deals: { count } });
+  const meta = await l.store.create(spec);
+  return { id: meta.id, spec, sweep: new Sweep(spec) };
+}
+
+type LogLine = Record<string, unknown> & { msg: string };
+
+/** An in-process GameWorker with its own connection and a debug logger kept in memory. */
+function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean } = {}): { worker: GameWorker; logs: LogLine[] } {
+  const connection = connectRedis(REDIS_URL);
+  connections.push(connection);
+  const logs: LogLine[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
+  const worker = new GameWorker({
+    redis: connection,
+    prefix: l.prefix,
+    queueName: l.queueName,
+    slots: o.slots ?? 1,
+    lockDuration: 2000,
+    stalledInterval: 1000,
+    logger,
+  });
+  workers.push(worker);
+  if (o.start !== false) worker.start();
+  return { worker, logs };
+}
+
+interface WorkerProcess {
+  proc: ChildProcess;
+  logs: LogLine[];
+  stderr: string[];
+  /** Resolves once the process has exited and its output is read. */
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `node services/worker/dist/src/main.js` on the lab's prefix and queue, one slot, short locks. */
+function spawnWorker(l: Lab, env: Record<string, string> = {}): WorkerProcess {
+  const { NODE_OPTIONS: _ignored, ...inherited } = process.env;
+  const proc = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      ...inherited,
+      REDIS_URL,
+      KEY_PREFIX: l.prefix,
+      QUEUE_NAME: l.queueName,
+      WORKER_SLOTS: '1',
+      LOCK_DURATION_MS: '2000',
+      STALLED_INTERVAL_MS: '1000',
+      LOG_LEVEL: 'debug',
+      HEALTH_PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const child: WorkerProcess = {
+    proc,
+    logs: [],
+    stderr: [],
+    exit: new Promise((resolve) => proc.once('close', (code, signal) => resolve({ code, signal }))),
+  };
+  createInterface({ input: proc.stdout! }).on('line', (line) => {
+    try {
+      child.logs.push(JSON.parse(line) as LogLine);
+    } catch {
+      child.stderr.push(`(stdout) ${line}`);
+    }
+  });
+  createInterface({ input: proc.stderr! }).on('line', (line) => child.stderr.push(line));
+  children.add(child);
+  return child;
+}
+
+const logged = (logs: LogLine[], msg: string) => logs.filter((l) => l.msg === msg);
+
+async function waitForLog(child: WorkerProcess, msg: string, timeoutMs = 15_000): Promise<LogLine> {
+  return waitFor(
+    async () => {
+      const line = logged(child.logs, msg)[0];
+      if (line) return line;
+      if (child.proc.exitCode !== null || child.proc.signalCode !== null) {
+        throw new Error(`the worker process exited (${child.proc.exitCode ?? child.proc.signalCode}) before logging '${msg}':\n${child.stderr.join('\n')}`);
+      }
+      return undefined;
+    },
+    `the worker process to log '${msg}'`,
+    timeoutMs,
+    20,
+  );
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A job object as BullMQ hands it to the processor, reduced to what the worker reads. */
+function fakeJob(s: string, k: number, attemptsMade = 0, attempts = 3, extra: object = {}): Job<GameJobData> {
+  return { id: jobId(s, k), data: { s, k }, attemptsMade, opts: { attempts }, ...extra } as unknown as Job<GameJobData>;
+}
+
+/** Per label index, the `c<cell>|L<label>|g` games counters of an aggregate table. */
+function gamesByLabel(agg: Record<string, string>, cell = 0): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const [field, value] of Object.entries(agg)) {
+    const m = new RegExp(`^c${cell}\\|L(\\d+)\\|g$`).exec(field);
+    if (m) out[Number(m[1])] = Number(value);
+  }
+  return out;
+}
+
+async function queueCounts(l: Lab): Promise<Record<string, number>> {
+  return l.queue.getJobCounts('active', 'waiting', 'prioritized', 'delayed', 'failed', 'completed');
+}
+
+const EMPTY_QUEUE = { active: 0, waiting: 0, prioritized: 0, delayed: 0, failed: 0, completed: 0 };
+
+async function waitForStatus(l: Lab, id: string, status: string, timeoutMs = 30_000) {
+  return waitFor(
+    async () => {
+      const meta = await l.store.meta(id);
+      return meta?.status === status ? meta : undefined;
+    },
+    `sweep ${id} to be ${status}`,
+    timeoutMs,
+    50,
+  );
+}
+
+/** The checks of "this one-game sweep was counted exactly once". */
+async function expectCountedOnce(l: Lab, id: string): Promise<void> {
+  const meta = (await l.store.meta(id))!;
+  expect(meta).toMatchObject({ status: 'done', total: 1, done: 1, failed: 0 });
+  expect(await l.store.resultCount(id)).toBe(1);
+  const agg = await l.store.aggregateTable(id);
+  expect(agg['c0|n']).toBe('1');
+  expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
+  expect(await l.store.gamesDone()).toBe(1);
+  expect(await l.store.outstanding(id)).toEqual([]);
+  expect(await l.store.failures(id)).toEqual([]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Exactly once
+
+test('a game played twice through process() is stored once: the second delivery is a duplicate that changes nothing', async () => {
+  const l = lab('dup-process');
+  const { id } = await createSweep(l, CHEAP, 2);
+  const { worker } = inProcessWorker(l, { start: false });
+
+  expect(await worker.process(fakeJob(id, 0))).toBe('stored');
+  const agg = await l.store.aggregateTable(id);
+  const meta = (await l.store.meta(id))!;
+  expect(meta).toMatchObject({ status: 'running', done: 1, failed: 0 });
+  expect(agg['c0|n']).toBe('1');
+  expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
+
+  expect(await worker.process(fakeJob(id, 0))).toBe('duplicate');
+  expect(await l.store.aggregateTable(id)).toEqual(agg);
+  expect(await l.store.meta(id)).toEqual(meta);
+  expect(await l.store.resultCount(id)).toBe(1);
+  expect(await l.store.gamesDone()).toBe(1);
+  expect(worker.counts).toMatchObject({ stored: 1, duplicate: 1, failed: 0 });
+});
+
+test('the same game queued twice under two job ids is counted once by a running worker', async () => {
+  const l = lab('dup-queue');
+  const { id } = await createSweep(l, CHEAP, 2);
+  const { worker } = inProcessWorker(l, { slots: 2 });
+
+  await l.queue.add('game', { s: id, k: 0 }, { jobId: 'dup-1' });
+  await l.queue.add('game', { s: id, k: 0 }, { jobId: 'dup-2' });
+  await waitFor(async () => worker.counts.stored + worker.counts.duplicate >= 2, 'both deliveries to be processed', 20_000);
+  await waitFor(async () => JSON.stringify(await queueCounts(l)) === JSON.stringify(EMPTY_QUEUE) || undefined, 'both jobs to complete', 10_000);
+
+  expect(worker.counts).toMatchObject({ stored: 1, duplicate: 1, failed: 0, 'unknown-sweep': 0 });
+  const meta = (await l.store.meta(id))!;
+  expect(meta).toMatchObject({ status: 'running', done: 1, failed: 0 });
+  const agg = await l.store.aggregateTable(id);
+  expect(agg['c0|n']).toBe('1');
+  expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
+  expect(await l.store.resultCount(id)).toBe(1);
+  expect(await l.store.gamesDone()).toBe(1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 2–4. Worker processes killed or stopped mid-game
+
+test('a worker SIGKILLed mid-game: the stalled game is replayed by another worker and counted once', async () => {
+  const l = lab('sigkill');
+  const { id } = await createSweep(l, SLOW);
+  const a = spawnWorker(l);
+  expect(await l.feeder.feed(id)).toBe(1);
+
+  await waitForLog(a, 'game started');
+  await sleep(500);
+  expect((await queueCounts(l)).active).toBe(1);
+  a.proc.kill('SIGKILL');
+  expect((await withTimeout(a.exit, 5000, 'the killed worker to exit')).signal).toBe('SIGKILL');
+  expect(logged(a.logs, 'game finished')).toEqual([]);
+  expect(await l.store.resultCount(id)).toBe(0);
+  expect((await l.store.meta(id))!.done).toBe(0);
+
+  const b = inProcessWorker(l);
+  await waitForStatus(l, id, 'done', 40_000);
+  await expectCountedOnce(l, id);
+  // The second worker found the job stalled and really played it (it takes seconds).
+  expect(b.worker.counts).toMatchObject({ stored: 1, duplicate: 0, failed: 0 });
+  expect(logged(b.logs, 'job stalled; it goes back to the queue').length).toBeGreaterThanOrEqual(1);
+  const finished = logged(b.logs, 'game finished');
+  expect(finished).toHaveLength(1);
+  expect(finished[0]).toMatchObject({ sweep: id, stored: true });
+  expect(finished[0].ms as number).toBeGreaterThan(1500);
+  await waitFor(async () => JSON.stringify(await queueCounts(l)) === JSON.stringify(EMPTY_QUEUE) || undefined, 'the queue to be empty', 5000);
+}, 60_000);
+
+test('SIGTERM with a short grace hands the running game back to the queue; another worker plays it once', async () => {
+  const l = lab('sigterm-handback');
+  const { id } = await createSweep(l, SLOW);
+  const a = spawnWorker(l, { SHUTDOWN_GRACE_MS: '500' });
+  expect(await l.feeder.feed(id)).toBe(1);
+
+  await waitForLog(a, 'game started');
+  await sleep(300);
+  const sent = Date.now();
+  a.proc.kill('SIGTERM');
+  const exit = await withTimeout(a.exit, 10_000, 'the worker to exit after SIGTERM');
+  const tookMs = Date.now() - sent;
+  expect(exit).toEqual({ code: 0, signal: null });
+  expect(tookMs).toBeLessThan(4000);
+  expect(logged(a.logs, 'game handed back to the queue')).toHaveLength(1);
+  expect(logged(a.logs, 'game finished')).toEqual([]);
+  expect(logged(a.logs, 'game attempt failed')).toEqual([]);
+  expect(logged(a.logs, 'worker stopped')[0]).toMatchObject({ stored: 0, failed: 0 });
+
+  // The job is back in line (the feeder queues with a priority), not failed, and no attempt was spent.
+  const counts = await queueCounts(l);
+  expect(counts.waiting + counts.prioritized).toBe(1);
+  expect(counts).toMatchObject({ active: 0, failed: 0, delayed: 0 });
+  const job = await l.queue.getJob(jobId(id, 0));
+  expect(job?.attemptsMade).toBe(0);
+  expect(await l.store.resultCount(id)).toBe(0);
+  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.outstanding(id)).toEqual([0]);
+
+  const b = inProcessWorker(l);
+  await waitForStatus(l, id, 'done', 40_000);
+  await expectCountedOnce(l, id);
+  expect(b.worker.counts).toMatchObject({ stored: 1, duplicate: 0, failed: 0 });
+  const finished = logged(b.logs, 'game finished');
+  expect(finished).toHaveLength(1);
+  // The first worker left well before the game could have finished.
+  expect(finished[0].ms as number).toBeGreaterThan(tookMs + 1000);
+  await waitFor(async () => JSON.stringify(await queueCounts(l)) === JSON.stringify(EMPTY_QUEUE) || undefined, 'the queue to be empty', 5000);
+}, 60_000);
+
+test('SIGTERM with a generous grace lets the running game finish and be recorded, then the worker exits 0', async () => {
+  const l = lab('sigterm-finish');
+  const { id } = await createSweep(l, MEDIUM);
+  const a = spawnWorker(l, { SHUTDOWN_GRACE_MS: '30000' });
+  expect(await l.feeder.feed(id)).toBe(1);
+
+  await waitForLog(a, 'game started');
+  a.proc.kill('SIGTERM');
+  const exit = await withTimeout(a.exit, 20_000, 'the worker to finish its game and exit');
+  expect(exit).toEqual({ code: 0, signal: null });
+  expect(logged(a.logs, 'stopping: finishing running games')).toHaveLength(1);
+  expect(logged(a.logs, 'game handed back to the queue')).toEqual([]);
+  const finished = logged(a.logs, 'game finished');
+  expect(finished).toHaveLength(1);
+  expect(finished[0]).toMatchObject({ sweep: id, stored: true });
+  expect(logged(a.logs, 'worker stopped')[0]).toMatchObject({ stored: 1, duplicate: 0, failed: 0 });
+  await expectCountedOnce(l, id);
+  // The job was completed (and removed), not left active to stall and be replayed.
+  expect(await queueCounts(l)).toEqual(EMPTY_QUEUE);
+}, 40_000);
+
+/**
+ * Regression: a shutdown abort that lands before the game reaches a thread (the job still reading
+ * its sweep from Redis) must hand the job back like an abort mid-game, not spend an attempt.
+ */
+test('a job aborted (shutdown) before its game reaches a thread is handed back, not failed', async () => {
+  const l = lab('abort-early');
+  const { id } = await createSweep(l, CHEAP);
+  expect(await l.store.claim(id, 10)).toEqual([0]);
+  const { worker } = inProcessWorker(l, { start: false });
+  for (const attemptsMade of [0, 2]) {
+    const moveToWait = vi.fn(async () => 0);
+    const aborted = AbortSignal.abort('shutting down');
+    const outcome = worker.process(fakeJob(id, 0, attemptsMade, 3, { moveToWait }), 'token', aborted);
+    await expect(outcome).rejects.toSatisfy((err: unknown) => err instanceof WaitingError || (err as Error)?.name === 'WaitingError');
+    expect(moveToWait).toHaveBeenCalledWith('token');
+  }
+  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.outstanding(id)).toEqual([0]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5. Games that fail every attempt
+
+/** Replaces the stored spec with one whose first seat no longer parses; returns the original. */
+async function corruptSpec(l: Lab, id: string, spec: SweepSpec): Promise<string> {
+  const key = l.store.keys.sweep(id).meta;
+  const original = (await redis.hget(key, 'spec'))!;
+  await redis.hset(key, 'spec', JSON.stringify({ ...spec, seats: ['mcts(it=abc)', ...spec.seats.slice(1)] }));
+  return original;
+}
+
+async function expectFailedOnly(l: Lab, id: string): Promise<void> {
+  expect(await l.store.meta(id)).toMatchObject({ status: 'done', done: 0, failed: 1 });
+  expect(await l.store.activeIds()).not.toContain(id);
+  const failures = await l.store.failures(id);
+  expect(failures).toEqual([{ index: 0, error: expect.stringContaining("mcts(it=abc)") }]);
+  expect(await l.store.resultCount(id)).toBe(0);
+  expect(await l.store.outstanding(id)).toEqual([]);
+}
+
+async function retryAndReplay(l: Lab, id: string, original: string): Promise<void> {
+  await redis.hset(l.store.keys.sweep(id).meta, 'spec', original);
+  expect(await l.store.retryFailed(id, 10)).toBe(1);
+  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.activeIds()).toContain(id);
+  expect(await l.store.failures(id)).toEqual([]);
+  // The feeder takes the requeued index first, under the same job id as before.
+  expect(await l.feeder.feed(id)).toBe(1);
+  expect(await l.store.outstanding(id)).toEqual([0]);
+  const fresh = inProcessWorker(l);
+  await waitForStatus(l, id, 'done', 20_000);
+  await expectCountedOnce(l, id);
+  expect(fresh.worker.counts).toMatchObject({ stored: 1, failed: 0 });
+}
+
+test('a game failing on its last attempt (process()) is recorded as failed, the sweep completes, and retryFailed replays it', async () => {
+  const l = lab('fail-process');
+  const { id, spec } = await createSweep(l, CHEAP);
+  const original = await corruptSpec(l, id, spec);
+  // Claimed as the feeder claims it (the cursor moves past it), then delivered by hand.
+  expect(await l.store.claim(id, 10)).toEqual([0]);
+  const { worker } = inProcessWorker(l, { start: false });
+
+  // An attempt that is not the last throws (BullMQ retries it) and records nothing.
+  await expect(worker.process(fakeJob(id, 0, 0, 3))).rejects.toThrow(/mcts\(it=abc\)/);
+  expect(await l.store.failures(id)).toEqual([]);
+  expect(await l.store.meta(id)).toMatchObject({ status: 'running', failed: 0 });
+
+  expect(await worker.process(fakeJob(id, 0, 2, 3))).toBe('failed');
+  expect(worker.counts).toMatchObject({ failed: 1, stored: 0 });
+  await expectFailedOnly(l, id);
+
+  await retryAndReplay(l, id, original);
+});
+
+test('a queued job with a single attempt that fails is recorded as failed (not left in BullMQ), and retryFailed replays it', async () => {
+  const l = lab('fail-queue');
+  const { id, spec } = await createSweep(l, CHEAP);
+  const original = await corruptSpec(l, id, spec);
+  expect(await l.store.claim(id, 10)).toEqual([0]);
+  const first = inProcessWorker(l);
+  await l.queue.add('game', { s: id, k: 0 }, { jobId: jobId(id, 0), attempts: 1 });
+
+  await waitForStatus(l, id, 'done', 20_000);
+  expect(first.worker.counts).toMatchObject({ failed: 1, stored: 0 });
+  expect(logged(first.logs, 'game failed on every attempt')).toHaveLength(1);
+  await expectFailedOnly(l, id);
+  await waitFor(async () => JSON.stringify(await queueCounts(l)) === JSON.stringify(EMPTY_QUEUE) || undefined, 'the failed game\'s job to be gone', 5000);
+
+  await first.worker.close(100);
+  await retryAndReplay(l, id, original);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 6. Idempotent failure records
+
+test('recordFailure counts an index once, and does nothing once the game has a result', async () => {
+  const l = lab('fail-idempotent');
+  const { id, sweep } = await createSweep(l, CHEAP, 2);
+
+  expect(await l.store.recordFailure(id, 0, sweep.game(0).id, 'boom')).toBe(true);
+  expect(await l.store.recordFailure(id, 0, sweep.game(0).id, 'boom again')).toBe(false);
+  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 1 });
+  expect(await l.store.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
+
+  const { worker } = inProcessWorker(l, { start: false });
+  expect(await worker.process(fakeJob(id, 1))).toBe('stored');
+  const meta = await l.store.meta(id);
+  expect(meta).toMatchObject({ status: 'done', done: 1, failed: 1 });
+
+  // A late failure report for the game that has a result changes nothing.
+  expect(await l.store.recordFailure(id, 1, sweep.game(1).id, 'late')).toBe(false);
+  expect(await l.store.meta(id)).toEqual(meta);
+  expect(await l.store.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
+  expect(await l.store.resultCount(id)).toBe(1);
+});
