@@ -20,7 +20,7 @@ export interface Keys {
 export interface SweepKeys {
   /** Hash: spec, status, total, cursor, done, failed, times. */
   meta: string;
-  /** Hash: game id → summary JSON. */
+  /** Hash: game id → deflated JSON of the game summary. */
   results: string;
   /** Hash: game id → deflated JSON of the full move record. */
   records: string;

@@ -63,6 +63,18 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
   };
 }
 
+/**
+ * Results and records are stored as deflated JSON: a 3-player summary shrinks from about 1.6 KB
+ * to about 0.6 KB, which is what a million-game sweep's Redis has to hold.
+ */
+function pack(value: unknown): Buffer {
+  return deflateRawSync(JSON.stringify(value));
+}
+
+function unpack(blob: Buffer): unknown {
+  return JSON.parse(inflateRawSync(blob).toString('utf8'));
+}
+
 export class SweepStore {
   readonly keys: Keys;
   private readonly loaded = new Map<string, LoadedSweep>();
@@ -174,7 +186,7 @@ export class SweepStore {
     const k = this.k(loaded.id);
     const placement = placementOf(loaded.sweep, summary.index);
     const { record, ...rest } = summary;
-    const args: (string | number | Buffer)[] = [loaded.id, summary.id, summary.index, JSON.stringify(rest), record ? deflateRawSync(JSON.stringify(record)) : '', now];
+    const args: (string | number | Buffer)[] = [loaded.id, summary.id, summary.index, pack(rest), record ? pack(record) : '', now];
     const increments = gameIncrements(summary, placement);
     args.push(increments.size);
     for (const [field, delta] of increments) args.push(field, String(delta));
@@ -207,8 +219,8 @@ export class SweepStore {
   /** Stored summaries (without records) of the given game ids; undefined where not played yet. */
   async results(id: string, gameIds: readonly string[]): Promise<(GameSummary | undefined)[]> {
     if (gameIds.length === 0) return [];
-    const rows = await this.redis.hmget(this.k(id).results, ...gameIds);
-    return rows.map((r) => (r ? (JSON.parse(r) as GameSummary) : undefined));
+    const rows = await this.redis.hmgetBuffer(this.k(id).results, ...gameIds);
+    return rows.map((r) => (r ? (unpack(r) as GameSummary) : undefined));
   }
 
   async resultCount(id: string): Promise<number> {
@@ -217,7 +229,7 @@ export class SweepStore {
 
   async gameRecord(id: string, gameId: string): Promise<GameRecord | undefined> {
     const blob = await this.redis.hgetBuffer(this.k(id).records, gameId);
-    return blob ? (JSON.parse(inflateRawSync(blob).toString('utf8')) as GameRecord) : undefined;
+    return blob ? (unpack(blob) as GameRecord) : undefined;
   }
 
   async aggregateTable(id: string): Promise<Record<string, string>> {
