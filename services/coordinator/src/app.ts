@@ -8,7 +8,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { SCORE_CATEGORIES, Sweep, SweepSpecError, countSweepGames, parseSweepSpec, type GameSummary } from '@wonderlab/shared';
-import { jobId, type GameJobData, type SweepMeta, type SweepStatus, type SweepStore } from '@wonderlab/shared/store';
+import { type GameJobData, type SweepMeta, type SweepStatus, type SweepStore } from '@wonderlab/shared/store';
 import { ExportQuery, GameParams, GamesQuery, SweepIdParams } from './api-schemas.js';
 import { SweepEvents } from './events.js';
 import type { Feeder } from './feeder.js';
@@ -94,14 +94,15 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
     });
     next();
   });
-  app.use(express.json({ limit: '1mb' }));
-
   const requireToken = (req: Request, _res: Response, next: NextFunction) => {
     if (o.apiToken && !tokenMatches(req.get('authorization'), o.apiToken)) {
       throw new HttpError(401, 'this route needs the header Authorization: Bearer <API_TOKEN>');
     }
     next();
   };
+  // Every mutating route is a POST: check the token before reading the body.
+  app.use((req, res, next) => (req.method === 'POST' ? requireToken(req, res, next) : next()));
+  app.use(express.json({ limit: '1mb' }));
 
   const findSweep = async (req: Request): Promise<SweepMeta> => {
     const { id } = parse(SweepIdParams, req.params, 'params');
@@ -134,7 +135,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
     res.json({ backlog: await backlog(store) });
   });
 
-  app.post('/api/sweeps', requireToken, async (req, res) => {
+  app.post('/api/sweeps', async (req, res) => {
     if (req.body === undefined || typeof req.body !== 'object' || Array.isArray(req.body) || req.body === null) {
       throw new HttpError(400, 'the body must be a sweep spec: a JSON object (Content-Type: application/json)', '(body)');
     }
@@ -235,17 +236,8 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
     events.subscribe(meta.id, res);
   });
 
-  /** Removes a sweep's waiting jobs from the queue (running ones finish); returns their indices. */
-  const takeBackQueued = async (id: string): Promise<number[]> => {
-    const removed: number[] = [];
-    for (const k of await store.outstanding(id)) {
-      if ((await queue.remove(jobId(id, k))) === 1) removed.push(k);
-    }
-    return removed;
-  };
-
   const action = (name: string, run: (meta: SweepMeta) => Promise<SweepStatus | undefined | number>) => {
-    app.post(`/api/sweeps/:id/${name}`, requireToken, async (req, res) => {
+    app.post(`/api/sweeps/:id/${name}`, async (req, res) => {
       const meta = await findSweep(req);
       const outcome = await run(meta);
       if (outcome === undefined) throw new HttpError(409, `cannot ${name} a sweep that is ${meta.status}`);
@@ -255,12 +247,12 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   };
   action('cancel', async (meta) => {
     const old = await store.transition(meta.id, ['running', 'paused'], 'cancelled', meta.priority);
-    if (old) await store.dropOutstanding(meta.id, await takeBackQueued(meta.id));
+    if (old) await feeder.takeBack(meta.id, 'drop');
     return old;
   });
   action('pause', async (meta) => {
     const old = await store.transition(meta.id, ['running'], 'paused', meta.priority);
-    if (old) await store.handBack(meta.id, await takeBackQueued(meta.id));
+    if (old) await feeder.takeBack(meta.id, 'requeue');
     return old;
   });
   action('resume', async (meta) => {

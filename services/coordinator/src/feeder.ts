@@ -100,8 +100,28 @@ export class Feeder {
   /** Claims up to the window of games and queues them; returns how many. */
   async feed(id: string, window = this.o.window): Promise<number> {
     const indices = await this.o.store.claim(id, window);
-    if (indices.length) await this.enqueue(id, indices);
+    if (indices.length === 0) return 0;
+    await this.enqueue(id, indices);
+    // A pause or cancel between the claim and the queueing found no jobs to take back: take
+    // them back now.
+    const status = await this.o.store.status(id);
+    if (status !== 'running') await this.takeBack(id, status === 'cancelled' ? 'drop' : 'requeue');
     return indices.length;
+  }
+
+  /**
+   * Takes a sweep's waiting jobs off the queue (running games finish) and either puts their games
+   * back in line behind the cursor (a pause) or forgets them (a cancel). Returns how many.
+   */
+  async takeBack(id: string, mode: 'requeue' | 'drop'): Promise<number> {
+    const { store, queue } = this.o;
+    const removed: number[] = [];
+    for (const k of await store.outstanding(id)) {
+      if ((await queue.remove(jobId(id, k))) === 1) removed.push(k);
+    }
+    if (mode === 'requeue') await store.handBack(id, removed);
+    else await store.dropOutstanding(id, removed);
+    return removed.length;
   }
 
   /** Queues claimed games that have no job (lost between claim and queueing). */

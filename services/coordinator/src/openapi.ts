@@ -62,18 +62,18 @@ export function openApiDocument(): object {
         get: {
           summary: "One game's summary and full move record",
           parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: { description: 'The game' }, 404: error('No such sweep or game not played yet') },
+          responses: { 200: { description: 'The game' }, 400: error('Malformed sweep or game id'), 404: error('No such sweep or game not played yet') },
         },
       },
       '/api/sweeps/{id}/export': {
         get: {
           summary: 'Every finished game, streamed (CSV: one row per seat; JSONL: one summary per line)',
           parameters: [idParam, { name: 'format', in: 'query', schema: { type: 'string', enum: ['csv', 'jsonl'] } }],
-          responses: { 200: { description: 'The export', content: { 'text/csv': {}, 'application/x-ndjson': {} } }, 404: error('No such sweep') },
+          responses: { 200: { description: 'The export', content: { 'text/csv': {}, 'application/x-ndjson': {} } }, 400: error('Unknown format'), 404: error('No such sweep') },
         },
       },
       '/api/sweeps/{id}/events': {
-        get: { summary: 'Server-Sent Events: `sweep` events carrying the SweepDetail whenever games finish', parameters: [idParam], responses: { 200: { description: 'An event stream', content: { 'text/event-stream': {} } } } },
+        get: { summary: 'Server-Sent Events: `sweep` events carrying the SweepDetail whenever games finish', parameters: [idParam], responses: { 200: { description: 'An event stream', content: { 'text/event-stream': {} } }, 404: error('No such sweep') } },
       },
       '/api/sweeps/{id}/cancel': action('Cancel: no more games are played'),
       '/api/sweeps/{id}/pause': action('Pause: queued games are taken back; running ones finish'),

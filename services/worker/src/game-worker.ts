@@ -18,7 +18,7 @@ export interface GameWorkerOptions {
   logger: Logger;
 }
 
-export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'unknown-sweep';
+export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'paused' | 'unknown-sweep';
 
 /** How long a sweep's status is trusted before it is read again. */
 const STATUS_TTL_MS = 1000;
@@ -30,7 +30,7 @@ export class GameWorker {
   private readonly statuses = new Map<string, { status: SweepStatus | undefined; at: number }>();
   private readonly log: Logger;
   /** Games this worker finished, by outcome (for logs and tests). */
-  readonly counts: Record<JobOutcome, number> = { stored: 0, duplicate: 0, failed: 0, cancelled: 0, 'unknown-sweep': 0 };
+  readonly counts: Record<JobOutcome, number> = { stored: 0, duplicate: 0, failed: 0, cancelled: 0, paused: 0, 'unknown-sweep': 0 };
 
   constructor(private readonly options: GameWorkerOptions) {
     this.log = options.logger;
@@ -58,7 +58,8 @@ export class GameWorker {
   private async statusOf(id: string): Promise<SweepStatus | undefined> {
     const now = Date.now();
     const cached = this.statuses.get(id);
-    if (cached && now - cached.at < STATUS_TTL_MS) return cached.status;
+    // Only 'running' is trusted from the cache: a resumed sweep must not wait out the TTL.
+    if (cached?.status === 'running' && now - cached.at < STATUS_TTL_MS) return cached.status;
     const status = await this.store.status(id);
     this.statuses.set(id, { status, at: now });
     return status;
@@ -79,6 +80,11 @@ export class GameWorker {
     if (status === 'cancelled') {
       await this.store.dropOutstanding(s, [k]);
       return 'cancelled';
+    }
+    if (status === 'paused') {
+      // Queued in a race with the pause: back in line behind the cursor, played on resume.
+      await this.store.handBack(s, [k]);
+      return 'paused';
     }
     const started = performance.now();
     let loaded;
