@@ -66,7 +66,10 @@ describe('sweep specs', () => {
     expect(fieldOf({ ...base, deals: { count: 0 } })).toBe('deals.count');
     expect(fieldOf({ ...base, wonders: { mode: 'fixed', sets: [['Rhodes', 'Giza', 'Atlantis']] } })).toBe('wonders.sets.0.2');
     expect(fieldOf({ ...base, seating: 'shuffle' })).toBe('seating');
-    expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'bogus'], seats: [0, 1] } })).toBe('matchup.specs.1');
+    expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'bogus'], seats: [1, 2] } })).toBe('matchup.specs.1');
+    expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'random', 'mcts:5'], seats: [1, 2] } })).toBe('matchup.specs.2');
+    // Seat 0 sweeps C: it cannot also take the matchup's agents.
+    expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'random'], seats: [0, 1] } })).toBe('seats.0');
     expect(fieldOf({ ...base, extra: 1 })).toBe('(spec)');
   });
 });
