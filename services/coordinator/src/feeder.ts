@@ -89,12 +89,16 @@ export class Feeder {
   private async enqueue(id: string, indices: readonly number[]): Promise<void> {
     const meta = await this.o.store.meta(id);
     const priority = bullPriority(meta?.priority ?? 1);
-    const CHUNK = 5000;
-    for (let i = 0; i < indices.length; i += CHUNK) {
-      await this.o.queue.addBulk(
-        indices.slice(i, i + CHUNK).map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), ...priority } })),
-      );
-    }
+    // Chunks go out two at a time, so that building one overlaps with Redis running the other.
+    const CHUNK = 2500;
+    const chunks: number[][] = [];
+    for (let i = 0; i < indices.length; i += CHUNK) chunks.push(indices.slice(i, i + CHUNK));
+    const send = async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        await this.o.queue.addBulk(chunk.map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), ...priority } })));
+      }
+    };
+    await Promise.all([send(), send()]);
   }
 
   /** Claims up to the window of games and queues them; returns how many. */
