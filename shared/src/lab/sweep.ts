@@ -43,7 +43,7 @@ export const SweepSpecSchema = z
     seating: z.enum(SEATINGS).default('fixed'),
     swapSeats: z.tuple([z.number().int(), z.number().int()]).optional(),
     open: z.boolean().default(false),
-    /** Keep each game's full move record (about 2–4 KB of Redis per game, deflated). */
+    /** Keep each game's full move record (about 1.1 KB of Redis per 3-player game, deflated). */
     keepRecords: z.boolean().default(true),
     /** Queue priority: 1 (the default) is served first, then 2, 3, … */
     priority: z.number().int().min(1).max(1000).default(1),
