@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { SCORE_CATEGORIES, Sweep, SweepSpecError, countSweepGames, parseSweepSpec, type GameSummary } from '@wonderlab/shared';
+import { SCORE_CATEGORIES, Sweep, SweepSpecError, countSweepGames, parseSweepSpec, timeline, type GameSummary } from '@wonderlab/shared';
 import { type GameJobData, type SweepMeta, type SweepStatus, type SweepStore } from '@wonderlab/shared/store';
 import { ExportQuery, GameParams, GamesQuery, SweepIdParams } from './api-schemas.js';
 import { SweepEvents } from './events.js';
@@ -101,7 +101,8 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
     next();
   };
   // Every mutating route is a POST: check the token before reading the body.
-  app.use((req, res, next) => (req.method === 'POST' ? requireToken(req, res, next) : next()));
+  // /api/sweeps/validate changes nothing: the submit page checks specs with it as you type.
+  app.use((req, res, next) => (req.method === 'POST' && req.path !== '/api/sweeps/validate' ? requireToken(req, res, next) : next()));
   app.use(express.json({ limit: '1mb' }));
 
   const findSweep = async (req: Request): Promise<SweepMeta> => {
@@ -135,13 +136,14 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
     res.json({ backlog: await backlog(store) });
   });
 
-  app.post('/api/sweeps', async (req, res) => {
-    if (req.body === undefined || typeof req.body !== 'object' || Array.isArray(req.body) || req.body === null) {
+  /** The body as a valid spec within the game limit, or a 400 naming the field. */
+  const validSpec = (body: unknown) => {
+    if (body === undefined || typeof body !== 'object' || Array.isArray(body) || body === null) {
       throw new HttpError(400, 'the body must be a sweep spec: a JSON object (Content-Type: application/json)', '(body)');
     }
     let spec;
     try {
-      spec = parseSweepSpec(req.body);
+      spec = parseSweepSpec(body);
     } catch (err) {
       if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
       throw err;
@@ -154,6 +156,16 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
         'deals.count',
       );
     }
+    return { spec, count };
+  };
+
+  app.post('/api/sweeps/validate', (req, res) => {
+    const { count } = validSpec(req.body);
+    res.json({ ok: true, games: count.total, cells: count.cells, gamesPerCell: count.gamesPerCell });
+  });
+
+  app.post('/api/sweeps', async (req, res) => {
+    const { spec, count } = validSpec(req.body);
     const meta = await store.create(spec, new Sweep(spec));
     logger.info({ sweep: meta.id, name: meta.name, games: meta.total }, 'sweep created');
     feeder.kick();
@@ -204,6 +216,14 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
     if (!summary) throw new HttpError(404, `game '${gameId}' of sweep '${id}' has not been played (or does not exist)`);
     const record = await store.gameRecord(id, gameId);
     res.json({ ...summary, ...(record ? { record } : {}) });
+  });
+
+  app.get('/api/sweeps/:id/games/:gameId/timeline', async (req, res) => {
+    const { id, gameId } = parse(GameParams, req.params, 'params');
+    if (!(await store.meta(id))) throw new HttpError(404, `no sweep '${id}'`);
+    const record = await store.gameRecord(id, gameId);
+    if (!record) throw new HttpError(404, `game '${gameId}' of sweep '${id}' has no stored record (not played yet, or the sweep has keepRecords: false)`);
+    res.json({ steps: timeline(record) });
   });
 
   app.get('/api/sweeps/:id/export', async (req, res) => {

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { ConfigError, DEFAULT_REDIS_URL, connectRedis, parseEnv } from '@wonderlab/shared/store';
 import { GameWorker, WorkerEnvSchema } from '@wonderlab/worker';
+import { dashboardRouter } from '@wonderlab/dashboard';
 import { CoordinatorEnvSchema } from './config.js';
 import { NoRedisError, useOrStartRedis } from './local-redis.js';
 import { startCoordinator } from './server.js';
@@ -41,7 +42,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
     throw err;
   }
   const settings = { ...config, REDIS_URL: redisServer.url };
-  const coordinator = await startCoordinator(settings, logger.child({ service: 'coordinator' }));
+  const coordinator = await startCoordinator(settings, logger.child({ service: 'coordinator' }), { mount: (app) => app.use(dashboardRouter()) });
   const workerRedis = connectRedis(redisServer.url);
   workerRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const slots = config.WORKER_SLOTS;
@@ -59,8 +60,8 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
   process.stderr.write(
     [
       '',
-      `Wonderlab is running at ${coordinator.url} (${slots} game slots, Redis ${redisServer.url}).`,
-      'Submit a sweep:',
+      `Wonderlab is running: open the dashboard at ${coordinator.url}/ (${slots} game slots, Redis ${redisServer.url}).`,
+      'Or submit a sweep from the command line:',
       `  curl -s -X POST ${coordinator.url}/api/sweeps${auth} -H 'Content-Type: application/json' -d '${EXAMPLE_SPEC}'`,
       `Follow it: ${coordinator.url}/api/sweeps/<id>   API: ${coordinator.url}/api/openapi.json   Stop: Ctrl-C`,
       '',

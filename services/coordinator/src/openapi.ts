@@ -48,6 +48,13 @@ export function openApiDocument(): object {
         },
         get: { summary: 'Every sweep, newest first', responses: { 200: { description: 'Sweeps', content: { 'application/json': { schema: { type: 'array', items: ref('SweepOverview') } } } } } },
       },
+      '/api/sweeps/validate': {
+        post: {
+          summary: 'Check a spec without storing it (no token needed): its game and cell counts, or the 400 POST /api/sweeps would give',
+          requestBody: { required: true, content: content('SweepSpec') },
+          responses: { 200: { description: '{ ok, games, cells, gamesPerCell }' }, 400: error('Invalid spec (the field is named) or over the game limit') },
+        },
+      },
       '/api/sweeps/{id}': {
         get: { summary: 'Status, counts by state and per-cell aggregates', parameters: [idParam], responses: { 200: { description: 'The sweep', content: content('SweepDetail') }, 404: error('No such sweep') } },
       },
@@ -63,6 +70,13 @@ export function openApiDocument(): object {
           summary: "One game's summary and full move record",
           parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { 200: { description: 'The game' }, 400: error('Malformed sweep or game id'), 404: error('No such sweep or game not played yet') },
+        },
+      },
+      '/api/sweeps/{id}/games/{gameId}/timeline': {
+        get: {
+          summary: 'The game replayed step by step: every seat\'s hand, coins and military before each step, and the moves',
+          parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: '{ steps }' }, 400: error('Malformed sweep or game id'), 404: error('No such sweep, or no stored record') },
         },
       },
       '/api/sweeps/{id}/export': {

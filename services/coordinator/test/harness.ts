@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import type { Redis } from 'ioredis';
 import { SweepStore, connectRedis, deleteKeys, redisAnswers } from '@wonderlab/shared/store';
 import { GameWorker } from '@wonderlab/worker';
+import { dashboardRouter } from '@wonderlab/dashboard';
 import { CoordinatorEnvSchema, startCoordinator, type RunningCoordinator } from '@wonderlab/coordinator';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -64,7 +65,7 @@ export async function startLab(o: LabOptions = {}): Promise<TestLab> {
     ...(o.maxGames ? { MAX_GAMES: String(o.maxGames) } : {}),
     ...(o.feedWindow ? { FEED_WINDOW: String(o.feedWindow) } : {}),
   });
-  const coordinator = await startCoordinator(config, silent);
+  const coordinator = await startCoordinator(config, silent, { mount: (app) => app.use(dashboardRouter()) });
   const redis = connectRedis(REDIS_URL);
   const workerConnections: Redis[] = [];
   const workers: GameWorker[] = [];

@@ -7,7 +7,7 @@ import { BOARDS, CARDS } from './catalog.js';
 import { actingSeats, decodeMove, legalMoves, type DecodedMove } from './moves.js';
 import { newGame, step, type GameConfig } from './rules.js';
 import { gameResult, type GameResult } from './scoring.js';
-import { MAX_CITY, type GameState } from './state.js';
+import { HAND_SIZE, MAX_CITY, type GameState } from './state.js';
 
 export const RECORD_VERSION = 1;
 export const PHASE_NAMES = ['turn', 'seventh', 'discardBuild', 'over'] as const;
@@ -164,4 +164,56 @@ function encodeForState(m: RecordedMove, s: GameState): number | undefined {
   }
   // A cheapest-mode payment is always among the undominated ones, so this covers both modes.
   return undefined;
+}
+
+/** One seat just before a step: what it holds and has. */
+export interface SeatSnapshot {
+  seat: number;
+  /** The hand it chooses from (card names). */
+  hand: string[];
+  coins: number;
+  shields: number;
+  /** Military points from conflict tokens so far. */
+  militaryPoints: number;
+  stages: number;
+  /** Cards in its city. */
+  cityCards: number;
+}
+
+export interface TimelineStep extends RecordedStep {
+  /** Every seat just before the step's moves. */
+  before: SeatSnapshot[];
+}
+
+/**
+ * A record replayed step by step, with each seat's hand, coins and military before every step:
+ * what a replay viewer shows. Throws if the record does not replay.
+ */
+export function timeline(record: GameRecord): TimelineStep[] {
+  const s = newGame(record.config);
+  const moves = new Int32Array(s.n);
+  const out: TimelineStep[] = [];
+  for (const [i, rec] of record.steps.entries()) {
+    const before = [...Array(s.n).keys()].map((p) => {
+      let militaryPoints = 0;
+      for (let t = 0; t < 6; t++) militaryPoints += s.tokens[p * 6 + t];
+      return {
+        seat: p,
+        hand: Array.from(s.hands.subarray(p * HAND_SIZE, p * HAND_SIZE + s.handLen[p]), (c) => CARDS[c].name),
+        coins: s.coins[p],
+        shields: s.shields[p],
+        militaryPoints,
+        stages: s.stages[p],
+        cityCards: s.cityLen[p],
+      };
+    });
+    out.push({ ...rec, before });
+    for (const m of rec.moves) {
+      const encoded = encodeForState(m, s);
+      if (encoded === undefined) throw new Error(`step ${i}: seat ${m.seat}'s recorded move is not legal`);
+      moves[m.seat] = encoded;
+    }
+    step(s, moves);
+  }
+  return out;
 }

@@ -1,0 +1,53 @@
+// Talking to the coordinator's API (same origin) and formatting its numbers.
+
+export async function getJSON(path) {
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw Object.assign(new Error(body.error ?? `${res.status} ${res.statusText}`), { status: res.status, body });
+  return body;
+}
+
+/** POST JSON; resolves to { status, body } whatever the status. */
+export async function postJSON(path, body, token) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await res.json().catch(() => ({})) };
+}
+
+const TOKEN_KEY = 'wonderlab.apiToken';
+/** The token input of a page, remembered in this browser. */
+export function bindToken(input) {
+  input.value = localStorage.getItem(TOKEN_KEY) ?? '';
+  input.addEventListener('change', () => localStorage.setItem(TOKEN_KEY, input.value));
+  return () => input.value.trim();
+}
+
+export const pct = (x, digits = 1) => (Number.isFinite(x) ? (100 * x).toFixed(digits) : '–');
+export const num = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+
+export function duration(seconds) {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '–';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const child of children) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+
+export function fillTable(table, header, rows) {
+  table.replaceChildren(
+    el('thead', {}, el('tr', {}, ...header.map((h) => el('th', { class: h.num ? 'num' : undefined, scope: 'col' }, h.text ?? h)))),
+    el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell, i) => (cell instanceof Node && cell.tagName === 'TD' ? cell : el('td', { class: header[i]?.num ? 'num' : undefined }, cell)))))),
+  );
+}

@@ -1,0 +1,78 @@
+// One game, replayed: final scores, then every step with each seat's move, payment, coins,
+// military and the hand it chose from.
+import { el, fillTable, getJSON } from './api.js';
+
+const [, , id, , gameId] = location.pathname.split('/').map(decodeURIComponent);
+const $ = (sel) => document.querySelector(sel);
+const CATEGORIES = ['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'];
+const ROMAN = ['', 'I', 'II', 'III'];
+
+function moveText(m) {
+  const pay = m.payLeft || m.payRight ? ` (pays ${m.payLeft} left, ${m.payRight} right)` : '';
+  switch (m.action) {
+    case 'build':
+      return `builds ${m.card}${pay}`;
+    case 'stage':
+      return `builds a wonder stage with ${m.card}${pay}`;
+    case 'discard':
+      return `discards ${m.card} (+3 coins)`;
+    default:
+      return `${m.action} ${m.card}${pay}`;
+  }
+}
+
+try {
+  $('#back').href = `/sweeps/${id}`;
+  const game = await getJSON(`/api/sweeps/${id}/games/${gameId}`);
+  document.title = `${gameId} · Wonderlab`;
+  $('#title').textContent = `Game ${gameId}`;
+  const winners = game.players.filter((p) => p.winner);
+  $('#summary').textContent = `Seed ${game.seed}, deal ${game.deal}, seat order ${game.seating}. ${
+    winners.length ? `Won by seat ${winners[0].seat} (${winners[0].agent}) with ${winners[0].score.total} VP.` : `No single winner (decided by ${game.decidedBy}).`
+  }`;
+  fillTable(
+    $('#final'),
+    ['seat', 'agent', 'wonder', ...CATEGORIES.map((c) => ({ text: c, num: true })), { text: 'total', num: true }, { text: 'coins', num: true }, { text: 'stages', num: true }, { text: 'rank', num: true }],
+    game.players.map((p) => [
+      p.seat,
+      p.agent,
+      `${p.city} ${p.side}`,
+      ...CATEGORIES.map((c) => p.score[c]),
+      el('td', { class: 'num' }, el('strong', {}, String(p.score.total)), p.winner ? ' ★' : ''),
+      p.coins,
+      p.stages,
+      p.rank,
+    ]),
+  );
+  if (!game.record) {
+    $('#turns').replaceChildren(el('caption', {}, 'This sweep does not keep move records (keepRecords: false).'));
+  } else {
+    const { steps } = await getJSON(`/api/sweeps/${id}/games/${gameId}/timeline`);
+    const seats = game.players.map((p) => p.seat);
+    fillTable(
+      $('#turns'),
+      ['step', ...seats.map((q) => `seat ${q}: ${game.players[q].agent} (${game.players[q].city})`)],
+      steps.map((s) => {
+        const when = s.phase === 'turn' ? `Age ${ROMAN[s.age]}, turn ${s.turn}` : `Age ${ROMAN[s.age]}, ${s.phase === 'seventh' ? 'seventh card' : 'build from the discard pile'}`;
+        return [
+          when,
+          ...seats.map((q) => {
+            const move = s.moves.find((m) => m.seat === q);
+            const b = s.before[q];
+            return el(
+              'td',
+              { class: 'seat-cell' },
+              el('div', {}, move ? moveText(move) : '—'),
+              el('div', { class: 'hand' }, `${b.coins} coins · ${b.shields} shields · ${b.militaryPoints} military points`),
+              move ? el('div', { class: 'hand' }, `hand: ${b.hand.join(', ')}`) : '',
+            );
+          }),
+        ];
+      }),
+    );
+  }
+} catch (err) {
+  const box = $('#error');
+  box.hidden = false;
+  box.textContent = err.status === 404 ? `Game ${gameId} of sweep ${id} has not been played yet.` : `Cannot load the game: ${err.message}`;
+}

@@ -1,0 +1,227 @@
+// One sweep, live: status and progress, a chart per swept parameter, the matchup matrix, VP box
+// plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
+// and the games. Updated from the coordinator's Server-Sent Events.
+import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
+import {
+  breakdownChart,
+  cardsChart,
+  cellName,
+  errorBarsPlugin,
+  matchupMatrix,
+  parameterChart,
+  progressionChart,
+  scopedLabels,
+  sweptKeys,
+  vpBoxplot,
+  wonderStagesChart,
+  wonderWinChart,
+} from './charts.js';
+
+const Chart = window.Chart;
+Chart.register(errorBarsPlugin);
+if (window.ChartBoxPlot) Chart.register(window.ChartBoxPlot.BoxPlotController, window.ChartBoxPlot.BoxAndWiskers);
+
+const id = decodeURIComponent(location.pathname.split('/')[2]);
+const $ = (sel) => document.querySelector(sel);
+const token = bindToken($('#token'));
+const scopeSelect = $('#scope');
+let detail;
+
+$('#export-csv').href = `/api/sweeps/${id}/export?format=csv`;
+$('#export-jsonl').href = `/api/sweeps/${id}/export?format=jsonl`;
+
+/** Creates the chart on first use, then swaps its data in place (no re-creation, no animation). */
+function draw(canvasId, config) {
+  const canvas = document.getElementById(canvasId);
+  const existing = Chart.getChart(canvas);
+  if (!existing) return new Chart(canvas, config);
+  existing.data.labels = config.data.labels;
+  existing.data.datasets = config.data.datasets;
+  existing.update('none');
+  return existing;
+}
+
+function renderHeader(d) {
+  document.title = `${d.name} · Wonderlab`;
+  $('#title').textContent = d.name;
+  const status = $('#status');
+  status.textContent = d.status;
+  status.className = `status status-${d.status}`;
+  const c = d.counts;
+  $('#counts').textContent = `${c.done} of ${c.total} games done${c.failed ? `, ${c.failed} failed` : ''} · ${c.queued} in the queue · ${c.pending} waiting · ${d.cells.length} cell${d.cells.length === 1 ? '' : 's'} of ${d.gamesPerCell} games`;
+  const progress = $('#progress');
+  progress.value = d.progress;
+  progress.setAttribute('aria-valuetext', `${pct(d.progress)} % done`);
+  $('#rate').textContent = `${d.gamesPerSecond ? d.gamesPerSecond.toFixed(2) : '–'} games/s · ETA ${duration(d.etaSeconds)}`;
+  $('#pause').disabled = d.status !== 'running';
+  $('#resume').disabled = d.status !== 'paused';
+  $('#cancel').disabled = d.status === 'done' || d.status === 'cancelled';
+  $('#retry-failed').disabled = !c.failed;
+}
+
+function renderScopes(d) {
+  if (scopeSelect.options.length === d.cells.length + 1) return;
+  for (const cell of d.cells) scopeSelect.append(el('option', { value: cell.index }, `Cell ${cell.index}: ${cellName(cell)}`));
+  if (d.cells.length === 1) scopeSelect.value = '0';
+}
+
+function renderParameters(d) {
+  const section = $('#params');
+  for (const key of sweptKeys(d)) {
+    const canvasId = `param-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
+    if (!document.getElementById(canvasId)) {
+      section.append(
+        el('div', { class: 'card' }, el('h2', {}, `Win rate and mean VP by ${key}`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate with 95 % intervals and mean VP for each value of ${key}` }))),
+      );
+    }
+    draw(canvasId, parameterChart(d, key));
+  }
+}
+
+function heatColour(p) {
+  if (!Number.isFinite(p)) return '#eeeeee';
+  // White at 0 to dark blue at 1; text switches to white where the fill gets dark.
+  const light = Math.round(97 - 62 * p);
+  return `hsl(207, 70%, ${light}%)`;
+}
+
+function renderMatchup(d) {
+  const matrix = matchupMatrix(d);
+  $('#matchup').hidden = !matrix;
+  if (!matrix) return;
+  const table = $('#matchup-matrix');
+  table.replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `seat ${matrix.seats[0]} \\ seat ${matrix.seats[1]}`), ...matrix.specs.map((s) => el('th', { scope: 'col' }, s)))),
+    el(
+      'tbody',
+      {},
+      ...matrix.rows.map((row, i) =>
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, matrix.specs[i]),
+          ...row.map((r, j) => {
+            if (!r) return el('td', { class: 'heat-cell muted' }, '—');
+            const td = el('td', {
+              class: 'heat-cell',
+              'data-row': matrix.specs[i],
+              'data-col': matrix.specs[j],
+              title: r.games ? `${matrix.specs[i]} against ${matrix.specs[j]}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet',
+            }, r.games ? `${pct(r.winRate)} %` : '–');
+            td.style.background = heatColour(r.winRate);
+            td.style.color = r.winRate > 0.55 ? '#fff' : '#1a1a1a';
+            return td;
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderNumbers(d) {
+  const header = ['cell', 'agent', { text: 'games', num: true }, { text: 'wins', num: true }, { text: 'ties', num: true }, { text: 'coin wins', num: true }, { text: 'win % ± 95 %', num: true }, { text: 'Wilson 95 %', num: true }, { text: 'paired win % ± 95 %', num: true }, { text: 'mean VP (sd)', num: true }, { text: 'median [q1, q3]', num: true }, { text: 'stages', num: true }, { text: 'ms/decision', num: true }, { text: 'iter/s', num: true }];
+  const rows = [];
+  for (const cell of d.cells) {
+    for (const l of cell.labels) {
+      rows.push([
+        `${cell.index}: ${cellName(cell)}`,
+        l.label,
+        l.games,
+        l.wins,
+        l.ties,
+        l.coinWins,
+        `${pct(l.winRate)} ± ${pct(l.halfWidth)}`,
+        `[${pct(l.wilson.low)}, ${pct(l.wilson.high)}]`,
+        l.paired ? `${pct(l.paired.mean)} ± ${pct(l.paired.halfWidth)} (${l.paired.groups} deals)` : '–',
+        `${num(l.vp.mean)} (${num(l.vp.sd)})`,
+        `${num(l.vp.median)} [${num(l.vp.q1)}, ${num(l.vp.q3)}]`,
+        num(l.meanStages, 2),
+        num(l.decisionMs, 2),
+        l.iterationsPerSecond ? Math.round(l.iterationsPerSecond) : '–',
+      ]);
+    }
+    if (cell.pairedDifference) {
+      const p = cell.pairedDifference;
+      rows.push([`${cell.index}: ${cellName(cell)}`, `${p.labels[0]} − ${p.labels[1]} (paired)`, '', '', '', '', `${pct(p.mean)} ± ${pct(p.halfWidth)}`, '', `${p.groups} deals`, '', '', '', '', '']);
+    }
+  }
+  fillTable($('#numbers'), header, rows);
+}
+
+let gamesOffset = 0;
+const GAMES_PAGE = 20;
+async function renderGames() {
+  const page = await getJSON(`/api/sweeps/${id}/games?offset=${gamesOffset}&limit=${GAMES_PAGE}`);
+  const rows = page.items.map((g) => {
+    const link = g.state === 'done' ? el('a', { href: `/sweeps/${id}/games/${g.id}` }, g.id) : g.id;
+    const s = g.summary;
+    const winners = s ? s.players.filter((p) => p.winner).map((p) => `${p.agent} (${p.city})`).join(', ') || 'tie' : '';
+    const scores = s ? s.players.map((p) => p.score.total).join(' / ') : g.error ?? '';
+    return [g.index, link, g.cell, g.state, winners, scores];
+  });
+  fillTable($('#games'), [{ text: '#', num: true }, 'game', { text: 'cell', num: true }, 'state', 'winner', 'VP by seat'], rows);
+  $('#games-page').textContent = `games ${page.offset + 1}–${Math.min(page.total, page.offset + page.limit)} of ${page.total}`;
+  $('#games-prev').disabled = gamesOffset === 0;
+  $('#games-next').disabled = gamesOffset + GAMES_PAGE >= page.total;
+}
+$('#games-prev').addEventListener('click', () => {
+  gamesOffset = Math.max(0, gamesOffset - GAMES_PAGE);
+  void renderGames();
+});
+$('#games-next').addEventListener('click', () => {
+  gamesOffset += GAMES_PAGE;
+  void renderGames();
+});
+
+function renderCharts(d) {
+  const scope = scopeSelect.value;
+  const labels = scopedLabels(d, scope);
+  draw('chart-vp', vpBoxplot(d, scope));
+  draw('chart-breakdown', breakdownChart(labels));
+  draw('chart-wonders', wonderWinChart(labels));
+  draw('chart-stages', wonderStagesChart(labels));
+  draw('chart-cards', cardsChart(labels));
+  draw('chart-progress', progressionChart(d, scope));
+}
+
+let lastDone = -1;
+function render(d) {
+  detail = d;
+  renderHeader(d);
+  renderScopes(d);
+  renderParameters(d);
+  renderMatchup(d);
+  renderCharts(d);
+  renderNumbers(d);
+  const done = d.counts.done + d.counts.failed;
+  if (done !== lastDone) {
+    lastDone = done;
+    void renderGames();
+  }
+}
+
+scopeSelect.addEventListener('change', () => detail && renderCharts(detail));
+
+async function act(name) {
+  const message = $('#action-message');
+  const { status, body } = await postJSON(`/api/sweeps/${id}/${name}`, undefined, token());
+  if (status === 200) {
+    message.className = 'notice';
+    message.textContent = `${name}: the sweep is ${body.status}.`;
+    render(await getJSON(`/api/sweeps/${id}`));
+  } else {
+    message.className = 'alert';
+    message.textContent = status === 401 ? `${name}: this lab needs its API token (enter it above).` : `${name}: ${body.error ?? status}`;
+  }
+}
+for (const name of ['pause', 'resume', 'cancel', 'retry-failed']) $(`#${name}`).addEventListener('click', () => void act(name));
+
+try {
+  render(await getJSON(`/api/sweeps/${id}`));
+  const events = new EventSource(`/api/sweeps/${id}/events`);
+  events.addEventListener('sweep', (e) => render(JSON.parse(e.data)));
+  events.addEventListener('error', () => ($('#live-note').textContent = 'Live updates interrupted; reconnecting…'));
+  events.addEventListener('open', () => ($('#live-note').textContent = 'Charts update as games finish.'));
+} catch (err) {
+  $('#title').textContent = err.status === 404 ? `No sweep '${id}'` : `Cannot load the sweep: ${err.message}`;
+}

@@ -1,0 +1,34 @@
+// The sweeps list: every sweep with its progress, refreshed every two seconds.
+import { duration, el, getJSON } from './api.js';
+
+const body = document.querySelector('#sweeps tbody');
+const empty = document.getElementById('empty');
+
+async function refresh() {
+  try {
+    const sweeps = await getJSON('/api/sweeps');
+    empty.hidden = sweeps.length > 0;
+    body.replaceChildren(
+      ...sweeps.map((s) => {
+        const progress = el('progress', { max: 1, value: s.progress, 'aria-label': `${s.name}: ${(100 * s.progress).toFixed(1)} % done` });
+        return el(
+          'tr',
+          { 'data-sweep': s.id },
+          el('td', {}, el('a', { href: `/sweeps/${s.id}` }, s.name)),
+          el('td', { class: `status status-${s.status}` }, s.status),
+          el('td', {}, progress),
+          el('td', { class: 'num' }, `${s.counts.done} / ${s.counts.total}${s.counts.failed ? ` (${s.counts.failed} failed)` : ''}`),
+          el('td', { class: 'num' }, s.gamesPerSecond ? s.gamesPerSecond.toFixed(1) : '–'),
+          el('td', { class: 'num' }, duration(s.etaSeconds)),
+          el('td', {}, new Date(s.created).toLocaleString()),
+        );
+      }),
+    );
+  } catch (err) {
+    empty.hidden = false;
+    empty.textContent = `Cannot reach the lab: ${err.message}`;
+  }
+}
+
+await refresh();
+setInterval(refresh, 2000);
