@@ -11,6 +11,8 @@ import express from 'express';
 
 const require = createRequire(import.meta.url);
 const PUBLIC_DIR = fileURLToPath(new URL('../../public', import.meta.url));
+/** Page bodies (HTML fragments); `layout` adds the shared head and navigation. */
+const PAGES_DIR = fileURLToPath(new URL('../../pages', import.meta.url));
 /** The repository's presets/ folder (one sweep spec per published experiment). */
 export const DEFAULT_PRESETS_DIR = fileURLToPath(new URL('../../../../presets', import.meta.url));
 
@@ -43,14 +45,43 @@ export interface DashboardOptions {
   presetsDir?: string;
 }
 
+const FAVICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%230b4f8a'/%3E%3C/svg%3E";
+
+/** A page: the shared head and navigation around a body file whose first line names its title. */
+function layout(file: string): string {
+  const text = readFileSync(join(PAGES_DIR, file), 'utf8');
+  const title = /^<!-- title: (.*) -->/.exec(text)?.[1] ?? 'Wonderlab';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Wonderlab</title>
+<link rel="stylesheet" href="/static/app.css">
+<link rel="icon" href="${FAVICON}">
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="/">Wonderlab</a>
+  <nav aria-label="Main"><a href="/">Sweeps</a> &nbsp; <a href="/submit">New sweep</a> &nbsp; <a href="/api/openapi.json">API</a></nav>
+</header>
+${text.replace(/^<!-- title: .* -->\n/, '')}</body>
+</html>
+`;
+}
+
 export function dashboardRouter(o: DashboardOptions = {}): express.Router {
   const router = express.Router();
-  const page = (file: string) => (_req: express.Request, res: express.Response) => res.sendFile(join(PUBLIC_DIR, file));
+  const pages = new Map<string, string>();
+  const page = (file: string) => (_req: express.Request, res: express.Response) => {
+    if (!pages.has(file)) pages.set(file, layout(file));
+    res.type('html').send(pages.get(file));
+  };
   router.get('/', page('index.html'));
   router.get('/submit', page('submit.html'));
   router.get('/sweeps/:id', page('sweep.html'));
   router.get('/sweeps/:id/games/:gameId', page('game.html'));
-  router.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1m' }));
+  router.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1m', extensions: [] }));
   router.get('/vendor/:file', (req, res, next) => {
     const path = VENDOR[req.params.file];
     if (path) res.sendFile(path, { maxAge: '1d' });
