@@ -12,7 +12,7 @@ import { type GameJobData, type SweepMeta, type SweepStatus, type SweepStore } f
 import { ExportQuery, GameParams, GamesQuery, SweepIdParams } from './api-schemas.js';
 import { SweepEvents } from './events.js';
 import type { Feeder } from './feeder.js';
-import { RateTracker, backlog, prometheusText } from './metrics.js';
+import { BACKLOG_FIELD, BACKLOG_ROUTE, RateTracker, backlog, prometheusText } from './metrics.js';
 import { openApiDocument, sweepSpecJsonSchema } from './openapi.js';
 import { sweepDetail, sweepOverview } from './views.js';
 
@@ -132,8 +132,8 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.get('/api/schema/sweep-spec.json', (_req, res) => {
     res.json(sweepSpecJsonSchema());
   });
-  app.get('/api/backlog', async (_req, res) => {
-    res.json({ backlog: await backlog(store) });
+  app.get(BACKLOG_ROUTE, async (_req, res) => {
+    res.json({ [BACKLOG_FIELD]: await backlog(store) });
   });
 
   /** The body as a valid spec within the game limit, or a 400 naming the field. */

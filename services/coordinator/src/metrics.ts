@@ -8,6 +8,10 @@ import { SWEEP_STATUSES, type GameJobData, type SweepStore } from '@wonderlab/sh
 
 const RATE_WINDOW_MS = 60_000;
 
+/** Where autoscalers read the backlog (KEDA's metrics-api trigger in k8s/), and its JSON field. */
+export const BACKLOG_ROUTE = '/api/backlog';
+export const BACKLOG_FIELD = 'backlog';
+
 /** Samples of the games-done counter, for a rate over the last minute. */
 export class RateTracker {
   private samples: { at: number; done: number }[] = [];

@@ -5,22 +5,15 @@
  */
 import { request } from 'node:http';
 import { pino } from 'pino';
-import { z } from 'zod';
 import express from 'express';
 import { ConfigError, parseEnv } from '@wonderlab/shared/store';
+import { DashboardEnvSchema } from './config.js';
 import { dashboardRouter } from './dashboard.js';
 
-const EnvSchema = z.object({
-  COORDINATOR_URL: z.string().url().default('http://127.0.0.1:8080'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
-  HOST: z.string().default('0.0.0.0'),
-  PRESETS_DIR: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
 
 let config;
 try {
-  config = parseEnv(EnvSchema);
+  config = parseEnv(DashboardEnvSchema);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`dashboard: ${err.message}`);

@@ -1,0 +1,65 @@
+# One image, one target per service: coordinator, worker, dashboard (and lab: all in one).
+#   docker build --target worker -t wonderlab-worker .
+# Built in a full Node image, run in a slim one as the unprivileged 'node' user.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.base.json ./
+COPY shared/package.json shared/tsconfig.json shared/
+COPY services/coordinator/package.json services/coordinator/tsconfig.json services/coordinator/
+COPY services/worker/package.json services/worker/tsconfig.json services/worker/
+COPY services/dashboard/package.json services/dashboard/tsconfig.json services/dashboard/
+# --ignore-scripts: 'prepare' would build before the sources are copied.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY shared shared
+COPY services services
+COPY bin bin
+RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
+COPY --from=build --chown=node:node /app/node_modules node_modules
+COPY --from=build --chown=node:node /app/shared/package.json shared/package.json
+COPY --from=build --chown=node:node /app/shared/dist shared/dist
+COPY --from=build --chown=node:node /app/services/coordinator/package.json services/coordinator/package.json
+COPY --from=build --chown=node:node /app/services/coordinator/dist services/coordinator/dist
+COPY --from=build --chown=node:node /app/services/worker/package.json services/worker/package.json
+COPY --from=build --chown=node:node /app/services/worker/dist services/worker/dist
+COPY --from=build --chown=node:node /app/services/dashboard/package.json services/dashboard/package.json
+COPY --from=build --chown=node:node /app/services/dashboard/dist services/dashboard/dist
+COPY --from=build --chown=node:node /app/services/dashboard/public services/dashboard/public
+COPY --from=build --chown=node:node /app/services/dashboard/pages services/dashboard/pages
+COPY --from=build --chown=node:node /app/bin bin
+COPY --chown=node:node presets presets
+USER node
+
+FROM runtime AS coordinator
+ENV PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "services/coordinator/dist/src/main.js"]
+
+FROM runtime AS worker
+# One game per core keeps every core busy; V8's parallel GC helpers would only compete with games.
+ENV HEALTH_PORT=9090
+EXPOSE 9090
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.HEALTH_PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["node", "--single-threaded-gc", "services/worker/dist/src/main.js"]
+
+FROM runtime AS dashboard
+ENV PORT=8081
+EXPOSE 8081
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8081) + '/dashboard/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "services/dashboard/dist/src/main.js"]
+
+# Everything in one container (needs REDIS_URL): what `npm start` runs.
+FROM runtime AS lab
+ENV HOST=0.0.0.0 PORT=8080
+EXPOSE 8080
+CMD ["node", "--single-threaded-gc", "bin/wonderlab.mjs", "serve"]

@@ -1,0 +1,10 @@
+/** The dashboard process's settings, from environment variables. */
+import { z } from 'zod';
+
+export const DashboardEnvSchema = z.object({
+  COORDINATOR_URL: z.string().url().default('http://127.0.0.1:8080'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  HOST: z.string().default('0.0.0.0'),
+  PRESETS_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});

@@ -1,0 +1,12 @@
+import { api, startLab, waitForSweep } from '../../coordinator/test/harness.js';
+const lab = await startLab({ workers: 1, slots: 1 });
+const t0 = Date.now();
+const spec = { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { it: Number(process.argv[2] ?? 30), c: [0.2, 0.6] } }, 'rulebased', 'rulebased'], deals: { count: 15 }, seating: 'rotate' };
+const r = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+console.log(r.status, r.body);
+const d = await waitForSweep(lab, r.body.id, 120000);
+console.log('ms', Date.now() - t0);
+console.log(JSON.stringify({ ...d, cells: d.cells.map((c: any) => ({ ...c, labels: c.labels.map((l: any) => ({ ...l, wonders: l.wonders.length, cards: l.cards.length, progression: l.progression.length })) })) }, null, 1).slice(0, 6000));
+const g = await api(lab.url, `/api/sweeps/${r.body.id}/games?offset=0&limit=3`);
+console.log(JSON.stringify(g.body).slice(0, 1500));
+await lab.close();

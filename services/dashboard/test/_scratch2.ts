@@ -1,0 +1,11 @@
+import { api, startLab, waitForSweep } from '../../coordinator/test/harness.js';
+const lab = await startLab({ workers: 1, slots: 1 });
+const t0 = Date.now();
+const spec = { name: 'm', players: 3, seats: ['random', 'random', 'rulebased'], matchup: { specs: ['random', 'rulebased', 'mcts:10'], seats: [0, 1] }, deals: { count: 3 } };
+const r = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+console.log(r.status, r.body);
+const d = await waitForSweep(lab, r.body.id, 120000);
+console.log('ms', Date.now() - t0);
+console.log(JSON.stringify(d.spec));
+for (const c of d.cells) console.log(c.index, JSON.stringify(c.agents), JSON.stringify(c.swept), c.labels.map((l: any) => `${l.label}:${l.wins}/${l.games}`).join(' '));
+await lab.close();
