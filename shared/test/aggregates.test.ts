@@ -69,6 +69,20 @@ function pairedByHand(p: Played, cell: number, ks: readonly number[] = p.games.m
     groups.set(key, [...(groups.get(key) ?? []), p.games[k]]);
   }
   const complete = [...groups.values()].filter((gs) => gs.length === p.sweep.ordersPerDeal);
+  /** Per complete group: role (the spec's seat of the agent) → wins / games. */
+  const roleRates = complete.map((gs) => {
+    const wins = new Map<number, number>();
+    const games = new Map<number, number>();
+    for (const g of gs) {
+      const order = p.sweep.orders[g.seating];
+      for (const pl of g.players) {
+        const role = order[pl.seat];
+        games.set(role, (games.get(role) ?? 0) + 1);
+        wins.set(role, (wins.get(role) ?? 0) + (pl.winner ? 1 : 0));
+      }
+    }
+    return new Map([...games].map(([r, n]) => [r, wins.get(r)! / n]));
+  });
   /** Per complete group: label → wins / seats over the group's games. */
   const rates = complete.map((gs) => {
     const wins = new Map<string, number>();
@@ -93,6 +107,8 @@ function pairedByHand(p: Played, cell: number, ks: readonly number[] = p.games.m
     complete: complete.length,
     label: (agent: string) => estimate(rates.map((r) => r.get(agent)!)),
     difference: (a: string, b: string) => estimate(rates.map((r) => r.get(a)! - r.get(b)!)),
+    role: (seat: number) => estimate(roleRates.map((r) => r.get(seat)!)),
+    roleDifference: (a: number, b: number) => estimate(roleRates.map((r) => r.get(a)! - r.get(b)!)),
   };
 }
 
@@ -329,14 +345,29 @@ group('paired estimates (seating swap)', () => {
     }
   });
 
-  it("the cell's paired difference is the compared labels' rate difference (first minus second)", () => {
+  it("the cell's paired difference is the compared roles' rate difference (first minus second)", () => {
     const hand = pairedByHand(swap, 0);
     expect(agg.pairedDifference?.labels).toEqual(['rulebased-dawieang', 'rulebased']);
-    expectEstimate(agg.pairedDifference, hand.difference('rulebased-dawieang', 'rulebased'));
+    expect(agg.pairedDifference?.seats).toEqual([0, 1]);
+    expectEstimate(agg.pairedDifference, hand.roleDifference(0, 1));
     // The fixture's group rates vary, so the interval is really exercised.
     expect(agg.pairedDifference!.halfWidth).toBeGreaterThan(0);
     // The difference of means is the mean of differences.
-    expect(agg.pairedDifference!.mean).toBeCloseTo(agg.labels[0].paired!.mean - agg.labels[1].paired!.mean, 12);
+    expect(agg.pairedDifference!.mean).toBeCloseTo(agg.roles[0].paired!.mean - agg.roles[1].paired!.mean, 12);
+  });
+
+  it("roles follow the spec's seat 1 agent alone, though 'rulebased' also sits in seat 2", () => {
+    const hand = pairedByHand(swap, 0);
+    const games = swap.games.filter((_, k) => swap.plans[k].cell === 0);
+    agg.roles.forEach((role, seat) => {
+      expect(role.agent).toBe(swap.sweep.cells[0].agents[seat]);
+      expect(role.games).toBe(games.length);
+      const wins = games.filter((g) => g.players.some((pl) => pl.winner && swap.sweep.orders[g.seating][pl.seat] === seat)).length;
+      expect(role.wins).toBe(wins);
+      expectEstimate(role.paired, hand.role(seat));
+    });
+    // The label pools seats 1 and 2: twice the games of the seat-1 role.
+    expect(agg.labels.find((l) => l.label === 'rulebased')!.games).toBe(2 * agg.roles[1].games);
   });
 
   it('an incomplete group contributes nothing to the paired estimates until its other game is in', () => {
@@ -352,7 +383,7 @@ group('paired estimates (seating swap)', () => {
       expectEstimate(L.paired, hand.label(L.label));
     }
     expect(partial.pairedDifference?.groups).toBe(14);
-    expectEstimate(partial.pairedDifference, hand.difference('rulebased-dawieang', 'rulebased'));
+    expectEstimate(partial.pairedDifference, hand.roleDifference(0, 1));
 
     // One game alone: counted, but no paired estimate at all.
     const [one] = summarize(swap, fold(swap, [0]));

@@ -82,7 +82,12 @@ export const CellAggregateSchema = z.object({
   games: z.number().int(),
   decidedBy: z.object({ vp: z.number().int(), coins: z.number().int(), shared: z.number().int() }),
   labels: z.array(LabelAggregateSchema),
-  pairedDifference: Paired.extend({ labels: z.tuple([z.string(), z.string()]) }).optional(),
+  roles: z
+    .array(z.object({ seat: z.number().int(), agent: z.string(), ...Rate, meanVp: z.number(), paired: Paired.optional() }))
+    .describe("Per seat of the spec: that seat's agent wherever the seating moves it (even when its spec also sits elsewhere)."),
+  pairedDifference: Paired.extend({ seats: z.tuple([z.number().int(), z.number().int()]), labels: z.tuple([z.string(), z.string()]) })
+    .optional()
+    .describe("Paired difference of the compared roles' win rates (swap or matchup seats): first minus second."),
 });
 
 export const SweepDetailSchema = SweepOverviewSchema.extend({

@@ -5,8 +5,8 @@ import { StoreEnvSchema, parseEnv, positiveInt } from '@wonderlab/shared/store';
 export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
-  /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>`. */
-  API_TOKEN: z.string().min(1).optional(),
+  /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as compose passes it). */
+  API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   /** The largest sweep accepted, in games. */
   MAX_GAMES: positiveInt(5_000_000),
   /** Games of one sweep in the queue at once; the rest wait behind the sweep's cursor. */

@@ -4,12 +4,14 @@
  * the games; `summarizeAggregates` turns that table into win rates with intervals, VP quantiles,
  * per-wonder results, card frequencies and progression curves.
  *
- * Fields are `c<cell>|…` for a cell and `c<cell>|L<label>|…` for one of its labels (a label is a
+ * Fields are `c<cell>|…` for a cell, `c<cell>|L<label>|…` for one of its labels (a label is a
  * distinct agent spec of the cell, in seat order; seats with the same spec are pooled, as in
- * `wonderlab play`). Paired designs add per-group partial sums that are folded into
- * `…|px`, `…|px2`, `…|pn` (and `c<cell>|pd…` for the difference of the compared pair) only when
- * every game of the group is in; `AggregateFold` does that in memory exactly as the Redis script
- * does it in the store.
+ * `wonderlab play`) and `c<cell>|R<role>|…` for one *role*: the agent the spec puts in seat
+ * <role>, followed wherever a seating moves it (a matchup's row agent, a swap's first agent, even
+ * when the same spec also sits elsewhere). Paired designs add per-group partial sums that are
+ * folded into `…|px`, `…|px2`, `…|pn` (and `c<cell>|pd…` for the difference of the compared
+ * roles) only when every game of the group is in; `AggregateFold` does that in memory exactly as
+ * the Redis script does it in the store.
  */
 import { SCORE_CATEGORIES } from '../engine/index.js';
 import type { GameSummary } from './game.js';
@@ -28,7 +30,9 @@ export interface GamePlacement {
   labels: readonly string[];
   /** The paired group (board set and deal) and its size, when a deal is played in several seat orders. */
   group?: { key: string; size: number };
-  /** Label indices of the compared pair of a paired design. */
+  /** Role (the spec's seat of the agent) of each seat of this game. */
+  roles: readonly number[];
+  /** The compared roles of a paired design (swap seats, matchup seats). */
   compared?: [number, number];
 }
 
@@ -42,14 +46,14 @@ export function placementOf(sweep: Sweep, k: number): GamePlacement {
   const cell = sweep.cells[plan.cell];
   const labels = cellLabels(cell);
   const orders = sweep.ordersPerDeal;
-  const compared = cell.compared ? ([labels.indexOf(cell.agents[cell.compared[0]]), labels.indexOf(cell.agents[cell.compared[1]])] as [number, number]) : undefined;
   return {
     cell: plan.cell,
     indexInCell: k % sweep.gamesPerCell,
     gamesPerCell: sweep.gamesPerCell,
     labels,
     ...(orders > 1 ? { group: { key: `c${plan.cell}|s${plan.set}|d${plan.deal}`, size: orders } } : {}),
-    ...(compared && compared[0] !== compared[1] ? { compared } : {}),
+    roles: sweep.orders[plan.seating],
+    ...(cell.compared ? { compared: cell.compared } : {}),
   };
 }
 
@@ -75,6 +79,10 @@ export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, n
   add(`${c}|n`, 1);
   add(`${c}|dec:${g.decidedBy}`, 1);
   for (const p of g.players) {
+    const R = `${c}|R${at.roles[p.seat]}`;
+    add(`${R}|g`, 1);
+    add(`${R}|w`, p.winner ? 1 : 0);
+    add(`${R}|vp`, p.score.total);
     const L = `${c}|L${labelIndex(at, p.agent, g.id)}`;
     const win = p.winner ? 1 : 0;
     const vp = p.score.total;
@@ -104,14 +112,17 @@ export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, n
   return out;
 }
 
-/** One game's share of its paired group: wins and seats per label index. */
+/**
+ * One game's share of its paired group: wins and seats per key — `L<label>` for each label and
+ * `R<role>` for each role — and the compared roles' keys.
+ */
 export interface PairedShare {
   group: string;
   size: number;
-  labels: number[];
+  keys: string[];
   wins: number[];
   seats: number[];
-  compared?: [number, number];
+  compared?: [string, string];
 }
 
 export function pairedShare(g: GameSummary, at: GamePlacement): PairedShare | undefined {
@@ -124,13 +135,14 @@ export function pairedShare(g: GameSummary, at: GamePlacement): PairedShare | un
     if (p.winner) wins[i]++;
   }
   const labels = [...at.labels.keys()].filter((i) => seats[i] > 0);
+  const players = [...g.players].sort((a, b) => at.roles[a.seat] - at.roles[b.seat]);
   return {
     group: at.group.key,
     size: at.group.size,
-    labels,
-    wins: labels.map((i) => wins[i]),
-    seats: labels.map((i) => seats[i]),
-    ...(at.compared ? { compared: at.compared } : {}),
+    keys: [...labels.map((i) => `L${i}`), ...players.map((p) => `R${at.roles[p.seat]}`)],
+    wins: [...labels.map((i) => wins[i]), ...players.map((p) => (p.winner ? 1 : 0))],
+    seats: [...labels.map((i) => seats[i]), ...players.map(() => 1)],
+    ...(at.compared ? { compared: [`R${at.compared[0]}`, `R${at.compared[1]}`] as [string, string] } : {}),
   };
 }
 
@@ -140,7 +152,7 @@ export function pairedShare(g: GameSummary, at: GamePlacement): PairedShare | un
  */
 export class AggregateFold {
   readonly fields = new Map<string, number>();
-  private readonly groups = new Map<string, { n: number; wins: Map<number, number>; seats: Map<number, number> }>();
+  private readonly groups = new Map<string, { n: number; wins: Map<string, number>; seats: Map<string, number> }>();
 
   add(g: GameSummary, at: GamePlacement): void {
     for (const [field, delta] of gameIncrements(g, at)) this.bump(field, delta);
@@ -149,20 +161,20 @@ export class AggregateFold {
     let group = this.groups.get(share.group);
     if (!group) this.groups.set(share.group, (group = { n: 0, wins: new Map(), seats: new Map() }));
     group.n++;
-    share.labels.forEach((L, i) => {
-      group.wins.set(L, (group.wins.get(L) ?? 0) + share.wins[i]);
-      group.seats.set(L, (group.seats.get(L) ?? 0) + share.seats[i]);
+    share.keys.forEach((key, i) => {
+      group.wins.set(key, (group.wins.get(key) ?? 0) + share.wins[i]);
+      group.seats.set(key, (group.seats.get(key) ?? 0) + share.seats[i]);
     });
     if (group.n < share.size) return;
     this.groups.delete(share.group);
     const c = share.group.split('|')[0];
-    const rate = new Map<number, number>();
-    for (const [L, seats] of group.seats) {
-      const x = group.wins.get(L)! / seats;
-      rate.set(L, x);
-      this.bump(`${c}|L${L}|px`, x);
-      this.bump(`${c}|L${L}|px2`, x * x);
-      this.bump(`${c}|L${L}|pn`, 1);
+    const rate = new Map<string, number>();
+    for (const [key, seats] of group.seats) {
+      const x = group.wins.get(key)! / seats;
+      rate.set(key, x);
+      this.bump(`${c}|${key}|px`, x);
+      this.bump(`${c}|${key}|px2`, x * x);
+      this.bump(`${c}|${key}|pn`, 1);
     }
     if (share.compared && rate.has(share.compared[0]) && rate.has(share.compared[1])) {
       const d = rate.get(share.compared[0])! - rate.get(share.compared[1])!;
@@ -228,6 +240,15 @@ export interface LabelAggregate extends RateEstimate {
   paired?: PairedEstimate;
 }
 
+/** The agent of one seat of the spec, followed through every seating. */
+export interface RoleAggregate extends RateEstimate {
+  /** The spec's seat of this agent. */
+  seat: number;
+  agent: string;
+  meanVp: number;
+  paired?: PairedEstimate;
+}
+
 export interface CellAggregate {
   index: number;
   agents: string[];
@@ -235,8 +256,10 @@ export interface CellAggregate {
   games: number;
   decidedBy: { vp: number; coins: number; shared: number };
   labels: LabelAggregate[];
-  /** Paired difference of the compared pair's win rates (first minus second). */
-  pairedDifference?: PairedEstimate & { labels: [string, string] };
+  /** One entry per seat of the spec: that seat's agent wherever the seating puts it. */
+  roles: RoleAggregate[];
+  /** Paired difference of the compared roles' win rates (first minus second). */
+  pairedDifference?: PairedEstimate & { seats: [number, number]; labels: [string, string] };
 }
 
 export function rateEstimate(wins: number, games: number): RateEstimate {
@@ -290,20 +313,21 @@ export function summarizeAggregates(
   gamesPerCell: number,
 ): CellAggregate[] {
   // Group the fields by cell and label once: c<cell>|L<label>|rest.
-  const byCell = new Map<number, { own: Map<string, number>; labels: Map<number, Map<string, number>> }>();
+  const byCell = new Map<number, { own: Map<string, number>; labels: Map<number, Map<string, number>>; roles: Map<number, Map<string, number>> }>();
   const entries = table instanceof Map ? table.entries() : Object.entries(table);
   for (const [field, raw] of entries) {
     const value = Number(raw);
     const bar = field.indexOf('|');
     const cell = Number(field.slice(1, bar));
     let slot = byCell.get(cell);
-    if (!slot) byCell.set(cell, (slot = { own: new Map(), labels: new Map() }));
+    if (!slot) byCell.set(cell, (slot = { own: new Map(), labels: new Map(), roles: new Map() }));
     const rest = field.slice(bar + 1);
-    if (rest[0] === 'L') {
+    if (rest[0] === 'L' || rest[0] === 'R') {
       const bar2 = rest.indexOf('|');
-      const L = Number(rest.slice(1, bar2));
-      let own = slot.labels.get(L);
-      if (!own) slot.labels.set(L, (own = new Map()));
+      const index = Number(rest.slice(1, bar2));
+      const into = rest[0] === 'L' ? slot.labels : slot.roles;
+      let own = into.get(index);
+      if (!own) into.set(index, (own = new Map()));
       own.set(rest.slice(bar2 + 1), value);
     } else {
       slot.own.set(rest, value);
@@ -311,7 +335,7 @@ export function summarizeAggregates(
   }
   const buckets = progressionBuckets(gamesPerCell);
   return cells.map((cell) => {
-    const slot = byCell.get(cell.index) ?? { own: new Map<string, number>(), labels: new Map<number, Map<string, number>>() };
+    const slot = byCell.get(cell.index) ?? { own: new Map<string, number>(), labels: new Map<number, Map<string, number>>(), roles: new Map<number, Map<string, number>>() };
     const own = (k: string) => slot.own.get(k) ?? 0;
     const labels = cellLabels(cell);
     const labelAggregates = labels.map((label, L): LabelAggregate => {
@@ -371,8 +395,14 @@ export function summarizeAggregates(
         ...(paired ? { paired } : {}),
       };
     });
+    const roles = cell.agents.map((agent, seat): RoleAggregate => {
+      const f = slot.roles.get(seat) ?? new Map<string, number>();
+      const get = (k: string) => f.get(k) ?? 0;
+      const paired = pairedEstimate(get('px'), get('px2'), get('pn'));
+      return { seat, agent, ...rateEstimate(get('w'), get('g')), meanVp: get('g') ? get('vp') / get('g') : NaN, ...(paired ? { paired } : {}) };
+    });
     const diff = pairedEstimate(own('pd'), own('pd2'), own('pdn'));
-    const compared = cell.compared ? ([cell.agents[cell.compared[0]], cell.agents[cell.compared[1]]] as [string, string]) : undefined;
+    const compared = cell.compared;
     return {
       index: cell.index,
       agents: cell.agents,
@@ -380,7 +410,8 @@ export function summarizeAggregates(
       games: own('n'),
       decidedBy: { vp: own('dec:vp'), coins: own('dec:coins'), shared: own('dec:shared') },
       labels: labelAggregates,
-      ...(diff && compared ? { pairedDifference: { ...diff, labels: compared } } : {}),
+      roles,
+      ...(diff && compared ? { pairedDifference: { ...diff, seats: compared, labels: [cell.agents[compared[0]], cell.agents[compared[1]]] as [string, string] } } : {}),
     };
   });
 }

@@ -221,6 +221,8 @@ export class Sweep {
   readonly size: number;
   /** Games per (board set, deal): the seat orders a deal is played in; a paired design's group. */
   readonly ordersPerDeal: number;
+  /** The seat orders: orders[o][seat] is the spec's seat of the agent playing there. */
+  readonly orders: readonly (readonly number[])[];
   private readonly tournaments: Tournament[];
 
   constructor(readonly spec: SweepSpec) {
@@ -228,6 +230,7 @@ export class Sweep {
     this.tournaments = this.cells.map((cell) => new Tournament(cellTournament(spec, cell)));
     this.gamesPerCell = this.tournaments[0].size;
     this.ordersPerDeal = this.tournaments[0].orders.length;
+    this.orders = this.tournaments[0].orders;
     this.size = this.cells.length * this.gamesPerCell;
   }
 

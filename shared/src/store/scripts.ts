@@ -44,8 +44,9 @@ end
  * Stores one game's result and applies its aggregate increments, once per game id.
  * KEYS: meta, results, records, agg, groups, out, active, stats.
  * ARGV: sweepId, gameId, index, summary JSON, deflated record ('' for none), now (ms),
- *   n, n × (field, delta), then the paired share: group ('' for none), size, label count m,
- *   m × (label, wins, seats), compared label a, compared label b ('' for none), cell prefix.
+ *   n, n × (field, delta), then the paired share: group ('' for none), size, key count m,
+ *   m × (key, wins, seats) — keys L<label> and R<role> — compared key a, compared key b ('' for
+ *   none), cell prefix.
  * Returns 1 when stored, 0 when the game was already stored.
  */
 export const RECORD_RESULT = new Script(
@@ -85,7 +86,7 @@ if group ~= '' then
       local s = tonumber(redis.call('HGET', groups, group .. '|' .. label .. '|s'))
       local x = w / s
       rates[label] = x
-      local f = cell .. '|L' .. label
+      local f = cell .. '|' .. label
       redis.call('HINCRBYFLOAT', agg, f .. '|px', string.format('%.17g', x))
       redis.call('HINCRBYFLOAT', agg, f .. '|px2', string.format('%.17g', x * x))
       redis.call('HINCRBY', agg, f .. '|pn', 1)

@@ -192,8 +192,8 @@ export class SweepStore {
     for (const [field, delta] of increments) args.push(field, String(delta));
     const share = pairedShare(summary, placement);
     if (share) {
-      args.push(share.group, share.size, share.labels.length);
-      share.labels.forEach((L, i) => args.push(L, share.wins[i], share.seats[i]));
+      args.push(share.group, share.size, share.keys.length);
+      share.keys.forEach((key, i) => args.push(key, share.wins[i], share.seats[i]));
       args.push(share.compared ? share.compared[0] : '', share.compared ? share.compared[1] : '', `c${placement.cell}`);
     } else {
       args.push('');

@@ -328,11 +328,10 @@ export function matchupMatrix(detail) {
       let games = 0;
       for (const cell of detail.cells) {
         if (cell.agents[a] !== x || cell.agents[b] !== y) continue;
-        const l = cell.labels.find((q) => q.label === x);
-        if (l) {
-          wins += l.wins;
-          games += l.games;
-        }
+        // The agent of seat a itself, not every seat that happens to share its spec.
+        const role = cell.roles[a];
+        wins += role.wins;
+        games += role.games;
       }
       return rate(wins, games);
     }),

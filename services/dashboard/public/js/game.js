@@ -16,6 +16,10 @@ function moveText(m) {
       return `builds a wonder stage with ${m.card}${pay}`;
     case 'discard':
       return `discards ${m.card} (+3 coins)`;
+    case 'buildDiscarded':
+      return `builds ${m.card} from the discard pile (free)`;
+    case 'freeBuild':
+      return `builds ${m.card} for free (Olympia)`;
     default:
       return `${m.action} ${m.card}${pay}`;
   }
