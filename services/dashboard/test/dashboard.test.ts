@@ -289,8 +289,18 @@ describe('dashboard in a real browser', () => {
     }
 
     // Every number: a row per (cell, label) with the API's games and wins.
-    const rows = (await tableRows(page, '#numbers')).filter((r) => !r[1].endsWith('(paired)'));
+    const all = await tableRows(page, '#numbers');
+    const rows = all.filter((r) => !r[1].endsWith(', paired') && !r[1].includes("(the spec's seat"));
     expect(rows.length).toBe(boxes.length);
+    // 'rulebased' sits in seats 1 and 2: each seat's agent also gets a row of its own.
+    for (const cell of d.cells) {
+      for (const r of cell.roles) {
+        const row = all.find((x) => x[0].startsWith(`${cell.index}:`) && x[1] === `${r.agent} (the spec's seat ${r.seat} alone)`);
+        expect(row, `role row for cell ${cell.index}, seat ${r.seat}`).toBeDefined();
+        expect(row![2]).toBe(String(r.games));
+        expect(row![3]).toBe(String(r.wins));
+      }
+    }
     for (const cell of d.cells) {
       for (const l of cell.labels) {
         const row = rows.find((r) => r[0].startsWith(`${cell.index}:`) && r[1] === l.label);

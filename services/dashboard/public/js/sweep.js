@@ -140,9 +140,30 @@ function renderNumbers(d) {
         l.iterationsPerSecond ? Math.round(l.iterationsPerSecond) : '–',
       ]);
     }
+    // Where a spec sits in several seats, or a matchup follows seats, each seat's agent on its own.
+    if (cell.roles && (cell.labels.length < cell.agents.length || d.spec?.matchup)) {
+      for (const r of cell.roles) {
+        rows.push([
+          `${cell.index}: ${cellName(cell)}`,
+          `${r.agent} (the spec's seat ${r.seat} alone)`,
+          r.games,
+          r.wins,
+          '',
+          '',
+          `${pct(r.winRate)} ± ${pct(r.halfWidth)}`,
+          `[${pct(r.wilson.low)}, ${pct(r.wilson.high)}]`,
+          r.paired ? `${pct(r.paired.mean)} ± ${pct(r.paired.halfWidth)} (${r.paired.groups} deals)` : '–',
+          num(r.meanVp),
+          '',
+          '',
+          '',
+          '',
+        ]);
+      }
+    }
     if (cell.pairedDifference) {
       const p = cell.pairedDifference;
-      rows.push([`${cell.index}: ${cellName(cell)}`, `${p.labels[0]} − ${p.labels[1]} (paired)`, '', '', '', '', `${pct(p.mean)} ± ${pct(p.halfWidth)}`, '', `${p.groups} deals`, '', '', '', '', '']);
+      rows.push([`${cell.index}: ${cellName(cell)}`, `${p.labels[0]} (seat ${p.seats[0]}) − ${p.labels[1]} (seat ${p.seats[1]}), paired`, '', '', '', '', `${pct(p.mean)} ± ${pct(p.halfWidth)}`, '', `${p.groups} deals`, '', '', '', '', '']);
     }
   }
   fillTable($('#numbers'), header, rows);
