@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Sweep, SweepSpecError, Tournament, cellTournament, parseSweepSpec, playGame } from '../src/lab/index.js';
+import { Sweep, SweepSpecError, Tournament, cellTournament, countSweepGames, parseSweepSpec, playGame } from '../src/lab/index.js';
+import { newGame } from '../src/engine/index.js';
 
 const base = {
   name: 'C sweep',
@@ -71,5 +72,51 @@ describe('sweep specs', () => {
     // Seat 0 sweeps C: it cannot also take the matchup's agents.
     expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'random'], seats: [0, 1] } })).toBe('seats.0');
     expect(fieldOf({ ...base, extra: 1 })).toBe('(spec)');
+  });
+});
+
+describe('duplicated boards (the 2014 paper tuning design)', () => {
+  const spec = parseSweepSpec({
+    name: 'dup',
+    players: 3,
+    seats: ['rulebased', 'rulebased-robilliard', 'random'],
+    wonders: { mode: 'duplicated', sets: 3 },
+    deals: { count: 2 },
+    seating: 'swap',
+    sides: 'A',
+  });
+  const sweep = new Sweep(spec);
+
+  it('gives the compared seats one board and the others boards of their own, in every game', () => {
+    expect(sweep.size).toBe(3 * 2 * 2);
+    expect(countSweepGames(spec).total).toBe(sweep.size);
+    const shared = new Set<number>();
+    for (let k = 0; k < sweep.size; k++) {
+      const plan = sweep.game(k);
+      const [a, b, c] = plan.boards!;
+      expect(a).toBe(b);
+      expect(c).not.toBe(a);
+      expect(plan.duplicateBoards).toBe(true);
+      shared.add(a);
+    }
+    expect(shared.size).toBeGreaterThan(1);
+  });
+
+  it('plays: both compared agents build the same wonder', () => {
+    const g = playGame(sweep.game(1));
+    expect(g.players[0].city).toBe(g.players[1].city);
+    expect(g.players[2].city).not.toBe(g.players[0].city);
+  });
+
+  it('the shared seats follow wonders.seats, and a bad pair names the field', () => {
+    const other = new Sweep(parseSweepSpec({ ...spec, wonders: { mode: 'duplicated', sets: 1, seats: [1, 2] } }));
+    const [a, b, c] = other.game(0).boards!;
+    expect(b).toBe(c);
+    expect(a).not.toBe(b);
+    expect(fieldOf({ ...spec, wonders: { mode: 'duplicated', seats: [2, 2] } })).toBe('wonders.seats');
+  });
+
+  it('a game without duplicateBoards still refuses a repeated board', () => {
+    expect(() => newGame({ players: 3, seed: 1, boards: [0, 0, 1] })).toThrow(/only once/);
   });
 });

@@ -26,6 +26,7 @@ export const PLAY_USAGE = `usage: wonderlab play --ai="<spec>;<spec>;..." [optio
   --ai SPECS         one agent spec per seat, separated by ';' (3 to 7), e.g.
                      "mcts:500,10,100;rulebased;rulebased" or "mcts(it=250,c=0.3);random;random"
   --setup S          random | thesis (21 wonder sets × 50 deals) | robilliard (20 board sets × 50 deals)
+                     | duplicated (5 sets in which seats 0 and 1 share a board × 100 deals)
   --games N          deals for --setup random (default 1000)
   --deals N          deals per board set for thesis / robilliard (default 50)
   --seating S        fixed | rotate (every rotation of each deal) | permute (every permutation)

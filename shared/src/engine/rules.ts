@@ -64,6 +64,11 @@ export interface GameConfig {
   boards?: readonly (string | number)[];
   /** One side for all, one per seat, or 'random' (the default: each seat draws). */
   sides?: SideChoice | 'random' | readonly SideChoice[];
+  /**
+   * Allow the same board in several seats. The rules forbid it; Robilliard et al. (2014) give
+   * two compared agents the same board so that neither gains from a better one.
+   */
+  duplicateBoards?: boolean;
 }
 
 export const STARTING_COINS = 3;
@@ -87,7 +92,7 @@ export function newGame(config: GameConfig): GameState {
       if (id === undefined || !BOARDS[id]) throw new Error(`boards: unknown wonder board '${b}'`);
       return id;
     });
-    if (new Set(boards).size !== n) throw new Error('boards: each board may be used only once');
+    if (!config.duplicateBoards && new Set(boards).size !== n) throw new Error('boards: each board may be used only once (duplicateBoards allows it)');
   } else {
     boards = rng.shuffle(BOARDS.map((b) => b.id)).slice(0, n);
   }

@@ -45,6 +45,8 @@ export interface GamePlan {
   sides: SideChoice | 'random';
   /** Every hand visible to every agent. */
   open: boolean;
+  /** The board set gives two seats the same board (the 2014 paper's duplicated boards). */
+  duplicateBoards?: boolean;
 }
 
 export interface PlayerSummary {
@@ -119,7 +121,7 @@ export interface PlayOptions {
 
 export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary {
   const n = plan.agents.length;
-  const config = { players: n, seed: plan.seed, boards: plan.boards, sides: plan.sides };
+  const config = { players: n, seed: plan.seed, boards: plan.boards, sides: plan.sides, ...(plan.duplicateBoards ? { duplicateBoards: true } : {}) };
   const s = newGame(config);
   const specs = plan.agents.map((text) => parseAgentSpec(text));
   const agents: Agent[] = specs.map((spec) => createAgent(spec));

@@ -8,6 +8,9 @@
  *   in 9 sets and in each seat in 3 of them (the thesis's 150 games per wonder for the MCTS seat).
  * - 'robilliard': 20 board sets drawn from the tournament seed × 50 card seeds (Robilliard et al.
  *   2014).
+ * - 'duplicated': 5 board sets drawn from the seed × 100 card seeds, in each of which two seats
+ *   (the compared agents') share one board and the others have boards of their own (the 2014
+ *   paper's tuning experiments; with seating 'swap' the two agents also trade places).
  * - 'fixed': board sets given explicitly.
  * Seating: 'fixed' plays each deal once in the order given; 'rotate' once per rotation of the
  * agents over the seats; 'permute' once per permutation. The boards stay with the seats, so a
@@ -15,7 +18,7 @@
  */
 import { BOARDS, Rng, hashString } from '../engine/index.js';
 
-export const SETUPS = ['random', 'thesis', 'robilliard', 'fixed'] as const;
+export const SETUPS = ['random', 'thesis', 'robilliard', 'duplicated', 'fixed'] as const;
 export type Setup = (typeof SETUPS)[number];
 export const SEATINGS = ['fixed', 'rotate', 'permute', 'swap'] as const;
 export type Seating = (typeof SEATINGS)[number];
@@ -35,6 +38,8 @@ export const THESIS_WONDER_SETS: readonly (readonly number[])[] = THESIS_ORBITS.
 export const THESIS_DEALS = 50;
 export const ROBILLIARD_SETS = 20;
 export const ROBILLIARD_DEALS = 50;
+export const DUPLICATED_SETS = 5;
+export const DUPLICATED_DEALS = 100;
 
 /** A deterministic 32-bit seed from parts. */
 export function deriveSeed(...parts: (string | number)[]): number {
@@ -46,6 +51,22 @@ export function drawBoardSets(seed: number, count: number, players: number): num
   const rng = new Rng(deriveSeed(seed, 'board-sets'));
   const sets: number[][] = [];
   for (let i = 0; i < count; i++) sets.push(rng.shuffle(BOARDS.map((b) => b.id)).slice(0, players));
+  return sets;
+}
+
+/**
+ * `count` board sets in which the seats `pair` share one board and every other seat has a board
+ * of its own, drawn from `seed`.
+ */
+export function drawDuplicatedSets(seed: number, count: number, players: number, pair: readonly [number, number]): number[][] {
+  const rng = new Rng(deriveSeed(seed, 'duplicated-sets'));
+  const sets: number[][] = [];
+  for (let i = 0; i < count; i++) {
+    const boards = rng.shuffle(BOARDS.map((b) => b.id)).slice(0, players - 1);
+    const shared = boards[0];
+    const others = boards.slice(1);
+    sets.push([...Array(players).keys()].map((p) => (p === pair[0] || p === pair[1] ? shared : others.shift()!)));
+  }
   return sets;
 }
 

@@ -27,6 +27,8 @@ const WondersSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('random') }),
   z.strictObject({ mode: z.literal('thesis') }),
   z.strictObject({ mode: z.literal('robilliard') }),
+  /** The 2014 paper's tuning design: `seats` (default: swapSeats, matchup seats, or 0 and 1) share a board. */
+  z.strictObject({ mode: z.literal('duplicated'), sets: z.number().int().min(1).max(1000).default(5), seats: z.tuple([z.number().int(), z.number().int()]).optional() }),
   z.strictObject({ mode: z.literal('fixed'), sets: z.array(z.array(z.union([z.string(), z.number().int()]))).min(1) }),
 ]);
 
@@ -52,9 +54,14 @@ export const SweepSpecSchema = z
     if (spec.seats.length !== spec.players) {
       ctx.addIssue({ code: 'custom', path: ['seats'], message: `expected ${spec.players} seats (players), got ${spec.seats.length}` });
     }
-    for (const [key, pair] of [['matchup', spec.matchup?.seats], ['swapSeats', spec.swapSeats]] as const) {
+    const pairs = [
+      [['matchup', 'seats'], spec.matchup?.seats],
+      [['swapSeats'], spec.swapSeats],
+      [['wonders', 'seats'], spec.wonders.mode === 'duplicated' ? spec.wonders.seats : undefined],
+    ] as const;
+    for (const [path, pair] of pairs) {
       if (pair && (pair[0] === pair[1] || pair.some((q) => q < 0 || q >= spec.players))) {
-        ctx.addIssue({ code: 'custom', path: key === 'matchup' ? ['matchup', 'seats'] : ['swapSeats'], message: `expected two different seats from 0 to ${spec.players - 1}` });
+        ctx.addIssue({ code: 'custom', path: [...path], message: `expected two different seats from 0 to ${spec.players - 1}` });
       }
     }
     spec.matchup?.specs.forEach((text, i) => {
@@ -124,7 +131,8 @@ export function countSweepGames(spec: SweepSpec): { cells: number; gamesPerCell:
     for (const value of Object.values(seat.params ?? {})) cells *= Array.isArray(value) ? value.length : 1;
   }
   if (spec.matchup) cells *= spec.matchup.specs.length * (spec.matchup.specs.length - 1);
-  const sets = { random: 1, thesis: THESIS_WONDER_SETS.length, robilliard: ROBILLIARD_SETS, fixed: spec.wonders.mode === 'fixed' ? spec.wonders.sets.length : 1 }[spec.wonders.mode];
+  const w = spec.wonders;
+  const sets = w.mode === 'fixed' ? w.sets.length : w.mode === 'duplicated' ? w.sets : { random: 1, thesis: THESIS_WONDER_SETS.length, robilliard: ROBILLIARD_SETS }[w.mode];
   const orders = { fixed: 1, swap: 2, rotate: spec.players, permute: factorial(spec.players) }[spec.seating];
   const gamesPerCell = sets * spec.deals.count * orders;
   return { cells, gamesPerCell, total: cells * gamesPerCell };
@@ -209,6 +217,7 @@ export function cellTournament(spec: SweepSpec, cell: SweepCell): TournamentOpti
     seed: spec.deals.firstSeed,
     seating: spec.seating,
     swapSeats: spec.swapSeats,
+    ...(w.mode === 'duplicated' ? { duplicatedSets: w.sets, duplicateSeats: w.seats ?? spec.swapSeats ?? spec.matchup?.seats ?? [0, 1] } : {}),
     sides: spec.sides,
     open: spec.open,
   };

@@ -6,12 +6,15 @@ import { parseAgentSpec } from '../agents/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type SideChoice } from '../engine/index.js';
 import type { GamePlan, GameSummary } from './game.js';
 import {
+  DUPLICATED_DEALS,
+  DUPLICATED_SETS,
   ROBILLIARD_DEALS,
   ROBILLIARD_SETS,
   THESIS_DEALS,
   THESIS_WONDER_SETS,
   deriveSeed,
   drawBoardSets,
+  drawDuplicatedSets,
   seatOrders,
   type Seating,
   type Setup,
@@ -30,6 +33,9 @@ export interface TournamentOptions {
   seating: Seating;
   /** The two seats whose agents trade places under seating 'swap' (default 0 and 1). */
   swapSeats?: [number, number];
+  /** Setup 'duplicated': the two seats sharing a board (default: swapSeats) and the number of sets (default 5). */
+  duplicateSeats?: [number, number];
+  duplicatedSets?: number;
   sides: SideChoice | 'random';
   open: boolean;
 }
@@ -59,6 +65,11 @@ export class Tournament {
     } else if (o.setup === 'robilliard') {
       this.sets = drawBoardSets(o.seed, ROBILLIARD_SETS, n);
       this.deals = o.deals ?? ROBILLIARD_DEALS;
+    } else if (o.setup === 'duplicated') {
+      const pair = o.duplicateSeats ?? o.swapSeats ?? [0, 1];
+      if (pair[0] === pair[1] || pair.some((q) => q < 0 || q >= n)) throw new Error(`duplicated boards need two different seats of ${n}, got ${pair.join(' and ')}`);
+      this.sets = drawDuplicatedSets(o.seed, o.duplicatedSets ?? DUPLICATED_SETS, n, pair);
+      this.deals = o.deals ?? DUPLICATED_DEALS;
     } else {
       if (!o.boardSets || o.boardSets.length === 0) throw new Error("the 'fixed' setup needs boardSets");
       for (const set of o.boardSets) if (set.length !== n) throw new Error(`a board set has ${set.length} boards for ${n} seats`);
@@ -88,6 +99,7 @@ export class Tournament {
       boards: boards ? [...boards] : undefined,
       sides: o.sides,
       open: o.open,
+      ...(o.setup === 'duplicated' ? { duplicateBoards: true } : {}),
     };
   }
 }
