@@ -195,7 +195,7 @@ describe('wonderlab play: bad input exits 2 and names the bad part', () => {
   });
 
   it('an unknown setup or seating', () => {
-    expect(bad(AI, '--setup', 'foo')).toContain("--setup must be one of random | thesis | robilliard, got 'foo'");
+    expect(bad(AI, '--setup', 'foo')).toContain("--setup must be one of random | thesis | robilliard | duplicated, got 'foo'");
     expect(bad(AI, '--seating', 'shuffle', '--games', '1')).toContain("--seating must be one of fixed | rotate | permute | swap, got 'shuffle'");
     expect(bad(AI, '--sides', 'C', '--games', '1')).toContain("--sides must be one of A | B | random, got 'C'");
   });
