@@ -120,3 +120,28 @@ describe('duplicated boards (the 2014 paper tuning design)', () => {
     expect(() => newGame({ players: 3, seed: 1, boards: [0, 0, 1] })).toThrow(/only once/);
   });
 });
+
+describe('matchup pairs', () => {
+  it('plays only the listed ordered pairs, in their order', () => {
+    const spec = parseSweepSpec({
+      name: 'pairs',
+      players: 3,
+      seats: ['random', 'random', 'rulebased'],
+      matchup: { specs: ['mcts(it=10,c=0.1)', 'mcts(it=10,c=0.2)', 'mcts(it=10,c=0.3)'], seats: [0, 1], pairs: [[0, 1], [1, 2], [2, 0]] },
+      deals: { count: 1 },
+    });
+    const sweep = new Sweep(spec);
+    expect(sweep.cells.map((c) => c.agents.slice(0, 2))).toEqual([
+      ['mcts(it=10,c=0.1)', 'mcts(it=10,c=0.2)'],
+      ['mcts(it=10,c=0.2)', 'mcts(it=10,c=0.3)'],
+      ['mcts(it=10,c=0.3)', 'mcts(it=10,c=0.1)'],
+    ]);
+    expect(countSweepGames(spec).cells).toBe(3);
+  });
+
+  it('a pair outside the specs, or of one spec with itself, names the field', () => {
+    const bad = (pairs: unknown) => fieldOf({ name: 'x', players: 3, seats: ['random', 'random', 'random'], matchup: { specs: ['random', 'rulebased'], seats: [0, 1], pairs }, deals: { count: 1 } });
+    expect(bad([[0, 2]])).toBe('matchup.pairs.0');
+    expect(bad([[0, 1], [1, 1]])).toBe('matchup.pairs.1');
+  });
+});

@@ -23,6 +23,7 @@ import {
 } from '../engine/index.js';
 
 import { PLAY_USAGE, PlayUsageError, interactivePlay, parsePlayArgs, runPlay } from './play.js';
+import { cmdSweep } from './sweep.js';
 
 export class UsageError extends Error {}
 
@@ -31,6 +32,9 @@ const USAGE = `usage: wonderlab <command> [options]
 commands:
   play --ai="SPEC;SPEC;..." [options]
                                 a tournament between agents on all cores ('wonderlab play --help')
+  sweep run <preset | spec.json> [--deals N] [--cells LIST] [--by-order] [--out F] [--json]
+                                a sweep spec (e.g. a paper's experiment from presets/) on this
+                                machine, no Redis needed ('wonderlab sweep presets' lists them)
   eval <position.json>          score breakdown and cheapest payments for every card in hand
   cards --players N [--json]    each Age's deck at N players
   replay <record.json>          re-apply a recorded game and say whether it matches
@@ -154,6 +158,9 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
     switch (command) {
       case 'play':
         await cmdPlay(rest, out);
+        return 0;
+      case 'sweep':
+        await cmdSweep(rest, out);
         return 0;
       case 'eval':
         cmdEval(rest, out);

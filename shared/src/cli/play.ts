@@ -138,7 +138,7 @@ function duration(seconds: number): string {
 }
 
 /** A progress line on stderr: redrawn in place on a terminal, every 10 % otherwise. */
-function progress(total: number, quiet: boolean) {
+export function progress(total: number, quiet: boolean) {
   const started = performance.now();
   const tty = process.stderr.isTTY === true;
   let lastDecile = -1;

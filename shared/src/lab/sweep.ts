@@ -38,7 +38,14 @@ export const SweepSpecSchema = z
     players: z.number().int().min(MIN_PLAYERS).max(MAX_PLAYERS),
     seats: z.array(SeatSchema).min(MIN_PLAYERS).max(MAX_PLAYERS),
     /** MCTS-vs-MCTS matrices: every ordered pair of `specs` in the two `seats`. */
-    matchup: z.strictObject({ specs: z.array(z.string().min(1)).min(2), seats: z.tuple([z.number().int(), z.number().int()]) }).optional(),
+    matchup: z
+      .strictObject({
+        specs: z.array(z.string().min(1)).min(2),
+        seats: z.tuple([z.number().int(), z.number().int()]),
+        /** Only these ordered pairs (indices into specs), e.g. [[0, 1], [1, 2]]; default: every ordered pair. */
+        pairs: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])).min(1).optional(),
+      })
+      .optional(),
     wonders: WondersSchema.default({ mode: 'random' }),
     sides: z.enum(['A', 'B', 'random']).default('random'),
     deals: z.strictObject({ firstSeed: z.number().int().min(0).max(2 ** 32 - 1).default(1), count: z.number().int().min(1).max(10_000_000) }),
@@ -66,6 +73,10 @@ export const SweepSpecSchema = z
     }
     spec.matchup?.specs.forEach((text, i) => {
       if (spec.matchup!.specs.indexOf(text) !== i) ctx.addIssue({ code: 'custom', path: ['matchup', 'specs', i], message: `'${text}' is listed twice` });
+    });
+    spec.matchup?.pairs?.forEach(([i, j], k) => {
+      const size = spec.matchup!.specs.length;
+      if (i >= size || j >= size || i === j) ctx.addIssue({ code: 'custom', path: ['matchup', 'pairs', k], message: `expected two different indices from 0 to ${size - 1}` });
     });
     spec.matchup?.seats.forEach((q) => {
       const seat = spec.seats[q];
@@ -130,7 +141,7 @@ export function countSweepGames(spec: SweepSpec): { cells: number; gamesPerCell:
     if (typeof seat === 'string') continue;
     for (const value of Object.values(seat.params ?? {})) cells *= Array.isArray(value) ? value.length : 1;
   }
-  if (spec.matchup) cells *= spec.matchup.specs.length * (spec.matchup.specs.length - 1);
+  if (spec.matchup) cells *= spec.matchup.pairs?.length ?? spec.matchup.specs.length * (spec.matchup.specs.length - 1);
   const w = spec.wonders;
   const sets = w.mode === 'fixed' ? w.sets.length : w.mode === 'duplicated' ? w.sets : { random: 1, thesis: THESIS_WONDER_SETS.length, robilliard: ROBILLIARD_SETS }[w.mode];
   const orders = { fixed: 1, swap: 2, rotate: spec.players, permute: factorial(spec.players) }[spec.seating];
@@ -198,7 +209,9 @@ export function sweepCells(spec: SweepSpec): SweepCell[] {
       }
     });
     const pairs: [string, string][] = [];
-    for (const x of spec.matchup.specs) for (const y of spec.matchup.specs) if (x !== y) pairs.push([x, y]);
+    const specs = spec.matchup.specs;
+    if (spec.matchup.pairs) for (const [i, j] of spec.matchup.pairs) pairs.push([specs[i], specs[j]]);
+    else for (const x of specs) for (const y of specs) if (x !== y) pairs.push([x, y]);
     grids = grids.flatMap((g) =>
       pairs.map(([x, y]) => ({ agents: g.agents.map((s, q) => (q === a ? x : q === b ? y : s)), swept: { ...g.swept, [`matchup.${a}`]: x, [`matchup.${b}`]: y } })),
     );

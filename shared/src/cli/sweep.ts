@@ -1,0 +1,181 @@
+/**
+ * `wonderlab sweep`: a sweep spec (a preset of a published experiment, or any spec file) played
+ * on this machine, no Redis needed, with the same games and the same aggregates the lab computes.
+ */
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  AggregateFold,
+  Standings,
+  Sweep,
+  SweepSpecError,
+  cellLabels,
+  formatStandings,
+  parseSweepSpec,
+  placementOf,
+  runGames,
+  summarizeAggregates,
+  type CellAggregate,
+  type GamePlan,
+  type GameSummary,
+  type SweepSpec,
+} from '../lab/index.js';
+import { PlayUsageError, progress } from './play.js';
+
+/** The repository's presets/ folder. */
+export const PRESETS_DIR = fileURLToPath(new URL('../../../../presets', import.meta.url));
+
+export const SWEEP_USAGE = `usage: wonderlab sweep run <preset | spec.json> [options]
+       wonderlab sweep presets
+  run               plays every game of the sweep on this machine and prints each cell's results
+  presets           lists the presets (one per published experiment, in presets/)
+options of run:
+  --deals N         deals per board set instead of the spec's (a smaller run of the same design)
+  --cells LIST      only these cells, e.g. 0,2,5
+  --threads N       worker threads (default: the number of cores)
+  --by-order        also each seat order's results (the thesis's Table 7.1)
+  --out FILE        one game summary per line (JSON Lines)
+  --json            the spec and the cells' aggregates as JSON instead of tables
+  --quiet           no progress line`;
+
+export interface Preset {
+  id: string;
+  name: string;
+  path: string;
+}
+
+export function listPresets(dir = PRESETS_DIR): Preset[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const path = join(dir, f);
+      return { id: f.replace(/\.json$/, ''), name: (JSON.parse(readFileSync(path, 'utf8')) as { name?: string }).name ?? f, path };
+    });
+}
+
+/** A preset id or a spec file, validated. */
+export function loadSpec(ref: string, dir = PRESETS_DIR): SweepSpec {
+  const path = existsSync(ref) ? ref : join(dir, `${ref.replace(/\.json$/, '')}.json`);
+  if (!existsSync(path)) {
+    const known = listPresets(dir).map((p) => p.id);
+    throw new PlayUsageError(`'${ref}' is neither a file nor a preset (presets: ${known.join(', ')})`);
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new PlayUsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  try {
+    return parseSweepSpec(input);
+  } catch (err) {
+    if (err instanceof SweepSpecError) throw new PlayUsageError(`${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '-');
+
+/** One cell as text: its agents' standings, each seat's agent where seats share a spec, paired estimates. */
+export function formatCell(cell: CellAggregate, standings: string, byRole: boolean): string {
+  const swept = Object.entries(cell.swept);
+  const title = `cell ${cell.index}: ${swept.length ? swept.map(([k, v]) => `${k}=${v}`).join(', ') : cell.agents.join(' ; ')} (${cell.games} games)`;
+  const lines = [title, standings];
+  if (byRole) {
+    for (const r of cell.roles) lines.push(`  seat ${r.seat} of the spec (${r.agent}): ${r.wins}/${r.games} wins, ${pct(r.winRate)} ± ${pct(r.halfWidth)} %, mean VP ${r.meanVp.toFixed(1)}`);
+  }
+  for (const l of cell.labels) {
+    if (l.paired) lines.push(`  paired over ${l.paired.groups} deals: ${l.label} ${pct(l.paired.mean)} ± ${pct(l.paired.halfWidth)} %`);
+  }
+  const d = cell.pairedDifference;
+  if (d) lines.push(`  paired difference, seat ${d.seats[0]} (${d.labels[0]}) minus seat ${d.seats[1]} (${d.labels[1]}): ${pct(d.mean)} ± ${pct(d.halfWidth)} points over ${d.groups} deals`);
+  return lines.join('\n');
+}
+
+export async function cmdSweep(args: string[], out: (s: string) => void): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    out(SWEEP_USAGE);
+    return;
+  }
+  if (sub === 'presets') {
+    for (const p of listPresets()) out(`${p.id.padEnd(36)} ${p.name}`);
+    return;
+  }
+  if (sub !== 'run') throw new PlayUsageError(`unknown sweep command '${sub}' (run, presets)`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      deals: { type: 'string' },
+      cells: { type: 'string' },
+      threads: { type: 'string' },
+      'by-order': { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  if (positionals.length !== 1) throw new PlayUsageError('sweep run takes one preset or spec file');
+  let spec = loadSpec(positionals[0]);
+  if (values.deals !== undefined) {
+    const deals = Number(values.deals);
+    if (!Number.isInteger(deals) || deals < 1) throw new PlayUsageError(`--deals must be a positive integer, got '${values.deals}'`);
+    spec = parseSweepSpec({ ...spec, deals: { ...spec.deals, count: deals } });
+  }
+  const threads = values.threads === undefined ? availableParallelism() : Number(values.threads);
+  if (!Number.isInteger(threads) || threads < 1) throw new PlayUsageError(`--threads must be a positive integer, got '${values.threads}'`);
+  const sweep = new Sweep(spec);
+  const cells = values.cells === undefined ? sweep.cells.map((c) => c.index) : values.cells.split(',').map(Number);
+  for (const c of cells) if (!Number.isInteger(c) || c < 0 || c >= sweep.cells.length) throw new PlayUsageError(`--cells: no cell '${c}' (0 to ${sweep.cells.length - 1})`);
+  const plans: GamePlan[] = cells.flatMap((c) => Array.from({ length: sweep.gamesPerCell }, (_, i) => sweep.game(c * sweep.gamesPerCell + i)));
+  if (!values.json) out(`${spec.name}: ${plans.length} games in ${cells.length} of ${sweep.cells.length} cells (${sweep.gamesPerCell} per cell); ${threads} thread${threads > 1 ? 's' : ''}`);
+
+  const fold = new AggregateFold();
+  const perCell = new Map<number, Standings>();
+  const perOrder = new Map<string, Standings>();
+  const fd = values.out ? openSync(values.out, 'w') : undefined;
+  const tick = progress(plans.length, values.quiet === true || values.json === true);
+  let done = 0;
+  try {
+    await runGames(plans, {
+      threads,
+      onResult: (g: GameSummary) => {
+        const cell = Math.floor(g.index / sweep.gamesPerCell);
+        fold.add(g, placementOf(sweep, g.index));
+        if (!perCell.has(cell)) perCell.set(cell, new Standings());
+        perCell.get(cell)!.add(g);
+        const key = `${cell}|${g.seating}`;
+        if (!perOrder.has(key)) perOrder.set(key, new Standings());
+        perOrder.get(key)!.add(g);
+        if (fd !== undefined) writeSync(fd, JSON.stringify({ cell, ...g }) + '\n');
+        tick(++done);
+      },
+    });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  const aggregates = summarizeAggregates(fold.fields, sweep.cells, sweep.gamesPerCell).filter((c) => cells.includes(c.index));
+  if (values.json) {
+    out(JSON.stringify({ spec, gamesPerCell: sweep.gamesPerCell, cells: aggregates }, null, 2));
+    return;
+  }
+  for (const cell of aggregates) {
+    const shared = cellLabels(sweep.cells[cell.index]).length < spec.players;
+    out('');
+    out(formatCell(cell, formatStandings(perCell.get(cell.index)!.rows()), shared || spec.matchup !== undefined));
+    if (values['by-order'] && sweep.ordersPerDeal > 1) {
+      sweep.orders.forEach((order, o) => {
+        const rows = perOrder.get(`${cell.index}|${o}`)?.rows() ?? [];
+        out(`  seat order ${o} (${order.map((a) => sweep.cells[cell.index].agents[a]).join(' ; ')}):`);
+        out(formatStandings(rows).replace(/^/gm, '    '));
+      });
+    }
+  }
+  if (values.out) out(`\ngame summaries written to ${values.out}`);
+}
