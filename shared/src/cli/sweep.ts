@@ -162,7 +162,14 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
   }
   const aggregates = summarizeAggregates(fold.fields, sweep.cells, sweep.gamesPerCell).filter((c) => cells.includes(c.index));
   if (values.json) {
-    out(JSON.stringify({ spec, gamesPerCell: sweep.gamesPerCell, cells: aggregates }, null, 2));
+    // Each seat order's standings too, when a deal is played in several (Table 7.1 reports them).
+    const orders = sweep.ordersPerDeal > 1
+      ? aggregates.map((cell) => ({
+          cell: cell.index,
+          orders: sweep.orders.map((order, o) => ({ order: order.map((a) => sweep.cells[cell.index].agents[a]), standings: perOrder.get(`${cell.index}|${o}`)?.rows() ?? [] })),
+        }))
+      : undefined;
+    out(JSON.stringify({ spec, gamesPerCell: sweep.gamesPerCell, cells: aggregates, ...(orders ? { orders } : {}) }, null, 2));
     return;
   }
   for (const cell of aggregates) {

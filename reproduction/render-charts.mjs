@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Renders the report's charts to PNG with the dashboard's own chart code (charts.js, chart.js)
+// in Debian's chromium: `node reproduction/render-charts.mjs` (CHROMIUM_PATH to use another).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(join(root, 'services/dashboard/package.json'));
+const vendor = [
+  join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'),
+  join(dirname(require.resolve('@sgratzl/chartjs-chart-boxplot')), 'index.umd.min.js'),
+];
+const chartsSource = readFileSync(join(root, 'services/dashboard/public/js/charts.js'), 'utf8');
+const resultsDir = join(root, 'reproduction/results');
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 900, height: 520 }, deviceScaleFactor: 1 });
+const written = [];
+for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json')).sort()) {
+  const detail = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
+  const preset = file.replace(/\.json$/, '');
+  const swept = [...new Set(detail.cells.flatMap((c) => Object.keys(c.swept)).filter((k) => !k.startsWith('matchup.')))];
+  const charts = [...swept.map((key) => ({ name: `${preset}-${key.replace(/[^A-Za-z0-9]+/g, '-')}`, key })), { name: `${preset}-vp`, key: null }];
+  for (const chart of charts) {
+    await page.setContent('<html><body style="margin:0;background:#fff"><div style="width:880px;height:500px;padding:10px"><canvas id="c"></canvas></div></body></html>');
+    for (const path of vendor) await page.addScriptTag({ path });
+    await page.evaluate(
+      async ({ source, detail, key }) => {
+        const m = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+        Chart.register(m.errorBarsPlugin, ChartBoxPlot.BoxPlotController, ChartBoxPlot.BoxAndWiskers);
+        const config = key ? m.parameterChart(detail, key) : m.vpBoxplot(detail, 'all');
+        config.options.plugins.title = { display: true, text: `${detail.spec.name}${key ? '' : ': victory points'}` };
+        new Chart(document.getElementById('c'), config);
+      },
+      { source: chartsSource, detail, key: chart.key },
+    );
+    const out = join(root, 'reproduction/charts', `${chart.name}.png`);
+    await page.locator('div').screenshot({ path: out });
+    written.push(out);
+  }
+}
+await browser.close();
+console.log(written.map((p) => p.replace(root, '')).join('\n'));

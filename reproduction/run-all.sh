@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Plays every preset at the sizes REPRODUCTION.md reports (smaller than the papers' where noted)
+# and writes each one's aggregates to reproduction/results/<preset>.json. Takes about 45 minutes
+# on 2 cores; run one line alone to redo one table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+run() {
+  local preset="$1"; shift
+  echo "== $preset $*" >&2
+  node --single-threaded-gc bin/wonderlab.mjs sweep run "$preset" --json --quiet "$@" > "reproduction/results/$preset.json.tmp"
+  mv "reproduction/results/$preset.json.tmp" "reproduction/results/$preset.json"
+}
+run thesis-7.1-seating --deals 100
+run thesis-7.3-depth --deals 5
+run thesis-7.2-exploration --deals 5
+run robilliard-2014-table2 --deals 5
+run thesis-7.5-mcts-matrix --deals 50
+run robilliard-2014-table5-widening --deals 5
+run robilliard-2014-table3-kuct --deals 5
+run robilliard-2014-table6-kscore --deals 5
+run robilliard-2014-table4-scaling --deals 5
