@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays every preset at the sizes REPRODUCTION.md reports (smaller than the papers' where noted)
-# and writes each one's aggregates to reproduction/results/<preset>.json. Takes about 45 minutes
-# on 2 cores; run one line alone to redo one table.
+# and writes each one's aggregates to reproduction/results/<preset>.json. Takes about an hour on
+# 2 cores; run one line alone to redo one table. Then: node reproduction/report.mjs > REPRODUCTION.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 run() {
@@ -13,6 +13,7 @@ run() {
 run thesis-7.1-seating --deals 100
 run thesis-7.3-depth --deals 5
 run thesis-7.2-exploration --deals 5
+run thesis-7.4-iterations --deals 5
 run robilliard-2014-table2 --deals 5
 run thesis-7.5-mcts-matrix --deals 50
 run robilliard-2014-table5-widening --deals 5
