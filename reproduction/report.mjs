@@ -44,14 +44,14 @@ for (const table of papers.tables) {
     lines.push(`Not run yet: \`wonderlab sweep run ${table.preset}\` (add \`--deals N\` for a smaller run), then \`node reproduction/report.mjs\`.`, '');
   }
   const hasVp = table.rows.some((r) => r.vp !== undefined);
-  lines.push(`| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}verdict |`);
-  lines.push(`| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- |`);
+  lines.push(`| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}verdict | reason, if outside (see below) |`);
+  lines.push(`| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- | --- |`);
   for (const row of table.rows) {
     const [p, hw] = row.paper;
     const o = result && ours(table, row, result);
     if (!o) {
       missing++;
-      lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | not run | – | ${hasVp ? `${fmt(row.vp)} | – | ` : ''}– |`);
+      lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | not run | – | ${hasVp ? `${fmt(row.vp)} | – | ` : ''}– | |`);
       continue;
     }
     const rate = (100 * o.wins) / o.games;
@@ -63,7 +63,8 @@ for (const table of papers.tables) {
     if (within) inside++;
     else outside++;
     const verdict = within ? 'inside' : `outside${differs ? ' (differs)' : ' (within both errors)'}`;
-    lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | ${fmt(rate)} ± ${fmt(half)} | ${o.games} | ${hasVp ? `${fmt(row.vp)} | ${fmt(o.vp)} | ` : ''}${verdict} |`);
+    const reason = within ? '' : differs ? (row.reason ?? table.reason ?? 'unknown') : 'sampling (our interval is wide)';
+    lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | ${fmt(rate)} ± ${fmt(half)} | ${o.games} | ${hasVp ? `${fmt(row.vp)} | ${fmt(o.vp)} | ` : ''}${verdict} | ${reason} |`);
   }
   lines.push('');
 }
