@@ -1,14 +1,23 @@
 # One image, one target per service: coordinator, worker, dashboard (and lab: all in one).
 #   docker build --target worker -t wonderlab-worker .
-# Built in a full Node image, run in a slim one as the unprivileged 'node' user.
+# The build stage compiles the TypeScript and keeps only production dependencies; the runtime
+# stages copy the result into a fresh copy of the same base image and run as its unprivileged
+# 'node' user (uid 1000, as the k8s manifests' runAsUser expects).
+#
+# NODE_IMAGE is the base of both: any image with Node.js 20+, npm and a user 'node' of uid 1000.
+# The official image is the default; where Docker Hub is out of reach, pass another
+# (test/docker-build.sh builds one from Debian):
+#   docker build --build-arg NODE_IMAGE=registry.example.com/node:20 --target worker .
+ARG NODE_IMAGE=node:20-bookworm-slim
 
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.base.json ./
 COPY shared/package.json shared/tsconfig.json shared/
 COPY services/coordinator/package.json services/coordinator/tsconfig.json services/coordinator/
 COPY services/worker/package.json services/worker/tsconfig.json services/worker/
 COPY services/dashboard/package.json services/dashboard/tsconfig.json services/dashboard/
+COPY services/serve/package.json services/serve/tsconfig.json services/serve/
 # --ignore-scripts: 'prepare' would build before the sources are copied.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY shared shared
@@ -16,7 +25,7 @@ COPY services services
 COPY bin bin
 RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
@@ -31,6 +40,8 @@ COPY --from=build --chown=node:node /app/services/dashboard/package.json service
 COPY --from=build --chown=node:node /app/services/dashboard/dist services/dashboard/dist
 COPY --from=build --chown=node:node /app/services/dashboard/public services/dashboard/public
 COPY --from=build --chown=node:node /app/services/dashboard/pages services/dashboard/pages
+COPY --from=build --chown=node:node /app/services/serve/package.json services/serve/package.json
+COPY --from=build --chown=node:node /app/services/serve/dist services/serve/dist
 COPY --from=build --chown=node:node /app/bin bin
 COPY --chown=node:node presets presets
 USER node

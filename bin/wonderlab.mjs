@@ -3,8 +3,9 @@
 // Redis); every other command is the shared package's CLI and needs no Redis.
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'serve') {
-  const { serve } = await import('@wonderlab/coordinator/embedded');
-  process.exitCode = await serve();
+  const { serve } = await import('@wonderlab/serve');
+  // Explicitly: a connection to a Redis that went away may still be retrying.
+  process.exit(await serve());
 } else {
   const { main } = await import('@wonderlab/shared/cli');
   process.exitCode = await main(process.argv.slice(2));

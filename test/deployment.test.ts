@@ -1,16 +1,18 @@
 /**
  * Static checks of the deployment files: Dockerfile, .dockerignore, docker-compose.yml,
- * .env.example and the kustomize manifests under k8s/ (the base, and overlays/cpu-hpa). There is
- * no Docker engine or cluster here: the files are parsed, k8s/ is built by a minimal kustomize
- * written below, every object is validated against its Kubernetes (or KEDA) schema, and all of it
- * is cross-checked against the code: the settings each process reads (its zod schema), the paths it
- * serves, the Redis key prefix and queue name, the backlog route KEDA reads.
+ * .env.example and the kustomize manifests under k8s/ (k8s/base and every k8s/overlays/*). There
+ * is no Docker engine or cluster here: the files are parsed, k8s/ is built by the real kustomize
+ * (`kubectl kustomize`; skipped with a message where kubectl is missing), every object is validated
+ * against its Kubernetes (or KEDA) schema, and all of it is cross-checked against the code: the
+ * settings each process reads (its zod schema), the paths it serves, the Redis key prefix and queue
+ * name, the backlog route KEDA reads. (test/docker-build.sh builds the images and runs compose for
+ * real where a Docker engine runs.)
  *
  * Every check is a function returning a list of problems (empty: fine), so the drift tests at the
  * end can feed it a modified copy and see it fail.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -95,11 +97,14 @@ function routesIn(file: string, re: RegExp): string[] {
   return [...readText(file).matchAll(re)].map((m) => m[1]).filter((p) => !p.includes(':'));
 }
 
-const COORDINATOR_APP = readText('services/coordinator/src/app.ts');
-const COORDINATOR_PATHS = new Set([
-  ...routesIn('services/coordinator/src/app.ts', /\bapp\.get\(\s*'([^']+)'/g),
-  ...(/\bapp\.get\(\s*BACKLOG_ROUTE\b/.test(COORDINATOR_APP) ? [BACKLOG_ROUTE] : []),
-]);
+/** The coordinator's route modules (services/coordinator/src/routes/*.ts). */
+const COORDINATOR_ROUTES = readdirSync(repoPath('services/coordinator/src/routes')).filter((f) => f.endsWith('.ts')).map((f) => `services/coordinator/src/routes/${f}`);
+const COORDINATOR_PATHS = new Set(
+  COORDINATOR_ROUTES.flatMap((file) => [
+    ...routesIn(file, /\brouter\.get\(\s*'([^']+)'/g),
+    ...(/\brouter\.get\(\s*BACKLOG_ROUTE\b/.test(readText(file)) ? [BACKLOG_ROUTE] : []),
+  ]),
+);
 const WORKER_PATHS = new Set(routesIn('services/worker/src/main.ts', /req\.url === '([^']+)'/g));
 const DASHBOARD_OWN_PATHS = new Set([
   ...routesIn('services/dashboard/src/main.ts', /\bapp\.get\(\s*'([^']+)'/g),
@@ -123,7 +128,7 @@ const PROCS: Proc[] = [
   // The health server (/healthz, /readyz) runs only when HEALTH_PORT is set.
   { name: 'worker', script: 'services/worker/dist/src/main.js', schema: workerSchema, envNames: keysOf(workerSchema), paths: WORKER_PATHS, listenPorts: portSetting(workerSchema, 'HEALTH_PORT') },
   { name: 'dashboard', script: 'services/dashboard/dist/src/main.js', schema: dashboardSchema, envNames: keysOf(dashboardSchema), paths: DASHBOARD_OWN_PATHS, listenPorts: portSetting(dashboardSchema, 'PORT') },
-  // `wonderlab serve` (services/coordinator/src/embedded.ts): the coordinator's and the worker's settings, and DATA_DIR.
+  // `wonderlab serve` (services/serve/src/embedded.ts): the coordinator's and the worker's settings, and DATA_DIR.
   {
     name: 'lab',
     script: 'bin/wonderlab.mjs',
@@ -341,7 +346,8 @@ function dockerignore(text: string): (path: string) => boolean {
       return { negate, re: globToRegex(pattern) };
     });
   return (path: string) => {
-    const parts = posix.normalize(path).replace(/^\.\/?/, '').split('/');
+    // './x' is 'x' ('.env' stays '.env').
+    const parts = posix.normalize(path).replace(/^\.(?:\/|$)/, '').split('/');
     // A path is excluded with its directory: test it and every ancestor.
     const candidates = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
     let ignored = false;
@@ -585,6 +591,22 @@ function dockerignoreProblems(model: DockerModel): string[] {
     ...packages.map((p) => posix.join(p.pkg, p.outDir, 'tsconfig.tsbuildinfo')),
   ];
   for (const path of mustIgnore) if (!model.ignored(path)) problems.push(`.dockerignore does not exclude ${path}`);
+  // Compose's settings hold the API token: they must not be baked into an image.
+  for (const path of ['.env', '.env.local']) if (!model.ignored(path)) problems.push(`.dockerignore does not exclude ${path} (it holds API_TOKEN)`);
+  return problems;
+}
+
+/** Every stage that is not built FROM another stage is built FROM a build argument with a default. */
+function dockerBaseArgProblems(text: string, model: DockerModel): string[] {
+  const problems: string[] = [];
+  const head = text.slice(0, text.search(/^FROM\s/im));
+  const args = new Map([...head.matchAll(/^ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S+))?/gm)].map((m) => [m[1], m[2]]));
+  for (const stage of model.stages) {
+    if (model.stages.some((s) => s.name === stage.base)) continue;
+    const m = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(stage.base);
+    if (!m) problems.push(`Dockerfile:${stage.line}: stage '${stage.name}' is built FROM ${stage.base}, not FROM a build argument`);
+    else if (!args.get(m[1])) problems.push(`Dockerfile:${stage.line}: stage '${stage.name}' is built FROM \${${m[1]}}, which no ARG before the first FROM gives a default`);
+  }
   return problems;
 }
 
@@ -814,9 +836,9 @@ function composeWorkerProblems(m: ComposeModel): string[] {
     const { env } = composeProcess(service, m.docker);
     if (service.container_name) problems.push(`docker-compose.yml: services.${name}.container_name is set: --scale ${name}=N needs it unset`);
     if (service.ports?.length) problems.push(`docker-compose.yml: services.${name}.ports publishes host ports: --scale ${name}=N needs none`);
-    const grace = setting(workerSchema, 'SHUTDOWN_GRACE_MS', env) as number;
+    const grace = (setting(workerSchema, 'SHUTDOWN_GRACE_MS', env) as number) + (setting(workerSchema, 'SHUTDOWN_CLOSE_MS', env) as number);
     const stop = service.stop_grace_period === undefined ? 10_000 : composeDurationMs(service.stop_grace_period);
-    if (!(stop > grace)) problems.push(`docker-compose.yml: services.${name}.stop_grace_period is ${stop} ms, not more than SHUTDOWN_GRACE_MS=${grace}: Docker kills the worker before it hands its games back`);
+    if (!(stop > grace)) problems.push(`docker-compose.yml: services.${name}.stop_grace_period is ${stop} ms, not more than SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS=${grace}: Docker kills the worker before it hands its games back`);
   }
   return problems;
 }
@@ -869,31 +891,36 @@ function composeUrlProblems(m: ComposeModel): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A minimal kustomize: resources, namespace, labels, images, patches (strategic merge, $patch: delete)
+// kustomize: the real one (`kubectl kustomize`, kustomize v5); where kubectl is missing the builds
+// are skipped with a message, never replaced by an imitation.
 
 const CLUSTER_SCOPED = new Set([
   'Namespace', 'Node', 'PersistentVolume', 'StorageClass', 'PriorityClass', 'IngressClass', 'RuntimeClass',
   'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'APIService',
   'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ClusterTriggerAuthentication',
 ]);
-const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'commonLabels', 'images', 'patches']);
 
-/** The file each built object came from (for messages). */
+/** The file each object read from the repository came from (for messages). */
 const originFile = new WeakMap<object, string>();
 
 const objectId = (o: Obj) => `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}${originFile.has(o) ? ` (${originFile.get(o)})` : ''}`;
 
-function loadYamlObjects(file: string): Obj[] {
-  const docs = parseAllDocuments(readFileSync(file, 'utf8'));
+function parseYamlObjects(text: string, where: string): Obj[] {
+  const docs = parseAllDocuments(text);
   if (!Array.isArray(docs)) return [];
   return docs.flatMap((doc) => {
-    if (doc.errors.length) throw new Error(`${rel(file)}: ${doc.errors.map((e) => e.message).join('; ')}`);
+    if (doc.errors.length) throw new Error(`${where}: ${doc.errors.map((e) => e.message).join('; ')}`);
     const value = doc.toJS() as unknown;
     if (value === null || value === undefined) return [];
-    if (!isRecord(value)) throw new Error(`${rel(file)}: a document is not a mapping`);
-    originFile.set(value, rel(file));
+    if (!isRecord(value)) throw new Error(`${where}: a document is not a mapping`);
     return [value];
   });
+}
+
+function loadYamlObjects(file: string): Obj[] {
+  const objects = parseYamlObjects(readFileSync(file, 'utf8'), rel(file));
+  for (const o of objects) originFile.set(o, rel(file));
+  return objects;
 }
 
 /** Every `containers` / `initContainers` entry in an object (pod specs at any depth). */
@@ -903,152 +930,29 @@ function containersIn(node: unknown): Obj[] {
   return Object.entries(node).flatMap(([k, v]) => ((k === 'containers' || k === 'initContainers' || k === 'ephemeralContainers') && Array.isArray(v) ? v.filter(isRecord) : containersIn(v)));
 }
 
-function splitImage(image: string): { name: string; tag?: string; digest?: string } {
-  const [rest, digest] = image.split('@');
-  const colon = rest.lastIndexOf(':');
-  return colon > rest.lastIndexOf('/') ? { name: rest.slice(0, colon), tag: rest.slice(colon + 1), digest } : { name: rest, digest };
-}
-
-const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
-const versionOf = (apiVersion: string) => apiVersion.split('/').at(-1)!;
-
-/** kustomize's `key=value,key!=value,key` selectors on labels or annotations. */
-function stringSelectorMatches(selector: string, values: Record<string, string> | undefined): boolean {
-  return selector.split(',').every((term) => {
-    const t = term.trim();
-    const m = /^([^!=]+?)\s*(!=|==|=)\s*(.*)$/.exec(t);
-    if (!m) return t.startsWith('!') ? !(t.slice(1) in (values ?? {})) : t in (values ?? {});
-    return m[2] === '!=' ? values?.[m[1]] !== m[3] : values?.[m[1]] === m[3];
-  });
-}
-
-function targetMatches(target: Obj, o: Obj): boolean {
-  const anchored = (pattern: string, value: string | undefined) => new RegExp(`^(?:${pattern})$`).test(value ?? '');
-  if (target.group !== undefined && target.group !== groupOf(o.apiVersion)) return false;
-  if (target.version !== undefined && target.version !== versionOf(o.apiVersion)) return false;
-  if (target.kind !== undefined && !anchored(target.kind, o.kind)) return false;
-  if (target.name !== undefined && !anchored(target.name, o.metadata?.name)) return false;
-  if (target.namespace !== undefined && !anchored(target.namespace, o.metadata?.namespace)) return false;
-  if (target.labelSelector !== undefined && !stringSelectorMatches(target.labelSelector, o.metadata?.labels)) return false;
-  if (target.annotationSelector !== undefined && !stringSelectorMatches(target.annotationSelector, o.metadata?.annotations)) return false;
-  return true;
-}
-
-/** A strategic merge, simplified: maps merge, null deletes, lists of named items merge by name, other lists are replaced. */
-function strategicMerge(target: Obj, patch: Obj): void {
-  for (const [key, value] of Object.entries(patch)) {
-    if (key === '$patch') continue;
-    const current = target[key];
-    if (value === null) delete target[key];
-    else if (isRecord(value) && isRecord(current)) strategicMerge(current, value);
-    else if (Array.isArray(value) && Array.isArray(current) && [...value, ...current].every((v) => isRecord(v) && typeof v.name === 'string')) {
-      for (const item of value as Obj[]) {
-        const index = current.findIndex((c: Obj) => c.name === item.name);
-        if (item.$patch === 'delete') {
-          if (index >= 0) current.splice(index, 1);
-        } else if (index >= 0) strategicMerge(current[index], item);
-        else current.push(clone(item));
-      }
-    } else target[key] = clone(value);
+/** kubectl's version line when it is on PATH and has kustomize built in, else undefined. */
+const KUBECTL = (() => {
+  try {
+    return execFileSync('kubectl', ['version', '--client'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
   }
+})();
+if (!KUBECTL) console.warn('deployment.test: kubectl is not on PATH: the kustomize builds of k8s/ and their checks are skipped');
+
+/** `kubectl kustomize dir`, parsed; a failure's message is kustomize's own. */
+function kustomizeBuild(dir: string): Obj[] {
+  let out: string;
+  try {
+    out = execFileSync('kubectl', ['kustomize', repoPath(dir)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  } catch (err) {
+    throw new Error(`kubectl kustomize ${dir} failed: ${String((err as { stderr?: string }).stderr ?? err).trim()}`);
+  }
+  return parseYamlObjects(out, `kubectl kustomize ${dir}`);
 }
 
-function applyPatches(objects: Obj[], patches: Obj[], dir: string, file: string): Obj[] {
-  let out = objects;
-  patches.forEach((p, i) => {
-    const where = `${rel(file)}: patches[${i}]`;
-    let text: string;
-    if (typeof p.path === 'string') {
-      const path = resolve(dir, p.path);
-      if (!existsSync(path)) throw new Error(`${where}: patch file '${p.path}' does not exist`);
-      text = readFileSync(path, 'utf8');
-    } else if (typeof p.patch === 'string') text = p.patch;
-    else throw new Error(`${where}: neither path nor patch`);
-    const docs = parseAllDocuments(text);
-    const bodies = (Array.isArray(docs) ? docs : []).map((d) => {
-      if (d.errors.length) throw new Error(`${where}: ${d.errors.map((e) => e.message).join('; ')}`);
-      return d.toJS() as unknown;
-    });
-    if (bodies.length !== 1) throw new Error(`${where}: expected one patch document, found ${bodies.length}`);
-    const body = bodies[0];
-    if (Array.isArray(body)) throw new Error(`${where}: JSON 6902 patches are not supported by this minimal kustomize`);
-    if (!isRecord(body)) throw new Error(`${where}: the patch is not a mapping`);
-    const target: Obj = p.target ?? {
-      group: body.apiVersion === undefined ? undefined : groupOf(body.apiVersion),
-      version: body.apiVersion === undefined ? undefined : versionOf(body.apiVersion),
-      kind: body.kind,
-      name: body.metadata?.name,
-      namespace: body.metadata?.namespace,
-    };
-    if (!p.target && (!target.kind || !target.name)) throw new Error(`${where}: no target, and the patch names no kind and name`);
-    const matched = out.filter((o) => targetMatches(target, o));
-    if (!matched.length) throw new Error(`${where}: target ${JSON.stringify(target)} matches no resource`);
-    if (body.$patch === 'delete') out = out.filter((o) => !matched.includes(o));
-    else if (body.$patch !== undefined && body.$patch !== 'merge') throw new Error(`${where}: $patch: ${body.$patch} is not supported by this minimal kustomize`);
-    else {
-      const { apiVersion: _a, kind: _k, metadata, ...spec } = body;
-      const { name: _n, namespace: _ns, ...meta } = (metadata ?? {}) as Obj;
-      for (const o of matched) strategicMerge(o, Object.keys(meta).length ? { ...spec, metadata: meta } : spec);
-    }
-  });
-  return out;
-}
-
-function applyLabels(o: Obj, pairs: Record<string, string>, includeSelectors: boolean, includeTemplates: boolean): void {
-  o.metadata = o.metadata ?? {};
-  o.metadata.labels = { ...o.metadata.labels, ...pairs };
-  const spec = o.spec as Obj | undefined;
-  if (!spec) return;
-  if ((includeSelectors || includeTemplates) && isRecord(spec.template)) {
-    spec.template.metadata = spec.template.metadata ?? {};
-    spec.template.metadata.labels = { ...spec.template.metadata.labels, ...pairs };
-  }
-  if (!includeSelectors) return;
-  if (o.kind === 'Service') spec.selector = { ...spec.selector, ...pairs };
-  else if (isRecord(spec.selector)) spec.selector.matchLabels = { ...spec.selector.matchLabels, ...pairs };
-}
-
-/** Builds the kustomization in `dir`, like `kustomize build dir` for the fields listed above. */
-function kustomizeBuild(dir: string, seen: readonly string[] = []): Obj[] {
-  const abs = resolve(ROOT, dir);
-  if (seen.includes(abs)) throw new Error(`kustomize: ${[...seen, abs].map(rel).join(' -> ')} is a cycle`);
-  const file = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((f) => join(abs, f)).find((f) => existsSync(f));
-  if (!file) throw new Error(`kustomize: ${rel(abs)} has no kustomization.yaml`);
-  const [k] = loadYamlObjects(file);
-  if (!k) throw new Error(`${rel(file)} is empty`);
-  for (const key of Object.keys(k)) if (!KUSTOMIZATION_FIELDS.has(key)) throw new Error(`${rel(file)}: '${key}' is not supported by this minimal kustomize`);
-
-  let objects: Obj[] = [];
-  for (const resource of (k.resources ?? []) as string[]) {
-    if (/^[a-z]+:\/\/|\?ref=|^github\.com\//.test(resource)) throw new Error(`${rel(file)}: remote resource '${resource}' is not supported`);
-    const path = resolve(abs, resource);
-    if (!existsSync(path)) throw new Error(`${rel(file)}: resource '${resource}' does not exist (${rel(path)})`);
-    objects.push(...(statSync(path).isDirectory() ? kustomizeBuild(path, [...seen, abs]) : loadYamlObjects(path)));
-  }
-  // kustomize's order: patches, namespace, labels, images.
-  objects = applyPatches(objects, (k.patches ?? []) as Obj[], abs, file);
-  if (k.namespace) {
-    for (const o of objects) if (!CLUSTER_SCOPED.has(o.kind)) o.metadata = { ...o.metadata, namespace: k.namespace };
-  }
-  if (k.commonLabels) for (const o of objects) applyLabels(o, k.commonLabels, true, true);
-  for (const entry of (k.labels ?? []) as Obj[]) {
-    for (const o of objects) applyLabels(o, entry.pairs ?? {}, entry.includeSelectors === true, entry.includeTemplates === true);
-  }
-  for (const image of (k.images ?? []) as Obj[]) {
-    for (const c of objects.flatMap(containersIn)) {
-      if (typeof c.image !== 'string') continue;
-      const cur = splitImage(c.image);
-      if (cur.name !== image.name) continue;
-      const name = image.newName ?? cur.name;
-      if (image.digest) c.image = `${name}@${image.digest}`;
-      else {
-        const tag = image.newTag ?? cur.tag;
-        c.image = `${name}${tag ? `:${tag}` : ''}${!image.newTag && cur.digest ? `@${cur.digest}` : ''}`;
-      }
-    }
-  }
-  return objects;
-}
+/** The kustomization directories of the repository: the base and every overlay. */
+const OVERLAYS = readdirSync(repoPath('k8s/overlays')).filter((d) => isFile(`k8s/overlays/${d}/kustomization.yaml`));
 
 // ---------------------------------------------------------------------------------------------
 // Kubernetes: schemas, and consistency with the code
@@ -1376,9 +1280,9 @@ function workerProblems(objects: Obj[]): string[] {
     const slots = setting(workerSchema, 'WORKER_SLOTS', env) as number;
     const cpu = cpuCores(c.resources?.requests?.cpu);
     if (cpu !== slots) problems.push(`${where}: requests ${c.resources?.requests?.cpu ?? 'no'} CPU for WORKER_SLOTS=${slots}`);
-    const grace = setting(workerSchema, 'SHUTDOWN_GRACE_MS', env) as number;
+    const grace = (setting(workerSchema, 'SHUTDOWN_GRACE_MS', env) as number) + (setting(workerSchema, 'SHUTDOWN_CLOSE_MS', env) as number);
     const termination = Number(w.pod.terminationGracePeriodSeconds ?? 30);
-    if (!(termination * 1000 > grace)) problems.push(`${where}: terminationGracePeriodSeconds ${termination} s is not more than SHUTDOWN_GRACE_MS=${grace}: the kubelet kills the worker before it hands its games back`);
+    if (!(termination * 1000 > grace)) problems.push(`${where}: terminationGracePeriodSeconds ${termination} s is not more than SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS=${grace}: the kubelet kills the worker before it hands its games back`);
   }
   return problems;
 }
@@ -1586,8 +1490,13 @@ describe('Dockerfile', () => {
     expect(dockerEnvProblems(dockerModel)).toEqual([]);
   });
 
-  test('.dockerignore excludes node_modules, dist and build-info files', () => {
+  test('.dockerignore excludes node_modules, dist, build-info files and .env', () => {
     expect(dockerignoreProblems(dockerModel)).toEqual([]);
+  });
+
+  test('the base image is a build argument (NODE_IMAGE) with the official image as its default', () => {
+    expect(dockerBaseArgProblems(dockerfileText, dockerModel)).toEqual([]);
+    expect(dockerfileText).toMatch(/^ARG NODE_IMAGE=node:20-\S+$/m);
   });
 });
 
@@ -1625,19 +1534,25 @@ describe('docker-compose.yml and .env.example', () => {
   });
 });
 
-const BUILDS = { base: 'k8s', 'cpu-hpa overlay': 'k8s/overlays/cpu-hpa' } as const;
+const BUILDS: Record<string, string> = { base: 'k8s/base', ...Object.fromEntries(OVERLAYS.map((d) => [`${d} overlay`, `k8s/overlays/${d}`])) };
 const buildCache = new Map<string, Obj[]>();
 const build = (dir: string) => {
   if (!buildCache.has(dir)) buildCache.set(dir, kustomizeBuild(dir));
   return buildCache.get(dir)!;
 };
-const baseKustomization = loadYamlObjects(repoPath('k8s/kustomization.yaml'))[0];
+const baseKustomization = loadYamlObjects(repoPath('k8s/base/kustomization.yaml'))[0];
+const id = (o: Obj) => `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
 
-describe('kustomize build', () => {
-  test('the base: every resource, in the namespace, labelled, with the lab image', () => {
+describe.skipIf(!KUBECTL)('kubectl kustomize', () => {
+  test('the base and the keda and cpu-hpa overlays are there, and every kustomization builds', () => {
+    expect(OVERLAYS.sort()).toEqual(expect.arrayContaining(['cpu-hpa', 'keda']));
+    for (const dir of Object.values(BUILDS)) expect(() => build(dir), dir).not.toThrow();
+  });
+
+  test('the base: every resource file, in the namespace, labelled, with the lab image', () => {
     const objects = build(BUILDS.base);
-    const files = (baseKustomization.resources as string[]).map((r) => `k8s/${r}`);
-    expect(new Set(objects.map((o) => originFile.get(o)))).toEqual(new Set(files));
+    const files = (baseKustomization.resources as string[]).flatMap((r) => loadYamlObjects(repoPath(`k8s/base/${r}`)));
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(files.map((o) => `${o.kind}/${o.metadata.name}`).sort());
     expect(namespaceProblems(objects, baseKustomization.namespace)).toEqual([]);
     const pairs = Object.assign({}, ...(baseKustomization.labels as Obj[]).map((l) => l.pairs)) as Record<string, string>;
     for (const o of objects) expect(o.metadata.labels, objectId(o)).toMatchObject(pairs);
@@ -1649,52 +1564,28 @@ describe('kustomize build', () => {
     for (const i of labImages) expect(i).toBe(`${image.newName}:${image.newTag}`);
   });
 
-  test('the cpu-hpa overlay: the base without the ScaledObject, plus the HPA', () => {
+  test('each overlay is the base plus its autoscaler, in the namespace and labelled: KEDA’s ScaledObject or the HPA, never both', () => {
     const base = build(BUILDS.base);
-    const overlay = build(BUILDS['cpu-hpa overlay']);
-    const ids = (objects: Obj[]) => objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
-    expect(ids(overlay)).toEqual(ids([...base.filter((o) => o.kind !== 'ScaledObject'), ...overlay.filter((o) => o.kind === 'HorizontalPodAutoscaler')]).sort());
-    expect(namespaceProblems(overlay, baseKustomization.namespace)).toEqual([]);
-  });
-
-  test('the base has the KEDA ScaledObject and no HPA; the overlay the HPA and no ScaledObject', () => {
     const kinds = (objects: Obj[]) => objects.map((o) => o.kind);
-    expect(kinds(build(BUILDS.base))).toContain('ScaledObject');
-    expect(kinds(build(BUILDS.base))).not.toContain('HorizontalPodAutoscaler');
-    expect(kinds(build(BUILDS['cpu-hpa overlay']))).toContain('HorizontalPodAutoscaler');
-    expect(kinds(build(BUILDS['cpu-hpa overlay']))).not.toContain('ScaledObject');
+    expect(kinds(base)).not.toContain('ScaledObject');
+    expect(kinds(base)).not.toContain('HorizontalPodAutoscaler');
+    for (const [overlay, autoscaler] of [['keda', 'ScaledObject'], ['cpu-hpa', 'HorizontalPodAutoscaler']]) {
+      const objects = build(`k8s/overlays/${overlay}`);
+      const added = objects.filter((o) => !base.some((b) => id(b) === id(o)));
+      expect(added.map((o) => o.kind), overlay).toEqual([autoscaler]);
+      expect(objects.map(id).sort(), overlay).toEqual([...base.map(id), ...added.map(id)].sort());
+      expect(namespaceProblems(objects, baseKustomization.namespace), overlay).toEqual([]);
+      expect(added[0].metadata.labels, overlay).toMatchObject({ 'app.kubernetes.io/part-of': 'wonderlab' });
+    }
   });
 
-  test('it fails clearly on a missing resource, an unmatched patch target, an unsupported field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wonderlab-kustomize-'));
-    try {
-      const write = (path: string, text: string) => {
-        mkdirSync(join(dir, path, '..'), { recursive: true });
-        writeFileSync(join(dir, path), text);
-      };
-      write('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  K: v\n');
-      write('missing/kustomization.yaml', 'resources:\n  - ../cm.yaml\n  - nope.yaml\n');
-      expect(() => kustomizeBuild(join(dir, 'missing'))).toThrow(/resource 'nope.yaml' does not exist/);
-      write('unmatched/kustomization.yaml', 'resources:\n  - ../cm.yaml\npatches:\n  - target:\n      kind: ConfigMap\n      name: b\n    patch: |-\n      $patch: delete\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: b\n');
-      expect(() => kustomizeBuild(join(dir, 'unmatched'))).toThrow(/patches\[0\]: target .* matches no resource/);
-      write('generator/kustomization.yaml', 'resources:\n  - ../cm.yaml\nconfigMapGenerator:\n  - name: x\n');
-      expect(() => kustomizeBuild(join(dir, 'generator'))).toThrow(/'configMapGenerator' is not supported/);
-      write('nodir/kustomization.yaml', 'resources:\n  - ../elsewhere\n');
-      mkdirSync(join(dir, 'elsewhere'));
-      expect(() => kustomizeBuild(join(dir, 'nodir'))).toThrow(/has no kustomization.yaml/);
-      // And it does what it claims: namespace, labels, images, a merge patch.
-      write('cm2.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          image: app:1\n');
-      write('ok/kustomization.yaml', 'namespace: n\nlabels:\n  - pairs: {x: y}\nimages:\n  - name: app\n    newName: reg/app\n    newTag: "2"\nresources:\n  - ../cm.yaml\n  - ../cm2.yaml\npatches:\n  - patch: |-\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: a\n      data:\n        K: w\n');
-      const [cm, d] = kustomizeBuild(join(dir, 'ok'));
-      expect(cm).toMatchObject({ metadata: { namespace: 'n', labels: { x: 'y' } }, data: { K: 'w' } });
-      expect(d.spec.template.spec.containers[0].image).toBe('reg/app:2');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  test('a kustomization whose resources contain itself fails the real build (the fault the old layout had)', () => {
+    const cycle = execFileSync('bash', ['-c', `cd "$(mktemp -d)" && mkdir -p overlays/x && printf 'resources:\n  - ../..\n' > overlays/x/kustomization.yaml && printf 'resources:\n  - overlays/x\n' > kustomization.yaml && (kubectl kustomize overlays/x 2>&1 || true); rm -rf "$PWD"`], { encoding: 'utf8' });
+    expect(cycle).toMatch(/cycle/i);
   });
 });
 
-describe.each(Object.entries(BUILDS))('k8s %s', (_label, dir) => {
+describe.skipIf(!KUBECTL).each(Object.entries(BUILDS))('k8s %s', (_label, dir) => {
   test('every object validates against its Kubernetes / KEDA schema', () => {
     expect(schemaProblems(build(dir))).toEqual([]);
   });
@@ -1708,8 +1599,8 @@ describe.each(Object.entries(BUILDS))('k8s %s', (_label, dir) => {
   });
 });
 
-describe('the checks catch drift', () => {
-  const base = () => clone(build(BUILDS.base));
+describe.skipIf(!KUBECTL)('the checks catch drift', () => {
+  const base = () => clone(build(BUILDS['keda overlay']));
   const one = (objects: Obj[], kind: string, name?: string) => objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name))!;
   const container = (objects: Obj[], deployment: string) => one(objects, 'Deployment', deployment).spec.template.spec.containers[0] as Obj;
 
@@ -1787,7 +1678,7 @@ describe('the checks catch drift', () => {
     compose.resolved.services.worker.container_name = 'worker';
     compose.resolved.services.worker.stop_grace_period = '30s';
     compose.resolved.services.worker.environment.WORKER_THREADS = '2';
-    expect(composeWorkerProblems(compose)).toEqual(expect.arrayContaining([expect.stringMatching(/container_name/), expect.stringMatching(/ports/), expect.stringMatching(/30000 ms, not more than SHUTDOWN_GRACE_MS=60000/)]));
+    expect(composeWorkerProblems(compose)).toEqual(expect.arrayContaining([expect.stringMatching(/container_name/), expect.stringMatching(/ports/), expect.stringMatching(/30000 ms, not more than SHUTDOWN_GRACE_MS \+ SHUTDOWN_CLOSE_MS=65000/)]));
     expect(composeEnvNameProblems(compose)).toEqual([expect.stringMatching(/WORKER_THREADS is not read by the worker/)]);
     compose.resolved.services.dashboard.environment.COORDINATOR_URL = 'http://coordinator:8081';
     expect(composeUrlProblems(compose)).toEqual([expect.stringMatching(/COORDINATOR_URL uses port 8081, coordinator listens on 8080/)]);
@@ -1805,6 +1696,11 @@ describe('the checks catch drift', () => {
     expect(dockerCopyProblems(model)).toEqual(expect.arrayContaining([expect.stringMatching(/COPY scripts: not in the repository/), expect.stringMatching(/COPY --from=build \/app\/bin/)]));
     expect(dockerHealthcheckProblems(model)).toEqual([expect.stringMatching(/'dashboard': HEALTHCHECK asks \/healthz/)]);
     const noDist = { ...dockerModel, ignored: dockerignore('node_modules\n') };
-    expect(dockerignoreProblems(noDist)).toEqual(expect.arrayContaining([expect.stringMatching(/does not exclude shared\/dist/), expect.stringMatching(/does not exclude shared\/node_modules/)]));
+    expect(dockerignoreProblems(noDist)).toEqual(expect.arrayContaining([expect.stringMatching(/does not exclude shared\/dist/), expect.stringMatching(/does not exclude shared\/node_modules/), expect.stringMatching(/does not exclude \.env /)]));
+    const fixedBase = dockerfileText.replace('FROM ${NODE_IMAGE} AS runtime', 'FROM node:20 AS runtime').replace(/^ARG NODE_IMAGE=.*$/m, 'ARG NODE_IMAGE');
+    expect(dockerBaseArgProblems(fixedBase, { ...dockerModel, stages: parseDockerfile(fixedBase) })).toEqual([
+      expect.stringMatching(/stage 'build' is built FROM \$\{NODE_IMAGE\}, which no ARG before the first FROM gives a default/),
+      expect.stringMatching(/stage 'runtime' is built FROM node:20, not FROM a build argument/),
+    ]);
   });
 });

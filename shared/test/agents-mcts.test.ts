@@ -37,7 +37,9 @@ import {
   type GameState,
   type Position,
 } from '../src/engine/index.js';
-import { decisionContext, playGame, type GamePlan } from '../src/lab/index.js';
+import { decisionContext } from '../src/agents/index.js';
+import { playGame, type GamePlan } from '../src/lab/index.js';
+import { randomPosition } from './random-positions.js';
 
 // ── Helpers ─────────────────────────────────────────────────────────────────
 
@@ -91,21 +93,6 @@ function decide(spec: string, s: GameState, seat: number, seed = 1): Decision & 
   const decision = agent.decide(ctx);
   expect(ctx.legal, 'the decision is one of the legal moves').toContain(decision.move);
   return { ...decision, legal: ctx.legal };
-}
-
-/** Plays uniformly random moves from a new game until `steps` steps are done or the game is over. */
-function midGame(players: number, seed: number, moveSeed: number, steps: number): GameState {
-  const s = newGame({ players, seed });
-  const rng = new Rng(moveSeed);
-  const moves = new Int32Array(players);
-  for (let i = 0; i < steps && !s.isOver(); i++) {
-    for (const p of actingSeats(s)) {
-      const legal = legalMoves(s, p, 'cheapest');
-      moves[p] = legal[rng.int(legal.length)];
-    }
-    step(s, moves);
-  }
-  return s;
 }
 
 /** Plays random moves until the game reaches `age` (turn 1). */
@@ -232,9 +219,9 @@ describe('MCTS finds the obvious move', () => {
 describe('MCTS is deterministic given its RNG', () => {
   it('the same seed gives the same move and iteration count, and the state is untouched', () => {
     for (const [spec, s, seat] of [
-      ['mcts(it=30)', midGame(3, 11, 12, 3), 0],
-      ['mcts(it=20,tree=seats,trades=all,pw=0.35)', midGame(4, 21, 22, 8), 2],
-      ['mcts(it=25,depth=3,reward=margin)', midGame(5, 31, 32, 13), 4],
+      ['mcts(it=30)', randomPosition(3, 11, 12, 3), 0],
+      ['mcts(it=20,tree=seats,trades=all,pw=0.35)', randomPosition(4, 21, 22, 8), 2],
+      ['mcts(it=25,depth=3,reward=margin)', randomPosition(5, 31, 32, 13), 4],
     ] as const) {
       const before = new Uint8Array(s.buffer.slice(0));
       const rngBefore = Array.from(s.rng.s);
@@ -249,7 +236,7 @@ describe('MCTS is deterministic given its RNG', () => {
   });
 
   it('one agent instance deciding twice on equal inputs gives equal decisions', () => {
-    const s = midGame(3, 5, 6, 2);
+    const s = randomPosition(3, 5, 6, 2);
     const agent = createAgent('mcts(it=30)');
     expect(agent).toBeInstanceOf(MctsAgent);
     const a = agent.decide(contextFor(agent, s, 1, 77));
@@ -457,7 +444,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
         fc.nat(),
         fc.integer(),
         (players, seed, moveSeed, steps, viewerPick, agentSeed) => {
-          const s = midGame(players, seed, moveSeed, steps);
+          const s = randomPosition(players, seed, moveSeed, steps);
           fc.pre(!s.isOver());
           const acting = actingSeats(s);
           const viewer = acting[viewerPick % acting.length];
@@ -551,7 +538,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
   });
 
   it('open information: every sampled world shows the true hands', () => {
-    const s = midGame(4, 3, 4, 5);
+    const s = randomPosition(4, 3, 4, 5);
     const agent = createAgent('mcts(it=20,depth=1)');
     const legal = legalMoves(s, 0, agent.moveMode, []);
     const ctx = decisionContext(s, 0, legal, new Rng(1), true);
@@ -587,7 +574,19 @@ const OPTION_SPECS = [
   'mcts(it=10,reward=margin)',
   'mcts(it=10,depth=4)',
   'mcts(it=10,final=mean)',
+  'mcts(it=10,reward=share)',
+  'mcts(it=10,arms=grouped)',
+  'mcts(it=10,arms=grouped,tree=seats,trades=all)',
+  'mcts(it=10,parms=grouped,playout=nodiscard)',
+  'mcts(it=10,playout=mast)',
+  'mcts(it=10,playout=mast,mast=gibbs,mastp=0.2,parms=grouped)',
+  'mcts(it=10,opp=mast,tree=seats)',
+  'mcts(it=12,det=pimc,worlds=3)',
+  'mcts(it=12,det=pimc,worlds=3,vote=majority,arms=grouped)',
+  'mcts(it=10,reuse=on)',
+  'mcts(it=10,reuse=on,arms=grouped,parms=grouped)',
   'mcts-robilliard(it=10)',
+  'mcts-strong(it=10)',
   'mcts(it=8,tree=seats,trades=all,pw=0.35,kscore=0.1,playout=nodiscard,tl=8/24/32,cs=age,reward=rank,depth=4,final=mean)',
 ];
 

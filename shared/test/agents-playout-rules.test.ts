@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ThesisRuleBasedAgent, thesisRuleCandidates } from '../src/agents/index.js';
 import { Rng, actingSeats, legalMoves, newGame, step } from '../src/engine/index.js';
-import { decisionContext } from '../src/lab/index.js';
+import { decisionContext } from '../src/agents/index.js';
 
 describe('rule-based playouts follow the same rules as the rulebased agent', () => {
   it('property: same rule, and the agent’s move is among the playout policy’s candidates', () => {

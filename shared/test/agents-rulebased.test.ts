@@ -28,7 +28,7 @@ import {
   type GameState,
   type PositionPlayer,
 } from '../src/engine/index.js';
-import { decisionContext } from '../src/lab/index.js';
+import { decisionContext } from '../src/agents/index.js';
 import { position } from './rules-helpers.js';
 
 type AgentFactory = () => Agent;

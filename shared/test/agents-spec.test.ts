@@ -2,10 +2,19 @@
  * Agent specs (src/agents/spec.ts): the thesis's syntax, the keyed syntax, lists, canonical and
  * full forms, and the errors a bad spec gives (a SpecError naming the part that is wrong).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AGENT_KINDS,
+  MCTS_AGENTS,
   MCTS_DEFAULTS,
+  MCTS_KINDS,
+  PARAMETER_LIST,
+  agentsMarkdown,
+  agentsText,
+  describeRange,
+  mctsDefaults,
+  parameterTable,
   MCTS_ROBILLIARD_DEFAULTS,
   SpecError,
   canonicalSpec,
@@ -17,7 +26,7 @@ import {
 
 function params(text: string): MctsParams {
   const spec = parseAgentSpec(text);
-  if (spec.kind !== 'mcts' && spec.kind !== 'mcts-robilliard') throw new Error(`'${text}' is not an MCTS spec`);
+  if (!('params' in spec)) throw new Error(`'${text}' is not an MCTS spec`);
   return spec.params;
 }
 
@@ -58,8 +67,11 @@ describe('thesis syntax', () => {
     expect(params('mcts')).toEqual(MCTS_DEFAULTS);
   });
 
-  it('the thesis defaults: 100 iterations, 10 s, depth 100, C 0.4, win reward, joint tree', () => {
+  it('the thesis defaults: 100 iterations, 10 s, depth 100, C 0.4, win reward, joint tree, every move in the tree, grouped arms in random playouts', () => {
     expect(MCTS_DEFAULTS).toMatchObject({
+      arms: 'all',
+      playoutArms: 'grouped',
+      playout: 'random',
       iterations: 100,
       timeLimit: 10,
       depth: 100,
@@ -246,18 +258,18 @@ describe('bad specs throw a SpecError naming the bad part', () => {
     expect(msg).toContain('mcts(it=5,foo=1)');
   });
 
-  it('a bad number: it=abc, it=0, it=1.5, c=-1, depth=101, depth=0, pw=2', () => {
-    expect(errorOf('mcts(it=abc)')).toMatch(/\bit\b.*'abc'/);
-    expect(errorOf('mcts(it=0)')).toMatch(/\bit\b.*at least 1.*'0'/);
-    expect(errorOf('mcts(it=1.5)')).toMatch(/\bit\b.*integer.*'1\.5'/);
-    expect(errorOf('mcts(c=-1)')).toMatch(/\bc\b.*at least 0.*'-1'/);
-    expect(errorOf('mcts(depth=101)')).toMatch(/depth.*at most 100.*'101'/);
-    expect(errorOf('mcts(depth=0)')).toMatch(/depth.*at least 1.*'0'/);
-    expect(errorOf('mcts(pw=2)')).toMatch(/pw.*at most 1.*'2'/);
+  it('a bad number names the option, its whole range and the value: it=abc, it=0, it=1.5, c=-1, depth=101, depth=0, pw=2', () => {
+    expect(errorOf('mcts(it=abc)')).toMatch(/\bit: expected an integer from 1 to 10000000, got 'abc'/);
+    expect(errorOf('mcts(it=0)')).toMatch(/\bit: expected an integer from 1 to 10000000, got '0'/);
+    expect(errorOf('mcts(it=1.5)')).toMatch(/\bit: expected an integer from 1 to 10000000, got '1\.5'/);
+    expect(errorOf('mcts(c=-1)')).toMatch(/\bc: expected a number from 0 to 100, got '-1'/);
+    expect(errorOf('mcts(depth=101)')).toMatch(/depth: expected an integer from 1 to 100, got '101'/);
+    expect(errorOf('mcts(depth=0)')).toMatch(/depth: expected an integer from 1 to 100, got '0'/);
+    expect(errorOf('mcts(pw=2)')).toMatch(/pw: expected a number from 0 to 1, got '2'/);
     // The same checks apply to the thesis syntax.
-    expect(errorOf('mcts:abc')).toMatch(/\bit\b.*'abc'/);
-    expect(errorOf('mcts:100,10,101')).toMatch(/depth.*at most 100.*'101'/);
-    expect(errorOf('mcts:100,-1')).toMatch(/time.*at least 0.*'-1'/);
+    expect(errorOf('mcts:abc')).toMatch(/\bit: expected an integer from 1 to 10000000, got 'abc'/);
+    expect(errorOf('mcts:100,10,101')).toMatch(/depth: expected an integer from 1 to 100, got '101'/);
+    expect(errorOf('mcts:100,-1')).toMatch(/time: expected a number from 0 to 86400, got '-1'/);
   });
 
   it('bad per-Age values', () => {
@@ -311,5 +323,101 @@ describe('bad specs throw a SpecError naming the bad part', () => {
     expect(listErrorOf('random;;rulebased')).toMatch(/^agent 2 of 3: .*empty agent spec/);
     // A single spec has no position to name.
     expect(listErrorOf('mcts(it=abc)')).not.toMatch(/of 1/);
+  });
+});
+
+describe('the parameter table is the one source of every option', () => {
+  /** A value other than `mcts`'s default, inside the range, as a spec writes it. */
+  function otherValue(def: (typeof PARAMETER_LIST)[number]): string {
+    switch (def.type) {
+      case 'choice':
+        return def.values!.find((v) => v !== def.default)!;
+      case 'integer':
+        return String(def.default === def.max ? def.min : def.max);
+      case 'number':
+        return String(def.default === def.max ? def.min : def.max);
+      case 'perAge':
+        return `${def.min}/${def.max}/${def.min}`;
+    }
+  }
+
+  it.each(PARAMETER_LIST.map((def) => [def.key, def] as const))('%s round-trips through the parser, the canonical and the full form', (key, def) => {
+    const value = otherValue(def);
+    // reuse=on is refused unless the tree is joint and the determinization is; the defaults are.
+    const text = `mcts(${key}=${value})`;
+    const parsed = params(text);
+    expect(parsed[def.field], text).not.toEqual(MCTS_DEFAULTS[def.field]);
+    expect({ ...parsed, [def.field]: MCTS_DEFAULTS[def.field] }).toEqual(MCTS_DEFAULTS);
+    const canonical = canonicalSpec(parseAgentSpec(text));
+    expect(canonical).toBe(`mcts(${key}=${value})`);
+    expect(params(canonical)).toEqual(parsed);
+    expect(params(fullSpec(parseAgentSpec(text)))).toEqual(parsed);
+  });
+
+  it.each(PARAMETER_LIST.filter((def) => def.type !== 'choice').map((def) => [def.key, def] as const))('%s out of range names the option and its range', (key, def) => {
+    for (const bad of [String(def.min! - 1), String(def.max! + 1)]) {
+      expect(errorOf(`mcts(${key}=${bad})`)).toContain(`${key}: expected ${describeRange(def)}, got '${bad}'`);
+    }
+  });
+
+  it.each(PARAMETER_LIST.filter((def) => def.type === 'choice').map((def) => [def.key, def] as const))('%s with an unknown value lists the values', (key, def) => {
+    expect(errorOf(`mcts(${key}=nonsense)`)).toContain(`${key}: expected one of ${def.values!.join(' | ')}, got 'nonsense'`);
+  });
+
+  it('an unknown option lists every known key', () => {
+    const msg = errorOf('mcts(nonsense=1)');
+    for (const def of PARAMETER_LIST) expect(msg).toContain(def.key);
+  });
+
+  it('keys are unique, defaults lie in their ranges, and every named agent parses to its table entry', () => {
+    expect(new Set(PARAMETER_LIST.map((d) => d.key)).size).toBe(PARAMETER_LIST.length);
+    for (const kind of MCTS_KINDS) {
+      const defaults = mctsDefaults(kind);
+      expect(params(kind)).toEqual(defaults);
+      expect(canonicalSpec(parseAgentSpec(kind))).toBe(kind);
+      for (const [field, value] of Object.entries(MCTS_AGENTS[kind].params)) expect(defaults[field as keyof MctsParams]).toEqual(value);
+      for (const def of PARAMETER_LIST) {
+        const v = defaults[def.field];
+        const nums = Array.isArray(v) ? v : typeof v === 'number' ? [v] : [];
+        for (const x of nums) expect(x >= def.min! && x <= def.max!, `${kind}.${def.key}`).toBe(true);
+        if (def.type === 'choice') expect(def.values).toContain(v);
+      }
+      // The thesis's positional syntax works for every named agent.
+      expect(params(`${kind}:7,2,9`)).toEqual({ ...defaults, iterations: 7, timeLimit: 2, depth: 9 });
+    }
+  });
+
+  it('parameterTable lists every option with its range and each named agent\'s default', () => {
+    const table = parameterTable();
+    expect(table.map((row) => row.key)).toEqual(PARAMETER_LIST.map((d) => d.key));
+    const reward = table.find((row) => row.key === 'reward')!;
+    expect(reward.values).toContain('share');
+    expect(reward.defaults['mcts']).toBe(MCTS_DEFAULTS.reward);
+    expect(table.find((row) => row.key === 'tl')!.defaults['mcts-robilliard']).toBe('8/24/32');
+  });
+
+  it('reuse=on needs tree=joint and det=is', () => {
+    expect(params('mcts(reuse=on)').reuse).toBe('on');
+    expect(errorOf('mcts(reuse=on,tree=seats)')).toMatch(/reuse: 'on' needs tree=joint and det=is.*tree=seats/);
+    expect(errorOf('mcts(reuse=on,det=pimc)')).toMatch(/reuse: 'on' needs tree=joint and det=is.*det=pimc/);
+    expect(errorOf('mcts-robilliard(reuse=on)')).toMatch(/tree=seats/);
+  });
+});
+
+describe('the option tables people read come from the parameter table', () => {
+  it("the README's agent tables are `wonderlab agents --markdown`", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = /<!-- agents:begin -->\n([\s\S]*?)\n<!-- agents:end -->/.exec(readme);
+    expect(block, 'README.md has the agents:begin/end markers').not.toBeNull();
+    expect(block![1], 'regenerate the block with: node bin/wonderlab.mjs agents --markdown').toBe(agentsMarkdown());
+  });
+
+  it('the help text names every option with its range and every named agent\'s default', () => {
+    const text = agentsText();
+    for (const def of PARAMETER_LIST) {
+      expect(text).toContain(`${def.key}=  ${describeRange(def)}`);
+      expect(text).toContain(def.meaning);
+    }
+    for (const kind of AGENT_KINDS) expect(text).toContain(kind);
   });
 });

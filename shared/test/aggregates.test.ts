@@ -211,14 +211,16 @@ function checkCellAgainstRawGames(p: Played, agg: CellAggregate) {
     for (const c of L.cards) expect(c.frequency).toBeCloseTo(c.count / wins, 12);
     for (let i = 1; i < L.cards.length; i++) expect(L.cards[i - 1].count).toBeGreaterThanOrEqual(L.cards[i].count);
 
-    // Progression: cumulative win rate over games by index (one bucket per game when ≤ 100 games).
+    // Progression: cumulative win rate over the cell's games in play order (the queue's order:
+    // deal by deal), one bucket per game when ≤ 100 games.
     const last = L.progression[L.progression.length - 1];
     expect(last.games).toBe(n);
     expect(last.winRate).toBeCloseTo(wins / n, 12);
     if (p.sweep.gamesPerCell <= 100) {
       let g = 0;
       let w = 0;
-      const curve = games.map((game) => {
+      const played = [...ks].sort((x, y) => p.sweep.playRank(x) - p.sweep.playRank(y)).map((k) => p.games[k]);
+      const curve = played.map((game) => {
         for (const pl of game.players) if (pl.agent === L.label) (g++, (w += pl.winner ? 1 : 0));
         return { games: g, winRate: w / g };
       });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AggregateFold, Sweep, parseSweepSpec, placementOf, playGame, summarizeAggregates, countSweepGames } from '../src/lab/index.js';
+import { AggregateFold, Sweep, parseSweepSpec, placementOf, playGame, summarizeAggregates, countSweepGames, sweepStatistics } from '../src/lab/index.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/wonderlab.mjs');
 const PRESETS = resolve(import.meta.dirname, '../../presets');
@@ -46,6 +46,37 @@ describe('wonderlab sweep', () => {
     });
     // Per seat order standings are there for a design with several orders.
     expect(got.orders[0].orders).toHaveLength(2);
+    // The summary over the cells is the lab's, from the same games.
+    const { cells: _, ...summary } = sweepStatistics(fold.fields, sweep, { offset: 0, limit: 0 });
+    // (decision times aside: the games were played twice)
+    const untimed = (x: unknown) => JSON.parse(JSON.stringify(x), (k, v) => (k === 'decisionMs' || k === 'iterationsPerSecond' ? undefined : v));
+    expect(untimed(got.summary)).toEqual(untimed(summary));
+    expect(got.summary.pooled.map((p: { label: string }) => p.label)).toEqual(['mcts(it=10)', 'rulebased', 'mcts(it=20)']);
+    expect(got.summary.parameters[0].points.map((p: { value: number }) => p.value)).toEqual([10, 20]);
+    expect(got.summary.ratings.ratings).toHaveLength(3);
+  });
+
+  it('run ends with a summary over the cells: pooled agents, the swept parameter, head to head and ratings with intervals', () => {
+    const file = join(dir, 'spec3.json');
+    writeFileSync(file, JSON.stringify(spec));
+    const r = run('sweep', 'run', file, '--quiet', '--threads', '2');
+    expect(r.code, r.stderr).toBe(0);
+    const tail = r.stdout.slice(r.stdout.indexOf('All cells:'));
+    expect(tail).toMatch(/^All cells: each agent pooled over the cells it plays in\nagent +cells +games +wins +win % +Wilson 95% +mean VP ± 95%/);
+    expect(tail).toMatch(/\nrulebased +2 +24 /);
+    expect(tail).toContain('By seats.0.it: the agent of seat 0 at each value');
+    expect(tail).toContain('Head to head: % of games the row scored more VP than the column at the same table (ties half), [Wilson 95%], n');
+    expect(tail).toMatch(/Ratings: Bradley–Terry on the Elo scale, 0 = the mean of each component, over 12 games/);
+    for (const config of ['mcts(it=10)', 'mcts(it=20)', 'rulebased']) expect(tail).toMatch(new RegExp(`\\n${config.replace(/[()]/g, '\\$&')} +-?\\d+ +\\[-?\\d+, -?\\d+\\] +\\d+`));
+  });
+
+  it('run --help prints the usage and exits 0', () => {
+    for (const flag of ['--help', '-h']) {
+      const r = run('sweep', 'run', flag);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('usage: wonderlab sweep run <preset | spec.json> [options]');
+      expect(r.stdout).toContain('--deals N');
+    }
   });
 
   it('run prints a table per cell; --cells and --deals choose a part; --out writes every game', () => {

@@ -135,3 +135,18 @@ describe('wonderlab replay', () => {
     expect(r.stderr).toContain('not a game record');
   });
 });
+
+describe('wonderlab agents and play --help', () => {
+  it('list every agent kind and MCTS option, as the parameter table gives them', async () => {
+    const { agentsMarkdown, agentsText } = await import('../src/agents/index.js');
+    const text = run('agents');
+    expect(text.code).toBe(0);
+    expect(text.stdout.trim()).toBe(agentsText());
+    const md = run('agents', '--markdown');
+    expect(md.stdout.trim()).toBe(agentsMarkdown());
+    const help = run('play', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: wonderlab play');
+    expect(help.stdout).toContain(agentsText());
+  });
+});

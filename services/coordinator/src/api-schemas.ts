@@ -10,13 +10,28 @@ export const GameParams = SweepIdParams.extend({
   gameId: z.string().regex(/^c\d+-(s\d+-)?d\d+-o\d+$/, 'not a game id (c<cell>-[s<set>-]d<deal>-o<order>)'),
 });
 
-export const GamesQuery = z.strictObject({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
+const offset = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0);
+const pageLimit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max, `expected at most ${max} per page (MAX_PAGE_ITEMS / MAX_PAGE_CELLS)`).default(Math.min(max, fallback));
+
+/** A page of a sweep's games: at most `max` (MAX_PAGE_ITEMS). */
+export const GamesQuery = (max: number) => z.strictObject({ offset, limit: pageLimit(max, 100) });
+
+/** A page of the sweeps, newest first: at most `max` (MAX_PAGE_ITEMS). */
+export const ListQuery = (max: number) => z.strictObject({ offset, limit: pageLimit(max, 100) });
+
+/** A page of a sweep's cells with their aggregates: at most `max` (MAX_PAGE_CELLS), all of them by default when they fit. */
+export const DetailQuery = (max: number) => z.strictObject({ cellOffset: offset, cellLimit: pageLimit(max, max) });
 
 export const ExportQuery = z.strictObject({
   format: z.enum(['csv', 'jsonl']).default('jsonl'),
+});
+
+export const SummaryQuery = z.strictObject({
+  format: z.enum(['csv', 'json']).default('json'),
+});
+
+export const RatingsQuery = z.strictObject({
+  anchor: z.string().min(1).max(500).optional().describe('A configuration (as the sweep writes it) to put at 0 Elo; by default 0 is the mean of each connected set of configurations.'),
 });
 
 export const ErrorBody = z.object({
@@ -24,11 +39,17 @@ export const ErrorBody = z.object({
   field: z.string().optional().describe("The offending field's path, e.g. 'seats.1' or 'deals.count'."),
 });
 
+export const Estimate = z.object({
+  cpuHours: z.number().describe('Estimated CPU-hours of every game (from measured per-iteration costs; see MAX_CPU_HOURS).'),
+  maxGameSeconds: z.number().describe('Estimated CPU seconds of the costliest game (see MAX_GAME_SECONDS).'),
+});
+
 export const SweepCreated = z.object({
   id: z.string(),
   name: z.string(),
   games: z.number().int().describe('Games in the sweep.'),
   cells: z.number().int().describe('Points of the parameter grid.'),
+  estimate: Estimate,
   url: z.string().describe('Where its status and aggregates are.'),
 });
 
@@ -48,8 +69,12 @@ export const SweepOverviewSchema = z.object({
   created: z.string().describe('ISO 8601'),
   counts: SweepCountsSchema,
   progress: z.number().min(0).max(1),
-  gamesPerSecond: z.number(),
-  etaSeconds: z.number().nullable(),
+  gamesPerSecond: z.number().describe('While running: the recent rate (the last 5 minutes of running time); once finished: over its whole running time. Paused time never counts.'),
+  etaSeconds: z.number().nullable().describe('Seconds to go at that rate (null when not running, or before a rate is known).'),
+  activeSeconds: z.number().nullable().describe('Seconds the sweep has spent running, paused time not counted (null for sweeps stored before this was kept).'),
+  schedule: z.enum(['interleaved', 'sequential']).describe('The order games are queued in: interleaved across the cells deal by deal, so every cell progresses together (sequential: sweeps stored before).'),
+  firstGameAt: z.string().nullable().describe('ISO 8601: when the first game finished (null before)'),
+  lastGameAt: z.string().nullable().describe('ISO 8601: when the latest game finished; with firstGameAt, the wall time a finished sweep took'),
 });
 
 const Interval = z.object({ low: z.number(), high: z.number() });
@@ -63,6 +88,7 @@ export const LabelAggregateSchema = z.object({
   ties: z.number().int().describe('Most VP shared with another seat (not a win).'),
   coinWins: z.number().int().describe('Rulebook wins on coins after a VP tie (not a win).'),
   vp: z.object({ n: z.number(), mean: z.number(), sd: z.number(), min: z.number(), q1: z.number(), median: z.number(), q3: z.number(), max: z.number() }),
+  vpMeanHalfWidth: z.number().describe('Half-width of the normal 95 % interval of the mean VP (n = vp.n).'),
   score: z.record(z.string(), z.number()).describe('Mean points per category.'),
   meanStages: z.number(),
   ranks: z.array(z.number().int()).describe('Games per rank, rank 1 first.'),
@@ -90,10 +116,83 @@ export const CellAggregateSchema = z.object({
     .describe("Paired difference of the compared roles' win rates (swap or matchup seats): first minus second."),
 });
 
+const RateWithVp = z.object({ ...Rate, meanVp: z.number(), meanVpHalfWidth: z.number().describe('Half-width of the 95 % interval of the mean VP.') });
+
+export const PooledLabelSchema = LabelAggregateSchema.omit({ seats: true, progression: true }).extend({ cells: z.number().int().describe('Cells pooled.') });
+
+export const ParameterSeriesSchema = z.object({
+  key: z.string().describe('The swept field, e.g. seats.0.c.'),
+  seat: z.number().int().describe("The spec's seat whose agent the value changes."),
+  points: z.array(RateWithVp.extend({ value: z.union([z.string(), z.number()]), cells: z.number().int(), meanVpInterval: Interval })),
+});
+
+export const MatchupWinsSchema = z.object({
+  seats: z.tuple([z.number().int(), z.number().int()]),
+  specs: z.array(z.string()),
+  rows: z.array(z.array(RateWithVp.nullable())).describe('rows[i][j]: specs[i] in the first matchup seat against specs[j] in the second: its wins (the thesis\'s view); null on the diagonal.'),
+});
+
+export const HeadToHeadSchema = z.object({
+  configs: z.array(z.string()).describe('Every agent configuration of the sweep (the same agent however it is written).'),
+  rows: z
+    .array(z.array(z.object({ games: z.number().int(), more: z.number().int(), ties: z.number().int(), score: z.number(), interval: Interval }).nullable()))
+    .describe('rows[i][j]: configs[i] against configs[j] at the same table: score = (games it scored more VP + ties / 2) / games, with its Wilson 95 % interval; null on the diagonal.'),
+});
+
+export const RatingsSchema = z.object({
+  method: z.string(),
+  anchor: z.string().describe('What 0 Elo is.'),
+  games: z.number().int().describe('Games with two or more configurations at the table.'),
+  components: z.number().int().describe('Sets of configurations compared directly or through others (ratings compare only within one).'),
+  ratings: z
+    .array(z.object({ config: z.string(), elo: z.number(), low: z.number(), high: z.number(), se: z.number(), games: z.number().int(), comparisons: z.number().int(), component: z.number().int() }))
+    .describe('Best first: Elo (400 / ln 10 per unit of log-odds) with its 95 % interval.'),
+});
+
+const CodeVersionSchema = z.object({
+  package: z.string(),
+  version: z.string(),
+  commit: z.string().optional().describe('git commit, where known'),
+  dirty: z.boolean().optional().describe('tracked files differed from the commit'),
+  node: z.string(),
+});
+
+export const ProvenanceSchema = z.object({
+  code: CodeVersionSchema.nullable().describe("The coordinator's code when the sweep was created (null for sweeps stored before this was kept)."),
+  created: z.string().describe('ISO 8601'),
+  startedAt: z.string().nullable().describe('ISO 8601: when its first games were queued'),
+  finishedAt: z.string().nullable().describe('ISO 8601: when it became done or was cancelled'),
+  wallSeconds: z.number().nullable().describe('From start to finish (or to now, while unfinished).'),
+  activeSeconds: z.number().nullable().describe('Of those, running (paused time not counted).'),
+  cpuSeconds: z.number().nullable().describe("CPU time of its games' threads, summed."),
+  workers: z.array(z.object({ host: z.string(), pid: z.number().int(), version: z.string(), commit: z.string().optional(), dirty: z.boolean().optional(), games: z.number().int() })).describe('The worker processes that stored its games, and how many each.'),
+});
+
 export const SweepDetailSchema = SweepOverviewSchema.extend({
   spec: z.record(z.string(), z.unknown()).describe('The spec as stored (defaults filled in).'),
   gamesPerCell: z.number().int(),
+  cellCount: z.number().int().describe('Cells of the sweep; `cells` holds those from cellOffset on, at most cellLimit.'),
+  cellOffset: z.number().int(),
+  provenance: ProvenanceSchema,
+  cellProgress: z
+    .array(z.object({ index: z.number().int(), total: z.number().int(), done: z.number().int(), failed: z.number().int(), queued: z.number().int() }))
+    .describe("Every cell's games: total, done, failed and in the queue now."),
   cells: z.array(CellAggregateSchema),
+  pooled: z.array(PooledLabelSchema).describe('Every agent pooled over every cell it plays in (all cells): counters summed, so every mean is weighted by what it counts.'),
+  parameters: z.array(ParameterSeriesSchema).describe("Each swept parameter: the swept seat's agent at each value, pooled over the cells with it."),
+  matchup: MatchupWinsSchema.optional(),
+  headToHead: HeadToHeadSchema.optional().describe('With two or more configurations: who outscores whom at the same table.'),
+  ratings: RatingsSchema.optional().describe('With two or more configurations: Bradley–Terry ratings on the Elo scale (GET /api/sweeps/:id/ratings takes an anchor).'),
+});
+
+export const RatingsResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(SWEEP_STATUSES),
+  done: z.number().int(),
+  headToHead: HeadToHeadSchema.nullable(),
+  ratings: RatingsSchema.nullable(),
+  note: z.string().optional(),
 });
 
 export const GamesPage = z.object({

@@ -1,23 +1,69 @@
 /** The coordinator's settings, from environment variables. */
 import { z } from 'zod';
+import type { SweepLimits } from '@wonderlab/shared';
 import { StoreEnvSchema, parseEnv, positiveInt } from '@wonderlab/shared/store';
+
+const positiveNumber = (fallback: number) => z.coerce.number().positive().finite().default(fallback);
+
+/**
+ * Every limit on what one request may ask for. Each is checked before anything is expanded or
+ * stored, and a request over one gets a 400 naming the field, the value and the setting.
+ */
+export const LimitsEnvSchema = z.object({
+  /** Points of a sweep's parameter grid. */
+  MAX_CELLS: positiveInt(1000),
+  /** Games of one sweep. */
+  MAX_GAMES: positiveInt(5_000_000),
+  /** MCTS iterations of one move, the Age scale applied (the papers' largest budget is 8000 × 2). */
+  MAX_MOVE_ITERATIONS: positiveInt(100_000),
+  /** An MCTS move's time cap in seconds (time=0, no cap, stays allowed: iterations bound it). */
+  MAX_MOVE_SECONDS: positiveNumber(60),
+  /** Estimated CPU seconds of one game: keep it under the workers' SHUTDOWN_GRACE_MS, so a stopping worker can finish its games. */
+  MAX_GAME_SECONDS: positiveNumber(600),
+  /** Estimated CPU-hours of a whole sweep. */
+  MAX_CPU_HOURS: positiveNumber(1000),
+  /** Size of a request body. */
+  MAX_BODY_BYTES: positiveInt(256 * 1024),
+  /** Nesting of arrays and objects in a request body (a spec needs 6). */
+  MAX_JSON_DEPTH: positiveInt(16),
+  /** Items of one page: games of a sweep, sweeps of the list. */
+  MAX_PAGE_ITEMS: positiveInt(1000),
+  /** Cells of one page of a sweep's detail (each carries its aggregates, up to tens of KB). */
+  MAX_PAGE_CELLS: positiveInt(250),
+});
+
+export type LimitsConfig = z.infer<typeof LimitsEnvSchema>;
 
 export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as compose passes it). */
   API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
-  /** The largest sweep accepted, in games. */
-  MAX_GAMES: positiveInt(5_000_000),
   /** Games of one sweep in the queue at once; the rest wait behind the sweep's cursor. */
   FEED_WINDOW: positiveInt(2000),
   FEED_INTERVAL_MS: positiveInt(250),
   /** How often Server-Sent Events check a sweep for news. */
   EVENTS_INTERVAL_MS: positiveInt(1000),
-});
+  /** A request Redis has not let the API answer by then gets a 503 (Redis slow or unreachable). */
+  REQUEST_TIMEOUT_MS: positiveInt(10_000),
+  /** A Redis command of the API that gets no reply by then fails (and its request gets a 503). */
+  REDIS_COMMAND_TIMEOUT_MS: positiveInt(5000),
+}).extend(LimitsEnvSchema.shape);
 
 export type CoordinatorConfig = z.infer<typeof CoordinatorEnvSchema>;
 
 export function coordinatorConfig(env: NodeJS.ProcessEnv = process.env): CoordinatorConfig {
   return parseEnv(CoordinatorEnvSchema, env);
+}
+
+/** The sweep limits of a configuration, as the sweep checks take them. */
+export function sweepLimits(c: LimitsConfig): SweepLimits {
+  return {
+    maxCells: c.MAX_CELLS,
+    maxGames: c.MAX_GAMES,
+    maxMoveIterations: c.MAX_MOVE_ITERATIONS,
+    maxMoveSeconds: c.MAX_MOVE_SECONDS,
+    maxGameSeconds: c.MAX_GAME_SECONDS,
+    maxCpuHours: c.MAX_CPU_HOURS,
+  };
 }

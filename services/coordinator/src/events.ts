@@ -5,7 +5,7 @@
  */
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import type { SweepStore } from '@wonderlab/shared/store';
+import { isRedisUnavailable, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
 import { sweepDetail } from './views.js';
 
 interface Channel {
@@ -26,6 +26,9 @@ export class SweepEvents {
     private readonly store: SweepStore,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    /** Cells each event carries (the first page, as GET /api/sweeps/:id gives by default). */
+    private readonly cellLimit: number,
+    private readonly outage?: OutageLog,
   ) {
     this.heartbeat = setInterval(() => {
       for (const channel of this.channels.values()) for (const res of channel.listeners) res.write(': keep-alive\n\n');
@@ -63,14 +66,16 @@ export class SweepEvents {
     try {
       const meta = await this.store.meta(id);
       if (!meta) return;
-      const detail = await sweepDetail(this.store, meta);
+      const detail = await sweepDetail(this.store, meta, { offset: 0, limit: this.cellLimit });
       const signature = JSON.stringify([detail.counts, detail.status]);
       if (!force && signature === channel.last) return;
       channel.last = signature;
       const message = `event: sweep\nid: ${detail.counts.done + detail.counts.failed}\ndata: ${JSON.stringify(detail)}\n\n`;
       for (const res of only ? [only] : channel.listeners) res.write(message);
     } catch (err) {
-      this.logger.warn({ err, sweep: id }, 'sweep events: poll failed');
+      // An outage fails every poll of every sweep: it is logged once (and at a bounded rate).
+      if (this.outage && isRedisUnavailable(err)) this.outage.error(err, 'events');
+      else this.logger.warn({ err, sweep: id }, 'sweep events: poll failed');
     } finally {
       channel.busy = false;
     }

@@ -8,16 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { Script, bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
-
-const HOLD_LOCK = new Script(
-  'hold-lock',
-  `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
-return 0
-`,
-);
+import { bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
 
 export interface FeederOptions {
   store: SweepStore;
@@ -62,8 +53,7 @@ export class Feeder {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running?.catch(() => 0);
-    const { store } = this.o;
-    await store.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, store.keys.feederLock, this.owner);
+    await this.o.store.releaseFeederLock(this.owner);
   }
 
   /** One round: every running sweep topped up to its window. Returns the games queued. */
@@ -75,8 +65,7 @@ export class Feeder {
 
   private async round(): Promise<number> {
     const { store } = this.o;
-    const held = await HOLD_LOCK.run(store.redis, [store.keys.feederLock], [this.owner, Math.max(10_000, this.o.intervalMs * 20)]);
-    if (held !== 1) return 0;
+    if (!(await store.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) return 0;
     const reconcile = this.ticks++ % (this.o.reconcileEvery ?? 40) === 0;
     let queued = 0;
     for (const id of await store.activeIds()) {
@@ -133,10 +122,8 @@ export class Feeder {
     const { store, queue } = this.o;
     const outstanding = await store.outstanding(id);
     if (outstanding.length === 0) return 0;
-    const pipeline = store.redis.pipeline();
-    for (const k of outstanding) pipeline.exists(`${queue.qualifiedName}:${jobId(id, k)}`);
-    const exists = (await pipeline.exec()) ?? [];
-    const missing = outstanding.filter((_, i) => exists[i][1] === 0);
+    const missingIds = new Set(await store.missingJobs(queue.qualifiedName, outstanding.map((k) => jobId(id, k))));
+    const missing = outstanding.filter((k) => missingIds.has(jobId(id, k)));
     if (missing.length) {
       this.o.logger.warn({ sweep: id, games: missing.length }, 'claimed games had no job; queueing them again');
       await this.enqueue(id, missing);

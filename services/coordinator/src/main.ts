@@ -1,6 +1,9 @@
-/** Entry point of a coordinator process: `node services/coordinator/dist/src/main.js`. */
+/**
+ * Entry point of a coordinator process: `node services/coordinator/dist/src/main.js`. SIGTERM
+ * stops it within SHUTDOWN_CLOSE_MS whether Redis answers or not.
+ */
 import { pino } from 'pino';
-import { ConfigError } from '@wonderlab/shared/store';
+import { ConfigError, exitWithin } from '@wonderlab/shared/store';
 import { coordinatorConfig } from './config.js';
 import { startCoordinator } from './server.js';
 
@@ -18,8 +21,11 @@ let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
+  exitWithin(config.SHUTDOWN_CLOSE_MS + 1000, logger);
   logger.info({ signal }, 'stopping');
-  await coordinator.close();
+  const clean = await coordinator.close();
+  logger.info({ clean }, 'coordinator stopped');
+  process.exit(0);
 };
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,12 +1,19 @@
 /**
- * Prometheus metrics: queue depth by state, games finished (a counter) and the recent rate,
- * the backlog of unfinished games in running sweeps (what workers should scale on), sweeps by
- * status.
+ * Prometheus metrics through prom-client: the process (its default collectors: memory, CPU,
+ * event-loop lag, GC, handles), HTTP requests by method, route and status with a latency
+ * histogram, and the lab read from Redis at each scrape — queue depth by state, games done and
+ * failed (counters), the recent rate, the backlog of unfinished games (what workers scale on),
+ * sweeps by status, and whether Redis answers. While Redis does not, the lab's series are left
+ * out of the scrape (absent, not zero: a zero backlog would read as "nothing to do").
  */
 import type { Queue } from 'bullmq';
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SWEEP_STATUSES, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
 
 const RATE_WINDOW_MS = 60_000;
+const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Where autoscalers read the backlog (KEDA's metrics-api trigger in k8s/), and its JSON field. */
 export const BACKLOG_ROUTE = '/api/backlog';
@@ -24,37 +31,93 @@ export class RateTracker {
   }
 }
 
-/** Unfinished games of running sweeps: queued plus not yet queued. */
-export async function backlog(store: SweepStore): Promise<number> {
-  let sum = 0;
-  for (const id of await store.activeIds()) {
-    const meta = await store.meta(id);
-    if (meta) sum += meta.total - meta.done - meta.failed;
-  }
-  return sum;
+/**
+ * The route a request matched, as its pattern ('/api/sweeps/:id'): a label of bounded
+ * cardinality whatever paths clients send. Requests no route matched are 'unmatched'.
+ */
+export function routeLabel(req: Request): string {
+  const route = req.route as { path?: unknown } | undefined;
+  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
 }
 
-export async function prometheusText(store: SweepStore, queue: Queue<GameJobData>, rate: RateTracker): Promise<string> {
-  const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
-  const done = await store.gamesDone();
-  const perSecond = rate.sample(done);
-  const sweeps = await store.list();
-  const lines = [
-    '# HELP wonderlab_queue_jobs Jobs in the games queue, by state.',
-    '# TYPE wonderlab_queue_jobs gauge',
-    ...Object.entries(counts).map(([state, n]) => `wonderlab_queue_jobs{state="${state}"} ${n}`),
-    '# HELP wonderlab_games_done_total Games finished and recorded.',
-    '# TYPE wonderlab_games_done_total counter',
-    `wonderlab_games_done_total ${done}`,
-    '# HELP wonderlab_games_per_second Games finished per second over the last minute (as seen by this coordinator).',
-    '# TYPE wonderlab_games_per_second gauge',
-    `wonderlab_games_per_second ${perSecond.toFixed(3)}`,
-    '# HELP wonderlab_backlog_games Unfinished games of running sweeps (queued or not yet queued).',
-    '# TYPE wonderlab_backlog_games gauge',
-    `wonderlab_backlog_games ${await backlog(store)}`,
-    '# HELP wonderlab_sweeps Sweeps by status.',
-    '# TYPE wonderlab_sweeps gauge',
-    ...SWEEP_STATUSES.map((s) => `wonderlab_sweeps{status="${s}"} ${sweeps.filter((x) => x.status === s).length}`),
-  ];
-  return lines.join('\n') + '\n';
+export class LabMetrics {
+  /** The process and HTTP series: always scraped. */
+  private readonly own = new Registry();
+  /** The lab's series, read from Redis: scraped only when Redis answered. */
+  private readonly lab = new Registry();
+  private readonly rate = new RateTracker();
+  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly redisUp: Gauge;
+  private readonly queueJobs: Gauge<'state'>;
+  private readonly done: Counter;
+  private readonly failed: Counter;
+  private readonly perSecond: Gauge;
+  private readonly backlog: Gauge;
+  private readonly sweeps: Gauge<'status'>;
+
+  constructor(
+    private readonly store: SweepStore,
+    private readonly queue: Queue<GameJobData>,
+    /** How long a scrape waits for Redis before leaving the lab's series out. */
+    private readonly redisTimeoutMs = 1000,
+  ) {
+    collectDefaultMetrics({ register: this.own });
+    const own = [this.own];
+    const lab = [this.lab];
+    this.http = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route (the matched pattern) and status: latency, and count (_count).',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: own,
+    });
+    this.redisUp = new Gauge({ name: 'wonderlab_redis_up', help: 'Whether Redis answered this scrape (1) or not (0; the lab series are then absent).', registers: own });
+    this.queueJobs = new Gauge({ name: 'wonderlab_queue_jobs', help: 'Jobs in the games queue, by state.', labelNames: ['state'], registers: lab });
+    this.done = new Counter({ name: 'wonderlab_games_done_total', help: 'Games finished and recorded, lab-wide.', registers: lab });
+    this.failed = new Counter({ name: 'wonderlab_games_failed_total', help: 'Games that failed every attempt, lab-wide (retry-failed does not take them back).', registers: lab });
+    this.perSecond = new Gauge({ name: 'wonderlab_games_per_second', help: 'Games finished per second over the last minute (as seen by this coordinator).', registers: lab });
+    this.backlog = new Gauge({ name: 'wonderlab_backlog_games', help: 'Unfinished games of running sweeps (queued or not yet queued).', registers: lab });
+    this.sweeps = new Gauge({ name: 'wonderlab_sweeps', help: 'Sweeps by status.', labelNames: ['status'], registers: lab });
+  }
+
+  /** Express middleware: times every request and counts it by method, route and status. */
+  observe() {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const end = this.http.startTimer();
+      res.once('finish', () => end({ method: METHODS.has(req.method) ? req.method : 'other', route: routeLabel(req), status: String(res.statusCode) }));
+      next();
+    };
+  }
+
+  get contentType(): string {
+    return this.own.contentType;
+  }
+
+  /** The scrape: the lab's series too when Redis answers within the bound. */
+  async text(): Promise<string> {
+    const fresh = this.store.isReady() && (await this.refresh().then(() => true, () => false));
+    this.redisUp.set(fresh ? 1 : 0);
+    const own = await this.own.metrics();
+    return fresh ? own + (await this.lab.metrics()) : own;
+  }
+
+  private async refresh(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis too slow for a scrape')), this.redisTimeoutMs)));
+    try {
+      const [counts, counters, backlog, statuses] = await Promise.race([
+        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts()]),
+        late,
+      ]);
+      for (const state of QUEUE_STATES) this.queueJobs.set({ state }, counts[state] ?? 0);
+      // Counters mirror Redis's lab-wide counts: set by difference, so they only grow.
+      this.done.inc(Math.max(0, counters.done - (await this.done.get()).values[0].value));
+      this.failed.inc(Math.max(0, counters.failed - (await this.failed.get()).values[0].value));
+      this.perSecond.set(this.rate.sample(counters.done));
+      this.backlog.set(backlog);
+      for (const status of SWEEP_STATUSES) this.sweeps.set({ status }, statuses[status]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

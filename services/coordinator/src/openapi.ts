@@ -1,21 +1,28 @@
 /** The OpenAPI 3.1 document of the coordinator, generated from the zod schemas. */
 import { z } from 'zod';
-import { SweepSpecSchema } from '@wonderlab/shared';
+import { SweepSpecSchema, agentCatalog } from '@wonderlab/shared';
 import * as api from './api-schemas.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
 
-export function sweepSpecJsonSchema(): object {
-  return { $id: 'sweep-spec.json', title: 'Wonderlab sweep spec', ...json(SweepSpecSchema, 'input') };
+/** Computed once: the schemas never change while the process runs, and generating them takes milliseconds (the OpenAPI document about 20). */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
+
+export const sweepSpecJsonSchema = once((): object => ({ $id: 'sweep-spec.json', title: 'Wonderlab sweep spec', ...json(SweepSpecSchema, 'input') }));
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const content = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const error = (description: string) => ({ description, content: content('Error') });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const bearer = [{ bearer: [] }];
+const query = (...names: string[]) => names.map((name) => ({ name, in: 'query', schema: { type: 'integer', minimum: 0 } }));
 
-export function openApiDocument(): object {
+export const openApiDocument = once(makeOpenApiDocument);
+
+function makeOpenApiDocument(): object {
   const action = (summary: string) => ({
     post: {
       summary,
@@ -36,6 +43,7 @@ export function openApiDocument(): object {
         SweepOverview: json(api.SweepOverviewSchema),
         SweepDetail: json(api.SweepDetailSchema),
         GamesPage: json(api.GamesPage),
+        Ratings: json(api.RatingsResponse),
       },
     },
     paths: {
@@ -44,24 +52,32 @@ export function openApiDocument(): object {
           summary: 'Validate, store and start a sweep',
           security: bearer,
           requestBody: { required: true, content: content('SweepSpec') },
-          responses: { 201: { description: 'Created', content: content('SweepCreated') }, 400: error('Invalid spec (the field is named) or over the game limit'), 401: error('Missing or wrong token') },
+          responses: { 201: { description: 'Created', content: content('SweepCreated') }, 400: error('Invalid spec (the field is named) or over one of the lab\'s limits: cells, games, per-move budget, estimated cost, body size or depth'), 401: error('Missing or wrong token') },
         },
-        get: { summary: 'Every sweep, newest first', responses: { 200: { description: 'Sweeps', content: { 'application/json': { schema: { type: 'array', items: ref('SweepOverview') } } } } } },
+        get: {
+          summary: 'The sweeps, newest first, a page at a time (limit: at most MAX_PAGE_ITEMS, default 100)',
+          parameters: query('offset', 'limit'),
+          responses: { 200: { description: 'Sweeps', content: { 'application/json': { schema: { type: 'array', items: ref('SweepOverview') } } } }, 400: error('Bad paging') },
+        },
       },
       '/api/sweeps/validate': {
         post: {
           summary: 'Check a spec without storing it (no token needed): its game and cell counts, or the 400 POST /api/sweeps would give',
           requestBody: { required: true, content: content('SweepSpec') },
-          responses: { 200: { description: '{ ok, games, cells, gamesPerCell }' }, 400: error('Invalid spec (the field is named) or over the game limit') },
+          responses: { 200: { description: '{ ok, games, cells, gamesPerCell, estimate: { cpuHours, maxGameSeconds } }' }, 400: error('Invalid spec (the field is named) or over one of the lab\'s limits (named with the value)') },
         },
       },
       '/api/sweeps/{id}': {
-        get: { summary: 'Status, counts by state and per-cell aggregates', parameters: [idParam], responses: { 200: { description: 'The sweep', content: content('SweepDetail') }, 404: error('No such sweep') } },
+        get: {
+          summary: 'Status, counts by state and per-cell aggregates, a page of cells at a time (cellLimit: at most MAX_PAGE_CELLS, the default)',
+          parameters: [idParam, ...query('cellOffset', 'cellLimit')],
+          responses: { 200: { description: 'The sweep', content: content('SweepDetail') }, 400: error('Bad paging'), 404: error('No such sweep') },
+        },
       },
       '/api/sweeps/{id}/games': {
         get: {
           summary: 'Games by index, a page at a time',
-          parameters: [idParam, ...['offset', 'limit'].map((name) => ({ name, in: 'query', schema: { type: 'integer' } }))],
+          parameters: [idParam, ...query('offset', 'limit')],
           responses: { 200: { description: 'A page', content: content('GamesPage') }, 400: error('Bad paging'), 404: error('No such sweep') },
         },
       },
@@ -86,6 +102,20 @@ export function openApiDocument(): object {
           responses: { 200: { description: 'The export', content: { 'text/csv': {}, 'application/x-ndjson': {} } }, 400: error('Unknown format'), 404: error('No such sweep') },
         },
       },
+      '/api/sweeps/{id}/summary': {
+        get: {
+          summary: 'One row per cell and agent, the swept parameters as columns, then games, wins, win_rate, ci_low, ci_high (Wilson 95 %), vp_mean, vp_sd, … — CSV, or JSON records (pandas.read_json reads them as they are)',
+          parameters: [idParam, { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv'] } }],
+          responses: { 200: { description: 'The table', content: { 'text/csv': {}, 'application/json': {} } }, 400: error('Unknown format'), 404: error('No such sweep') },
+        },
+      },
+      '/api/sweeps/{id}/ratings': {
+        get: {
+          summary: "The sweep's agent configurations against each other: head-to-head matrix (more VP at the same table, ties half, Wilson intervals) and Bradley–Terry ratings on the Elo scale with 95 % intervals",
+          parameters: [idParam, { name: 'anchor', in: 'query', schema: { type: 'string' }, description: 'a configuration to put at 0 Elo (default: the mean)' }],
+          responses: { 200: { description: 'Matrix and ratings (null with fewer than two configurations)', content: content('Ratings') }, 400: error('Unknown anchor'), 404: error('No such sweep') },
+        },
+      },
       '/api/sweeps/{id}/events': {
         get: { summary: 'Server-Sent Events: `sweep` events carrying the SweepDetail whenever games finish', parameters: [idParam], responses: { 200: { description: 'An event stream', content: { 'text/event-stream': {} } }, 404: error('No such sweep') } },
       },
@@ -94,6 +124,12 @@ export function openApiDocument(): object {
       '/api/sweeps/{id}/resume': action('Resume a paused sweep'),
       '/api/sweeps/{id}/retry-failed': action('Play the failed games again'),
       '/api/schema/sweep-spec.json': { get: { summary: 'The sweep spec as JSON Schema', responses: { 200: { description: 'JSON Schema' } } } },
+      '/api/schema/agents.json': {
+        get: {
+          summary: "Every agent kind and MCTS option: key, range, each named agent's default, meaning (the parameter table a seat's params and spec strings are read with)",
+          responses: { 200: { description: '{ kinds, parameters, buryRule }', content: { 'application/json': { example: agentCatalog() } } } },
+        },
+      },
       '/api/backlog': { get: { summary: 'Unfinished games of running sweeps (for autoscalers)', responses: { 200: { description: '{ backlog }' } } } },
       '/healthz': { get: { summary: 'The process is up', responses: { 200: { description: 'ok' } } } },
       '/readyz': { get: { summary: 'Redis answers', responses: { 200: { description: 'ready' }, 503: { description: 'not ready' } } } },

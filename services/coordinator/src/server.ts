@@ -1,10 +1,14 @@
-/** Starts the coordinator: the HTTP API and the queue feeder, on one Redis connection. */
+/**
+ * Starts the coordinator: the HTTP API and the queue feeder. Two Redis connections: the feeder's
+ * waits through an outage (its work resumes where it stopped), the API's fails at once, so that a
+ * request gets a 503 instead of hanging while Redis is away.
+ */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type express from 'express';
-import { SweepStore, connectRedis, gameQueue } from '@wonderlab/shared/store';
+import { OutageLog, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
@@ -12,34 +16,50 @@ import { Feeder } from './feeder.js';
 export interface RunningCoordinator {
   url: string;
   port: number;
+  /** The API's store (its connection fails fast while Redis is unreachable). */
   store: SweepStore;
+  /** The feeder's store (its connection waits through an outage). */
+  feederStore: SweepStore;
   feeder: Feeder;
   app: express.Express;
-  close(): Promise<void>;
+  /** Stops within SHUTDOWN_CLOSE_MS, Redis reachable or not; resolves with whether everything closed in time. */
+  close(): Promise<boolean>;
 }
 
 export interface CoordinatorHooks {
-  /** Extra routes mounted before the API's 404 (the dashboard in embedded mode). */
+  /** Extra routes mounted before the API's 404 (the dashboard, in `wonderlab serve`). */
   mount?: (app: express.Express) => void;
+  /** Where Redis outages are logged (shared with a worker in `wonderlab serve`). */
+  outage?: OutageLog;
 }
 
 export async function startCoordinator(config: CoordinatorConfig, logger: Logger, hooks: CoordinatorHooks = {}): Promise<RunningCoordinator> {
+  const outage = hooks.outage ?? new OutageLog(logger, config.OUTAGE_LOG_INTERVAL_MS);
   const redis: Redis = connectRedis(config.REDIS_URL);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const store = new SweepStore(redis, config.KEY_PREFIX);
-  const queue = gameQueue(redis, store.keys, config.QUEUE_NAME);
-  queue.on('error', (err) => logger.warn({ err: err.message }, 'queue error'));
-  const feeder = new Feeder({ store, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger });
+  outage.watch(redis, 'feeder');
+  const apiRedis: Redis = connectRedisFailFast(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS);
+  outage.watch(apiRedis, 'api');
+  const feederStore = new SweepStore(redis, config.KEY_PREFIX);
+  const store = new SweepStore(apiRedis, config.KEY_PREFIX);
+  const queue = gameQueue(redis, feederStore.keys, config.QUEUE_NAME);
+  const apiQueue = gameQueue(apiRedis, store.keys, config.QUEUE_NAME);
+  for (const [q, source] of [[queue, 'feeder queue'], [apiQueue, 'api queue']] as const) q.on('error', (err) => outage.error(err, source));
+  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger });
   const { app, close: closeApp } = createApp({
     store,
-    queue,
+    queue: apiQueue,
     feeder,
     logger,
     apiToken: config.API_TOKEN,
-    maxGames: config.MAX_GAMES,
+    limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    outage,
     mount: hooks.mount,
   });
+  // A short wait for the API's connection, so that requests right after the start find it up; a
+  // Redis that is down does not keep the API from listening (it answers 503 until Redis is back).
+  if (apiRedis.status !== 'ready') await within(new Promise((resolve) => apiRedis.once('ready', resolve)), 2000);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
@@ -52,15 +72,26 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     url,
     port,
     store,
+    feederStore,
     feeder,
     app,
     async close() {
-      await feeder.stop();
+      const deadline = Date.now() + config.SHUTDOWN_CLOSE_MS;
+      const left = () => Math.max(0, deadline - Date.now());
+      // No new connections; requests in flight get half the time, event streams end at once.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       closeApp();
+      server.closeIdleConnections();
+      let clean = await within(closed, left() / 2);
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await queue.close();
-      await redis.quit();
+      // Each step waits on Redis at most until the deadline, and hardly at all while Redis is
+      // unreachable: there is nothing to flush then (a round cut short is reconciled by the next
+      // coordinator), and waiting would only eat the orchestrator's grace.
+      const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
+      clean = (await within(feeder.stop(), bound())) && clean;
+      clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;
+      await Promise.all([closeRedis(redis, Math.min(1000, left())), closeRedis(apiRedis, Math.min(1000, left()))]);
+      return clean;
     },
   };
 }

@@ -1,6 +1,6 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
-import type { CellAggregate } from '@wonderlab/shared';
-import type { SweepMeta, SweepStore } from '@wonderlab/shared/store';
+import { sweepStatistics, throughput, type CellAggregate, type CodeVersion, type WorkerIdentity, type HeadToHeadMatrix, type MatchupWins, type ParameterSeries, type PooledLabel, type Ratings } from '@wonderlab/shared';
+import type { LoadedSweep, SweepMeta, SweepStore } from '@wonderlab/shared/store';
 
 export interface SweepCounts {
   total: number;
@@ -21,28 +21,72 @@ export interface SweepOverview {
   counts: SweepCounts;
   /** Finished share of the games, 0 to 1. */
   progress: number;
-  /** Mean rate since the first game finished. */
+  /** While running: the recent rate (last 5 minutes of running time); once finished: over its whole running time. Paused time never counts. */
   gamesPerSecond: number;
-  /** Seconds to go at that rate (null when unknown or finished). */
+  /** Seconds to go at that rate (null when not running, or before a rate is known). */
   etaSeconds: number | null;
+  /** Seconds the sweep has spent running (paused time not counted); null for sweeps stored before this was kept. */
+  activeSeconds: number | null;
+  /** The order its games are queued in: interleaved across cells deal by deal (sequential: sweeps stored before). */
+  schedule: SweepMeta['schedule'];
+  /** When the first and the latest game finished (ISO 8601; null before the first). */
+  firstGameAt: string | null;
+  lastGameAt: string | null;
+}
+
+/** One cell's share of the games: its total and how many are done, failed and in the queue. */
+export interface CellProgress {
+  index: number;
+  total: number;
+  done: number;
+  failed: number;
+  queued: number;
+}
+
+/** How the sweep was made: the code that created it, its times, CPU and the workers that played it. */
+export interface Provenance {
+  code: CodeVersion | null;
+  created: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  wallSeconds: number | null;
+  activeSeconds: number | null;
+  cpuSeconds: number | null;
+  workers: (WorkerIdentity & { games: number })[];
 }
 
 export interface SweepDetail extends SweepOverview {
   spec: SweepMeta['spec'];
+  provenance: Provenance;
   gamesPerCell: number;
+  /** Cells of the sweep; `cells` is the page from cellOffset on. */
+  cellCount: number;
+  cellOffset: number;
+  /** Every cell's progress (not only the page's). */
+  cellProgress: CellProgress[];
   cells: CellAggregate[];
+  /** Every agent pooled over every cell it plays in (all cells, not only the page's). */
+  pooled: PooledLabel[];
+  /** Each swept parameter's win rate and mean VP by value. */
+  parameters: ParameterSeries[];
+  /** A matchup's row-agent-wins matrix. */
+  matchup?: MatchupWins;
+  /** With two or more configurations: who outscores whom, and their ratings. */
+  headToHead?: HeadToHeadMatrix;
+  ratings?: Ratings;
+}
+
+/** A page of cells: the detail of a sweep of many cells would otherwise be megabytes. */
+export interface CellPage {
+  offset: number;
+  limit: number;
 }
 
 export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Date.now()): Promise<SweepOverview> {
-  const k = store.keys.sweep(meta.id);
-  const [queued, requeued] = await Promise.all([store.redis.scard(k.out), store.redis.llen(k.requeue)]);
+  const [{ queued, handedBack }, ring] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id)]);
   const finished = meta.done + meta.failed;
-  const pending = Math.max(0, meta.total - meta.cursor) + requeued;
-  const end = meta.status === 'running' ? now : (meta.lastDone ?? now);
-  const seconds = meta.firstDone !== undefined ? (end - meta.firstDone) / 1000 : 0;
-  // The first game's own time is not in the span: count the games after it.
-  const gamesPerSecond = seconds > 0 && meta.done > 1 ? (meta.done - 1) / seconds : 0;
-  const remaining = meta.total - finished;
+  const pending = Math.max(0, meta.total - meta.cursor) + handedBack;
+  const rate = throughput(meta, ring, now);
   return {
     id: meta.id,
     name: meta.name,
@@ -51,13 +95,59 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
     created: new Date(meta.created).toISOString(),
     counts: { total: meta.total, done: meta.done, failed: meta.failed, queued, pending },
     progress: meta.total ? finished / meta.total : 1,
-    gamesPerSecond,
-    etaSeconds: meta.status === 'running' && gamesPerSecond > 0 ? remaining / gamesPerSecond : null,
+    gamesPerSecond: rate.gamesPerSecond,
+    etaSeconds: rate.etaSeconds,
+    activeSeconds: rate.activeSeconds,
+    schedule: meta.schedule,
+    firstGameAt: meta.firstDone !== undefined ? new Date(meta.firstDone).toISOString() : null,
+    lastGameAt: meta.lastDone !== undefined ? new Date(meta.lastDone).toISOString() : null,
   };
 }
 
-export async function sweepDetail(store: SweepStore, meta: SweepMeta): Promise<SweepDetail> {
+/** Each cell's games done (its aggregates' count), failed and queued (from the indices). */
+export async function cellProgress(store: SweepStore, loaded: LoadedSweep): Promise<CellProgress[]> {
+  const { sweep } = loaded;
+  const [done, failures, outstanding] = await Promise.all([store.cellsDone(loaded), store.failures(loaded.id), store.outstanding(loaded.id)]);
+  const cellOf = (k: number) => Math.floor(k / sweep.gamesPerCell);
+  const failed = new Array<number>(sweep.cells.length).fill(0);
+  const queued = new Array<number>(sweep.cells.length).fill(0);
+  for (const f of failures) failed[cellOf(f.index)]++;
+  for (const k of outstanding) queued[cellOf(k)]++;
+  return sweep.cells.map((c) => ({ index: c.index, total: sweep.gamesPerCell, done: done[c.index], failed: failed[c.index], queued: queued[c.index] }));
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+export async function provenance(store: SweepStore, meta: SweepMeta, overview: SweepOverview, now = Date.now()): Promise<Provenance> {
+  const end = meta.finishedAt ?? (meta.status === 'running' || meta.status === 'paused' ? now : undefined);
+  return {
+    code: meta.code ?? null,
+    created: overview.created,
+    startedAt: iso(meta.startedAt),
+    finishedAt: iso(meta.finishedAt),
+    wallSeconds: meta.startedAt !== undefined && end !== undefined ? (end - meta.startedAt) / 1000 : null,
+    activeSeconds: overview.activeSeconds,
+    cpuSeconds: meta.cpuMs !== undefined ? meta.cpuMs / 1000 : null,
+    workers: await store.workers(meta.id),
+  };
+}
+
+export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: CellPage): Promise<SweepDetail> {
   const loaded = (await store.load(meta.id))!;
-  const [overview, cells] = await Promise.all([sweepOverview(store, meta), store.aggregates(loaded)]);
-  return { ...overview, spec: meta.spec, gamesPerCell: loaded.sweep.gamesPerCell, cells };
+  const [overview, table, progress] = await Promise.all([sweepOverview(store, meta), store.aggregateTable(meta.id), cellProgress(store, loaded)]);
+  const stats = sweepStatistics(table, loaded.sweep, page);
+  return {
+    ...overview,
+    spec: meta.spec,
+    provenance: await provenance(store, meta, overview),
+    gamesPerCell: loaded.sweep.gamesPerCell,
+    cellCount: loaded.sweep.cells.length,
+    cellOffset: page.offset,
+    cellProgress: progress,
+    cells: stats.cells,
+    pooled: stats.pooled,
+    parameters: stats.parameters,
+    ...(stats.matchup ? { matchup: stats.matchup } : {}),
+    ...(stats.headToHead ? { headToHead: stats.headToHead, ratings: stats.ratings } : {}),
+  };
 }

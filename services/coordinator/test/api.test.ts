@@ -3,12 +3,18 @@
  * the real coordinator (see harness.ts). Expected values are derived from the shared library
  * (the sweep expansion, playGame, AggregateFold), never pasted from an earlier run.
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   AggregateFold,
   MAX_PLAYERS,
+  PARAMETER_LIST,
+  agentCatalog,
   SCORE_CATEGORIES,
   Sweep,
+  checkSweepSpec,
   countSweepGames,
   parseSweepSpec,
   placementOf,
@@ -17,6 +23,7 @@ import {
   summarizeAggregates,
   type GameSummary,
 } from '@wonderlab/shared';
+import { pino } from 'pino';
 import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -228,6 +235,11 @@ describe('a lab playing a small sweep', () => {
     expect(finalDetail.status).toBe('done');
     expect(finalDetail.counts).toEqual({ total: sweep.size, done: sweep.size, failed: 0, queued: 0, pending: 0 });
     expect(finalDetail.progress).toBe(1);
+    // The wall time a finished sweep took: from its first game to its last.
+    const [created_, first, last] = [finalDetail.created, finalDetail.firstGameAt, finalDetail.lastGameAt].map((t: string) => Date.parse(t));
+    expect(first).toBeGreaterThanOrEqual(created_);
+    expect(last).toBeGreaterThan(first);
+    expect(finalDetail.gamesPerSecond).toBeCloseTo((sweep.size - 1) / ((last - first) / 1000), 6);
     expect(finalDetail.gamesPerCell).toBe(sweep.gamesPerCell);
     expect(finalDetail.spec).toEqual(JSON.parse(JSON.stringify(parseSweepSpec(spec))));
     expect(finalDetail.cells.map((c: any) => c.agents)).toEqual(sweep.cells.map((c) => c.agents));
@@ -281,6 +293,39 @@ describe('a lab playing a small sweep', () => {
       expect(res.status, query).toBe(400);
       expect(res.body.field, query).toBe(field);
     }
+  });
+
+  test('the detail pages its cells, the list its sweeps; bad pages are 400s naming the field', async () => {
+    const full = await detail(lab, id);
+    expect(full).toMatchObject({ cellCount: 2, cellOffset: 0 });
+    expect(full.cells).toHaveLength(2);
+    const second = await api(lab.url, `/api/sweeps/${id}?cellOffset=1&cellLimit=1`);
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ cellCount: 2, cellOffset: 1, counts: full.counts });
+    expect(second.body.cells).toEqual([full.cells[1]]);
+    expect((await api(lab.url, `/api/sweeps/${id}?cellOffset=2`)).body.cells).toEqual([]);
+    for (const [query, field] of [
+      ['cellLimit=251', 'query.cellLimit'],
+      ['cellOffset=-1', 'query.cellOffset'],
+      ['cells=all', 'query'],
+    ]) {
+      const res = await api(lab.url, `/api/sweeps/${id}?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.field, query).toBe(field);
+    }
+
+    // A second sweep: the list is newest first, a page at a time.
+    const other = await post(lab, '/api/sweeps', { name: 'second', players: 3, seats: ['random', 'random', 'random'], deals: { count: 1 } });
+    expect(other.status).toBe(201);
+    const all = await api(lab.url, '/api/sweeps');
+    expect(all.body.map((x: any) => x.id)).toEqual([other.body.id, id]);
+    expect((await api(lab.url, '/api/sweeps?limit=1')).body.map((x: any) => x.id)).toEqual([other.body.id]);
+    expect((await api(lab.url, '/api/sweeps?offset=1&limit=1')).body.map((x: any) => x.id)).toEqual([id]);
+    expect((await api(lab.url, '/api/sweeps?offset=2')).body).toEqual([]);
+    const bad = await api(lab.url, '/api/sweeps?limit=1001');
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('query.limit');
+    await waitForSweep(lab, other.body.id);
   });
 
   test('one game: its summary and full record; 404 for a game that does not exist; 400 for a malformed id', async () => {
@@ -381,6 +426,80 @@ describe('a lab playing a small sweep', () => {
     expect(none.status).toBe(404);
   });
 
+  test('ratings: the head-to-head matrix and Bradley–Terry ratings of every configuration, as in the detail; an anchor at 0; bad queries are 400s', async () => {
+    const res = await api(lab.url, `/api/sweeps/${id}/ratings`);
+    expect(res.status).toBe(200);
+    const { headToHead, ratings } = res.body;
+    // random, mcts(it=10,c=0.4), mcts(it=20,c=0.4), rulebased.
+    expect(headToHead.configs.length).toBe(4);
+    expect(ratings.ratings.map((r: any) => r.config).sort()).toEqual([...headToHead.configs].sort());
+    expect(ratings.games).toBe(sweep.size);
+    for (const r of ratings.ratings) {
+      expect(r.low).toBeLessThan(r.elo);
+      expect(r.high).toBeGreaterThan(r.elo);
+    }
+    // The same as the detail carries, computed from the same aggregates.
+    const d = await detail(lab, id);
+    expect(d.ratings).toEqual(ratings);
+    expect(d.headToHead).toEqual(headToHead);
+    // Every seat pair of every game with two different configurations is one comparison.
+    const pairs = headToHead.rows.flat().filter(Boolean).reduce((s: number, c: any) => s + c.games, 0) / 2;
+    expect(pairs).toBe(sweep.size * 3);
+    const anchored = await api(lab.url, `/api/sweeps/${id}/ratings?anchor=rulebased`);
+    expect(anchored.status).toBe(200);
+    expect(anchored.body.ratings.anchor).toBe('rulebased');
+    expect(anchored.body.ratings.ratings.find((r: any) => r.config === 'rulebased')).toMatchObject({ elo: 0, low: 0, high: 0 });
+    const bad = await api(lab.url, `/api/sweeps/${id}/ratings?anchor=nobody`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('query.anchor');
+    expect((await api(lab.url, `/api/sweeps/${id}/ratings?x=1`)).status).toBe(400);
+    expect((await api(lab.url, '/api/sweeps/zzzzzzzzzz/ratings')).status).toBe(404);
+  });
+
+  test('provenance: the code version that created the sweep, its times, CPU time and the workers that played it', async () => {
+    const p = finalDetail.provenance;
+    const root = new URL('../../../', import.meta.url);
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+    expect(p.code).toMatchObject({ package: pkg.name, version: pkg.version, node: process.version });
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
+    if (head.status === 0) expect(p.code.commit).toBe(head.stdout.trim());
+    const [created, started, finished, last] = [p.created, p.startedAt, p.finishedAt, finalDetail.lastGameAt].map((t: string) => Date.parse(t));
+    expect(started).toBeGreaterThanOrEqual(created);
+    expect(finished).toBeGreaterThanOrEqual(last);
+    expect(p.wallSeconds).toBeCloseTo((finished - started) / 1000, 6);
+    expect(p.activeSeconds).toBeGreaterThan(0);
+    expect(p.activeSeconds).toBeLessThanOrEqual((finished - created) / 1000 + 1e-9);
+    expect(p.cpuSeconds).toBeGreaterThan(0);
+    // One in-process worker played every game, each counted once.
+    expect(p.workers).toEqual([{ host: hostname(), pid: process.pid, version: pkg.version, ...(p.code.commit ? { commit: p.code.commit } : {}), ...(p.code.dirty !== undefined ? { dirty: p.code.dirty } : {}), games: sweep.size }]);
+  });
+
+  test('summary: a row per cell and agent with the swept parameters as columns, as JSON records and as CSV', async () => {
+    const json = await api(lab.url, `/api/sweeps/${id}/summary`);
+    expect(json.status).toBe(200);
+    const rows = json.body as any[];
+    expect(rows.length).toBe(finalDetail.cells.reduce((s: number, c: any) => s + c.labels.length, 0));
+    for (const cell of finalDetail.cells) {
+      for (const l of cell.labels) {
+        const row = rows.find((r) => r.cell === cell.index && r.agent === l.label);
+        expect(row).toMatchObject({ sweep: id, 'seats.1.it': cell.swept['seats.1.it'], games: l.games, wins: l.wins, win_rate: l.winRate, ci_low: l.wilson.low, ci_high: l.wilson.high, vp_mean: l.vp.mean, vp_sd: l.vp.sd });
+        expect(row.vp_mean_ci_low).toBeCloseTo(l.vp.mean - l.vpMeanHalfWidth, 9);
+      }
+    }
+    const csv = await fetch(`${lab.url}/api/sweeps/${id}/summary?format=csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await csv.text()).trim().split('\n');
+    const header = lines[0].split(',');
+    expect(header.slice(0, 8)).toEqual(['sweep', 'cell', 'seats.1.it', 'agent', 'seats', 'games', 'wins', 'win_rate']);
+    expect(header).toEqual(expect.arrayContaining(['ci_low', 'ci_high', 'vp_mean', 'vp_sd']));
+    expect(lines.length).toBe(rows.length + 1);
+    // Every CSV value is the JSON's (agents with a comma in their spec are quoted).
+    const parsed = lines.slice(1).map((line) => [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].slice(0, header.length).map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')));
+    parsed.forEach((cols, i) => header.forEach((h, j) => expect(cols[j], `row ${i} ${h}`).toBe(rows[i][h] === null ? '' : String(rows[i][h]))));
+    expect((await api(lab.url, `/api/sweeps/${id}/summary?format=xml`)).body.field).toBe('query.format');
+  });
+
   test('retry-failed on a sweep without failures changes nothing', async () => {
     const before = await detail(lab, id);
     const res = await post(lab, `/api/sweeps/${id}/retry-failed`);
@@ -450,6 +569,22 @@ describe('a lab playing a small sweep', () => {
     expect(backlogMetric).toBeTypeOf('number');
     expect(metric(text, 'wonderlab_sweeps{status="done"}')).toBe(sweeps.filter((s) => s.status === 'done').length);
 
+    // prom-client's process series, and the HTTP histogram by route pattern and status.
+    expect(metric(text, 'process_resident_memory_bytes')).toBeGreaterThan(10e6);
+    expect(metric(text, 'nodejs_eventloop_lag_seconds')).toBeTypeOf('number');
+    expect(metric(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(metric(text, 'wonderlab_games_failed_total')).toBe(0);
+    expect(metric(text, 'wonderlab_redis_up')).toBe(1);
+    expect(metric(text, 'http_request_duration_seconds_count{method="GET",route="/api/sweeps/:id",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(metric(text, 'http_request_duration_seconds_count{method="POST",route="/api/sweeps",status="201"}')).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/sweeps/:id",status="200"}');
+    // Paths no route matched share one label, whatever they are.
+    await api(lab.url, '/api/nothing/here');
+    await api(lab.url, '/api/nothing/else');
+    const after = await (await fetch(`${lab.url}/metrics`)).text();
+    expect(metric(after, 'http_request_duration_seconds_count{method="GET",route="unmatched",status="404"}')).toBeGreaterThanOrEqual(2);
+    expect(after).not.toContain('/api/nothing');
+
     const backlog = await api(lab.url, '/api/backlog');
     expect(backlog.status).toBe(200);
     expect(backlog.body).toEqual({ backlog: expect.any(Number) });
@@ -476,6 +611,25 @@ describe('a lab playing a small sweep', () => {
     expect(schema.body.required).not.toContain('keepRecords');
     expect(schema.body.properties.players.maximum).toBe(MAX_PLAYERS);
 
+    // The agents' parameter table is the one source of the MCTS options: the catalog route, the
+    // OpenAPI example and the seat params' properties all carry its keys, ranges and meanings.
+    const agents = await api(lab.url, '/api/schema/agents.json');
+    expect(agents.status).toBe(200);
+    expect(agents.body).toEqual(agentCatalog());
+    expect(agents.body.parameters.map((p: any) => p.key)).toEqual(PARAMETER_LIST.map((d) => d.key));
+    expect(doc.body.paths['/api/schema/agents.json'].get.responses[200].content['application/json'].example).toEqual(agentCatalog());
+    const seatObject = schema.body.properties.seats.items.anyOf.find((x: any) => x.type === 'object');
+    expect(Object.keys(seatObject.properties.params.properties)).toEqual(PARAMETER_LIST.map((d) => d.key));
+    for (const def of PARAMETER_LIST) expect(seatObject.properties.params.properties[def.key].description).toContain(def.meaning);
+    const badKey = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { nonsense: 1 } }, 'random', 'random'], deals: { count: 1 } });
+    expect(badKey.status).toBe(400);
+    expect(badKey.body.field).toBe('seats.0.params');
+    expect(badKey.body.error).toMatch(/nonsense/);
+    const badValue = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { arms: ['all', 'some'] } }, 'random', 'random'], deals: { count: 1 } });
+    expect(badValue.status).toBe(400);
+    expect(badValue.body.field).toBe('seats.0');
+    expect(badValue.body.error).toContain("arms: expected one of all | grouped, got 'some'");
+
     const nowhere = await api(lab.url, '/api/no-such-route');
     expect(nowhere.status).toBe(404);
     expect(nowhere.headers.get('content-type')).toMatch(/^application\/json/);
@@ -488,11 +642,12 @@ describe('a lab playing a small sweep', () => {
 
 describe('validation of submitted specs', () => {
   const maxGames = 100;
+  const limits = { MAX_CELLS: 50, MAX_MOVE_ITERATIONS: 20_000, MAX_MOVE_SECONDS: 30, MAX_CPU_HOURS: 0.01, MAX_BODY_BYTES: 8192, MAX_JSON_DEPTH: 8 };
   let lab: TestLab;
   const base = { name: 'v', players: 3, seats: ['random', 'random', 'rulebased'], deals: { count: 2 } };
 
   beforeAll(async () => {
-    lab = await startLab({ workers: 0, maxGames });
+    lab = await startLab({ workers: 0, maxGames, env: Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, String(v)])) });
   });
   afterAll(async () => {
     await lab?.close();
@@ -534,20 +689,73 @@ describe('validation of submitted specs', () => {
     expect(text.body.field).toBe('(body)');
   });
 
-  test('a sweep over MAX_GAMES is a 400 on deals.count that names the limit', async () => {
-    for (const spec of [
-      { ...base, deals: { count: 1000 } },
+  test('a sweep over MAX_GAMES is a 400 on (games) that names the product and the limit', async () => {
+    for (const [spec, product] of [
+      [{ ...base, deals: { count: 1000 } }, '1,000 deals (deals.count) = 1,000 games'],
       // Under the limit in deals, over it in games: 34 deals × 3 seat rotations.
-      { ...base, deals: { count: 34 }, seating: 'rotate' },
-    ]) {
+      [{ ...base, deals: { count: 34 }, seating: 'rotate' }, '34 deals (deals.count) × 3 seat orders (seating) = 102 games'],
+    ] as const) {
       const { total } = countSweepGames(parseSweepSpec(spec));
       expect(total).toBeGreaterThan(maxGames);
       const res = await post(lab, '/api/sweeps', spec);
       expect(res.status).toBe(400);
-      expect(res.body.field).toBe('deals.count');
-      expect(res.body.error).toContain(String(maxGames));
-      expect(res.body.error).toContain(String(total));
+      expect(res.body.field).toBe('(games)');
+      expect(res.body.error).toContain(product);
+      expect(res.body.error).toContain(`limit of ${maxGames} games per sweep (MAX_GAMES)`);
     }
+  });
+
+  test('cells, per-move budget and estimated cost over the limits are 400s naming field, value and limit; validate answers the same', async () => {
+    const grid = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    const cases: [string, unknown, string, string[]][] = [
+      ['1000 × 1000 cells', { ...base, seats: [{ agent: 'mcts', params: { it: grid(1000), depth: grid(1000).map((d) => (d % 100) + 1) } }, 'random', 'random'] }, '(cells)', ['1,000 values (seats.0.params.it) × 1,000 values (seats.0.params.depth) = 1,000,000 cells', `limit of ${limits.MAX_CELLS} cells per sweep (MAX_CELLS)`]],
+      ['iterations per move', { ...base, seats: ['random', 'mcts(it=10000000,time=86400)', 'random'] }, 'seats.1', ['10,000,000', `limit of ${limits.MAX_MOVE_ITERATIONS.toLocaleString('en-US')} (MAX_MOVE_ITERATIONS)`]],
+      ['seconds per move', { ...base, seats: [{ agent: 'mcts', params: { it: 100, time: 86400 } }, 'random', 'random'] }, 'seats.0.params.time', ['time=86400', `limit of ${limits.MAX_MOVE_SECONDS} (MAX_MOVE_SECONDS)`]],
+      ['CPU-hours', { ...base, seats: ['mcts:1000,0', 'mcts:1000,0', 'random'], deals: { count: 100 } }, '(cost)', ['100 games are estimated at', `limit of ${limits.MAX_CPU_HOURS} (MAX_CPU_HOURS)`]],
+      ['a fixed set naming a board twice', { ...base, wonders: { mode: 'fixed', sets: [['Rhodos', 'Giza', 'Rhodes']] } }, 'wonders.sets.0.2', ["'Rhodes' is the same board as wonders.sets.0.0"]],
+      ['an unknown board', { ...base, wonders: { mode: 'fixed', sets: [['Rhodos', 'Giza', 'Atlantis']] } }, 'wonders.sets.0.2', ["unknown wonder board 'Atlantis'"]],
+      ['a set of two boards', { ...base, wonders: { mode: 'fixed', sets: [['Rhodos', 'Giza']] } }, 'wonders.sets.0.2', ['expected 3 boards (players), got 2']],
+    ];
+    for (const [what, spec, field, parts] of cases) {
+      for (const route of ['/api/sweeps/validate', '/api/sweeps']) {
+        const res = await post(lab, route, spec);
+        expect(res.status, `${what} at ${route}`).toBe(400);
+        expect(res.body.field, what).toBe(field);
+        for (const part of parts) expect(res.body.error, what).toContain(part);
+      }
+    }
+  });
+
+  test('validate gives the counts and the estimated cost of a spec within the limits', async () => {
+    const spec = { ...base, seats: ['mcts:100', 'random', 'random'] };
+    const res = await post(lab, '/api/sweeps/validate', spec);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, games: 2, cells: 1, gamesPerCell: 2 });
+    const expected = checkSweepSpec(spec, { maxCells: 1e9, maxGames: 1e9, maxMoveIterations: 1e9, maxMoveSeconds: 1e9, maxGameSeconds: 1e9, maxCpuHours: 1e9 }).cost!;
+    expect(res.body.estimate.cpuHours).toBeCloseTo(expected.cpuHours, 3);
+    expect(res.body.estimate.maxGameSeconds).toBeCloseTo(expected.maxGameSeconds, 3);
+    expect(res.body.estimate.cpuHours).toBeGreaterThan(0);
+  });
+
+  test('a body over MAX_BODY_BYTES or nested deeper than MAX_JSON_DEPTH is a 400 on (body) naming size and limit', async () => {
+    const huge = JSON.stringify({ ...base, name: 'x'.repeat(limits.MAX_BODY_BYTES) });
+    for (const route of ['/api/sweeps', '/api/sweeps/validate']) {
+      const big = await api(lab.url, route, { method: 'POST', body: huge, headers: { 'content-type': 'application/json' } });
+      expect(big.status, route).toBe(400);
+      expect(big.body.field).toBe('(body)');
+      expect(big.body.error).toContain(`the body has ${Buffer.byteLength(huge)} bytes, over this lab's limit of ${limits.MAX_BODY_BYTES} bytes (MAX_BODY_BYTES)`);
+    }
+    // Deep: within the size limit, past the depth limit (brackets inside strings do not count).
+    const deep = `{"name":"[[[[[[[[[[","x":${'['.repeat(limits.MAX_JSON_DEPTH)}${']'.repeat(limits.MAX_JSON_DEPTH)}}`;
+    const res = await api(lab.url, '/api/sweeps/validate', { method: 'POST', body: deep, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('(body)');
+    expect(res.body.error).toContain(`${limits.MAX_JSON_DEPTH + 1} levels deep (or more), over this lab's limit of ${limits.MAX_JSON_DEPTH} (MAX_JSON_DEPTH)`);
+    // Exactly at the limit, it parses (and is then refused as a spec).
+    const atLimit = `{"name":"[[[[[[[[[[","x":${'['.repeat(limits.MAX_JSON_DEPTH - 1)}${']'.repeat(limits.MAX_JSON_DEPTH - 1)}}`;
+    const ok = await api(lab.url, '/api/sweeps/validate', { method: 'POST', body: atLimit, headers: { 'content-type': 'application/json' } });
+    expect(ok.status).toBe(400);
+    expect(ok.body.field).not.toBe('(body)');
   });
 
   test('after all those, no sweep was stored', async () => {
@@ -620,6 +828,87 @@ describe('a lab with an API token', () => {
   });
 });
 
+describe('access log and routes', () => {
+  const token = 'Tok3n';
+  let lab: TestLab;
+  const lines: any[] = [];
+
+  beforeAll(async () => {
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    lab = await startLab({ workers: 0, apiToken: token, logger });
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  test('one structured line per request, without the Authorization header, with a request id echoed back', async () => {
+    const before = lines.length;
+    const res = await api(lab.url, '/api/sweeps?limit=5', { headers: { 'x-request-id': 'probe-1', authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('probe-1');
+    const mine = lines.slice(before).filter((l) => l.req?.url === '/api/sweeps?limit=5');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ level: 30, req: { id: 'probe-1', method: 'GET', url: '/api/sweeps?limit=5' }, res: { status: 200 }, msg: 'GET /api/sweeps?limit=5 200' });
+    expect(mine[0].responseTime).toBeTypeOf('number');
+    expect(JSON.stringify(lines.slice(before))).not.toContain(token);
+    // A refusal is a warning; a client's id that is not sane is replaced.
+    const bad = await api(lab.url, '/api/sweeps?limit=0', { headers: { 'x-request-id': 'x'.repeat(200) } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines.find((l) => l.req?.url === '/api/sweeps?limit=0')).toMatchObject({ level: 40, res: { status: 400 } });
+  });
+
+  test('the Bearer scheme is read in any case; the token is not', async () => {
+    const spec = { name: 'case', players: 3, seats: ['random', 'random', 'random'], deals: { count: 1 } };
+    for (const header of [`Bearer ${token}`, `bearer ${token}`, `BEARER ${token}`, `  bEaReR   ${token}  `]) {
+      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec, headers: { authorization: header } });
+      expect(res.status, header).toBe(201);
+    }
+    for (const header of [`Bearer ${token.toLowerCase()}`, `Basic ${token}`, `Bearer${token}`, `Bearer ${token} extra`, token, '']) {
+      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec, headers: { authorization: header } });
+      expect(res.status, header).toBe(401);
+    }
+  });
+
+  test('a game that failed every attempt shows as failed, with its error, in the games page and the counts', async () => {
+    const spec = { name: 'failing', players: 3, seats: ['random', 'random', 'random'], deals: { count: 3 } };
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec, token });
+    expect(created.status).toBe(201);
+    const sweep = new Sweep(parseSweepSpec(spec));
+    await waitFor(async () => (await lab.store.outstanding(created.body.id)).length === 3, 'the games to be queued');
+    expect(await lab.store.recordFailure(created.body.id, 1, sweep.game(1).id, 'boom: the agent threw')).toBe(true);
+    const page = await api(lab.url, `/api/sweeps/${created.body.id}/games`);
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((g: any) => [g.index, g.state, g.error])).toEqual([
+      [0, 'queued', undefined],
+      [1, 'failed', 'boom: the agent threw'],
+      [2, 'queued', undefined],
+    ]);
+    const overview = (await api(lab.url, `/api/sweeps/${created.body.id}`)).body;
+    expect(overview.counts).toEqual({ total: 3, done: 0, failed: 1, queued: 2, pending: 0 });
+  });
+
+  test('unknown /api paths are JSON 404s, whatever the method, token or body', async () => {
+    for (const [method, path] of [
+      ['GET', '/api'],
+      ['GET', '/api/'],
+      ['GET', '/api/nope'],
+      ['GET', '/api/sweeps/abcdefgh/nope'],
+      ['POST', '/api/nope'],
+      ['POST', '/api/sweeps/abcdefgh/delete'],
+      ['PUT', '/api/sweeps'],
+      ['DELETE', '/api/sweeps/abcdefgh'],
+      ['PATCH', '/api/sweeps/validate'],
+    ]) {
+      const withBody = method === 'GET' ? {} : { body: '{"not": "read"', headers: { 'content-type': 'application/json' } };
+      const res = await api(lab.url, path, { method, ...withBody });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers.get('content-type'), `${method} ${path}`).toMatch(/^application\/json/);
+      expect(res.body.error, `${method} ${path}`).toMatch(/no such route/);
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // 6: pause, resume, cancel (and a sweep without records)
 
@@ -659,11 +948,11 @@ describe('sweep lifecycle', () => {
     expect(atPause.queued).toBeLessThanOrEqual(workers * slots);
     expect(atPause.done).toBeLessThan(totalA);
 
-    // The running games end; then nothing more is played.
-    const drained = await waitFor(async () => {
-      const d = await detail(lab, idA);
-      return d.counts.queued === 0 ? d : undefined;
-    }, 'the running games of paused sweep A to finish', 10_000);
+    // The running games end; then nothing more is played. (An overview reads the counters before
+    // the queue, so the one that first shows nothing queued may miss the last game's count: read
+    // again once the queue is empty.)
+    await waitFor(async () => (await detail(lab, idA)).counts.queued === 0, 'the running games of paused sweep A to finish', 10_000);
+    const drained = await detail(lab, idA);
     expect(drained.status).toBe('paused');
     // Only the games running at the pause (at most one per slot) may have finished since.
     expect(drained.counts.done).toBeLessThanOrEqual(atPause.done + workers * slots);
@@ -705,10 +994,8 @@ describe('sweep lifecycle', () => {
     expect(lab.workers.reduce((s, w) => s + w.counts.duplicate, 0)).toBe(0);
 
     // B never got further than the games it was playing when cancelled.
-    const bAfter = await waitFor(async () => {
-      const d = await detail(lab, idB);
-      return d.counts.queued === 0 ? d : undefined;
-    }, 'sweep B to have nothing queued', 10_000);
+    await waitFor(async () => (await detail(lab, idB)).counts.queued === 0, 'sweep B to have nothing queued', 10_000);
+    const bAfter = await detail(lab, idB);
     expect(bAfter.status).toBe('cancelled');
     expect(bAfter.counts.done).toBeLessThanOrEqual(atCancel.done + workers * slots);
     expect(bAfter.counts.done).toBeLessThan(totalB);
@@ -742,7 +1029,7 @@ describe('sweep lifecycle', () => {
     // The hook below holds the real feeder's round open between the two steps to make that
     // interleaving certain; it changes nothing else.
     const race = await startLab({ workers: 0, feedWindow });
-    const store = race.store;
+    const store = race.coordinator.feederStore;
     const realClaim = store.claim.bind(store);
     let claimed!: (indices: number[]) => void;
     const claimedOnce = new Promise<number[]>((resolve) => (claimed = resolve));

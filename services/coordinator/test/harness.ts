@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { SweepStore, connectRedis, deleteKeys, redisAnswers } from '@wonderlab/shared/store';
 import { GameWorker } from '@wonderlab/worker';
 import { dashboardRouter } from '@wonderlab/dashboard';
@@ -34,6 +35,10 @@ export interface LabOptions {
   feedWindow?: number;
   lockDuration?: number;
   stalledInterval?: number;
+  /** More coordinator settings (limits), as the environment gives them. */
+  env?: Record<string, string>;
+  /** The coordinator's logger (silent by default). */
+  logger?: Logger;
 }
 
 export interface TestLab {
@@ -64,8 +69,9 @@ export async function startLab(o: LabOptions = {}): Promise<TestLab> {
     ...(o.apiToken ? { API_TOKEN: o.apiToken } : {}),
     ...(o.maxGames ? { MAX_GAMES: String(o.maxGames) } : {}),
     ...(o.feedWindow ? { FEED_WINDOW: String(o.feedWindow) } : {}),
+    ...o.env,
   });
-  const coordinator = await startCoordinator(config, silent, { mount: (app) => app.use(dashboardRouter()) });
+  const coordinator = await startCoordinator(config, o.logger ?? silent, { mount: (app) => app.use(dashboardRouter()) });
   const redis = connectRedis(REDIS_URL);
   const workerConnections: Redis[] = [];
   const workers: GameWorker[] = [];

@@ -7,4 +7,8 @@ export const DashboardEnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PRESETS_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A request passed to the coordinator that has no answer by then gets a 504 (event streams: until their first bytes). */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** On SIGTERM, how long requests in flight may take before the process exits anyway. */
+  SHUTDOWN_CLOSE_MS: z.coerce.number().int().positive().default(5000),
 });

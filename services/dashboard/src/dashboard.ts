@@ -1,7 +1,7 @@
 /**
  * The dashboard: static pages and scripts (no build step, no framework), chart.js and the box-plot
  * plugin from node_modules, and the presets of the papers' experiments. Mounted on the
- * coordinator's app in embedded mode, or served by its own process (main.ts) in front of the API.
+ * coordinator's app by `wonderlab serve`, or served by its own process (main.ts) in front of the API.
  */
 import { createRequire } from 'node:module';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -63,7 +63,7 @@ function layout(file: string): string {
 <body>
 <header class="top">
   <a class="brand" href="/">Wonderlab</a>
-  <nav aria-label="Main"><a href="/">Sweeps</a> &nbsp; <a href="/submit">New sweep</a> &nbsp; <a href="/api/openapi.json">API</a></nav>
+  <nav aria-label="Main"><a href="/">Sweeps</a> &nbsp; <a href="/submit">New sweep</a> &nbsp; <a href="/compare">Compare</a> &nbsp; <a href="/api/openapi.json">API</a></nav>
 </header>
 ${text.replace(/^<!-- title: .* -->\n/, '')}</body>
 </html>
@@ -80,6 +80,7 @@ export function dashboardRouter(o: DashboardOptions = {}): express.Router {
   router.get('/', page('index.html'));
   router.get('/submit', page('submit.html'));
   router.get('/sweeps/:id', page('sweep.html'));
+  router.get('/compare', page('compare.html'));
   router.get('/sweeps/:id/games/:gameId', page('game.html'));
   router.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1m', extensions: [] }));
   router.get('/vendor/:file', (req, res, next) => {

@@ -1,15 +1,17 @@
 /**
  * A dashboard process on its own (`node services/dashboard/dist/src/main.js`): the pages, with
  * /api, /healthz, /readyz and /metrics passed through to the coordinator at COORDINATOR_URL (so
- * the browser talks to one origin; Server-Sent Events stream through).
+ * the browser talks to one origin; Server-Sent Events stream through). SIGTERM ends the event
+ * streams at once and exits within SHUTDOWN_CLOSE_MS.
  */
-import { request } from 'node:http';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import express from 'express';
-import { ConfigError, parseEnv } from '@wonderlab/shared/store';
+import { pinoHttp } from 'pino-http';
+import { ConfigError, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { DashboardEnvSchema } from './config.js';
 import { dashboardRouter } from './dashboard.js';
-
 
 let config;
 try {
@@ -21,8 +23,29 @@ try {
 }
 const logger = pino({ level: config.LOG_LEVEL, base: { service: 'dashboard', pid: process.pid } });
 const upstream = new URL(config.COORDINATOR_URL);
+/** The URL as the client sent it (a mounted router shortens req.url). */
+const urlOf = (req: IncomingMessage) => (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
+/** Event streams passed through: they never end on their own, so a stop ends them. */
+const streams = new Set<ServerResponse>();
 const app = express();
 app.disable('x-powered-by');
+// One line per request; requests passed through to the coordinator are logged there too, with
+// the same X-Request-Id when the client sent one.
+app.use(
+  pinoHttp({
+    logger,
+    customLogLevel: (req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : /^\/(dashboard\/)?healthz/.test(req.url ?? '') ? 'debug' : 'info'),
+    customSuccessMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
+    // pino-http makes an Error with a stack for every 5xx: the line says the status already, and
+    // the error handler logs real errors with their own stack.
+    customErrorObject: (_req, _res, _err, fields: Record<string, unknown>) => ({ ...fields, err: undefined }),
+    serializers: {
+      req: (req: { id: string; method: string; url: string; raw?: IncomingMessage }) => ({ id: req.id, method: req.method, url: req.raw ? urlOf(req.raw) : req.url }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+  }),
+);
 app.get('/dashboard/healthz', (_req, res) => {
   res.json({ ok: true });
 });
@@ -30,20 +53,49 @@ app.use(['/api', '/healthz', '/readyz', '/metrics'], (req, res) => {
   const proxied = request(
     { hostname: upstream.hostname, port: upstream.port || 80, path: req.originalUrl, method: req.method, headers: { ...req.headers, host: upstream.host } },
     (up) => {
+      clearTimeout(timer);
       res.writeHead(up.statusCode ?? 502, up.headers);
+      if (String(up.headers['content-type']).startsWith('text/event-stream')) {
+        streams.add(res);
+        res.on('close', () => streams.delete(res));
+      }
       up.pipe(res);
     },
   );
+  // A coordinator that accepts the connection but never answers would hold the request forever.
+  const timer = setTimeout(() => {
+    logger.warn({ url: req.originalUrl, afterMs: config.UPSTREAM_TIMEOUT_MS }, 'coordinator did not answer in time');
+    if (!res.headersSent) res.status(504).json({ error: `the coordinator at ${config.COORDINATOR_URL} did not answer within ${config.UPSTREAM_TIMEOUT_MS} ms (UPSTREAM_TIMEOUT_MS)` });
+    proxied.destroy();
+  }, config.UPSTREAM_TIMEOUT_MS);
   proxied.on('error', (err) => {
+    clearTimeout(timer);
     logger.warn({ err: err.message }, 'coordinator unreachable');
     if (!res.headersSent) res.status(502).json({ error: `the coordinator at ${config.COORDINATOR_URL} does not answer` });
     else res.end();
   });
   req.pipe(proxied);
-  res.on('close', () => proxied.destroy());
+  res.on('close', () => {
+    clearTimeout(timer);
+    proxied.destroy();
+  });
 });
 app.use(dashboardRouter({ presetsDir: config.PRESETS_DIR }));
-const server = app.listen(config.PORT, config.HOST, () => logger.info({ port: config.PORT, coordinator: config.COORDINATOR_URL }, 'dashboard listening'));
-const stop = () => server.close();
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+const server = app.listen(config.PORT, config.HOST, () => logger.info({ port: (server.address() as AddressInfo).port, coordinator: config.COORDINATOR_URL }, 'dashboard listening'));
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  exitWithin(config.SHUTDOWN_CLOSE_MS + 1000, logger);
+  logger.info({ signal, streams: streams.size }, 'stopping');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const res of streams) res.end();
+  server.closeIdleConnections();
+  const clean = await within(closed, config.SHUTDOWN_CLOSE_MS);
+  server.closeAllConnections();
+  logger.info({ clean }, 'dashboard stopped');
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { agentCatalog } from '@wonderlab/shared';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -145,7 +146,7 @@ describe('dashboard in a real browser', () => {
   test('1. submit through the form, then watch the sweep page update live until done', async () => {
     const page = await newPage();
     await page.goto(`${lab.url}/submit`);
-    await page.waitForSelector('#f-seat-2');
+    await page.waitForSelector('#f-seats-2');
     // The preset list comes from /dashboard/presets.json; choose none of them.
     const presets = (await api(lab.url, '/dashboard/presets.json')).body as { id: string }[];
     expect(presets.length).toBeGreaterThan(0);
@@ -153,10 +154,19 @@ describe('dashboard in a real browser', () => {
     expect(await page.$eval('#preset', (s) => (s as HTMLSelectElement).value)).toBe('');
 
     await page.fill('#f-name', MAIN_SPEC.name);
-    await page.fill('#f-seat-0', JSON.stringify(SEAT0));
-    await page.fill('#f-seat-1', 'rulebased');
-    await page.fill('#f-seat-2', 'rulebased');
-    await page.fill('#f-deals', String(DEALS));
+    // Seat 0 as an agent with options: `it` set, `c` swept over two values (typed as a list).
+    await page.selectOption('#f-seats-0-form', { label: 'agent with options' });
+    await page.fill('#f-seats-0-agent', SEAT0.agent);
+    await page.selectOption('#f-seats-0-params-add', 'it');
+    await page.fill('#f-seats-0-params-it', String(SEAT0.params.it));
+    await page.selectOption('#f-seats-0-params-add', 'c');
+    await page.fill('#f-seats-0-params-c', SEAT0.params.c.join(', '));
+    await page.fill('#f-seats-1', 'rulebased');
+    await page.fill('#f-seats-2', 'rulebased');
+    await page.fill('#f-deals-count', String(DEALS));
+    // A field left alone stays out of the spec (the schema's default applies): firstSeed is typed.
+    expect(JSON.parse(await page.inputValue('#f-json')).deals).toEqual({ count: DEALS });
+    await page.fill('#f-deals-firstSeed', String(MAIN_SPEC.deals.firstSeed));
     await page.selectOption('#f-seating', 'rotate');
     // The JSON view follows the form, and the API finds it valid.
     const shown = JSON.parse(await page.inputValue('#f-json'));
@@ -310,6 +320,11 @@ describe('dashboard in a real browser', () => {
         expect(row![6]).toBe(`${pct(l.winRate)} ± ${pct(l.halfWidth)}`);
       }
     }
+    // Progress per cell: a row per cell with the API's counts (games are queued across cells, so both advanced together).
+    const cellRows = await tableRows(page, '#cell-progress');
+    expect(cellRows.map((r) => [r[0].split(':')[0], r[2], r[4], r[5]])).toEqual(d.cellProgress.map((c: any) => [String(c.index), `${c.done} / ${c.total}`, String(c.failed), String(c.queued)]));
+    expect(d.cellProgress.map((c: any) => c.done)).toEqual(d.cells.map((c: any) => c.games));
+    expect(await page.textContent('#rate')).toMatch(/games\/s over its running time/);
     await shot(page, 'sweep-done');
   }, 75_000);
 
@@ -365,6 +380,34 @@ describe('dashboard in a real browser', () => {
     });
     await shot(page, 'matchup');
     expect(problems, 'matchup matrix cells that disagree with the games').toEqual([]);
+
+    // Beside it, the head-to-head matrix and the ratings ladder, as the API computes them.
+    const versus = (await api(lab.url, `/api/sweeps/${id}/ratings`)).body;
+    expect(versus.headToHead.configs).toEqual(['random', 'rulebased', 'mcts:10']);
+    expect(await page.isVisible('#versus')).toBe(true);
+    const h2h = await page.$$eval('#h2h-matrix tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => ({ title: td.getAttribute('title'), text: td.textContent, fill: (td as HTMLElement).style.background }))));
+    versus.headToHead.rows.forEach((row: any[], i: number) =>
+      row.forEach((c: any, j: number) => {
+        if (!c) return expect(h2h[i][j].text).toBe('—');
+        expect(h2h[i][j].text).toBe(`${pct(c.score)} %`);
+        expect(h2h[i][j].title).toContain(`in ${pct(c.score)} % of ${c.games} games`);
+        expect(h2h[i][j].title).toContain(`Wilson 95 % ${pct(c.interval.low)}–${pct(c.interval.high)}`);
+        expect(h2h[i][j].fill).not.toBe('');
+      }),
+    );
+    // Both matrices have a colour key: 11 swatches, the ends and the middle labelled.
+    for (const key of ['#h2h-key', '#matchup-key']) {
+      expect(await page.$$eval(`${key} span`, (ss) => ss.map((x) => x.textContent))).toEqual(['0 %', '', '', '', '', '50 %', '', '', '', '', '100 %']);
+      expect(await page.getAttribute(key, 'aria-label')).toMatch(/Colour key/);
+    }
+    const ladder = await chartData(page, 'chart-ratings');
+    expect(ladder.labels).toEqual(versus.ratings.ratings.map((r: any) => r.config));
+    expect(ladder.datasets[0].data).toEqual(versus.ratings.ratings.map((r: any) => [r.low, r.high]));
+    expect(ladder.datasets[1].data.map((p: any) => p.x)).toEqual(versus.ratings.ratings.map((r: any) => r.elo));
+    const ratingRows = await tableRows(page, '#ratings-table');
+    expect(ratingRows.map((r) => r.slice(0, 4))).toEqual(versus.ratings.ratings.map((r: any) => [r.config, r.elo.toFixed(0), `[${r.low.toFixed(0)}, ${r.high.toFixed(0)}]`, String(r.games)]));
+    await page.$eval('#versus', (e) => e.scrollIntoView());
+    await shot(page, 'ratings-and-head-to-head');
   }, 45_000);
 
   test('3. the game page shows the final scores and every recorded step', async () => {
@@ -454,14 +497,14 @@ describe('dashboard in a real browser', () => {
   test('4. the submit form shows validation errors at their fields and will not submit an invalid spec', async () => {
     const page = await newPage();
     await page.goto(`${lab.url}/submit`);
-    await page.waitForSelector('#f-seat-2');
+    await page.waitForSelector('#f-seats-2');
     const before = await sweepIds(lab);
 
     // A bad agent in seat 1: an error next to that input within a second.
-    await page.fill('#f-seat-1', 'mcts(it=abc)');
+    await page.fill('#f-seats-1', 'mcts(it=abc)');
     await page.waitForSelector('.field-error[data-error-for="seats.1"]', { timeout: 1000 });
-    expect(await page.getAttribute('#f-seat-1', 'aria-invalid')).toBe('true');
-    expect(await page.getAttribute('#f-seat-1', 'class')).toContain('invalid');
+    expect(await page.getAttribute('#f-seats-1', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#f-seats-1', 'class')).toContain('invalid');
     const seatError = await api(lab.url, '/api/sweeps/validate', { method: 'POST', json: JSON.parse(await page.inputValue('#f-json')) });
     expect(seatError.body.field).toBe('seats.1');
     expect(await page.textContent('.field-error[data-error-for="seats.1"]')).toBe(seatError.body.error);
@@ -471,10 +514,10 @@ describe('dashboard in a real browser', () => {
     await shot(page, 'submit-validation-error');
 
     // Fixed: the errors go away and the spec is valid.
-    await page.fill('#f-seat-1', 'rulebased');
+    await page.fill('#f-seats-1', 'rulebased');
     await page.waitForSelector('.field-error', { state: 'detached', timeout: 2000 });
     await page.waitForFunction(() => /^Valid/.test(document.getElementById('validation')!.textContent ?? ''), undefined, { timeout: 2000 });
-    expect(await page.getAttribute('#f-seat-1', 'aria-invalid')).toBeNull();
+    expect(await page.getAttribute('#f-seats-1', 'aria-invalid')).toBeNull();
     expect(await page.isHidden('#errors')).toBe(true);
 
     // Too many players.
@@ -485,15 +528,18 @@ describe('dashboard in a real browser', () => {
     await page.waitForSelector('.field-error', { state: 'detached', timeout: 2000 });
     const valid = await api(lab.url, '/api/sweeps/validate', { method: 'POST', json: JSON.parse(await page.inputValue('#f-json')) });
     expect(valid.status).toBe(200);
-    const validText = `Valid: ${valid.body.games} games in ${valid.body.cells} cell${valid.body.cells === 1 ? '' : 's'} of ${valid.body.gamesPerCell}.`;
-    await page.waitForFunction((t) => document.getElementById('validation')!.textContent === t, validText, { timeout: 2000 });
+    const validText = `Valid: ${valid.body.games} games in ${valid.body.cells} cell${valid.body.cells === 1 ? '' : 's'} of ${valid.body.gamesPerCell}, about `;
+    await page.waitForFunction((t) => (document.getElementById('validation')!.textContent ?? '').startsWith(t), validText, { timeout: 2000 });
+    // The estimated CPU time, in the unit that reads best.
+    expect(await page.textContent('#validation')).toMatch(/, about \d+(\.\d)? (s|min|h) of CPU\.$/);
     expect(await page.getAttribute('#f-players', 'aria-invalid')).toBeNull();
-    expect(await page.$$('#seats input')).toHaveLength(3);
+    // Changing the players changed the players only: the three seats are still there.
+    expect(await page.$$('[data-field="seats"] > .list-item')).toHaveLength(3);
 
     // No deals, then submit anyway: the page stays, shows the error, and nothing is created.
-    await page.fill('#f-deals', '0');
+    await page.fill('#f-deals-count', '0');
     await page.waitForSelector('.field-error[data-error-for="deals.count"]', { timeout: 2000 });
-    expect(await page.getAttribute('#f-deals', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#f-deals-count', 'aria-invalid')).toBe('true');
     const url = page.url();
     const answer = page.waitForResponse((r) => r.url() === `${lab.url}/api/sweeps` && r.request().method() === 'POST');
     await page.click('#submit');
@@ -504,14 +550,29 @@ describe('dashboard in a real browser', () => {
     expect(await sweepIds(lab)).toEqual(before);
   }, 30_000);
 
+  test('4b. the submit page lists every MCTS option from the parameter table, and seats suggest the agent kinds', async () => {
+    const page = await newPage();
+    await page.goto(`${lab.url}/submit`);
+    await page.waitForSelector('#agent-options-table tbody tr', { state: 'attached' });
+    const catalog = agentCatalog();
+    const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
+    const rows = await page.$$eval('#agent-options-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    expect(rows).toEqual(catalog.parameters.map((p) => [p.key, p.range, ...named.map((k) => p.defaults[k as keyof typeof p.defaults]), p.meaning]));
+    const header = await page.$$eval('#agent-options-table thead th', (ths) => ths.map((th) => th.textContent));
+    expect(header).toEqual(['key', 'range', ...named, 'meaning']);
+    expect(await page.$$eval('#agent-kinds option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(catalog.kinds.map((k) => k.kind));
+    expect(await page.getAttribute('#f-seats-0', 'list')).toBe('agent-kinds');
+    expect(await page.textContent('#bury-rule')).toContain(catalog.buryRule);
+  }, 30_000);
+
   test('5. a lab with an API token: the page asks for it, then submits with it', async () => {
     const secured = await startLab({ workers: 0, apiToken: 'secret' });
     try {
       const page = await newPage();
       await page.goto(`${secured.url}/submit`);
-      await page.waitForSelector('#f-seat-2');
+      await page.waitForSelector('#f-seats-2');
       await page.fill('#f-name', 'Browser test: token');
-      await page.fill('#f-deals', '2');
+      await page.fill('#f-deals-count', '2');
       let answer = page.waitForResponse((r) => r.url() === `${secured.url}/api/sweeps` && r.request().method() === 'POST');
       await page.click('#submit');
       expect((await answer).status()).toBe(401);
@@ -594,7 +655,7 @@ describe('dashboard in a real browser', () => {
     const overflow: string[] = [];
     for (const [path, ready] of [
       ['/', '#sweeps tbody tr'],
-      ['/submit', '#f-seat-2'],
+      ['/submit', '#f-seats-2'],
       [`/sweeps/${id}/games/${gameId}`, '#turns tbody tr'],
     ]) {
       await page.goto(`${lab.url}${path}`);

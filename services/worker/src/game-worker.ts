@@ -5,8 +5,8 @@
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GamePool } from '@wonderlab/shared';
-import { REMOVE_FINISHED, SweepStore, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
+import { GameAbortedError, GamePool, gameSeconds, workerIdentity, type WorkerIdentity } from '@wonderlab/shared';
+import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
   redis: Redis;
@@ -16,6 +16,15 @@ export interface GameWorkerOptions {
   lockDuration: number;
   stalledInterval: number;
   logger: Logger;
+  /** Where Redis outages are logged (once, then at a bounded rate); by default one of its own. */
+  outage?: OutageLog;
+}
+
+/** How a close went: clean when every running game finished or was handed back in time. */
+export interface CloseOutcome {
+  clean: boolean;
+  /** Games handed back at once because their estimate said they could not finish within the grace. */
+  handedBackEarly: number;
 }
 
 export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'paused' | 'unknown-sweep';
@@ -29,6 +38,11 @@ export class GameWorker {
   readonly worker: Worker<GameJobData, JobOutcome>;
   private readonly statuses = new Map<string, { status: SweepStatus | undefined; at: number }>();
   private readonly log: Logger;
+  private readonly outage: OutageLog;
+  /** Running games by job id: when each started and its estimated CPU seconds. */
+  private readonly running = new Map<string, { started: number; seconds: number; game: string }>();
+  /** What the sweeps record of this worker with each game it stores (host, pid, code version). */
+  readonly identity: WorkerIdentity = workerIdentity();
   /** Games this worker finished, by outcome (for logs and tests). */
   readonly counts: Record<JobOutcome, number> = { stored: 0, duplicate: 0, failed: 0, cancelled: 0, paused: 0, 'unknown-sweep': 0 };
 
@@ -46,7 +60,9 @@ export class GameWorker {
       ...REMOVE_FINISHED,
       autorun: false,
     });
-    this.worker.on('error', (err) => this.log.error({ err }, 'queue worker error'));
+    this.outage = options.outage ?? new OutageLog(this.log, 30_000);
+    // An outage makes BullMQ report an error per retry: those go through the outage log.
+    this.worker.on('error', (err) => (isRedisUnavailable(err) ? this.outage.error(err, 'queue worker') : this.log.error({ err }, 'queue worker error')));
     this.worker.on('failed', (job, err) => this.log.warn({ job: job?.id, attempt: job?.attemptsMade, err: err.message }, 'game attempt failed'));
     this.worker.on('stalled', (id) => this.log.warn({ job: id }, 'job stalled; it goes back to the queue'));
   }
@@ -67,11 +83,15 @@ export class GameWorker {
 
   /** The job processor (public so tests can deliver a job twice). */
   async process(job: Job<GameJobData>, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
-    const { s, k } = job.data;
-    const status = await this.statusOf(s);
-    const outcome = await this.play(job, status, token, signal);
-    this.counts[outcome]++;
-    return outcome;
+    const { s } = job.data;
+    try {
+      const status = await this.statusOf(s);
+      const outcome = await this.play(job, status, token, signal);
+      this.counts[outcome]++;
+      return outcome;
+    } finally {
+      if (job.id) this.running.delete(job.id);
+    }
   }
 
   private async play(job: Job<GameJobData>, status: SweepStatus | undefined, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
@@ -90,11 +110,13 @@ export class GameWorker {
     let loaded;
     let plan;
     let summary;
+    let cpuMs;
     try {
       loaded = (await this.store.load(s))!;
       plan = loaded.sweep.game(k);
       this.log.debug({ sweep: s, game: plan.id }, 'game started');
-      summary = await this.pool.play(plan, loaded.spec.keepRecords, signal);
+      if (job.id) this.running.set(job.id, { started: Date.now(), seconds: gameSeconds(plan.agents), game: plan.id });
+      ({ summary, cpuMs } = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal));
     } catch (err) {
       if (err instanceof GameAbortedError && token) {
         // Shutting down: the job goes back to the queue at once instead of waiting to stall.
@@ -110,23 +132,44 @@ export class GameWorker {
       }
       throw err;
     }
-    const stored = await this.store.recordResult(loaded, summary);
+    const stored = await this.store.recordResult(loaded, summary, Date.now(), { cpuMs, worker: this.identity });
     this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
     return stored ? 'stored' : 'duplicate';
   }
 
   /**
    * Stops taking jobs and lets running games finish; after `graceMs` the games still running are
-   * aborted and handed back to the queue, so a scale-down never loses or fails a game.
+   * aborted and handed back to the queue, so a scale-down never loses or fails a game. A game whose
+   * estimated time (lab/cost.ts) says it cannot finish within the grace is handed back at once:
+   * waiting for it would only delay its next start. Closing takes at most `graceMs + closeMs`,
+   * Redis reachable or not: when it is not, hand-backs cannot be written, and those games' jobs
+   * stall and are replayed by another worker once their locks expire (still counted once).
    */
-  async close(graceMs: number): Promise<void> {
+  async close(graceMs: number, closeMs = 5000): Promise<CloseOutcome> {
+    let handedBackEarly = 0;
+    const now = Date.now();
+    for (const [id, game] of this.running) {
+      const remainingMs = game.seconds * 1000 - (now - game.started);
+      if (remainingMs > graceMs && this.worker.cancelJob(id, 'shutting down: the game cannot finish within the grace')) {
+        handedBackEarly++;
+        this.log.info({ job: id, game: game.game, estimatedRemainingMs: Math.round(remainingMs), graceMs }, 'game cannot finish within the grace: handing it back now');
+      }
+    }
     const closing = this.worker.close();
     const timer = setTimeout(() => this.worker.cancelAllJobs('shutting down'), graceMs);
+    let clean: boolean;
     try {
-      await closing;
+      // With no game running only the closing itself is waited for, and hardly at all while Redis
+      // is unreachable (nothing is left to write); running games keep their grace, in case Redis
+      // comes back in time to store them.
+      const redisUp = this.options.redis.status === 'ready';
+      clean = await within(closing, this.running.size > 0 ? graceMs + closeMs : redisUp ? closeMs : Math.min(closeMs, 250));
     } finally {
       clearTimeout(timer);
       await this.pool.close();
     }
+    // Clean when no game is left behind: a close cut short with nothing running lost nothing.
+    if (!clean && this.running.size > 0) this.log.warn({ running: this.running.size }, 'closing the queue worker took too long (Redis unreachable?): its running games will be replayed elsewhere');
+    return { clean: clean || this.running.size === 0, handedBackEarly };
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Entry point of a worker process: `node services/worker/dist/src/main.js`. Settings come from
- * the environment (see config.ts); SIGTERM finishes or hands back the running games, then exits.
+ * the environment (see config.ts); SIGTERM finishes or hands back the running games, then exits
+ * within SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS whether Redis answers or not.
  */
 import { createServer } from 'node:http';
 import { pino } from 'pino';
-import { ConfigError, connectRedis } from '@wonderlab/shared/store';
+import { ConfigError, OutageLog, closeRedis, connectRedis, exitWithin } from '@wonderlab/shared/store';
 import { GameWorker } from './game-worker.js';
 import { workerConfig } from './config.js';
 
@@ -20,8 +21,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid } });
+  const outage = new OutageLog(logger, config.OUTAGE_LOG_INTERVAL_MS);
   const redis = connectRedis(config.REDIS_URL);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  outage.watch(redis, 'worker');
   const worker = new GameWorker({
     redis,
     prefix: config.KEY_PREFIX,
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
     lockDuration: config.LOCK_DURATION_MS,
     stalledInterval: config.STALLED_INTERVAL_MS,
     logger,
+    outage,
   });
   worker.start();
   logger.info({ slots: config.WORKER_SLOTS, queue: config.QUEUE_NAME, prefix: config.KEY_PREFIX }, 'worker started');
@@ -45,11 +48,14 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'stopping: finishing running games');
-    await worker.close(config.SHUTDOWN_GRACE_MS);
+    // The net under everything below: the process ends within its grace whatever hangs.
+    exitWithin(config.SHUTDOWN_GRACE_MS + config.SHUTDOWN_CLOSE_MS + 1000, logger);
+    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS, redis: redis.status }, 'stopping: finishing running games');
+    const { clean, handedBackEarly } = await worker.close(config.SHUTDOWN_GRACE_MS, config.SHUTDOWN_CLOSE_MS);
     health?.close();
-    await redis.quit();
-    logger.info(worker.counts, 'worker stopped');
+    await closeRedis(redis, 1000);
+    logger.info({ ...worker.counts, clean, handedBackEarly }, 'worker stopped');
+    process.exit(clean ? 0 : 1);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

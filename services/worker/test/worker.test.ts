@@ -413,6 +413,8 @@ async function expectFailedOnly(l: Lab, id: string): Promise<void> {
   expect(failures).toEqual([{ index: 0, error: expect.stringContaining("mcts(it=abc)") }]);
   expect(await l.store.resultCount(id)).toBe(0);
   expect(await l.store.outstanding(id)).toEqual([]);
+  // Counted lab-wide (the metrics' wonderlab_games_failed_total), once.
+  expect(await l.store.gameCounters()).toEqual({ done: 0, failed: 1 });
 }
 
 async function retryAndReplay(l: Lab, id: string, original: string): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Agents: one interface (types.ts), specs parsed from strings (spec.ts), and the factory.
  */
-import { MctsAgent } from './mcts.js';
+import { MctsAgent } from './mcts/agent.js';
 import { RandomAgent } from './random.js';
 import { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 import { parseAgentSpec, type AgentSpec } from './spec.js';
@@ -9,7 +9,10 @@ import type { Agent } from './types.js';
 
 export * from './types.js';
 export * from './spec.js';
-export { MctsAgent } from './mcts.js';
+export * from './params.js';
+export { agentCatalog, agentsMarkdown, agentsText } from './describe.js';
+export { decisionContext } from './context.js';
+export { MctsAgent } from './mcts/agent.js';
 export { RandomAgent } from './random.js';
 export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 export * as features from './features.js';
@@ -28,6 +31,7 @@ export function createAgent(spec: AgentSpec | string): Agent {
       return new DawieangRuleBasedAgent();
     case 'mcts':
     case 'mcts-robilliard':
+    case 'mcts-strong':
       return new MctsAgent(s.params);
   }
 }

@@ -30,11 +30,31 @@ for (const card of CARDS) {
 const candidates: number[] = [];
 
 /** Resources seat p produces itself (fixed or one-of). */
-function produced(s: GameState, p: number): number {
+export function producedBy(s: GameState, p: number): number {
   let mask = 0;
   for (let r = 0; r < 7; r++) if (s.fixed[p * 7 + r] > 0) mask |= 1 << r;
   for (let i = 0; i < s.choiceLen[p]; i++) mask |= s.choices[p * MAX_CHOICES + i];
   return mask;
+}
+
+/** Whether seat p has strictly the most shields. */
+export function strongestInWar(s: GameState, p: number): boolean {
+  for (let q = 0; q < s.n; q++) if (q !== p && s.shields[q] >= s.shields[p]) return false;
+  return true;
+}
+
+/**
+ * The thesis rule (1, 2, 3, 5, 6 or 7) that building card c falls under for a seat producing
+ * `have` (producedBy) that is or is not `strongest` (strongestInWar).
+ */
+export function thesisBuildRule(c: number, have: number, strongest: boolean): number {
+  const card = CARDS[c];
+  if (MULTI[c]) return 1;
+  if (MASK[c] & ~have) return 2;
+  if (card.colour === RED && !strongest) return 3;
+  if (card.colour === BLUE) return 5;
+  if (card.colour === GREEN) return 6;
+  return 7;
 }
 
 /**
@@ -43,9 +63,8 @@ function produced(s: GameState, p: number): number {
  */
 export function thesisRuleCandidates(s: GameState, p: number, legal: readonly number[], out: number[]): number {
   const len = legal.length;
-  const have = produced(s, p);
-  let strongest = true;
-  for (let q = 0; q < s.n; q++) if (q !== p && s.shields[q] >= s.shields[p]) strongest = false;
+  const have = producedBy(s, p);
+  const strongest = strongestInWar(s, p);
   let bestRule = 9;
   let bestVp = -1;
   out.length = 0;
@@ -58,15 +77,8 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
     else if (a === ACTION_STAGE) rule = 4;
     else {
       const c = moveCard(m);
-      const card = CARDS[c];
-      if (MULTI[c]) rule = 1;
-      else if (MASK[c] & ~have) rule = 2;
-      else if (card.colour === RED && !strongest) rule = 3;
-      else if (card.colour === BLUE) {
-        rule = 5;
-        vp = card.vp;
-      } else if (card.colour === GREEN) rule = 6;
-      else rule = 7;
+      rule = thesisBuildRule(c, have, strongest);
+      if (rule === 5) vp = CARDS[c].vp;
     }
     if (rule > bestRule) continue;
     if (rule < bestRule || (rule === 5 && vp > bestVp)) {

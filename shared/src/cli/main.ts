@@ -22,7 +22,9 @@ import {
   type GameRecord,
 } from '../engine/index.js';
 
+import { agentsMarkdown, agentsText } from '../agents/index.js';
 import { PLAY_USAGE, PlayUsageError, interactivePlay, parsePlayArgs, runPlay } from './play.js';
+import { cmdRemote } from './remote.js';
 import { cmdSweep } from './sweep.js';
 
 export class UsageError extends Error {}
@@ -35,6 +37,10 @@ commands:
   sweep run <preset | spec.json> [--deals N] [--cells LIST] [--by-order] [--out F] [--json]
                                 a sweep spec (e.g. a paper's experiment from presets/) on this
                                 machine, no Redis needed ('wonderlab sweep presets' lists them)
+  remote submit|status|wait|export|cancel|list ... --url URL [--token T]
+                                a running lab: submit a sweep, follow it, wait with a progress bar,
+                                export it, cancel it ('wonderlab remote --help')
+  agents [--markdown]           every agent and MCTS option: range, each named agent's default, meaning
   eval <position.json>          score breakdown and cheapest payments for every card in hand
   cards --players N [--json]    each Age's deck at N players
   replay <record.json>          re-apply a recorded game and say whether it matches
@@ -144,7 +150,7 @@ function cmdDemo(args: string[], out: (s: string) => void): void {
 
 async function cmdPlay(args: string[], out: (s: string) => void): Promise<void> {
   if (args.includes('--help') || args.includes('-h')) {
-    out(PLAY_USAGE);
+    out(`${PLAY_USAGE}\n\n${agentsText()}`);
     return;
   }
   if (args.length === 0 && process.stdin.isTTY && process.stderr.isTTY) args = await interactivePlay();
@@ -161,6 +167,11 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
         return 0;
       case 'sweep':
         await cmdSweep(rest, out);
+        return 0;
+      case 'remote':
+        return await cmdRemote(rest, out, err);
+      case 'agents':
+        out(rest.includes('--markdown') ? agentsMarkdown() : agentsText());
         return 0;
       case 'eval':
         cmdEval(rest, out);

@@ -18,19 +18,23 @@ import {
   placementOf,
   runGames,
   summarizeAggregates,
+  sweepStatistics,
   type CellAggregate,
   type GamePlan,
   type GameSummary,
   type SweepSpec,
 } from '../lab/index.js';
 import { PlayUsageError, progress } from './play.js';
+import { formatSweepSummary } from './summary.js';
 
 /** The repository's presets/ folder. */
 export const PRESETS_DIR = fileURLToPath(new URL('../../../../presets', import.meta.url));
 
 export const SWEEP_USAGE = `usage: wonderlab sweep run <preset | spec.json> [options]
        wonderlab sweep presets
-  run               plays every game of the sweep on this machine and prints each cell's results
+  run               plays every game of the sweep on this machine and prints each cell's results,
+                    then a summary over the cells: every agent pooled, each swept parameter by
+                    value, and with two or more agents the head-to-head matrix and their ratings
   presets           lists the presets (one per published experiment, in presets/)
 options of run:
   --deals N         deals per board set instead of the spec's (a smaller run of the same design)
@@ -38,8 +42,9 @@ options of run:
   --threads N       worker threads (default: the number of cores)
   --by-order        also each seat order's results (the thesis's Table 7.1)
   --out FILE        one game summary per line (JSON Lines)
-  --json            the spec and the cells' aggregates as JSON instead of tables
-  --quiet           no progress line`;
+  --json            the spec, the cells' aggregates and the summary as JSON instead of tables
+  --quiet           no progress line
+  -h, --help        this text`;
 
 export interface Preset {
   id: string;
@@ -112,6 +117,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     args: rest,
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h' },
       deals: { type: 'string' },
       cells: { type: 'string' },
       threads: { type: 'string' },
@@ -121,6 +127,10 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
       quiet: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    out(SWEEP_USAGE);
+    return;
+  }
   if (positionals.length !== 1) throw new PlayUsageError('sweep run takes one preset or spec file');
   let spec = loadSpec(positionals[0]);
   if (values.deals !== undefined) {
@@ -161,6 +171,8 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     if (fd !== undefined) closeSync(fd);
   }
   const aggregates = summarizeAggregates(fold.fields, sweep.cells, sweep.gamesPerCell).filter((c) => cells.includes(c.index));
+  // Over the cells played: every agent pooled, each swept parameter, head to head and ratings.
+  const { cells: _, ...summary } = sweepStatistics(fold.fields, sweep, { offset: 0, limit: 0 }, cells);
   if (values.json) {
     // Each seat order's standings too, when a deal is played in several (Table 7.1 reports them).
     const orders = sweep.ordersPerDeal > 1
@@ -169,7 +181,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
           orders: sweep.orders.map((order, o) => ({ order: order.map((a) => sweep.cells[cell.index].agents[a]), standings: perOrder.get(`${cell.index}|${o}`)?.rows() ?? [] })),
         }))
       : undefined;
-    out(JSON.stringify({ spec, gamesPerCell: sweep.gamesPerCell, cells: aggregates, ...(orders ? { orders } : {}) }, null, 2));
+    out(JSON.stringify({ spec, gamesPerCell: sweep.gamesPerCell, cells: aggregates, summary, ...(orders ? { orders } : {}) }, null, 2));
     return;
   }
   for (const cell of aggregates) {
@@ -184,5 +196,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
       });
     }
   }
+  out('');
+  out(formatSweepSummary({ cells: [], ...summary }));
   if (values.out) out(`\ngame summaries written to ${values.out}`);
 }

@@ -218,7 +218,9 @@ export function determinize(s: GameState, viewer: number, rng: Rng): GameState {
     for (let g = 0; g <= n; g++) {
       const members = places.filter((pl) => pl.group === g);
       if (members.length < 2) continue;
-      const cards = members.map((pl) => readPlace(d, pl.at));
+      // Sorted first, so the world drawn depends on what the viewer knows, not on where the
+      // hidden cards really are: two states with one information set give the same worlds.
+      const cards = members.map((pl) => readPlace(d, pl.at)).sort((a, b) => a - b);
       rng.shuffle(cards);
       members.forEach((pl, i) => writePlace(d, pl.at, cards[i]));
     }

@@ -92,9 +92,11 @@ const payBuf: number[] = [];
 
 /**
  * Appends seat p's legal moves to `out` (cleared first) and returns it. Empty when p does not act
- * in this phase.
+ * in this phase. `branchLimit` (cheapest mode only; 0: none) caps the payment search per card and
+ * action, so a payment it does not find within the cap counts as unaffordable (see
+ * cheapestForLoaded).
  */
-export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = []): number[] {
+export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = [], branchLimit = 0): number[] {
   out.length = 0;
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return out;
@@ -119,7 +121,7 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
       stagePays = [];
       allForLoaded(stage.costPacked, coins, stagePays);
     } else {
-      stagePay = cheapestForLoaded(stage.costPacked, coins);
+      stagePay = cheapestForLoaded(stage.costPacked, coins, branchLimit);
     }
   }
   const freeBuildReady = (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
@@ -146,7 +148,7 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
             if (pay === 0 && card.coinCost === 0) buildIsFree = true;
           }
         } else {
-          const pay = cheapestForLoaded(card.costPacked, budget);
+          const pay = cheapestForLoaded(card.costPacked, budget, branchLimit);
           if (pay !== NO_PAYMENT) {
             out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
             if (pay === 0 && card.coinCost === 0) buildIsFree = true;

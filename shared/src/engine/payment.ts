@@ -61,21 +61,9 @@ let bestTotal = 0;
 let bestLeft = 0;
 let bestRight = 0;
 const found: number[] = [];
-/**
- * Cap on the search nodes one cheapest-payment search may visit (0: none). Robilliard et al.
- * (2014) cap the trade branches their playouts explore per card to speed them up; a card whose
- * payment is not found within the cap counts as unaffordable. Our search is ordered cheapest
- * first, so the cap rarely binds; it exists to reproduce that approximation.
- */
+/** The cap of the running cheapest-payment search (0: none) and the nodes it has visited. */
 let branchLimit = 0;
 let branches = 0;
-
-/** Sets the cap on search nodes per cheapest-payment search (0 removes it); returns the old one. */
-export function setPaymentBranchLimit(limit: number): number {
-  const old = branchLimit;
-  branchLimit = limit > 0 ? limit : 0;
-  return old;
-}
 
 function dfs(u: number, paidLeft: number, paidRight: number): void {
   if (branchLimit !== 0 && !allMode && ++branches > branchLimit) return;
@@ -301,8 +289,14 @@ function buyWithoutChoices(): boolean {
   return true;
 }
 
-/** cheapestPayment for the seat last loaded with loadSeat. */
-export function cheapestForLoaded(costPacked: number, maxCoins: number): number {
+/**
+ * cheapestPayment for the seat last loaded with loadSeat. `limit` caps the search nodes visited
+ * (0: none): Robilliard et al. (2014) cap the trade branches their playouts explore per card to
+ * speed them up, and a card whose payment is not found within the cap counts as unaffordable. Our
+ * search is ordered cheapest first, so the cap rarely binds; it exists to reproduce that
+ * approximation.
+ */
+export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 0): number {
   if (maxCoins < 0) return NO_PAYMENT;
   const packed = missingPacked(costPacked);
   if (packed === 0) return 0;
@@ -318,6 +312,7 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number): number 
     bestLeft = 0;
     bestRight = maxCoins + 1;
     branches = 0;
+    branchLimit = limit > 0 ? limit : 0;
     dfs(0, 0, 0);
   }
   return bestTotal <= maxCoins ? packPayment(bestLeft, bestRight) : NO_PAYMENT;
@@ -336,6 +331,7 @@ export function allForLoaded(costPacked: number, maxCoins: number, out: number[]
   if (!setLowerBounds()) return 0;
   allMode = true;
   budget = maxCoins;
+  branchLimit = 0;
   found.length = 0;
   dfs(0, 0, 0);
   if (found.length === 0) return 0;

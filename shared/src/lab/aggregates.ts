@@ -15,7 +15,7 @@
  */
 import { SCORE_CATEGORIES } from '../engine/index.js';
 import type { GameSummary } from './game.js';
-import { Z95, normalHalfWidth, wilson, type Interval, type Summary } from './stats.js';
+import { Z95, meanHalfWidth, normalHalfWidth, wilson, type Interval, type Summary } from './stats.js';
 import type { Sweep, SweepCell, SweptValues } from './sweep.js';
 
 /** Progression curves keep at most this many points per cell. */
@@ -24,7 +24,8 @@ export const PROGRESSION_POINTS = 100;
 /** Where a game sits in its sweep: what the increments need to know besides the summary. */
 export interface GamePlacement {
   cell: number;
-  indexInCell: number;
+  /** Its place in its cell's play order (Sweep.playRank): the progression curve's order. */
+  playRank: number;
   gamesPerCell: number;
   /** The cell's distinct agent specs, in seat order. */
   labels: readonly string[];
@@ -48,7 +49,7 @@ export function placementOf(sweep: Sweep, k: number): GamePlacement {
   const orders = sweep.ordersPerDeal;
   return {
     cell: plan.cell,
-    indexInCell: k % sweep.gamesPerCell,
+    playRank: sweep.playRank(k),
     gamesPerCell: sweep.gamesPerCell,
     labels,
     ...(orders > 1 ? { group: { key: `c${plan.cell}|s${plan.set}|d${plan.deal}`, size: orders } } : {}),
@@ -67,6 +68,22 @@ function labelIndex(placement: GamePlacement, agent: string, id: string): number
   return i;
 }
 
+/**
+ * A game's finishing order by VP as its seats' label indices, best first: `>` between different VP,
+ * `=` within a tie (each tie's labels in ascending order), e.g. `1>0=2`. Counted per cell (field
+ * `c<cell>|O<order>`), it is all the head-to-head matrix and the ratings need, and takes no more
+ * fields than there are distinct orders.
+ */
+export function finishingOrder(g: GameSummary, at: GamePlacement): string {
+  const seats = g.players.map((p) => ({ vp: p.score.total, label: labelIndex(at, p.agent, g.id) })).sort((a, b) => b.vp - a.vp || a.label - b.label);
+  return seats.map((s, i) => (i === 0 ? '' : s.vp === seats[i - 1].vp ? '=' : '>') + s.label).join('');
+}
+
+/** The groups of a finishing order: label indices, best first, a VP tie in one group. */
+export function parseFinishingOrder(text: string): number[][] {
+  return text.split('>').map((group) => group.split('=').map(Number));
+}
+
 /** The counter increments one game adds (seats of the same label summed). */
 export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, number> {
   const out = new Map<string, number>();
@@ -75,9 +92,10 @@ export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, n
   };
   const c = `c${at.cell}`;
   const best = Math.max(...g.players.map((p) => p.score.total));
-  const bucket = Math.floor((at.indexInCell * progressionBuckets(at.gamesPerCell)) / at.gamesPerCell);
+  const bucket = Math.floor((at.playRank * progressionBuckets(at.gamesPerCell)) / at.gamesPerCell);
   add(`${c}|n`, 1);
   add(`${c}|dec:${g.decidedBy}`, 1);
+  add(`${c}|O${finishingOrder(g, at)}`, 1);
   for (const p of g.players) {
     const R = `${c}|R${at.roles[p.seat]}`;
     add(`${R}|g`, 1);
@@ -224,6 +242,8 @@ export interface LabelAggregate extends RateEstimate {
   /** Rulebook wins decided by coins after a VP tie (not counted as wins). */
   coinWins: number;
   vp: Summary;
+  /** Half-width of the normal 95 % interval of the mean VP (vp.mean ± this; n = vp.n). */
+  vpMeanHalfWidth: number;
   /** Mean points per category. */
   score: Record<string, number>;
   meanStages: number;
@@ -235,7 +255,7 @@ export interface LabelAggregate extends RateEstimate {
   wonders: WonderAggregate[];
   /** Cards in this label's winning cities: count, and share of its wins that built the card. */
   cards: { card: string; count: number; frequency: number }[];
-  /** Cumulative win rate after the games of each progression bucket (by game index). */
+  /** Cumulative win rate after the games of each progression bucket (in the cell's play order). */
   progression: { games: number; winRate: number }[];
   paired?: PairedEstimate;
 }
@@ -306,14 +326,16 @@ function histogramSummary(histogram: Map<number, number>, sum: number, sumSq: nu
   };
 }
 
-/** Turns the aggregate table into per-cell statistics. */
-export function summarizeAggregates(
-  table: ReadonlyMap<string, number> | Record<string, string | number>,
-  cells: readonly SweepCell[],
-  gamesPerCell: number,
-): CellAggregate[] {
-  // Group the fields by cell and label once: c<cell>|L<label>|rest.
-  const byCell = new Map<number, { own: Map<string, number>; labels: Map<number, Map<string, number>>; roles: Map<number, Map<string, number>> }>();
+/** One cell's counters, split by owner: the cell's own, each label's and each role's (prefix removed). */
+export interface CellFields {
+  own: Map<string, number>;
+  labels: Map<number, Map<string, number>>;
+  roles: Map<number, Map<string, number>>;
+}
+
+/** Groups the aggregate table's fields by cell and owner once: c<cell>|L<label>|rest, c<cell>|R<role>|rest, c<cell>|rest. */
+export function groupAggregateTable(table: ReadonlyMap<string, number> | Record<string, string | number>): Map<number, CellFields> {
+  const byCell = new Map<number, CellFields>();
   const entries = table instanceof Map ? table.entries() : Object.entries(table);
   for (const [field, raw] of entries) {
     const value = Number(raw);
@@ -333,68 +355,92 @@ export function summarizeAggregates(
       slot.own.set(rest, value);
     }
   }
+  return byCell;
+}
+
+/** The counters of one label (or of one label pooled over cells) as statistics. */
+export function summarizeLabelFields(f: ReadonlyMap<string, number>, players: number, buckets: number): Omit<LabelAggregate, 'label' | 'seats'> {
+  const get = (k: string) => f.get(k) ?? 0;
+  const games = get('g');
+  const histogram = new Map<number, number>();
+  const ranks: number[] = [];
+  const wonders = new Map<string, Map<string, number>>();
+  const cards: { card: string; count: number; frequency: number }[] = [];
+  for (const [k, v] of f) {
+    if (k[0] === 'h') histogram.set(Number(k.slice(1)), v);
+    else if (k[0] === 'r') ranks[Number(k.slice(1)) - 1] = v;
+    else if (k[0] === 'K' && v > 0) cards.push({ card: k.slice(1), count: v, frequency: get('w') ? v / get('w') : 0 });
+    else if (k[0] === 'W') {
+      const bar = k.lastIndexOf('|');
+      const key = k.slice(1, bar);
+      let w = wonders.get(key);
+      if (!w) wonders.set(key, (w = new Map()));
+      w.set(k.slice(bar + 1), v);
+    }
+  }
+  let cumGames = 0;
+  let cumWins = 0;
+  const progression: { games: number; winRate: number }[] = [];
+  for (let b = 0; b < buckets; b++) {
+    const g = get(`b${b}|g`);
+    if (g === 0) continue;
+    cumGames += g;
+    cumWins += get(`b${b}|w`);
+    progression.push({ games: cumGames, winRate: cumWins / cumGames });
+  }
+  const ms = get('ms');
+  const paired = pairedEstimate(get('px'), get('px2'), get('pn'));
+  const vp = histogramSummary(histogram, get('vp'), get('vp2'));
+  return {
+    ...rateEstimate(get('w'), games),
+    ties: get('t'),
+    coinWins: get('cw'),
+    vp,
+    vpMeanHalfWidth: meanHalfWidth(vp.sd, vp.n),
+    score: Object.fromEntries(SCORE_CATEGORIES.map((cat) => [cat, games ? get(`s:${cat}`) / games : NaN])),
+    meanStages: games ? get('st') / games : NaN,
+    ranks: Array.from({ length: players }, (_, i) => ranks[i] ?? 0),
+    decisionMs: get('d') ? ms / get('d') : 0,
+    iterationsPerSecond: ms > 0 ? get('it') / (ms / 1000) : 0,
+    cutShort: get('cut'),
+    wonders: [...wonders]
+      .map(([key, w]) => {
+        const [wonder, side] = key.split(':');
+        const g = w.get('g') ?? 0;
+        return { wonder, side, ...rateEstimate(w.get('w') ?? 0, g), meanStages: g ? (w.get('st') ?? 0) / g : NaN, meanVp: g ? (w.get('vp') ?? 0) / g : NaN };
+      })
+      .sort((a, b) => a.wonder.localeCompare(b.wonder) || a.side.localeCompare(b.side)),
+    cards: cards.sort((a, b) => b.count - a.count || a.card.localeCompare(b.card)),
+    progression,
+    ...(paired ? { paired } : {}),
+  };
+}
+
+const emptyCell = (): CellFields => ({ own: new Map(), labels: new Map(), roles: new Map() });
+
+/** Turns the aggregate table into per-cell statistics. */
+export function summarizeAggregates(
+  table: ReadonlyMap<string, number> | Record<string, string | number>,
+  cells: readonly SweepCell[],
+  gamesPerCell: number,
+): CellAggregate[] {
+  return summarizeCells(groupAggregateTable(table), cells, gamesPerCell);
+}
+
+/** The same from the table grouped by cell (groupAggregateTable). */
+export function summarizeCells(byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[], gamesPerCell: number): CellAggregate[] {
   const buckets = progressionBuckets(gamesPerCell);
   return cells.map((cell) => {
-    const slot = byCell.get(cell.index) ?? { own: new Map<string, number>(), labels: new Map<number, Map<string, number>>(), roles: new Map<number, Map<string, number>>() };
+    const slot = byCell.get(cell.index) ?? emptyCell();
     const own = (k: string) => slot.own.get(k) ?? 0;
     const labels = cellLabels(cell);
-    const labelAggregates = labels.map((label, L): LabelAggregate => {
-      const f = slot.labels.get(L) ?? new Map<string, number>();
-      const get = (k: string) => f.get(k) ?? 0;
-      const games = get('g');
-      const histogram = new Map<number, number>();
-      const ranks: number[] = [];
-      const wonders = new Map<string, Map<string, number>>();
-      const cards: { card: string; count: number; frequency: number }[] = [];
-      for (const [k, v] of f) {
-        if (k[0] === 'h') histogram.set(Number(k.slice(1)), v);
-        else if (k[0] === 'r') ranks[Number(k.slice(1)) - 1] = v;
-        else if (k[0] === 'K' && v > 0) cards.push({ card: k.slice(1), count: v, frequency: get('w') ? v / get('w') : 0 });
-        else if (k[0] === 'W') {
-          const bar = k.lastIndexOf('|');
-          const key = k.slice(1, bar);
-          let w = wonders.get(key);
-          if (!w) wonders.set(key, (w = new Map()));
-          w.set(k.slice(bar + 1), v);
-        }
-      }
-      let cumGames = 0;
-      let cumWins = 0;
-      const progression: { games: number; winRate: number }[] = [];
-      for (let b = 0; b < buckets; b++) {
-        const g = get(`b${b}|g`);
-        if (g === 0) continue;
-        cumGames += g;
-        cumWins += get(`b${b}|w`);
-        progression.push({ games: cumGames, winRate: cumWins / cumGames });
-      }
-      const ms = get('ms');
-      const paired = pairedEstimate(get('px'), get('px2'), get('pn'));
-      return {
+    const labelAggregates = labels.map(
+      (label, L): LabelAggregate => ({
         label,
         seats: cell.agents.filter((a) => a === label).length,
-        ...rateEstimate(get('w'), games),
-        ties: get('t'),
-        coinWins: get('cw'),
-        vp: histogramSummary(histogram, get('vp'), get('vp2')),
-        score: Object.fromEntries(SCORE_CATEGORIES.map((cat) => [cat, games ? get(`s:${cat}`) / games : NaN])),
-        meanStages: games ? get('st') / games : NaN,
-        ranks: Array.from({ length: cell.agents.length }, (_, i) => ranks[i] ?? 0),
-        decisionMs: get('d') ? ms / get('d') : 0,
-        iterationsPerSecond: ms > 0 ? get('it') / (ms / 1000) : 0,
-        cutShort: get('cut'),
-        wonders: [...wonders]
-          .map(([key, w]) => {
-            const [wonder, side] = key.split(':');
-            const g = w.get('g') ?? 0;
-            return { wonder, side, ...rateEstimate(w.get('w') ?? 0, g), meanStages: g ? (w.get('st') ?? 0) / g : NaN, meanVp: g ? (w.get('vp') ?? 0) / g : NaN };
-          })
-          .sort((a, b) => a.wonder.localeCompare(b.wonder) || a.side.localeCompare(b.side)),
-        cards: cards.sort((a, b) => b.count - a.count || a.card.localeCompare(b.card)),
-        progression,
-        ...(paired ? { paired } : {}),
-      };
-    });
+        ...summarizeLabelFields(slot.labels.get(L) ?? new Map<string, number>(), cell.agents.length, buckets),
+      }),
+    );
     const roles = cell.agents.map((agent, seat): RoleAggregate => {
       const f = slot.roles.get(seat) ?? new Map<string, number>();
       const get = (k: string) => f.get(k) ?? 0;

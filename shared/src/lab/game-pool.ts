@@ -6,11 +6,17 @@
 import { Worker } from 'node:worker_threads';
 import type { GamePlan, GameSummary } from './game.js';
 
-type Reply = { ok: true; summary: GameSummary } | { ok: false; index: number; error: string };
+type Reply = { ok: true; summary: GameSummary; cpuMs: number } | { ok: false; index: number; error: string };
+
+/** A game played, with the CPU milliseconds its thread spent on it. */
+export interface PlayedGame {
+  summary: GameSummary;
+  cpuMs: number;
+}
 
 interface Slot {
   thread: Worker;
-  busy?: { resolve: (s: GameSummary) => void; reject: (e: Error) => void };
+  busy?: { resolve: (s: PlayedGame) => void; reject: (e: Error) => void };
 }
 
 export class GameAbortedError extends Error {
@@ -39,7 +45,7 @@ export class GamePool {
       slot.busy = undefined;
       this.release(slot);
       if (!busy) return;
-      if (reply.ok) busy.resolve(reply.summary);
+      if (reply.ok) busy.resolve({ summary: reply.summary, cpuMs: reply.cpuMs });
       else busy.reject(new Error(reply.error));
     });
     const die = (err: Error) => {
@@ -77,6 +83,11 @@ export class GamePool {
 
   /** Plays one game on a free thread. Aborting kills that thread (a fresh one replaces it). */
   async play(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<GameSummary> {
+    return (await this.playMeasured(plan, record, signal)).summary;
+  }
+
+  /** The same, with the CPU time the game took. */
+  async playMeasured(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<PlayedGame> {
     if (this.closed) throw new Error('the game pool is closed');
     if (signal?.aborted) throw new GameAbortedError(signal.reason);
     const slot = await this.acquire();
@@ -84,7 +95,7 @@ export class GamePool {
       this.release(slot);
       throw new GameAbortedError(signal.reason);
     }
-    return new Promise<GameSummary>((resolve, reject) => {
+    return new Promise<PlayedGame>((resolve, reject) => {
       const onAbort = () => {
         const busy = slot.busy;
         slot.busy = undefined;

@@ -3,19 +3,16 @@
  * tournament keeps of it. Everything a game does follows from its plan, so a plan replayed gives
  * the same summary (decision times aside).
  */
-import { createAgent, canonicalSpec, parseAgentSpec, type Agent, type DecisionContext } from '../agents/index.js';
+import { createAgent, canonicalSpec, decisionContext, parseAgentSpec, type Agent } from '../agents/index.js';
 import {
   BOARDS,
   CARDS,
   MAX_CITY,
   Rng,
   actingSeats,
-  clone,
-  determinize,
   gameResult,
   legalMoves,
   newGame,
-  observe,
   recordStep,
   startRecord,
   step,
@@ -90,28 +87,6 @@ export interface GameSummary {
   open: boolean;
   /** The full game record (moves and payments), when asked for. */
   record?: GameRecord;
-}
-
-/**
- * The context an agent decides in at state s; sampleWorld hides what the seat cannot know (open:
- * every hand visible). `legal` must be legalMoves(s, seat, agent.moveMode).
- */
-export function decisionContext(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
-  return {
-    seat,
-    players: s.n,
-    age: s.age,
-    legal,
-    rng,
-    observe: () => observe(s, seat),
-    sampleWorld: (r: Rng) => {
-      if (!open) return determinize(s, seat, r);
-      // Open information: every hand is visible, but later Ages' decks are not dealt yet.
-      const world = clone(s);
-      world.rng = r.fork();
-      return world;
-    },
-  };
 }
 
 export interface PlayOptions {

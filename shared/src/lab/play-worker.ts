@@ -1,12 +1,36 @@
-/** Worker thread of runGames: plays the plans it is sent and posts back their summaries. */
+/**
+ * Worker thread of runGames and GamePool: plays the plans it is sent and posts back their
+ * summaries, with the CPU time the game took on this thread (the lab sums it per sweep).
+ */
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { playGame, type GamePlan } from './game.js';
 
 if (!parentPort) throw new Error('play-worker must run in a worker thread');
 const port = parentPort;
+
+/**
+ * This thread's CPU time in milliseconds, from Linux's /proc/thread-self/schedstat (nanoseconds on
+ * the CPU); undefined where there is no such file. Read around each game: games run one at a time
+ * on a thread, so the differences add up to the thread's time in games.
+ */
+function threadCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 port.on('message', (msg: { plan: GamePlan; record: boolean }) => {
   try {
-    port.postMessage({ ok: true, summary: playGame(msg.plan, { record: msg.record }) });
+    const cpu = threadCpuMs();
+    const wall = performance.now();
+    const summary = playGame(msg.plan, { record: msg.record });
+    const after = threadCpuMs();
+    // Without the file, the game's wall time on this thread (an upper bound of its CPU time).
+    const cpuMs = cpu !== undefined && after !== undefined ? after - cpu : performance.now() - wall;
+    port.postMessage({ ok: true, summary, cpuMs });
   } catch (err) {
     port.postMessage({ ok: false, index: msg.plan.index, error: (err as Error).stack ?? String(err) });
   }

@@ -19,6 +19,11 @@ export function normalHalfWidth(k: number, n: number, z = Z95): number {
   return z * Math.sqrt((p * (1 - p)) / n);
 }
 
+/** Half-width of the normal 95 % interval of a mean, from the sample sd and n (NaN below 2). */
+export function meanHalfWidth(sd: number, n: number, z = Z95): number {
+  return n > 1 ? (z * sd) / Math.sqrt(n) : NaN;
+}
+
 /** Wilson score interval for k successes in n trials. */
 export function wilson(k: number, n: number, z = Z95): Interval {
   if (n === 0) return { low: NaN, high: NaN };

@@ -6,56 +6,100 @@
  * options.
  */
 import { z } from 'zod';
-import { parseAgentSpec } from '../agents/index.js';
-import { MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
+import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '../agents/index.js';
+import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
 import type { GamePlan } from './game.js';
+import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
+import { cellPlayRank, scheduledIndex, type ScheduleKind, type ScheduleShape } from './schedule.js';
 import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from './setups.js';
 import { Tournament, type TournamentOptions } from './tournament.js';
 
 const scalar = z.union([z.number(), z.string()]);
 
+/** An MCTS option's value, or a list of values to sweep. */
+const paramValue = z.union([scalar, z.array(scalar).min(1)]);
+
+/** The MCTS options by their spec keys, from the agents' parameter table. */
+const ParamsSchema = z.strictObject(
+  Object.fromEntries(PARAMETER_LIST.map((def) => [def.key, paramValue.optional().describe(`${def.meaning} (${describeRange(def)}; a list sweeps it)`)])),
+);
+
+/** An agent spec string (`mcts:500,10,100`, `mcts(it=250,c=0.4)`, `rulebased`): forms offer the agent kinds for it. */
+const agentSpec = (title: string) => z.string().min(1).meta({ title, format: 'agent-spec', description: "an agent spec: `mcts:IT,TIME,DEPTH`, `mcts(key=value,…)` with any MCTS option, or a rule-based or random agent's name" });
+
+/** A pair of seats (0-based), e.g. the two compared in a swap or a matchup. */
+const seatPair = (title: string, description: string) => z.tuple([z.number().int(), z.number().int()]).meta({ title, description });
+
 /** A seat: a spec string, or an agent kind with parameters, any of which may be a list. */
 const SeatSchema = z.union([
-  z.string().min(1),
-  z.strictObject({
-    agent: z.string().min(1),
-    params: z.record(z.string(), z.union([scalar, z.array(scalar).min(1)])).optional(),
-  }),
-]);
+  agentSpec('agent spec'),
+  z
+    .strictObject({
+      agent: z.string().min(1).meta({ title: 'agent', format: 'agent-kind', description: 'the MCTS agent kind the options apply to' }),
+      params: ParamsSchema.optional().meta({ title: 'options', description: 'MCTS options by key; a list of values sweeps the option (one cell per value)' }),
+    })
+    .meta({ title: 'agent with options' }),
+]).meta({ title: 'seat' });
 
-const WondersSchema = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('random') }),
-  z.strictObject({ mode: z.literal('thesis') }),
-  z.strictObject({ mode: z.literal('robilliard') }),
-  /** The 2014 paper's tuning design: `seats` (default: swapSeats, matchup seats, or 0 and 1) share a board. */
-  z.strictObject({ mode: z.literal('duplicated'), sets: z.number().int().min(1).max(1000).default(5), seats: z.tuple([z.number().int(), z.number().int()]).optional() }),
-  z.strictObject({ mode: z.literal('fixed'), sets: z.array(z.array(z.union([z.string(), z.number().int()]))).min(1) }),
-]);
+const WondersSchema = z
+  .discriminatedUnion('mode', [
+    z.strictObject({ mode: z.literal('random') }).meta({ title: 'random', description: 'boards and sides drawn per deal' }),
+    z.strictObject({ mode: z.literal('thesis') }).meta({ title: 'thesis', description: 'the 21 three-wonder sets of the thesis (3 players)' }),
+    z.strictObject({ mode: z.literal('robilliard') }).meta({ title: 'robilliard', description: '20 board sets drawn from the seed (the 2014 paper)' }),
+    /** The 2014 paper's tuning design: `seats` (default: swapSeats, matchup seats, or 0 and 1) share a board. */
+    z
+      .strictObject({
+        mode: z.literal('duplicated'),
+        sets: z.number().int().min(1).max(1000).default(5).meta({ title: 'board sets' }),
+        seats: seatPair('shared seats', 'the two seats that share one board (default: swapSeats, the matchup seats, or 0 and 1)').optional(),
+      })
+      .meta({ title: 'duplicated', description: "the 2014 paper's tuning design: the two compared seats share one board, the others have their own" }),
+    z
+      .strictObject({
+        mode: z.literal('fixed'),
+        sets: z
+          .array(z.array(z.union([z.string().meta({ title: 'board name' }), z.number().int().meta({ title: 'board index' })]).meta({ title: 'board' })).meta({ title: 'set', description: 'one board per seat' }))
+          .min(1)
+          .meta({ title: 'board sets' }),
+      })
+      .meta({ title: 'fixed', description: 'these board sets, each played with every deal' }),
+  ])
+  .meta({ title: 'Wonders', description: 'how the boards are chosen' });
 
 export const SweepSpecSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
-    players: z.number().int().min(MIN_PLAYERS).max(MAX_PLAYERS),
-    seats: z.array(SeatSchema).min(MIN_PLAYERS).max(MAX_PLAYERS),
+    name: z.string().trim().min(1).max(200).meta({ title: 'Name', description: 'free text' }),
+    players: z.number().int().min(MIN_PLAYERS).max(MAX_PLAYERS).meta({ title: 'Players' }),
+    seats: z.array(SeatSchema).min(MIN_PLAYERS).max(MAX_PLAYERS).meta({ title: 'Seats', description: 'one agent per seat; a seat with options may list values to sweep (cells are the cartesian product of every list)' }),
     /** MCTS-vs-MCTS matrices: every ordered pair of `specs` in the two `seats`. */
     matchup: z
       .strictObject({
-        specs: z.array(z.string().min(1)).min(2),
-        seats: z.tuple([z.number().int(), z.number().int()]),
+        specs: z.array(agentSpec('agent spec')).min(2).meta({ title: 'agents', description: 'the agents of the matrix' }),
+        seats: seatPair('seats', 'the two seats the pairs play in'),
         /** Only these ordered pairs (indices into specs), e.g. [[0, 1], [1, 2]]; default: every ordered pair. */
-        pairs: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])).min(1).optional(),
+        pairs: z
+          .array(z.tuple([z.number().int().min(0), z.number().int().min(0)]).meta({ title: 'pair' }))
+          .min(1)
+          .optional()
+          .meta({ title: 'pairs', description: 'only these ordered pairs (indices into the agents), e.g. [[0, 1], [1, 2]]; default: every ordered pair' }),
       })
-      .optional(),
+      .optional()
+      .meta({ title: 'Matchup', description: 'an agent-against-agent matrix: every ordered pair of the agents in the two seats, the other seats as given' }),
     wonders: WondersSchema.default({ mode: 'random' }),
-    sides: z.enum(['A', 'B', 'random']).default('random'),
-    deals: z.strictObject({ firstSeed: z.number().int().min(0).max(2 ** 32 - 1).default(1), count: z.number().int().min(1).max(10_000_000) }),
-    seating: z.enum(SEATINGS).default('fixed'),
-    swapSeats: z.tuple([z.number().int(), z.number().int()]).optional(),
-    open: z.boolean().default(false),
+    sides: z.enum(['A', 'B', 'random']).default('random').meta({ title: 'Sides' }),
+    deals: z
+      .strictObject({
+        firstSeed: z.number().int().min(0).max(2 ** 32 - 1).default(1).meta({ title: 'first seed' }),
+        count: z.number().int().min(1).max(10_000_000).meta({ title: 'deals', description: 'deals (per board set)' }),
+      })
+      .meta({ title: 'Deals' }),
+    seating: z.enum(SEATINGS).default('fixed').meta({ title: 'Seating', description: 'fixed; rotate: each deal once per rotation of the agents; permute: once per seat permutation; swap: as given and with the agents of swapSeats exchanged' }),
+    swapSeats: seatPair('Swap seats', 'the two seats whose agents seating "swap" exchanges (default 0 and 1)').optional(),
+    open: z.boolean().default(false).meta({ title: 'Open hands', description: 'every hand visible to every agent' }),
     /** Keep each game's full move record (about 1.1 KB of Redis per 3-player game, deflated). */
-    keepRecords: z.boolean().default(true),
+    keepRecords: z.boolean().default(true).meta({ title: 'Keep move records', description: "each game's full move record (about 1.1 KB of Redis per 3-player game, deflated)" }),
     /** Queue priority: 1 (the default) is served first, then 2, 3, … */
-    priority: z.number().int().min(1).max(1000).default(1),
+    priority: z.number().int().min(1).max(1000).default(1).meta({ title: 'Priority', description: '1 is served first, then 2, 3, …' }),
   })
   .superRefine((spec, ctx) => {
     if (spec.seats.length !== spec.players) {
@@ -71,8 +115,11 @@ export const SweepSpecSchema = z
         ctx.addIssue({ code: 'custom', path: [...path], message: `expected two different seats from 0 to ${spec.players - 1}` });
       }
     }
+    // A Set, not indexOf: a list of thousands must not cost millions of comparisons.
+    const listed = new Set<string>();
     spec.matchup?.specs.forEach((text, i) => {
-      if (spec.matchup!.specs.indexOf(text) !== i) ctx.addIssue({ code: 'custom', path: ['matchup', 'specs', i], message: `'${text}' is listed twice` });
+      if (listed.has(text)) ctx.addIssue({ code: 'custom', path: ['matchup', 'specs', i], message: `'${text}' is listed twice` });
+      listed.add(text);
     });
     spec.matchup?.pairs?.forEach(([i, j], k) => {
       const size = spec.matchup!.specs.length;
@@ -88,16 +135,40 @@ export const SweepSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['wonders', 'mode'], message: 'the thesis wonder sets are for 3 players' });
     }
     if (spec.wonders.mode === 'fixed') {
-      spec.wonders.sets.forEach((set, i) => {
-        if (set.length !== spec.players) ctx.addIssue({ code: 'custom', path: ['wonders', 'sets', i], message: `expected ${spec.players} boards, got ${set.length}` });
+      // The first problem is the one reported: the check stops at the first set that has one.
+      spec.wonders.sets.every((set, i) => {
+        let ok = true;
+        const problem = (path: (string | number)[], message: string) => {
+          ok = false;
+          ctx.addIssue({ code: 'custom', path, message });
+        };
+        // Each problem names the board's place: a set with too few boards, where the first one is
+        // missing; with too many, the first one too many.
+        if (set.length !== spec.players) {
+          problem(['wonders', 'sets', i, Math.min(set.length, spec.players)], `expected ${spec.players} boards (players), got ${set.length}`);
+        }
+        const seen = new Map<number, number>();
         set.forEach((b, j) => {
-          if ((typeof b === 'number' ? (b >= 0 && b < 7 ? b : undefined) : findBoard(b)) === undefined) {
-            ctx.addIssue({ code: 'custom', path: ['wonders', 'sets', i, j], message: `unknown wonder board '${b}'` });
+          const board = boardOf(b);
+          if (board === undefined) {
+            problem(['wonders', 'sets', i, j], `unknown wonder board '${b}' (known: ${BOARDS.map((x) => x.city).join(', ')}, or 0 to ${BOARDS.length - 1})`);
+          } else if (seen.has(board)) {
+            // Two seats on one board is the duplicated mode's design; in a fixed set every game of it would fail.
+            const k = seen.get(board)!;
+            problem(['wonders', 'sets', i, j], `'${b}' is the same board as wonders.sets.${i}.${k} ('${set[k]}'): a set needs ${spec.players} different boards`);
+          } else {
+            seen.set(board, j);
           }
         });
+        return ok;
       });
     }
   });
+
+/** A board given by name (any spelling findBoard knows) or index. */
+function boardOf(b: string | number): number | undefined {
+  return typeof b === 'number' ? (b >= 0 && b < BOARDS.length ? b : undefined) : findBoard(b);
+}
 
 export type SweepSpecInput = z.input<typeof SweepSpecSchema>;
 export type SweepSpec = z.output<typeof SweepSpecSchema>;
@@ -112,54 +183,105 @@ export class SweepSpecError extends Error {
 }
 
 /** Validates a sweep spec; throws SweepSpecError naming the first bad field (e.g. 'seats.1'). */
-export function parseSweepSpec(input: unknown): SweepSpec {
+export function parseSweepSpec(input: unknown, limits?: SweepLimits): SweepSpec {
+  return checkSweepSpec(input, limits).spec;
+}
+
+/** A valid spec with its size, and with limits its estimated cost. */
+export interface CheckedSweep {
+  spec: SweepSpec;
+  size: SweepSize;
+  cost?: SweepCost;
+}
+
+/**
+ * Validates a sweep spec and, given a lab's limits, checks it against them: first the grid's size
+ * (multiplied, not expanded), then every agent of it (expanded only once the grid is known to be
+ * within MAX_CELLS), then the estimated cost. Throws SweepSpecError naming the first problem.
+ */
+export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSweep {
   const result = SweepSpecSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new SweepSpecError(issue.path.length ? issue.path.join('.') : '(spec)', issue.message);
   }
   const spec = result.data;
+  const size = sweepSize(spec);
+  const refuse = (problem: LimitProblem | undefined) => {
+    if (problem) throw new SweepSpecError(problem.field, problem.message);
+  };
+  if (limits) refuse(sizeProblem(size, limits));
   // Every agent variant must parse: checked here so a bad value is a 400, not a failed game. Each
-  // seat's variants are checked alone; the grid itself may be too large to list.
-  spec.seats.forEach((seat, i) => seatVariants(seat, i));
-  spec.matchup?.specs.forEach((text, i) => {
-    try {
-      parseAgentSpec(text);
-    } catch (err) {
-      throw new SweepSpecError(`matchup.specs.${i}`, (err as Error).message);
-    }
+  // seat's variants are checked alone (without limits the grid itself may be too large to list).
+  const sources: AgentSource[] = [];
+  spec.seats.forEach((seat, i) => {
+    const keys = typeof seat === 'string' ? undefined : Object.keys(seat.params ?? {});
+    for (const v of seatVariants(seat, i)) sources.push({ text: v.text, field: `seats.${i}`, keys, parsed: v.parsed });
   });
-  return spec;
+  spec.matchup?.specs.forEach((text, i) => sources.push({ text, field: `matchup.specs.${i}` }));
+  for (const source of sources) {
+    let agent = source.parsed;
+    try {
+      agent ??= parseAgentSpec(source.text);
+    } catch (err) {
+      throw new SweepSpecError(source.field, (err as Error).message);
+    }
+    if (limits) refuse(moveProblem(source, agent, limits));
+  }
+  if (!limits) return { spec, size };
+  const cells = sweepCells(spec);
+  const cost = sweepCost(cells, size.gamesPerCell);
+  refuse(costProblem(cost, cells, size, limits));
+  return { spec, size, cost };
 }
 
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
 
-/** Cells and games of a spec, counted without expanding it (a spec can describe billions). */
-export function countSweepGames(spec: SweepSpec): { cells: number; gamesPerCell: number; total: number } {
-  let cells = 1;
-  for (const seat of spec.seats) {
-    if (typeof seat === 'string') continue;
-    for (const value of Object.values(seat.params ?? {})) cells *= Array.isArray(value) ? value.length : 1;
+/** Cells and games of a spec with the factors they are products of, counted without expanding it. */
+export function sweepSize(spec: SweepSpec): SweepSize {
+  const cellFactors: Factor[] = [];
+  spec.seats.forEach((seat, i) => {
+    if (typeof seat === 'string') return;
+    for (const [key, value] of Object.entries(seat.params ?? {})) {
+      if (Array.isArray(value) && value.length > 1) cellFactors.push({ field: `seats.${i}.params.${key}`, count: value.length, what: 'values' });
+    }
+  });
+  if (spec.matchup) {
+    const n = spec.matchup.specs.length;
+    cellFactors.push(spec.matchup.pairs ? { field: 'matchup.pairs', count: spec.matchup.pairs.length, what: 'pairs' } : { field: 'matchup.specs', count: n * (n - 1), what: 'ordered pairs' });
   }
-  if (spec.matchup) cells *= spec.matchup.pairs?.length ?? spec.matchup.specs.length * (spec.matchup.specs.length - 1);
   const w = spec.wonders;
   const sets = w.mode === 'fixed' ? w.sets.length : w.mode === 'duplicated' ? w.sets : { random: 1, thesis: THESIS_WONDER_SETS.length, robilliard: ROBILLIARD_SETS }[w.mode];
   const orders = { fixed: 1, swap: 2, rotate: spec.players, permute: factorial(spec.players) }[spec.seating];
-  const gamesPerCell = sets * spec.deals.count * orders;
-  return { cells, gamesPerCell, total: cells * gamesPerCell };
+  const gameFactors: Factor[] = [
+    { field: 'wonders', count: sets, what: 'wonder sets' },
+    { field: 'deals.count', count: spec.deals.count, what: 'deals' },
+    { field: 'seating', count: orders, what: 'seat orders' },
+  ];
+  const cells = cellFactors.reduce((p, f) => p * f.count, 1);
+  const gamesPerCell = gameFactors.reduce((p, f) => p * f.count, 1);
+  return { cells, gamesPerCell, total: cells * gamesPerCell, cellFactors, gameFactors };
+}
+
+
+/** Cells and games of a spec, counted without expanding it (a spec can describe billions). */
+export function countSweepGames(spec: SweepSpec): { cells: number; gamesPerCell: number; total: number } {
+  const { cells, gamesPerCell, total } = sweepSize(spec);
+  return { cells, gamesPerCell, total };
 }
 
 /** One value of a swept parameter: 'seats.<seat>.<key>' (a listed value) or 'matchup'. */
 export type SweptValues = Record<string, string | number>;
 
 /** A seat's variants: the cartesian product of its listed parameter values, as spec strings. */
-function seatVariants(seat: SweepSpec['seats'][number], index: number): { text: string; swept: SweptValues }[] {
+function seatVariants(seat: SweepSpec['seats'][number], index: number): { text: string; swept: SweptValues; parsed: AgentSpec }[] {
   let variants: { text: string; swept: SweptValues }[];
   if (typeof seat === 'string') {
     variants = [{ text: seat, swept: {} }];
   } else {
     let parts: { params: string[]; swept: SweptValues }[] = [{ params: [], swept: {} }];
     for (const [key, value] of Object.entries(seat.params ?? {})) {
+      if (value === undefined) continue;
       const values = Array.isArray(value) ? value : [value];
       parts = parts.flatMap((v) =>
         values.map((x) => ({
@@ -170,14 +292,13 @@ function seatVariants(seat: SweepSpec['seats'][number], index: number): { text: 
     }
     variants = parts.map((v) => ({ text: v.params.length ? `${seat.agent}(${v.params.join(',')})` : seat.agent, swept: v.swept }));
   }
-  for (const { text } of variants) {
+  return variants.map((v) => {
     try {
-      parseAgentSpec(text);
+      return { ...v, parsed: parseAgentSpec(v.text) };
     } catch (err) {
       throw new SweepSpecError(`seats.${index}`, (err as Error).message);
     }
-  }
-  return variants;
+  });
 }
 
 export interface SweepCell {
@@ -225,7 +346,7 @@ export function cellTournament(spec: SweepSpec, cell: SweepCell): TournamentOpti
   return {
     agents: cell.agents,
     setup: w.mode,
-    boardSets: w.mode === 'fixed' ? w.sets.map((set) => set.map((b) => (typeof b === 'number' ? b : findBoard(b)!))) : undefined,
+    boardSets: w.mode === 'fixed' ? w.sets.map((set) => set.map((b) => boardOf(b)!)) : undefined,
     deals: spec.deals.count,
     seed: spec.deals.firstSeed,
     seating: spec.seating,
@@ -234,6 +355,11 @@ export function cellTournament(spec: SweepSpec, cell: SweepCell): TournamentOpti
     sides: spec.sides,
     open: spec.open,
   };
+}
+
+export interface SweepOptions {
+  /** The order its games are queued in (schedule.ts); interleaved unless the sweep was stored before it. */
+  schedule?: ScheduleKind;
 }
 
 /** A sweep's games addressable by index: cell ⌊k / gamesPerCell⌋, then that cell's game. */
@@ -245,15 +371,33 @@ export class Sweep {
   readonly ordersPerDeal: number;
   /** The seat orders: orders[o][seat] is the spec's seat of the agent playing there. */
   readonly orders: readonly (readonly number[])[];
+  readonly schedule: ScheduleKind;
+  /** Cells, board sets, deals and seat orders: what the queue's order is made of. */
+  readonly shape: ScheduleShape;
   private readonly tournaments: Tournament[];
 
-  constructor(readonly spec: SweepSpec) {
+  constructor(
+    readonly spec: SweepSpec,
+    options: SweepOptions = {},
+  ) {
     this.cells = sweepCells(spec);
     this.tournaments = this.cells.map((cell) => new Tournament(cellTournament(spec, cell)));
     this.gamesPerCell = this.tournaments[0].size;
     this.ordersPerDeal = this.tournaments[0].orders.length;
     this.orders = this.tournaments[0].orders;
     this.size = this.cells.length * this.gamesPerCell;
+    this.schedule = options.schedule ?? 'interleaved';
+    this.shape = { cells: this.cells.length, sets: this.tournaments[0].sets.length, deals: this.tournaments[0].deals, orders: this.ordersPerDeal };
+  }
+
+  /** The game index queued at position p of the sweep's order. */
+  indexAt(p: number): number {
+    return this.schedule === 'sequential' ? p : scheduledIndex(this.shape, p);
+  }
+
+  /** Game k's place in its cell's play order (0: the cell's first game queued). */
+  playRank(k: number): number {
+    return this.schedule === 'sequential' ? k % this.gamesPerCell : cellPlayRank(this.shape, k);
   }
 
   /** Game k of the sweep; its id is `c<cell>-` followed by the tournament's game id. */

@@ -17,6 +17,13 @@ export const StoreEnvSchema = z.object({
   KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only').default(DEFAULT_KEY_PREFIX),
   QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only').default(DEFAULT_QUEUE_NAME),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** While Redis is unreachable: one log line at most this often (the first error is logged at once). */
+  OUTAGE_LOG_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * On SIGTERM, how long closing connections may take (after a worker's games' grace) before the
+   * process exits anyway: a Redis that does not answer must not keep a process from stopping.
+   */
+  SHUTDOWN_CLOSE_MS: z.coerce.number().int().positive().default(5000),
 });
 
 export type StoreEnv = z.infer<typeof StoreEnvSchema>;

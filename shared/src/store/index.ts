@@ -2,6 +2,7 @@
 export * from './config.js';
 export * from './keys.js';
 export * from './redis.js';
+export * from './outage.js';
 export * from './queue.js';
 export * from './scripts.js';
 export * from './sweep-store.js';

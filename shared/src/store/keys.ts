@@ -18,7 +18,7 @@ export interface Keys {
 }
 
 export interface SweepKeys {
-  /** Hash: spec, status, total, cursor, done, failed, times. */
+  /** Hash: spec, status, total, cursor (a position in the sweep's order), done, failed, schedule shape, times, active clock. */
   meta: string;
   /** Hash: game id → deflated JSON of the game summary. */
   results: string;
@@ -34,6 +34,10 @@ export interface SweepKeys {
   requeue: string;
   /** Hash: game index → error of games that failed every attempt. */
   failed: string;
+  /** Hash: the throughput ring, games finished per bucket of active time (see RECORD_RESULT). */
+  rate: string;
+  /** Hash: worker identity (JSON: host, pid, code version) → games it stored. */
+  workers: string;
 }
 
 export function keys(prefix: string): Keys {
@@ -55,6 +59,8 @@ export function keys(prefix: string): Keys {
         out: `${base}:out`,
         requeue: `${base}:requeue`,
         failed: `${base}:failed`,
+        rate: `${base}:rate`,
+        workers: `${base}:workers`,
       };
     },
   };

@@ -5,28 +5,92 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export class Script {
+type Value = string | number | Buffer;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LUA_WORDS = new Set(['and', 'break', 'do', 'else', 'elseif', 'end', 'false', 'for', 'function', 'if', 'in', 'local', 'nil', 'not', 'or', 'repeat', 'return', 'then', 'true', 'until', 'while', 'redis', 'cjson']);
+
+/**
+ * A Lua script with named keys and arguments. The body reads them as Lua locals (a prelude binds
+ * `local meta, out = KEYS[1], KEYS[2]`), never as KEYS[i] or ARGV[i], and a call passes them by
+ * name, so no caller can shift them by one. Lists and records travel as JSON (cjson.decode).
+ */
+export class Script<K extends string = string, A extends string = string> {
+  readonly keyNames: readonly K[];
+  readonly argNames: readonly A[];
+  /** The body as written, and as sent (with the prelude). */
+  readonly body: string;
+  readonly lua: string;
   readonly sha: string;
+
   constructor(
     readonly name: string,
-    readonly lua: string,
+    names: { keys: readonly K[]; args: readonly A[] },
+    body: string,
   ) {
-    this.sha = createHash('sha1').update(lua).digest('hex');
+    const all = [...names.keys, ...names.args];
+    for (const n of all) {
+      if (!IDENTIFIER.test(n) || LUA_WORDS.has(n)) throw new Error(`script ${name}: '${n}' cannot be a Lua local's name`);
+      if (all.indexOf(n) !== all.lastIndexOf(n)) throw new Error(`script ${name}: '${n}' is named twice`);
+    }
+    const positional = /\b(KEYS|ARGV)\s*\[/.exec(body);
+    if (positional) throw new Error(`script ${name}: the body reads ${positional[1]}[…] by position; use the declared names`);
+    const bind = (list: readonly string[], from: string) => (list.length ? `local ${list.join(', ')} = ${list.map((_, i) => `${from}[${i + 1}]`).join(', ')}\n` : '');
+    this.keyNames = names.keys;
+    this.argNames = names.args;
+    this.body = body;
+    this.lua = bind(names.keys, 'KEYS') + bind(names.args, 'ARGV') + body;
+    this.sha = createHash('sha1').update(this.lua).digest('hex');
   }
 
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
+  async run(redis: Redis, keys: Record<K, string>, args: Record<A, Value>): Promise<unknown> {
+    const pick = <N extends string, V>(list: readonly N[], from: Record<N, V>, what: string) =>
+      list.map((n) => {
+        if (from[n] === undefined) throw new Error(`script ${this.name}: no ${what} '${n}'`);
+        return from[n];
+      });
+    const k = pick(this.keyNames, keys, 'key');
+    const a = pick(this.argNames, args, 'argument');
     try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      return await redis.evalsha(this.sha, k.length, ...k, ...a);
     } catch (err) {
       if (!String((err as Error).message).includes('NOSCRIPT')) throw err;
-      return redis.eval(this.lua, keys.length, ...keys, ...args);
+      return redis.eval(this.lua, k.length, ...k, ...a);
     }
   }
 }
 
+/**
+ * A sweep's active clock: milliseconds it has spent running (paused time and the time after it
+ * stopped are not counted). `activeMs` holds the time of the past running spells, `runningSince`
+ * the start of the current one. Sweeps stored before the clock have neither: nothing is counted.
+ */
+const CLOCK = `
+local function has_clock(meta)
+  return redis.call('HEXISTS', meta, 'activeMs') == 1
+end
+local function active_ms(meta, now)
+  local acc = tonumber(redis.call('HGET', meta, 'activeMs') or '0')
+  local since = redis.call('HGET', meta, 'runningSince')
+  if since then acc = acc + math.max(0, tonumber(now) - tonumber(since)) end
+  return acc
+end
+local function start_clock(meta, now)
+  if has_clock(meta) and not redis.call('HGET', meta, 'runningSince') then redis.call('HSET', meta, 'runningSince', now) end
+end
+local function stop_clock(meta, now)
+  if redis.call('HGET', meta, 'runningSince') then
+    redis.call('HSET', meta, 'activeMs', active_ms(meta, now))
+    redis.call('HDEL', meta, 'runningSince')
+  end
+end
+`;
+
 /** Marks the sweep done when every game has a result or has failed (shared by the scripts). */
-const FINISH_CHECK = `
-local function finish_check(meta, active, sweep_id)
+const FINISH_CHECK =
+  CLOCK +
+  `
+local function finish_check(meta, active, sweep_id, now)
   local done = tonumber(redis.call('HGET', meta, 'done') or '0')
   local failed = tonumber(redis.call('HGET', meta, 'failed') or '0')
   local total = tonumber(redis.call('HGET', meta, 'total'))
@@ -35,6 +99,8 @@ local function finish_check(meta, active, sweep_id)
     if status == 'running' or status == 'paused' then
       redis.call('HSET', meta, 'status', 'done')
       redis.call('ZREM', active, sweep_id)
+      stop_clock(meta, now)
+      redis.call('HSET', meta, 'finishedAt', now)
     end
   end
 end
@@ -42,134 +108,163 @@ end
 
 /**
  * Stores one game's result and applies its aggregate increments, once per game id.
- * KEYS: meta, results, records, agg, groups, out, active, stats.
- * ARGV: sweepId, gameId, index, summary JSON, deflated record ('' for none), now (ms),
- *   n, n × (field, delta), then the paired share: group ('' for none), size, key count m,
- *   m × (key, wins, seats) — keys L<label> and R<role> — compared key a, compared key b ('' for
- *   none), cell prefix.
+ * increments: JSON [[field, delta], …] (deltas as strings: a '.' or 'e' makes them floats).
+ * share: '' or JSON { group, size, keys: [{ key, wins, seats }], a?, b?, cell } — a paired design's
+ * group share (keys L<label> and R<role>; a and b the compared keys).
+ * The game also counts in the sweep's throughput ring (`rate`): `rateSlots` buckets of
+ * `rateBucketMs` of active time, slot b mod rateSlots holding bucket b's count (fields b<slot>,
+ * n<slot>), so the recent rate is read without keeping a time per game. cpuMs ('' when unknown)
+ * adds to the sweep's CPU time, and worker ('' when unknown) counts the game for that worker.
  * Returns 1 when stored, 0 when the game was already stored.
  */
 export const RECORD_RESULT = new Script(
   'record-result',
+  {
+    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers'],
+    args: ['sweepId', 'gameId', 'index', 'summary', 'record', 'now', 'increments', 'share', 'rateBucketMs', 'rateSlots', 'cpuMs', 'worker'],
+  },
   FINISH_CHECK +
     `
-local meta, results, records, agg, groups, out, active, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-redis.call('SREM', out, ARGV[3])
-if redis.call('HSETNX', results, ARGV[2], ARGV[4]) == 0 then return 0 end
-if ARGV[5] ~= '' then redis.call('HSET', records, ARGV[2], ARGV[5]) end
+redis.call('SREM', out, index)
+if redis.call('HSETNX', results, gameId, summary) == 0 then return 0 end
+if record ~= '' then redis.call('HSET', records, gameId, record) end
 local function bump(key, field, delta)
   if string.find(delta, '[%.eE]') then redis.call('HINCRBYFLOAT', key, field, delta)
   else redis.call('HINCRBY', key, field, delta) end
 end
-local n = tonumber(ARGV[7])
-local i = 8
-for _ = 1, n do
-  bump(agg, ARGV[i], ARGV[i + 1])
-  i = i + 2
-end
-local group = ARGV[i]
-if group ~= '' then
-  local size, m = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
-  local base = i + 3
-  local cmp_a, cmp_b, cell = ARGV[base + 3 * m], ARGV[base + 3 * m + 1], ARGV[base + 3 * m + 2]
-  local count = redis.call('HINCRBY', groups, group .. '|n', 1)
-  for j = 0, m - 1 do
-    local label = ARGV[base + 3 * j]
-    redis.call('HINCRBY', groups, group .. '|' .. label .. '|w', ARGV[base + 3 * j + 1])
-    redis.call('HINCRBY', groups, group .. '|' .. label .. '|s', ARGV[base + 3 * j + 2])
+for _, pair in ipairs(cjson.decode(increments)) do bump(agg, pair[1], pair[2]) end
+if share ~= '' then
+  local s = cjson.decode(share)
+  local count = redis.call('HINCRBY', groups, s.group .. '|n', 1)
+  for _, k in ipairs(s.keys) do
+    redis.call('HINCRBY', groups, s.group .. '|' .. k.key .. '|w', k.wins)
+    redis.call('HINCRBY', groups, s.group .. '|' .. k.key .. '|s', k.seats)
   end
-  if count >= size then
+  if count >= s.size then
     local rates = {}
-    for j = 0, m - 1 do
-      local label = ARGV[base + 3 * j]
-      local w = tonumber(redis.call('HGET', groups, group .. '|' .. label .. '|w'))
-      local s = tonumber(redis.call('HGET', groups, group .. '|' .. label .. '|s'))
-      local x = w / s
-      rates[label] = x
-      local f = cell .. '|' .. label
+    for _, k in ipairs(s.keys) do
+      local w = tonumber(redis.call('HGET', groups, s.group .. '|' .. k.key .. '|w'))
+      local n = tonumber(redis.call('HGET', groups, s.group .. '|' .. k.key .. '|s'))
+      local x = w / n
+      rates[k.key] = x
+      local f = s.cell .. '|' .. k.key
       redis.call('HINCRBYFLOAT', agg, f .. '|px', string.format('%.17g', x))
       redis.call('HINCRBYFLOAT', agg, f .. '|px2', string.format('%.17g', x * x))
       redis.call('HINCRBY', agg, f .. '|pn', 1)
-      redis.call('HDEL', groups, group .. '|' .. label .. '|w', group .. '|' .. label .. '|s')
+      redis.call('HDEL', groups, s.group .. '|' .. k.key .. '|w', s.group .. '|' .. k.key .. '|s')
     end
-    redis.call('HDEL', groups, group .. '|n')
-    if cmp_a ~= '' and rates[cmp_a] ~= nil and rates[cmp_b] ~= nil then
-      local d = rates[cmp_a] - rates[cmp_b]
-      redis.call('HINCRBYFLOAT', agg, cell .. '|pd', string.format('%.17g', d))
-      redis.call('HINCRBYFLOAT', agg, cell .. '|pd2', string.format('%.17g', d * d))
-      redis.call('HINCRBY', agg, cell .. '|pdn', 1)
+    redis.call('HDEL', groups, s.group .. '|n')
+    if type(s.a) == 'string' and rates[s.a] ~= nil and rates[s.b] ~= nil then
+      local d = rates[s.a] - rates[s.b]
+      redis.call('HINCRBYFLOAT', agg, s.cell .. '|pd', string.format('%.17g', d))
+      redis.call('HINCRBYFLOAT', agg, s.cell .. '|pd2', string.format('%.17g', d * d))
+      redis.call('HINCRBY', agg, s.cell .. '|pdn', 1)
     end
   end
 end
 redis.call('HINCRBY', meta, 'done', 1)
-redis.call('HSETNX', meta, 'firstDone', ARGV[6])
-redis.call('HSET', meta, 'lastDone', ARGV[6])
+if cpuMs ~= '' then redis.call('HINCRBYFLOAT', meta, 'cpuMs', cpuMs) end
+if worker ~= '' then redis.call('HINCRBY', workers, worker, 1) end
+redis.call('HSETNX', meta, 'firstDone', now)
+redis.call('HSET', meta, 'lastDone', now)
+if has_clock(meta) then
+  local act = active_ms(meta, now)
+  redis.call('HSETNX', meta, 'firstDoneActive', act)
+  redis.call('HSET', meta, 'lastDoneActive', act)
+  local bucket = math.floor(act / tonumber(rateBucketMs))
+  local slot = bucket % tonumber(rateSlots)
+  if tonumber(redis.call('HGET', rate, 'b' .. slot) or '-1') ~= bucket then
+    redis.call('HSET', rate, 'b' .. slot, bucket, 'n' .. slot, 0)
+  end
+  redis.call('HINCRBY', rate, 'n' .. slot, 1)
+end
 redis.call('HINCRBY', stats, 'done', 1)
-finish_check(meta, active, ARGV[1])
+finish_check(meta, active, sweepId, now)
 return 1
 `,
 );
 
 /**
- * Records a game that failed every attempt (once per index).
- * KEYS: meta, failed, out, active, results. ARGV: sweepId, index, gameId, message.
+ * Records a game that failed every attempt (once per index), and counts it lab-wide.
  */
 export const RECORD_FAILURE = new Script(
   'record-failure',
+  { keys: ['meta', 'failed', 'out', 'active', 'results', 'stats'], args: ['sweepId', 'index', 'gameId', 'message', 'now'] },
   FINISH_CHECK +
     `
-redis.call('SREM', KEYS[3], ARGV[2])
-if redis.call('HEXISTS', KEYS[5], ARGV[3]) == 1 then return 0 end
-if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[4]) == 0 then return 0 end
-redis.call('HINCRBY', KEYS[1], 'failed', 1)
-finish_check(KEYS[1], KEYS[4], ARGV[1])
+redis.call('SREM', out, index)
+if redis.call('HEXISTS', results, gameId) == 1 then return 0 end
+if redis.call('HSETNX', failed, index, message) == 0 then return 0 end
+redis.call('HINCRBY', meta, 'failed', 1)
+redis.call('HINCRBY', stats, 'failed', 1)
+finish_check(meta, active, sweepId, now)
 return 1
 `,
 );
 
 /**
- * Takes up to `window − |out|` game indices to enqueue: first those handed back, then the next
- * ones after the cursor; they join the outstanding set in the same step, so none is lost.
- * KEYS: meta, out, requeue. ARGV: window. Returns the indices.
+ * Takes up to `window − |out|` game indices to enqueue: first those handed back, then the games at
+ * the next positions of the sweep's order after the cursor; they join the outstanding set in the
+ * same step, so none is lost. The cursor counts positions: with the shape fields (sCells, sSets,
+ * sDeals, sOrders) position p is the game lab/schedule.ts's scheduledIndex gives, interleaved
+ * across cells; without them (sweeps stored before) the game p itself. The first claim sets
+ * startedAt. Returns the indices.
  */
 export const CLAIM_GAMES = new Script(
   'claim-games',
+  { keys: ['meta', 'out', 'requeue'], args: ['window', 'now'] },
   `
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return {} end
-local want = tonumber(ARGV[1]) - redis.call('SCARD', KEYS[2])
+if redis.call('HGET', meta, 'status') ~= 'running' then return {} end
+local want = tonumber(window) - redis.call('SCARD', out)
 local got = {}
 while want > 0 do
-  local k = redis.call('LPOP', KEYS[3])
+  local k = redis.call('LPOP', requeue)
   if not k then break end
-  if redis.call('SADD', KEYS[2], k) == 1 then
+  if redis.call('SADD', out, k) == 1 then
     got[#got + 1] = k
     want = want - 1
   end
 end
 if want > 0 then
-  local cursor = tonumber(redis.call('HGET', KEYS[1], 'cursor'))
-  local stop = math.min(tonumber(redis.call('HGET', KEYS[1], 'total')), cursor + want)
-  for k = cursor, stop - 1 do
-    redis.call('SADD', KEYS[2], k)
-    got[#got + 1] = tostring(k)
+  local shape = redis.call('HMGET', meta, 'sCells', 'sSets', 'sDeals', 'sOrders')
+  local cells, sets, deals, orders = tonumber(shape[1]), tonumber(shape[2]), tonumber(shape[3]), tonumber(shape[4])
+  local function index_at(p)
+    if not cells then return p end
+    local width = cells * orders
+    local round = math.floor(p / width)
+    local within = p - round * width
+    local cell = math.floor(within / orders)
+    local order = within - cell * orders
+    local deal = math.floor(round / sets)
+    local set = round - deal * sets
+    return cell * sets * deals * orders + set * deals * orders + deal * orders + order
   end
-  redis.call('HSET', KEYS[1], 'cursor', stop)
+  local cursor = tonumber(redis.call('HGET', meta, 'cursor'))
+  local stop = math.min(tonumber(redis.call('HGET', meta, 'total')), cursor + want)
+  for p = cursor, stop - 1 do
+    local k = string.format('%d', index_at(p))
+    redis.call('SADD', out, k)
+    got[#got + 1] = k
+  end
+  redis.call('HSET', meta, 'cursor', stop)
 end
+if #got > 0 then redis.call('HSETNX', meta, 'startedAt', now) end
 return got
 `,
 );
 
 /**
  * Hands queued games back (their jobs were removed from the queue): out → requeue.
- * KEYS: out, requeue. ARGV: indices. Returns how many moved.
+ * indices: JSON list of index strings. Returns how many moved.
  */
 export const HAND_BACK = new Script(
   'hand-back',
+  { keys: ['out', 'requeue'], args: ['indices'] },
   `
 local moved = 0
-for _, k in ipairs(ARGV) do
-  if redis.call('SREM', KEYS[1], k) == 1 then
-    redis.call('RPUSH', KEYS[2], k)
+for _, k in ipairs(cjson.decode(indices)) do
+  if redis.call('SREM', out, k) == 1 then
+    redis.call('RPUSH', requeue, k)
     moved = moved + 1
   end
 end
@@ -178,41 +273,75 @@ return moved
 );
 
 /**
- * Puts every failed game back in line and the sweep back to running.
- * KEYS: meta, failed, requeue, active. ARGV: sweepId, priority. Returns how many.
+ * Puts every failed game back in line and the sweep back to running. Returns how many, or -1 for a
+ * cancelled sweep.
  */
 export const RETRY_FAILED = new Script(
   'retry-failed',
-  `
-local status = redis.call('HGET', KEYS[1], 'status')
+  { keys: ['meta', 'failed', 'requeue', 'active'], args: ['sweepId', 'priority', 'now'] },
+  CLOCK +
+    `
+local status = redis.call('HGET', meta, 'status')
 if status == 'cancelled' then return -1 end
-local indices = redis.call('HKEYS', KEYS[2])
+local indices = redis.call('HKEYS', failed)
 if #indices == 0 then return 0 end
-for _, k in ipairs(indices) do redis.call('RPUSH', KEYS[3], k) end
-redis.call('DEL', KEYS[2])
-redis.call('HINCRBY', KEYS[1], 'failed', -#indices)
+for _, k in ipairs(indices) do redis.call('RPUSH', requeue, k) end
+redis.call('DEL', failed)
+redis.call('HINCRBY', meta, 'failed', -#indices)
 if status == 'done' then
-  redis.call('HSET', KEYS[1], 'status', 'running')
-  redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
+  redis.call('HSET', meta, 'status', 'running')
+  redis.call('ZADD', active, priority, sweepId)
+  redis.call('HDEL', meta, 'finishedAt')
+  start_clock(meta, now)
 end
 return #indices
 `,
 );
 
 /**
- * Moves a sweep's status from one of `from` to `to`; keeps the active set in step.
- * KEYS: meta, active. ARGV: sweepId, to, priority, from... Returns the old status, or false.
+ * Moves a sweep's status from one of `from` (a JSON list) to `to`; keeps the active set and the
+ * active clock in step (a cancel also sets finishedAt). Returns the old status, or false.
  */
 export const SET_STATUS = new Script(
   'set-status',
-  `
-local status = redis.call('HGET', KEYS[1], 'status')
+  { keys: ['meta', 'active'], args: ['sweepId', 'to', 'priority', 'from', 'now'] },
+  CLOCK +
+    `
+local status = redis.call('HGET', meta, 'status')
 if not status then return false end
 local allowed = false
-for i = 4, #ARGV do if ARGV[i] == status then allowed = true end end
+for _, s in ipairs(cjson.decode(from)) do if s == status then allowed = true end end
 if not allowed then return false end
-redis.call('HSET', KEYS[1], 'status', ARGV[2])
-if ARGV[2] == 'running' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) else redis.call('ZREM', KEYS[2], ARGV[1]) end
+redis.call('HSET', meta, 'status', to)
+if to == 'running' then
+  redis.call('ZADD', active, priority, sweepId)
+  start_clock(meta, now)
+else
+  redis.call('ZREM', active, sweepId)
+  stop_clock(meta, now)
+end
+if to == 'cancelled' then redis.call('HSET', meta, 'finishedAt', now) end
 return status
+`,
+);
+
+/** Takes or renews the feeder's lock for `owner` for `ttlMs`; 1 when held, 0 when another owner holds it. */
+export const HOLD_LOCK = new Script(
+  'hold-lock',
+  { keys: ['lock'], args: ['owner', 'ttlMs'] },
+  `
+if redis.call('GET', lock) == owner then return redis.call('PEXPIRE', lock, ttlMs) end
+if redis.call('SET', lock, owner, 'NX', 'PX', ttlMs) then return 1 end
+return 0
+`,
+);
+
+/** Releases the lock if `owner` holds it; 1 when released. */
+export const RELEASE_LOCK = new Script(
+  'release-lock',
+  { keys: ['lock'], args: ['owner'] },
+  `
+if redis.call('GET', lock) == owner then return redis.call('DEL', lock) end
+return 0
 `,
 );

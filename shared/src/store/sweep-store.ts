@@ -5,12 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
-import { gameIncrements, pairedShare, placementOf, summarizeAggregates, type CellAggregate } from '../lab/aggregates.js';
+import { gameIncrements, pairedShare, placementOf } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
+import type { ScheduleKind } from '../lab/schedule.js';
+import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
+import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
-import { CLAIM_GAMES, HAND_BACK, RECORD_FAILURE, RECORD_RESULT, RETRY_FAILED, SET_STATUS } from './scripts.js';
+import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
 export type SweepStatus = (typeof SWEEP_STATUSES)[number];
@@ -30,6 +33,30 @@ export interface SweepMeta {
   created: number;
   firstDone?: number;
   lastDone?: number;
+  /** The order its games are queued in: sweeps stored before the interleaved order are sequential. */
+  schedule: ScheduleKind;
+  /** When its first games were queued, and when it became done or was cancelled. */
+  startedAt?: number;
+  finishedAt?: number;
+  /**
+   * Its active clock (paused and stopped time not counted): milliseconds of past running spells and
+   * the start of the current one; the clock's reading when the first and latest game finished.
+   * Absent for sweeps stored before the clock.
+   */
+  activeMs?: number;
+  runningSince?: number;
+  firstDoneActive?: number;
+  lastDoneActive?: number;
+  /** The coordinator's code version when the sweep was created (absent for sweeps stored before). */
+  code?: CodeVersion;
+  /** CPU milliseconds of its games' threads, summed (games stored before this was kept add nothing). */
+  cpuMs?: number;
+}
+
+/** How a stored game was made: its thread's CPU time and the worker that played it. */
+export interface GameMaking {
+  cpuMs?: number;
+  worker?: WorkerIdentity;
 }
 
 /** A sweep with its expansion, cached: the spec never changes once stored. */
@@ -60,6 +87,11 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     created: Number(h.created),
     ...(h.firstDone ? { firstDone: num('firstDone') } : {}),
     ...(h.lastDone ? { lastDone: num('lastDone') } : {}),
+    schedule: h.sCells ? 'interleaved' : 'sequential',
+    ...Object.fromEntries(
+      (['startedAt', 'finishedAt', 'activeMs', 'runningSince', 'firstDoneActive', 'lastDoneActive', 'cpuMs'] as const).filter((k) => h[k] !== undefined).map((k) => [k, num(k)]),
+    ),
+    ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
   };
 }
 
@@ -86,12 +118,37 @@ export class SweepStore {
     this.keys = keys(prefix);
   }
 
+  /** Whether the connection is up now (no round trip). */
+  isReady(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  /** The connection's state as ioredis names it ('ready', 'reconnecting', …), for messages. */
+  connectionStatus(): string {
+    return this.redis.status;
+  }
+
+  /** Whether Redis answers PING within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<boolean> {
+    if (!this.isReady()) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([this.redis.ping().then((r) => r === 'PONG', () => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private k(id: string): SweepKeys {
     return this.keys.sweep(id);
   }
 
-  /** Stores a validated spec as a new running sweep; the feeder takes it from there. */
-  async create(spec: SweepSpec, sweep = new Sweep(spec), now = Date.now()): Promise<SweepMeta> {
+  /**
+   * Stores a validated spec as a new running sweep; the feeder takes it from there, in the
+   * interleaved order (the shape fields let the claim script compute it).
+   */
+  async create(spec: SweepSpec, sweep = new Sweep(spec), now = Date.now(), code?: CodeVersion): Promise<SweepMeta> {
     const id = newSweepId(now);
     const k = this.k(id);
     const fields = {
@@ -104,9 +161,16 @@ export class SweepStore {
       failed: 0,
       priority: spec.priority,
       created: now,
+      sCells: sweep.shape.cells,
+      sSets: sweep.shape.sets,
+      sDeals: sweep.shape.deals,
+      sOrders: sweep.shape.orders,
+      activeMs: 0,
+      runningSince: now,
+      ...(code ? { code: JSON.stringify(code) } : {}),
     };
     await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();
-    this.loaded.set(id, { id, spec, sweep });
+    this.loaded.set(id, { id, spec, sweep: sweep.schedule === 'interleaved' ? sweep : new Sweep(spec) });
     return (await this.meta(id))!;
   }
 
@@ -114,9 +178,9 @@ export class SweepStore {
     return parseMeta(id, await this.redis.hgetall(this.k(id).meta));
   }
 
-  /** Every sweep, newest first. */
-  async list(): Promise<SweepMeta[]> {
-    const ids = await this.redis.zrevrange(this.keys.sweeps, 0, -1);
+  /** The sweeps, newest first: `limit` of them from `offset` (all by default). */
+  async list(offset = 0, limit = Infinity): Promise<SweepMeta[]> {
+    const ids = await this.redis.zrevrange(this.keys.sweeps, offset, Number.isFinite(limit) ? offset + limit - 1 : -1);
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hgetall(this.k(id).meta);
     const rows = (await pipeline.exec()) ?? [];
@@ -131,10 +195,10 @@ export class SweepStore {
   async load(id: string): Promise<LoadedSweep | undefined> {
     const cached = this.loaded.get(id);
     if (cached) return cached;
-    const text = await this.redis.hget(this.k(id).meta, 'spec');
+    const [text, interleaved] = await this.redis.hmget(this.k(id).meta, 'spec', 'sCells');
     if (!text) return undefined;
     const spec = JSON.parse(text) as SweepSpec;
-    const loaded = { id, spec, sweep: new Sweep(spec) };
+    const loaded = { id, spec, sweep: new Sweep(spec, { schedule: interleaved ? 'interleaved' : 'sequential' }) };
     this.loaded.set(id, loaded);
     return loaded;
   }
@@ -144,16 +208,16 @@ export class SweepStore {
   }
 
   /** Moves the status from one of `from` to `to`; returns the old status, or undefined if not allowed. */
-  async transition(id: string, from: readonly SweepStatus[], to: SweepStatus, priority: number): Promise<SweepStatus | undefined> {
+  async transition(id: string, from: readonly SweepStatus[], to: SweepStatus, priority: number, now = Date.now()): Promise<SweepStatus | undefined> {
     const k = this.k(id);
-    const old = await SET_STATUS.run(this.redis, [k.meta, this.keys.active], [id, to, priority, ...from]);
+    const old = await SET_STATUS.run(this.redis, { meta: k.meta, active: this.keys.active }, { sweepId: id, to, priority, from: JSON.stringify(from), now });
     return (old ?? undefined) as SweepStatus | undefined;
   }
 
   /** Up to `window` minus the outstanding games' indices, now outstanding (see CLAIM_GAMES). */
-  async claim(id: string, window: number): Promise<number[]> {
+  async claim(id: string, window: number, now = Date.now()): Promise<number[]> {
     const k = this.k(id);
-    const got = (await CLAIM_GAMES.run(this.redis, [k.meta, k.out, k.requeue], [window])) as string[];
+    const got = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue }, { window, now })) as string[];
     return got.map(Number);
   }
 
@@ -165,7 +229,7 @@ export class SweepStore {
   async handBack(id: string, indices: readonly number[]): Promise<number> {
     if (indices.length === 0) return 0;
     const k = this.k(id);
-    return (await HAND_BACK.run(this.redis, [k.out, k.requeue], indices)) as number;
+    return (await HAND_BACK.run(this.redis, { out: k.out, requeue: k.requeue }, { indices: JSON.stringify(indices.map(String)) })) as number;
   }
 
   /** Forgets outstanding games without playing them (a cancelled sweep). */
@@ -173,40 +237,74 @@ export class SweepStore {
     if (indices.length) await this.redis.srem(this.k(id).out, ...indices);
   }
 
-  async retryFailed(id: string, priority: number): Promise<number> {
+  async retryFailed(id: string, priority: number, now = Date.now()): Promise<number> {
     const k = this.k(id);
-    return (await RETRY_FAILED.run(this.redis, [k.meta, k.failed, k.requeue, this.keys.active], [id, priority])) as number;
+    return (await RETRY_FAILED.run(this.redis, { meta: k.meta, failed: k.failed, requeue: k.requeue, active: this.keys.active }, { sweepId: id, priority, now })) as number;
   }
 
   /**
    * Stores a finished game and its aggregate increments atomically; false when this game id was
    * stored before (a job delivered twice).
    */
-  async recordResult(loaded: LoadedSweep, summary: GameSummary, now = Date.now()): Promise<boolean> {
+  async recordResult(loaded: LoadedSweep, summary: GameSummary, now = Date.now(), made: GameMaking = {}): Promise<boolean> {
     const k = this.k(loaded.id);
     const placement = placementOf(loaded.sweep, summary.index);
     const { record, ...rest } = summary;
-    const args: (string | number | Buffer)[] = [loaded.id, summary.id, summary.index, pack(rest), record ? pack(record) : '', now];
-    const increments = gameIncrements(summary, placement);
-    args.push(increments.size);
-    for (const [field, delta] of increments) args.push(field, String(delta));
+    const increments = JSON.stringify([...gameIncrements(summary, placement)].map(([field, delta]) => [field, String(delta)]));
     const share = pairedShare(summary, placement);
-    if (share) {
-      args.push(share.group, share.size, share.keys.length);
-      share.keys.forEach((key, i) => args.push(key, share.wins[i], share.seats[i]));
-      args.push(share.compared ? share.compared[0] : '', share.compared ? share.compared[1] : '', `c${placement.cell}`);
-    } else {
-      args.push('');
-    }
-    const stored = await RECORD_RESULT.run(this.redis, [k.meta, k.results, k.records, k.agg, k.groups, k.out, this.keys.active, this.keys.stats], args);
+    const shareJson = share
+      ? JSON.stringify({
+          group: share.group,
+          size: share.size,
+          keys: share.keys.map((key, i) => ({ key, wins: share.wins[i], seats: share.seats[i] })),
+          ...(share.compared ? { a: share.compared[0], b: share.compared[1] } : {}),
+          cell: `c${placement.cell}`,
+        })
+      : '';
+    const stored = await RECORD_RESULT.run(
+      this.redis,
+      { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: this.keys.active, stats: this.keys.stats, rate: k.rate, workers: k.workers },
+      {
+        sweepId: loaded.id,
+        gameId: summary.id,
+        index: summary.index,
+        summary: pack(rest),
+        record: record ? pack(record) : '',
+        now,
+        increments,
+        share: shareJson,
+        rateBucketMs: RATE_BUCKET_MS,
+        rateSlots: RATE_SLOTS,
+        cpuMs: made.cpuMs !== undefined && Number.isFinite(made.cpuMs) ? made.cpuMs.toFixed(3) : '',
+        worker: made.worker ? JSON.stringify(made.worker) : '',
+      },
+    );
     return stored === 1;
   }
 
   /** Records a game that failed every attempt; false when already recorded or since played. */
-  async recordFailure(id: string, index: number, gameId: string, message: string): Promise<boolean> {
+  async recordFailure(id: string, index: number, gameId: string, message: string, now = Date.now()): Promise<boolean> {
     const k = this.k(id);
-    const stored = await RECORD_FAILURE.run(this.redis, [k.meta, k.failed, k.out, this.keys.active, k.results], [id, index, gameId, message.slice(0, 2000)]);
+    const stored = await RECORD_FAILURE.run(
+      this.redis,
+      { meta: k.meta, failed: k.failed, out: k.out, active: this.keys.active, results: k.results, stats: this.keys.stats },
+      { sweepId: id, index, gameId, message: message.slice(0, 2000), now },
+    );
     return stored === 1;
+  }
+
+  /** The errors of these game indices, undefined where the game has not failed. */
+  async failureErrors(id: string, indices: readonly number[]): Promise<(string | undefined)[]> {
+    if (indices.length === 0) return [];
+    const rows = await this.redis.hmget(this.k(id).failed, ...indices.map(String));
+    return rows.map((r) => r ?? undefined);
+  }
+
+  /** Games of a sweep in the queue now, and games handed back waiting to be queued again. */
+  async queueState(id: string): Promise<{ queued: number; handedBack: number }> {
+    const k = this.k(id);
+    const [queued, handedBack] = await Promise.all([this.redis.scard(k.out), this.redis.llen(k.requeue)]);
+    return { queued, handedBack };
   }
 
   async failures(id: string): Promise<{ index: number; error: string }[]> {
@@ -223,6 +321,32 @@ export class SweepStore {
     return rows.map((r) => (r ? (unpack(r) as GameSummary) : undefined));
   }
 
+  /** The sweep's throughput ring: games finished per bucket of active time (see RECORD_RESULT). */
+  async rateRing(id: string): Promise<RateRing> {
+    const h = await this.redis.hgetall(this.k(id).rate);
+    const ring: RateRing = [];
+    for (let slot = 0; slot < RATE_SLOTS; slot++) {
+      if (h[`b${slot}`] !== undefined) ring.push({ bucket: Number(h[`b${slot}`]), games: Number(h[`n${slot}`] ?? 0) });
+    }
+    return ring;
+  }
+
+  /** The workers that stored the sweep's games, with how many each stored, most first. */
+  async workers(id: string): Promise<(WorkerIdentity & { games: number })[]> {
+    const h = await this.redis.hgetall(this.k(id).workers);
+    return Object.entries(h)
+      .map(([who, games]) => ({ ...(JSON.parse(who) as WorkerIdentity), games: Number(games) }))
+      .sort((a, b) => b.games - a.games || a.host.localeCompare(b.host) || a.pid - b.pid);
+  }
+
+  /** Games finished in each cell (the aggregates' per-cell count), in cell order. */
+  async cellsDone(loaded: LoadedSweep): Promise<number[]> {
+    const cells = loaded.sweep.cells.length;
+    if (cells === 0) return [];
+    const rows = await this.redis.hmget(this.k(loaded.id).agg, ...Array.from({ length: cells }, (_, c) => `c${c}|n`));
+    return rows.map((r) => Number(r ?? 0));
+  }
+
   async resultCount(id: string): Promise<number> {
     return this.redis.hlen(this.k(id).results);
   }
@@ -236,12 +360,57 @@ export class SweepStore {
     return this.redis.hgetall(this.k(id).agg);
   }
 
-  async aggregates(loaded: LoadedSweep): Promise<CellAggregate[]> {
-    return summarizeAggregates(await this.aggregateTable(loaded.id), loaded.sweep.cells, loaded.sweep.gamesPerCell);
-  }
-
   /** Games finished lab-wide since the store began (a Prometheus counter). */
   async gamesDone(): Promise<number> {
     return Number((await this.redis.hget(this.keys.stats, 'done')) ?? 0);
+  }
+
+  /** Games finished and games failed (every attempt) lab-wide since the store began: counters, in one round trip. */
+  async gameCounters(): Promise<{ done: number; failed: number }> {
+    const [done, failed] = await this.redis.hmget(this.keys.stats, 'done', 'failed');
+    return { done: Number(done ?? 0), failed: Number(failed ?? 0) };
+  }
+
+  /** Unfinished games of running sweeps: queued plus not yet queued (what workers should scale on). */
+  async backlog(): Promise<number> {
+    const ids = await this.activeIds();
+    if (ids.length === 0) return 0;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.k(id).meta, 'total', 'done', 'failed');
+    let sum = 0;
+    for (const [, row] of (await pipeline.exec()) ?? []) {
+      const [total, done, failed] = (row as (string | null)[] | null) ?? [];
+      if (total) sum += Number(total) - Number(done ?? 0) - Number(failed ?? 0);
+    }
+    return sum;
+  }
+
+  /** Takes or renews the feeder's lock for `owner` (one coordinator feeds at a time); true when held. */
+  async holdFeederLock(owner: string, ttlMs: number): Promise<boolean> {
+    return (await HOLD_LOCK.run(this.redis, { lock: this.keys.feederLock }, { owner, ttlMs })) === 1;
+  }
+
+  async releaseFeederLock(owner: string): Promise<void> {
+    await RELEASE_LOCK.run(this.redis, { lock: this.keys.feederLock }, { owner });
+  }
+
+  /** Of these BullMQ job ids of the queue whose keys start with `queueKey`, those with no job. */
+  async missingJobs(queueKey: string, jobIds: readonly string[]): Promise<string[]> {
+    if (jobIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of jobIds) pipeline.exists(`${queueKey}:${id}`);
+    const exists = (await pipeline.exec()) ?? [];
+    return jobIds.filter((_, i) => exists[i][1] === 0);
+  }
+
+  /** Sweeps by status, from each sweep's status field alone (no spec is read). */
+  async statusCounts(): Promise<Record<SweepStatus, number>> {
+    const ids = await this.redis.zrange(this.keys.sweeps, 0, -1);
+    const counts = Object.fromEntries(SWEEP_STATUSES.map((s) => [s, 0])) as Record<SweepStatus, number>;
+    if (ids.length === 0) return counts;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hget(this.k(id).meta, 'status');
+    for (const [, status] of (await pipeline.exec()) ?? []) if (typeof status === 'string' && status in counts) counts[status as SweepStatus]++;
+    return counts;
   }
 }

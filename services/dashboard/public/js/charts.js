@@ -1,25 +1,11 @@
-// Chart configurations built from a sweep's aggregates (the API's SweepDetail). Pure functions of
-// the data, so the same code draws the live dashboard and the report's figures.
+// Chart configurations built from a sweep's statistics as the API shapes them (SweepDetail: cells,
+// pooled agents, parameter curves, matrices). Pure functions of the data, so the same code draws the
+// live dashboard and the report's figures. No statistic is computed here: every rate, interval and
+// pooled mean comes from the server (shared/src/lab).
 
 /** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */
 export const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 export const CATEGORY_COLORS = { military: '#C0392B', treasury: '#B8860B', wonder: '#6D4C41', civilian: '#1F5FA8', commercial: '#E69F00', guilds: '#7B3F9E', science: '#1B7F3B' };
-const Z95 = 1.959963984540054;
-
-export function wilson(k, n, z = Z95) {
-  if (!n) return { low: NaN, high: NaN };
-  const p = k / n;
-  const z2 = z * z;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
-
-export function rate(wins, games) {
-  const p = games ? wins / games : NaN;
-  return { games, wins, winRate: p, halfWidth: games ? Z95 * Math.sqrt((p * (1 - p)) / games) : NaN, wilson: wilson(wins, games) };
-}
-
 /** Draws vertical interval bars from each dataset's `errorBars` ([low, high] in data units). */
 export const errorBarsPlugin = {
   id: 'errorBars',
@@ -61,63 +47,10 @@ export function cellName(cell) {
   return cell.agents.join(' / ');
 }
 
-/**
- * The agents of a scope: one cell's labels, or ('all') every label pooled over the cells by its
- * spec (counts summed, means weighted by games).
- */
+/** The agents of a scope: one cell's labels, or ('all') every agent pooled over the cells by the server. */
 export function scopedLabels(detail, scope) {
-  const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
-  if (scope !== 'all') return cells.flatMap((c) => c.labels.map((l) => ({ ...l, name: l.label })));
-  const pooled = new Map();
-  for (const cell of cells) {
-    for (const l of cell.labels) {
-      let p = pooled.get(l.label);
-      if (!p) {
-        p = { name: l.label, label: l.label, games: 0, wins: 0, ties: 0, coinWins: 0, vpSum: 0, vpSq: 0, stagesSum: 0, score: {}, wonders: new Map(), cards: new Map(), msSum: 0, itSum: 0 };
-        pooled.set(l.label, p);
-      }
-      const g = l.games;
-      if (!g) continue;
-      p.games += g;
-      p.wins += l.wins;
-      p.ties += l.ties;
-      p.coinWins += l.coinWins;
-      p.vpSum += l.vp.mean * g;
-      p.vpSq += (l.vp.sd ** 2) * (g - 1) + g * l.vp.mean ** 2;
-      p.stagesSum += l.meanStages * g;
-      p.msSum += l.decisionMs * g;
-      p.itSum += l.iterationsPerSecond * g;
-      for (const [cat, v] of Object.entries(l.score)) p.score[cat] = (p.score[cat] ?? 0) + v * g;
-      for (const w of l.wonders) {
-        const key = `${w.wonder}:${w.side}`;
-        const acc = p.wonders.get(key) ?? { wonder: w.wonder, side: w.side, games: 0, wins: 0, stages: 0, vp: 0 };
-        acc.games += w.games;
-        acc.wins += w.wins;
-        acc.stages += w.meanStages * w.games;
-        acc.vp += w.meanVp * w.games;
-        p.wonders.set(key, acc);
-      }
-      for (const c of l.cards) p.cards.set(c.card, (p.cards.get(c.card) ?? 0) + c.count);
-    }
-  }
-  return [...pooled.values()].map((p) => {
-    const mean = p.games ? p.vpSum / p.games : NaN;
-    return {
-      name: p.name,
-      label: p.label,
-      ...rate(p.wins, p.games),
-      ties: p.ties,
-      coinWins: p.coinWins,
-      vp: { n: p.games, mean, sd: p.games > 1 ? Math.sqrt(Math.max(0, (p.vpSq - p.games * mean * mean) / (p.games - 1))) : 0 },
-      meanStages: p.games ? p.stagesSum / p.games : NaN,
-      score: Object.fromEntries(Object.entries(p.score).map(([k, v]) => [k, v / p.games])),
-      decisionMs: p.games ? p.msSum / p.games : 0,
-      iterationsPerSecond: p.games ? p.itSum / p.games : 0,
-      wonders: [...p.wonders.values()].map((w) => ({ wonder: w.wonder, side: w.side, ...rate(w.wins, w.games), meanStages: w.games ? w.stages / w.games : NaN, meanVp: w.games ? w.vp / w.games : NaN })),
-      cards: [...p.cards].map(([card, count]) => ({ card, count, frequency: p.wins ? count / p.wins : 0 })).sort((a, b) => b.count - a.count),
-      progression: [],
-    };
-  });
+  if (scope === 'all') return (detail.pooled ?? []).map((l) => ({ ...l, name: l.label }));
+  return detail.cells.filter((c) => String(c.index) === String(scope)).flatMap((c) => c.labels.map((l) => ({ ...l, name: l.label })));
 }
 
 function baseOptions(extra = {}) {
@@ -129,60 +62,37 @@ const rateTooltip = {
     label(ctx) {
       const ds = ctx.dataset;
       const extra = ds.intervals?.[ctx.dataIndex];
+      const vp = ds.vpIntervals?.[ctx.dataIndex];
       const value = ctx.parsed.y;
+      if (vp) return `${ds.label}: ${value === null ? '–' : value.toFixed(1)} ± ${Number.isFinite(vp.meanVpHalfWidth) ? vp.meanVpHalfWidth.toFixed(1) : '–'} (n = ${vp.games})`;
       if (!extra) return `${ds.label}: ${value === null ? '–' : value.toFixed(1)}`;
       return `${ds.label}: ${value.toFixed(1)} % ± ${(100 * extra.halfWidth).toFixed(1)} (Wilson ${(100 * extra.wilson.low).toFixed(1)}–${(100 * extra.wilson.high).toFixed(1)}, n = ${extra.games})`;
     },
   },
 };
 
-/** The swept parameters (other than matchup seats) with more than one value. */
-export function sweptKeys(detail) {
-  const values = new Map();
-  for (const cell of detail.cells) {
-    for (const [k, v] of Object.entries(cell.swept ?? {})) {
-      if (k.startsWith('matchup.')) continue;
-      if (!values.has(k)) values.set(k, new Set());
-      values.get(k).add(v);
-    }
-  }
-  return [...values].filter(([, vs]) => vs.size > 1).map(([k]) => k);
-}
-
-/** Win rate (with 95 % bars) and mean VP against one swept parameter's values. */
-export function parameterChart(detail, key) {
-  const seat = Number(/^seats\.(\d+)\./.exec(key)?.[1] ?? 0);
-  const byValue = new Map();
-  for (const cell of detail.cells) {
-    if (!(key in (cell.swept ?? {}))) continue;
-    const value = cell.swept[key];
-    const label = cell.labels.find((l) => l.label === cell.agents[seat]);
-    if (!label) continue;
-    const acc = byValue.get(value) ?? { wins: 0, games: 0, vp: 0 };
-    acc.wins += label.wins;
-    acc.games += label.games;
-    acc.vp += label.games ? label.vp.mean * label.games : 0;
-    byValue.set(value, acc);
-  }
-  const values = [...byValue.keys()].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
-  const rates = values.map((v) => rate(byValue.get(v).wins, byValue.get(v).games));
+/** Win rate (with its Wilson 95 % interval) and mean VP (± its 95 % half-width) against one swept parameter's values. */
+export function parameterChart(series) {
+  const points = series.points;
   return {
     type: 'line',
     data: {
-      labels: values.map(String),
+      labels: points.map((p) => String(p.value)),
       datasets: [
         {
-          label: `win % (seat ${seat})`,
-          data: rates.map((r) => percent(r.winRate)),
-          errorBars: rates.map((r) => [percent(r.winRate - r.halfWidth), percent(r.winRate + r.halfWidth)]),
-          intervals: rates,
+          label: `win % (seat ${series.seat})`,
+          data: points.map((p) => percent(p.winRate)),
+          errorBars: points.map((p) => [percent(p.wilson.low), percent(p.wilson.high)]),
+          intervals: points,
           borderColor: COLORS[0],
           backgroundColor: COLORS[0],
           yAxisID: 'y',
         },
         {
           label: 'mean VP',
-          data: values.map((v) => (byValue.get(v).games ? byValue.get(v).vp / byValue.get(v).games : null)),
+          data: points.map((p) => (Number.isFinite(p.meanVp) ? p.meanVp : null)),
+          errorBars: points.map((p) => [p.meanVpInterval.low, p.meanVpInterval.high]),
+          vpIntervals: points,
           borderColor: COLORS[1],
           backgroundColor: COLORS[1],
           borderDash: [6, 4],
@@ -192,9 +102,9 @@ export function parameterChart(detail, key) {
     },
     options: baseOptions({
       scales: {
-        x: { title: { display: true, text: key } },
-        y: { title: { display: true, text: 'win %' }, min: 0, max: 100 },
-        y1: { position: 'right', title: { display: true, text: 'mean VP' }, grid: { drawOnChartArea: false } },
+        x: { title: { display: true, text: series.key } },
+        y: { title: { display: true, text: 'win % (Wilson 95 % bars)' }, min: 0, max: 100 },
+        y1: { position: 'right', title: { display: true, text: 'mean VP (± 95 %)' }, grid: { drawOnChartArea: false } },
       },
       plugins: { legend: { position: 'bottom' }, tooltip: rateTooltip },
     }),
@@ -253,7 +163,7 @@ export function wonderWinChart(labels) {
         return {
           label: l.name,
           data: rates.map((w) => (w ? percent(w.winRate) : null)),
-          errorBars: rates.map((w) => (w ? [percent(w.winRate - w.halfWidth), percent(w.winRate + w.halfWidth)] : null)),
+          errorBars: rates.map((w) => (w ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
           intervals: rates.map((w) => w ?? null),
           backgroundColor: COLORS[i % COLORS.length],
         };
@@ -316,25 +226,32 @@ export function progressionChart(detail, scope) {
   };
 }
 
-/** The matchup matrix: the row spec's win rate against each column spec, or null. */
-export function matchupMatrix(detail) {
-  const m = detail.spec?.matchup;
-  if (!m) return null;
-  const [a, b] = m.seats;
-  const rows = m.specs.map((x) =>
-    m.specs.map((y) => {
-      if (x === y) return null;
-      let wins = 0;
-      let games = 0;
-      for (const cell of detail.cells) {
-        if (cell.agents[a] !== x || cell.agents[b] !== y) continue;
-        // The agent of seat a itself, not every seat that happens to share its spec.
-        const role = cell.roles[a];
-        wins += role.wins;
-        games += role.games;
-      }
-      return rate(wins, games);
+/** The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first. */
+export function ratingsLadder(ratings) {
+  const rows = ratings.ratings.filter((r) => Number.isFinite(r.elo));
+  return {
+    type: 'bar',
+    data: {
+      labels: rows.map((r) => r.config),
+      datasets: [
+        { type: 'bar', label: '95 % interval', data: rows.map((r) => [r.low, r.high]), intervals: rows, backgroundColor: 'rgba(0, 114, 178, 0.25)', borderColor: COLORS[0], borderWidth: 1, barPercentage: 0.5 },
+        { type: 'scatter', label: 'Elo', data: rows.map((r) => ({ x: r.elo, y: r.config })), backgroundColor: COLORS[1], borderColor: COLORS[1], pointRadius: 5 },
+      ],
+    },
+    options: baseOptions({
+      indexAxis: 'y',
+      scales: { x: { type: 'linear', title: { display: true, text: `Elo (0: ${ratings.anchor})` } }, y: { type: 'category' } },
+      plugins: {
+        legend: { position: 'bottom' },
+        tooltip: {
+          callbacks: {
+            label(ctx) {
+              const r = rows[ctx.dataIndex];
+              return `${r.config}: ${r.elo.toFixed(0)} Elo, 95 % [${r.low.toFixed(0)}, ${r.high.toFixed(0)}], ${r.games} games`;
+            },
+          },
+        },
+      },
     }),
-  );
-  return { specs: m.specs, seats: m.seats, rows };
+  };
 }

@@ -1,97 +1,101 @@
-// The sweep editor: a form and its JSON kept in step, checked against the API as you type, with
-// every error shown at the field it names.
+// The sweep editor: a form generated from the lab's sweep schema (GET /api/schema/sweep-spec.json)
+// and agent parameter table (GET /api/schema/agents.json), and the spec's JSON, kept in step both
+// ways; checked against the API as you type, with every error shown at the field it names.
+// /submit?preset=<id> starts from presets/<id>.json.
 import { bindToken, el, getJSON, postJSON } from './api.js';
+import { parseScalar } from './spec-doc.js';
+import { SpecForm, controlId } from './spec-form.js';
 
 const $ = (sel) => document.querySelector(sel);
 const token = bindToken($('#token'));
+$('#token').addEventListener('input', () => $('#token').classList.remove('invalid'));
 const form = $('#spec-form');
 const json = $('#f-json');
-const seatsBox = $('#seats');
+const fields = $('#spec-fields');
 
-const list = (text) => text.split(/[;,]/).map((s) => s.trim()).filter(Boolean);
-const pair = (text) => list(text).map(Number);
+/** Where a blank form starts: an example spec (the fields themselves come from the schema). */
+const EXAMPLE = { name: 'My sweep', players: 3, seats: ['mcts:100', 'rulebased', 'rulebased'], deals: { count: 50 } };
 
-function seatInputs(n, values = []) {
-  const current = [...seatsBox.querySelectorAll('input')].map((i) => i.value);
-  seatsBox.replaceChildren(
-    ...Array.from({ length: n }, (_, i) =>
-      el(
-        'div',
-        { class: 'field', 'data-field': `seats.${i}` },
-        el('label', { for: `f-seat-${i}` }, `Seat ${i}`),
-        Object.assign(el('input', { id: `f-seat-${i}`, size: 60, 'data-seat': i }), { value: values[i] ?? current[i] ?? (i === 0 ? 'mcts:100' : 'rulebased') }),
-      ),
-    ),
-  );
-}
+const [schema, catalog, presets] = await Promise.all([
+  getJSON('/api/schema/sweep-spec.json').catch((err) => ({ error: err })),
+  getJSON('/api/schema/agents.json').catch(() => undefined),
+  getJSON('/dashboard/presets.json').catch(() => []),
+]);
 
-function seatValue(text) {
-  const t = text.trim();
-  if (t.startsWith('{')) {
-    try {
-      return JSON.parse(t);
-    } catch {
-      return t;
-    }
+/** Suggestion lists: agent kinds for agent specs, an option's values for a choice option. */
+function decorate(input, node, path) {
+  if (node.format === 'agent-spec' || node.format === 'agent-kind') input.setAttribute('list', 'agent-kinds');
+  const option = path.length === 4 && path[0] === 'seats' && path[2] === 'params' ? catalog?.parameters.find((p) => p.key === path[3]) : undefined;
+  if (option?.values) {
+    const listId = `option-values-${option.key}`;
+    if (!document.getElementById(listId)) document.body.append(el('datalist', { id: listId }, ...option.values.map((v) => el('option', { value: v }))));
+    input.setAttribute('list', listId);
   }
-  return t;
 }
 
-/** The spec the form describes. */
-function specFromForm() {
-  const spec = {
-    name: $('#f-name').value.trim(),
-    players: Number($('#f-players').value),
-    seats: [...seatsBox.querySelectorAll('input')].map((i) => seatValue(i.value)),
-    wonders: { mode: $('#f-wonders').value },
-    sides: $('#f-sides').value,
-    deals: { firstSeed: Number($('#f-seed').value), count: Number($('#f-deals').value) },
-    seating: $('#f-seating').value,
-    open: $('#f-open').checked,
-    keepRecords: $('#f-records').checked,
-    priority: Number($('#f-priority').value),
-  };
-  if (spec.wonders.mode === 'fixed') spec.wonders.sets = $('#f-sets').value.split('\n').map(list).filter((s) => s.length);
-  if (spec.seating === 'swap') spec.swapSeats = pair($('#f-swap').value);
-  const specs = list($('#f-matchup-specs').value);
-  if (specs.length) spec.matchup = { specs, seats: pair($('#f-matchup-seats').value) };
-  return spec;
+/** An option added to a seat starts at that agent kind's default (from the parameter table). */
+function initial(path) {
+  if (path[0] !== 'seats' || path[2] !== 'params' || !catalog) return undefined;
+  const option = catalog.parameters.find((p) => p.key === path[3]);
+  const kind = specForm.doc.seats?.[path[1]]?.agent;
+  const text = option?.defaults[kind] ?? option?.defaults.mcts;
+  return text === undefined ? undefined : parseScalar(text, new Set(['number', 'string']));
 }
 
-function formFromSpec(spec) {
-  $('#f-name').value = spec.name ?? 'My sweep';
-  $('#f-players').value = spec.players ?? 3;
-  seatInputs(spec.players ?? 3, (spec.seats ?? []).map((s) => (typeof s === 'string' ? s : JSON.stringify(s))));
-  $('#f-wonders').value = spec.wonders?.mode ?? 'random';
-  $('#f-sets').value = (spec.wonders?.sets ?? []).map((s) => s.join(', ')).join('\n');
-  $('#f-sides').value = spec.sides ?? 'random';
-  $('#f-seed').value = spec.deals?.firstSeed ?? 1;
-  $('#f-deals').value = spec.deals?.count ?? 50;
-  $('#f-seating').value = spec.seating ?? 'fixed';
-  $('#f-swap').value = (spec.swapSeats ?? [0, 1]).join(',');
-  $('#f-open').checked = Boolean(spec.open);
-  $('#f-records').checked = spec.keepRecords ?? true;
-  $('#f-priority').value = spec.priority ?? 1;
-  $('#f-matchup-specs').value = (spec.matchup?.specs ?? []).join('; ');
-  $('#f-matchup-seats').value = (spec.matchup?.seats ?? [0, 1]).join(',');
+const specForm = new SpecForm(fields, schema.error ? {} : schema, {
+  onEdit: () => {
+    showJson();
+    scheduleCheck();
+  },
+  decorate,
+  initial,
+});
+
+function showJson() {
+  json.value = JSON.stringify(specForm.doc, null, 2);
+}
+
+/** A spec in both views: the form drawn from it, the JSON shown as it is. */
+function load(spec) {
+  specForm.render(structuredClone(spec));
+  showJson();
+  scheduleCheck();
+}
+
+/** The agents and MCTS options as the lab's parameter table gives them: a reference under the seats. */
+function showAgentOptions() {
+  if (!catalog) {
+    $('#bury-rule').textContent = "The agents' options could not be loaded.";
+    return;
+  }
+  const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
+  $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, k.summary)));
+  const table = $('#agent-options-table');
+  table.querySelector('thead').replaceChildren(el('tr', {}, ...['key', 'range', ...named, 'meaning'].map((h) => el('th', { scope: 'col' }, h))));
+  table.querySelector('tbody').replaceChildren(
+    ...catalog.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), ...named.map((k) => el('td', {}, p.defaults[k])), el('td', {}, p.meaning))),
+  );
+  $('#bury-rule').textContent = `A grouped discard or stage arm uses ${catalog.buryRule}.`;
 }
 
 function clearErrors() {
   $('#errors').hidden = true;
   for (const node of document.querySelectorAll('.field-error')) node.remove();
-  for (const node of document.querySelectorAll('.invalid')) {
+  // The token's mark belongs to the last submission; it goes when the token is edited.
+  for (const node of document.querySelectorAll('.invalid:not(#token)')) {
     node.classList.remove('invalid');
     node.removeAttribute('aria-invalid');
   }
 }
 
-/** Marks the input of `field` (or of its nearest named parent) and shows the message there. */
+/** Marks the control of `field` (or of its nearest named parent) and shows the message there. */
 function showError(field, message) {
   const parts = (field ?? '(spec)').split('.');
   let box;
-  for (let n = parts.length; n > 0 && !box; n--) box = document.querySelector(`[data-field="${parts.slice(0, n).join('.')}"]`);
+  for (let n = parts.length; n > 0 && !box; n--) box = document.querySelector(`[data-field="${CSS.escape(parts.slice(0, n).join('.'))}"]`);
   box ??= document.querySelector('[data-field="(spec)"]');
-  const input = box.querySelector('input, select, textarea') ?? box;
+  const own = document.getElementById(controlId(parts));
+  const input = own && box.contains(own) ? own : (box.querySelector('input:not([type=checkbox]), select, textarea') ?? box.querySelector('input') ?? box);
   input.classList.add('invalid');
   input.setAttribute('aria-invalid', 'true');
   const note = el('p', { class: 'field-error', id: `error-${field}`, 'data-error-for': field }, message);
@@ -102,6 +106,13 @@ function showError(field, message) {
   summary.replaceChildren(el('strong', {}, 'The spec has an error: '), message);
 }
 
+/** The estimated CPU time of a sweep, in the unit that reads best. */
+function cpuTime(hours) {
+  if (hours < 1 / 60) return `${Math.max(1, Math.round(hours * 3600))} s`;
+  if (hours < 1) return `${Math.round(hours * 60)} min`;
+  return `${hours < 10 ? hours.toFixed(1) : Math.round(hours)} h`;
+}
+
 let checkTimer;
 let checkSeq = 0;
 async function check(spec) {
@@ -110,7 +121,7 @@ async function check(spec) {
   if (seq !== checkSeq) return false;
   clearErrors();
   if (status === 200) {
-    $('#validation').textContent = `Valid: ${body.games} games in ${body.cells} cell${body.cells === 1 ? '' : 's'} of ${body.gamesPerCell}.`;
+    $('#validation').textContent = `Valid: ${body.games} games in ${body.cells} cell${body.cells === 1 ? '' : 's'} of ${body.gamesPerCell}, about ${cpuTime(body.estimate.cpuHours)} of CPU.`;
     return true;
   }
   $('#validation').textContent = '';
@@ -133,28 +144,22 @@ function scheduleCheck() {
   }, 300);
 }
 
-form.addEventListener('input', (e) => {
-  if (e.target === json) {
-    try {
-      formFromSpec(JSON.parse(json.value));
-    } catch {
-      // keep the form until the JSON parses again
-    }
-  } else {
-    if (e.target.id === 'f-players') seatInputs(Math.min(7, Math.max(3, Number(e.target.value) || 3)));
-    json.value = JSON.stringify(specFromForm(), null, 2);
+// The JSON view drives the form: each edit that parses to an object redraws it.
+json.addEventListener('input', () => {
+  try {
+    const spec = JSON.parse(json.value);
+    if (spec && typeof spec === 'object' && !Array.isArray(spec)) specForm.render(spec);
+  } catch {
+    // keep the form until the JSON parses again
   }
   scheduleCheck();
-});
-form.addEventListener('change', (e) => {
-  if (e.target !== json) {
-    json.value = JSON.stringify(specFromForm(), null, 2);
-    scheduleCheck();
-  }
 });
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
+  // A validation still in flight would clear what the submission reports.
+  clearTimeout(checkTimer);
+  checkSeq++;
   let spec;
   try {
     spec = JSON.parse(json.value);
@@ -175,14 +180,26 @@ form.addEventListener('submit', async (e) => {
   }
 });
 
-const presets = await getJSON('/dashboard/presets.json').catch(() => []);
 const select = $('#preset');
 for (const p of presets) select.append(el('option', { value: p.id }, p.name));
 select.addEventListener('change', () => {
   const preset = presets.find((p) => p.id === select.value);
-  formFromSpec(preset ? preset.spec : { name: '', players: 3 });
-  json.value = JSON.stringify(preset ? preset.spec : specFromForm(), null, 2);
-  scheduleCheck();
+  const url = new URL(location.href);
+  if (preset) url.searchParams.set('preset', preset.id);
+  else url.searchParams.delete('preset');
+  history.replaceState(null, '', url);
+  load(preset ? preset.spec : EXAMPLE);
 });
-seatInputs(3);
-json.value = JSON.stringify(specFromForm(), null, 2);
+
+showAgentOptions();
+fields.removeAttribute('aria-busy');
+if (schema.error) {
+  fields.replaceChildren(el('p', { class: 'alert' }, `The sweep schema could not be loaded (${schema.error.message}): edit the JSON below.`));
+}
+const wanted = new URL(location.href).searchParams.get('preset');
+const preset = wanted ? presets.find((p) => p.id === wanted) : undefined;
+select.value = preset ? preset.id : '';
+load(preset ? preset.spec : EXAMPLE);
+if (wanted && !preset) select.after(el('p', { class: 'alert', id: 'preset-error' }, `No preset '${wanted}' (presets: ${presets.map((p) => p.id).join(', ')}).`));
+// The page is ready for input (tests wait for it).
+document.body.dataset.ready = 'true';

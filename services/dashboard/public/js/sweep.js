@@ -2,20 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import {
-  breakdownChart,
-  cardsChart,
-  cellName,
-  errorBarsPlugin,
-  matchupMatrix,
-  parameterChart,
-  progressionChart,
-  scopedLabels,
-  sweptKeys,
-  vpBoxplot,
-  wonderStagesChart,
-  wonderWinChart,
-} from './charts.js';
+import { breakdownChart, cardsChart, cellName, errorBarsPlugin, parameterChart, progressionChart, ratingsLadder, scopedLabels, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -29,6 +16,9 @@ let detail;
 
 $('#export-csv').href = `/api/sweeps/${id}/export?format=csv`;
 $('#export-jsonl').href = `/api/sweeps/${id}/export?format=jsonl`;
+$('#summary-csv').href = `/api/sweeps/${id}/summary?format=csv`;
+$('#summary-json').href = `/api/sweeps/${id}/summary?format=json`;
+$('#compare-link').href = `/compare?ids=${encodeURIComponent(id)}`;
 
 /** Creates the chart on first use, then swaps its data in place (no re-creation, no animation). */
 function draw(canvasId, config) {
@@ -48,15 +38,53 @@ function renderHeader(d) {
   status.textContent = d.status;
   status.className = `status status-${d.status}`;
   const c = d.counts;
-  $('#counts').textContent = `${c.done} of ${c.total} games done${c.failed ? `, ${c.failed} failed` : ''} · ${c.queued} in the queue · ${c.pending} waiting · ${d.cells.length} cell${d.cells.length === 1 ? '' : 's'} of ${d.gamesPerCell} games`;
+  $('#counts').textContent = `${c.done} of ${c.total} games done${c.failed ? `, ${c.failed} failed` : ''} · ${c.queued} in the queue · ${c.pending} waiting · ${d.cellCount} cell${d.cellCount === 1 ? '' : 's'} of ${d.gamesPerCell} games${d.cells.length < d.cellCount ? ` (the first ${d.cells.length} shown)` : ''}`;
   const progress = $('#progress');
   progress.value = d.progress;
   progress.setAttribute('aria-valuetext', `${pct(d.progress)} % done`);
-  $('#rate').textContent = `${d.gamesPerSecond ? d.gamesPerSecond.toFixed(2) : '–'} games/s · ETA ${duration(d.etaSeconds)}`;
+  // The rate is measured on running time only (the server's active clock): a pause does not slow it.
+  const rate = d.gamesPerSecond ? d.gamesPerSecond.toFixed(2) : '–';
+  const running = d.activeSeconds === null || d.activeSeconds === undefined ? '' : ` · ${duration(d.activeSeconds)} running`;
+  $('#rate').textContent =
+    d.status === 'running'
+      ? `${rate} games/s (last 5 min of running time) · ETA ${duration(d.etaSeconds)}${running}`
+      : d.status === 'paused'
+        ? `paused · ${rate} games/s while running · no ETA while paused${running}`
+        : `${rate} games/s over its running time${running}`;
+  renderCellProgress(d);
+  renderProvenance(d);
   $('#pause').disabled = d.status !== 'running';
   $('#resume').disabled = d.status !== 'paused';
   $('#cancel').disabled = d.status === 'done' || d.status === 'cancelled';
   $('#retry-failed').disabled = !c.failed;
+}
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
+
+function renderProvenance(d) {
+  const p = d.provenance;
+  if (!p) return;
+  const code = p.code ? `${p.code.package} ${p.code.version}${p.code.commit ? `, commit ${p.code.commit.slice(0, 12)}${p.code.dirty ? ' (with uncommitted changes)' : ''}` : ', commit unknown'}, Node ${p.code.node}` : 'not recorded (a sweep stored before this was kept)';
+  const rows = [
+    ['code that created it', code],
+    ['created', when(p.created)],
+    ['started (first games queued)', when(p.startedAt)],
+    ['finished', when(p.finishedAt)],
+    ['wall time', duration(p.wallSeconds)],
+    ['running time (pauses not counted)', duration(p.activeSeconds)],
+    ['CPU time of its games', p.cpuSeconds === null ? '–' : `${num(p.cpuSeconds, 1)} s`],
+    ...p.workers.map((w, i) => [i === 0 ? 'workers (games stored)' : '', `${w.host} pid ${w.pid}, ${w.version}${w.commit ? ` ${w.commit.slice(0, 12)}${w.dirty ? '+' : ''}` : ''}: ${w.games} games`]),
+  ];
+  fillTable($('#provenance'), ['', ''], rows);
+}
+
+function renderCellProgress(d) {
+  const names = new Map(d.cells.map((c) => [c.index, cellName(c)]));
+  const rows = (d.cellProgress ?? []).map((c) => {
+    const bar = el('progress', { max: 1, value: c.total ? c.done / c.total : 0, 'aria-label': `cell ${c.index}: ${pct(c.total ? c.done / c.total : NaN)} % done` });
+    return [`${c.index}: ${names.get(c.index) ?? ''}`, el('td', {}, bar), `${c.done} / ${c.total}`, pct(c.total ? c.done / c.total : NaN), c.failed, c.queued];
+  });
+  fillTable($('#cell-progress'), ['cell', 'progress', { text: 'done / total', num: true }, { text: '% done', num: true }, { text: 'failed', num: true }, { text: 'in the queue', num: true }], rows);
 }
 
 function renderScopes(d) {
@@ -67,26 +95,57 @@ function renderScopes(d) {
 
 function renderParameters(d) {
   const section = $('#params');
-  for (const key of sweptKeys(d)) {
+  for (const series of d.parameters ?? []) {
+    const key = series.key;
     const canvasId = `param-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
     if (!document.getElementById(canvasId)) {
       section.append(
         el('div', { class: 'card' }, el('h2', {}, `Win rate and mean VP by ${key}`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate with 95 % intervals and mean VP for each value of ${key}` }))),
       );
     }
-    draw(canvasId, parameterChart(d, key));
+    draw(canvasId, parameterChart(series));
   }
 }
 
+/** Sequential (a win rate, 0 to 1): white to dark blue. Returns the fill and a text colour that reads on it. */
 function heatColour(p) {
-  if (!Number.isFinite(p)) return '#eeeeee';
-  // White at 0 to dark blue at 1; text switches to white where the fill gets dark.
+  if (!Number.isFinite(p)) return { fill: '#eeeeee', text: '#1a1a1a' };
   const light = Math.round(97 - 62 * p);
-  return `hsl(207, 70%, ${light}%)`;
+  return { fill: `hsl(207, 70%, ${light}%)`, text: light < 58 ? '#fff' : '#1a1a1a' };
+}
+
+/** Diverging around 50 % (a head-to-head score): vermillion below, white at even, blue above (Okabe–Ito hues). */
+function divergingColour(p) {
+  if (!Number.isFinite(p)) return { fill: '#eeeeee', text: '#1a1a1a' };
+  const d = Math.min(1, Math.abs(p - 0.5) * 2);
+  const light = Math.round(97 - 57 * d);
+  return { fill: p >= 0.5 ? `hsl(207, 70%, ${light}%)` : `hsl(24, 85%, ${light}%)`, text: light < 58 ? '#fff' : '#1a1a1a' };
+}
+
+/** A colour key: swatches from 0 to 100 %, the ends and the middle labelled. */
+function colourKey(box, colour, caption) {
+  box.setAttribute('aria-label', caption);
+  box.replaceChildren(
+    ...Array.from({ length: 11 }, (_, i) => {
+      const c = colour(i / 10);
+      const span = el('span', {}, i % 5 === 0 ? `${i * 10} %` : '');
+      span.style.background = c.fill;
+      span.style.color = c.text;
+      return span;
+    }),
+  );
+}
+
+function heatCell(value, colour, attrs, text) {
+  const td = el('td', { class: 'heat-cell', ...attrs }, text);
+  const c = colour(value);
+  td.style.background = c.fill;
+  td.style.color = c.text;
+  return td;
 }
 
 function renderMatchup(d) {
-  const matrix = matchupMatrix(d);
+  const matrix = d.matchup;
   $('#matchup').hidden = !matrix;
   if (!matrix) return;
   const table = $('#matchup-matrix');
@@ -102,20 +161,59 @@ function renderMatchup(d) {
           el('th', { scope: 'row' }, matrix.specs[i]),
           ...row.map((r, j) => {
             if (!r) return el('td', { class: 'heat-cell muted' }, '—');
-            const td = el('td', {
-              class: 'heat-cell',
-              'data-row': matrix.specs[i],
-              'data-col': matrix.specs[j],
-              title: r.games ? `${matrix.specs[i]} against ${matrix.specs[j]}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet',
-            }, r.games ? `${pct(r.winRate)} %` : '–');
-            td.style.background = heatColour(r.winRate);
-            td.style.color = r.winRate > 0.55 ? '#fff' : '#1a1a1a';
-            return td;
+            return heatCell(
+              r.winRate,
+              heatColour,
+              {
+                'data-row': matrix.specs[i],
+                'data-col': matrix.specs[j],
+                title: r.games ? `${matrix.specs[i]} against ${matrix.specs[j]}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet',
+              },
+              r.games ? `${pct(r.winRate)} %` : '–',
+            );
           }),
         ),
       ),
     ),
   );
+  colourKey($('#matchup-key'), heatColour, 'Colour key: the row agent\'s win rate, white at 0 %, dark blue at 100 %');
+}
+
+/** The configurations against each other: the ratings ladder and the head-to-head matrix. */
+function renderVersus(d) {
+  $('#versus').hidden = !d.ratings;
+  if (!d.ratings) return;
+  draw('chart-ratings', ratingsLadder(d.ratings));
+  const r = d.ratings;
+  fillTable(
+    $('#ratings-table'),
+    ['configuration', { text: 'Elo', num: true }, { text: '95 % interval', num: true }, { text: 'games', num: true }, { text: 'pairs compared', num: true }],
+    r.ratings.map((x) => [x.config, Number.isFinite(x.elo) ? x.elo.toFixed(0) : '–', Number.isFinite(x.low) ? `[${x.low.toFixed(0)}, ${x.high.toFixed(0)}]` : '–', x.games, x.comparisons]),
+  );
+  $('#ratings-note').textContent = `0 Elo: ${r.anchor}. ${r.games} games. ${r.components > 1 ? `${r.components} groups of configurations never met: ratings compare only within a group. ` : ''}${r.method}.`;
+  const m = d.headToHead;
+  $('#h2h-matrix').replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'row \\ column'), ...m.configs.map((c) => el('th', { scope: 'col' }, c)))),
+    el(
+      'tbody',
+      {},
+      ...m.rows.map((row, i) =>
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row' }, m.configs[i]),
+          ...row.map((c, j) => {
+            if (!c) return el('td', { class: 'heat-cell muted' }, '—');
+            const title = c.games
+              ? `${m.configs[i]} scored more VP than ${m.configs[j]} in ${pct(c.score)} % of ${c.games} games (${c.more} more, ${c.ties} ties counted half), Wilson 95 % ${pct(c.interval.low)}–${pct(c.interval.high)}`
+              : 'they never met';
+            return heatCell(c.score, divergingColour, { 'data-row': m.configs[i], 'data-col': m.configs[j], title }, c.games ? `${pct(c.score)} %` : '–');
+          }),
+        ),
+      ),
+    ),
+  );
+  colourKey($('#h2h-key'), divergingColour, 'Colour key: vermillion below 50 % (the row is weaker), white at 50 %, blue above (the row is stronger)');
 }
 
 function renderNumbers(d) {
@@ -212,6 +310,7 @@ function render(d) {
   renderScopes(d);
   renderParameters(d);
   renderMatchup(d);
+  renderVersus(d);
   renderCharts(d);
   renderNumbers(d);
   const done = d.counts.done + d.counts.failed;

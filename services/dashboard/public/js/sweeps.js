@@ -3,6 +3,10 @@ import { duration, el, getJSON } from './api.js';
 
 const body = document.querySelector('#sweeps tbody');
 const empty = document.getElementById('empty');
+const compare = document.getElementById('compare');
+/** Sweeps ticked for comparison (kept across the refreshes that redraw the rows). */
+const ticked = new Set();
+compare.addEventListener('click', () => (location.href = `/compare?ids=${[...ticked].map(encodeURIComponent).join(',')}`));
 
 async function refresh() {
   try {
@@ -11,9 +15,17 @@ async function refresh() {
     body.replaceChildren(
       ...sweeps.map((s) => {
         const progress = el('progress', { max: 1, value: s.progress, 'aria-label': `${s.name}: ${(100 * s.progress).toFixed(1)} % done` });
+        const box = el('input', { type: 'checkbox', 'aria-label': `compare ${s.name}`, 'data-compare': s.id });
+        box.checked = ticked.has(s.id);
+        box.addEventListener('change', () => {
+          if (box.checked) ticked.add(s.id);
+          else ticked.delete(s.id);
+          compare.disabled = ticked.size < 2;
+        });
         return el(
           'tr',
           { 'data-sweep': s.id },
+          el('td', {}, box),
           el('td', {}, el('a', { href: `/sweeps/${s.id}` }, s.name)),
           el('td', { class: `status status-${s.status}` }, s.status),
           el('td', {}, progress),

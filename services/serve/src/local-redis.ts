@@ -55,7 +55,11 @@ export async function useOrStartRedis(url: string, dataDir: string, log: (msg: s
     );
   }
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new NoRedisError(`Nothing answers at ${url}, and DATA_DIR ${dir} cannot be created for a private redis-server: ${(err as Error).message}`);
+  }
   const port = await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'];
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { Sweep, parseSweepSpec, playGame, runGames, type SweepSpecInput } from '@wonderlab/shared';
 import { SweepStore, connectRedis, deleteKeys, gameQueue, redisAnswers } from '@wonderlab/shared/store';
 import { GameWorker } from '@wonderlab/worker';
-import { Feeder } from '../src/feeder.js';
+import { Feeder } from '@wonderlab/coordinator';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ENQUEUE_GAMES = Number(process.env.BENCH_ENQUEUE_GAMES ?? 100_000);

@@ -4,12 +4,11 @@
  */
 import { pino } from 'pino';
 import { z } from 'zod';
-import { ConfigError, DEFAULT_REDIS_URL, connectRedis, parseEnv } from '@wonderlab/shared/store';
+import { ConfigError, DEFAULT_REDIS_URL, OutageLog, closeRedis, connectRedis, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { GameWorker, WorkerEnvSchema } from '@wonderlab/worker';
 import { dashboardRouter } from '@wonderlab/dashboard';
-import { CoordinatorEnvSchema } from './config.js';
+import { CoordinatorEnvSchema, startCoordinator } from '@wonderlab/coordinator';
 import { NoRedisError, useOrStartRedis } from './local-redis.js';
-import { startCoordinator } from './server.js';
 
 const EmbeddedEnvSchema = CoordinatorEnvSchema.extend(WorkerEnvSchema.shape).extend({
   HOST: z.string().default('127.0.0.1'),
@@ -42,9 +41,11 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
     throw err;
   }
   const settings = { ...config, REDIS_URL: redisServer.url };
-  const coordinator = await startCoordinator(settings, logger.child({ service: 'coordinator' }), { mount: (app) => app.use(dashboardRouter()) });
+  // One outage log for the whole process: its connections all see the same outage.
+  const outage = new OutageLog(logger, config.OUTAGE_LOG_INTERVAL_MS);
+  const coordinator = await startCoordinator(settings, logger.child({ service: 'coordinator' }), { mount: (app) => app.use(dashboardRouter()), outage });
   const workerRedis = connectRedis(redisServer.url);
-  workerRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  outage.watch(workerRedis, 'worker');
   const slots = config.WORKER_SLOTS;
   const worker = new GameWorker({
     redis: workerRedis,
@@ -54,6 +55,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
     lockDuration: config.LOCK_DURATION_MS,
     stalledInterval: config.STALLED_INTERVAL_MS,
     logger: logger.child({ service: 'worker' }),
+    outage,
   });
   worker.start();
   const auth = config.API_TOKEN ? ` -H "Authorization: Bearer $API_TOKEN"` : '';
@@ -73,11 +75,15 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      logger.info({ signal }, 'stopping: finishing running games');
-      await worker.close(config.SHUTDOWN_GRACE_MS);
-      await workerRedis.quit();
-      await coordinator.close();
-      await redisServer.stop();
+      // The games' grace, then at most SHUTDOWN_CLOSE_MS for each of worker, coordinator and a
+      // private Redis: bounded whether Redis answers or not.
+      exitWithin(config.SHUTDOWN_GRACE_MS + 3 * config.SHUTDOWN_CLOSE_MS + 1000, logger);
+      logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'stopping: finishing running games');
+      const { clean } = await worker.close(config.SHUTDOWN_GRACE_MS, config.SHUTDOWN_CLOSE_MS);
+      await closeRedis(workerRedis, 1000);
+      const coordinatorClean = await coordinator.close();
+      const redisStopped = await within(redisServer.stop(), config.SHUTDOWN_CLOSE_MS);
+      logger.info({ ...worker.counts, clean: clean && coordinatorClean && redisStopped }, 'lab stopped');
       resolve();
     };
     process.once('SIGINT', () => void stop('SIGINT'));

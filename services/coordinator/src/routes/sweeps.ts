@@ -1,0 +1,115 @@
+/**
+ * Sweeps: validate and create (checked against the lab's limits before anything is stored), list,
+ * detail (a page of cells), live events, and the actions (pause, resume, cancel, retry-failed).
+ */
+import { Router, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { Sweep, SweepSpecError, checkSweepSpec, codeVersion, type SweepCost } from '@wonderlab/shared';
+import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
+import { DetailQuery, ListQuery } from '../api-schemas.js';
+import { sweepLimits, type LimitsConfig } from '../config.js';
+import type { SweepEvents } from '../events.js';
+import type { Feeder } from '../feeder.js';
+import { HttpError, parse } from '../http.js';
+import { sweepDetail, sweepOverview } from '../views.js';
+import { findSweep } from './find.js';
+
+export interface SweepRouteDeps {
+  store: SweepStore;
+  feeder: Feeder;
+  events: SweepEvents;
+  limits: LimitsConfig;
+  logger: Logger;
+  requireToken: RequestHandler;
+  json: RequestHandler;
+}
+
+/** The estimate as the API gives it: three significant digits. */
+const estimateOf = (cost: SweepCost) => ({ cpuHours: Number(cost.cpuHours.toPrecision(3)), maxGameSeconds: Number(cost.maxGameSeconds.toPrecision(3)) });
+
+export function sweepRoutes(d: SweepRouteDeps): Router {
+  const { store, feeder, logger } = d;
+  const router = Router();
+  const list = ListQuery(d.limits.MAX_PAGE_ITEMS);
+  const detail = DetailQuery(d.limits.MAX_PAGE_CELLS);
+
+  /** The body as a valid spec within the lab's limits, or a 400 naming the field. */
+  const validSpec = (body: unknown) => {
+    if (body === undefined || typeof body !== 'object' || Array.isArray(body) || body === null) {
+      throw new HttpError(400, 'the body must be a sweep spec: a JSON object (Content-Type: application/json)', '(body)');
+    }
+    try {
+      const checked = checkSweepSpec(body, sweepLimits(d.limits));
+      return { ...checked, cost: checked.cost! };
+    } catch (err) {
+      if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
+      throw err;
+    }
+  };
+
+  // Changes nothing, so no token: the submit page checks specs with it as you type.
+  router.post('/api/sweeps/validate', d.json, (req, res) => {
+    const { size, cost } = validSpec(req.body);
+    res.json({ ok: true, games: size.total, cells: size.cells, gamesPerCell: size.gamesPerCell, estimate: estimateOf(cost) });
+  });
+
+  router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
+    const { spec, size, cost } = validSpec(req.body);
+    const meta = await store.create(spec, new Sweep(spec), Date.now(), codeVersion());
+    logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
+    feeder.kick();
+    res
+      .status(201)
+      .location(`/api/sweeps/${meta.id}`)
+      .json({ id: meta.id, name: meta.name, games: meta.total, cells: size.cells, estimate: estimateOf(cost), url: `/api/sweeps/${meta.id}` });
+  });
+
+  router.get('/api/sweeps', async (req, res) => {
+    const { offset, limit } = parse(list, req.query, 'query');
+    const metas = await store.list(offset, limit);
+    res.json(await Promise.all(metas.map((m) => sweepOverview(store, m))));
+  });
+
+  router.get('/api/sweeps/:id', async (req, res) => {
+    const meta = await findSweep(store, req);
+    const { cellOffset, cellLimit } = parse(detail, req.query, 'query');
+    res.json(await sweepDetail(store, meta, { offset: cellOffset, limit: cellLimit }));
+  });
+
+  router.get('/api/sweeps/:id/events', async (req, res) => {
+    const meta = await findSweep(store, req);
+    d.events.subscribe(meta.id, res);
+  });
+
+  const action = (name: string, run: (meta: SweepMeta) => Promise<SweepStatus | undefined | number>) => {
+    router.post(`/api/sweeps/:id/${name}`, d.requireToken, async (req, res) => {
+      const meta = await findSweep(store, req);
+      const outcome = await run(meta);
+      if (outcome === undefined) throw new HttpError(409, `cannot ${name} a sweep that is ${meta.status}`);
+      logger.info({ sweep: meta.id, action: name }, 'sweep action');
+      res.json(await sweepOverview(store, (await store.meta(meta.id))!));
+    });
+  };
+  action('cancel', async (meta) => {
+    const old = await store.transition(meta.id, ['running', 'paused'], 'cancelled', meta.priority);
+    if (old) await feeder.takeBack(meta.id, 'drop');
+    return old;
+  });
+  action('pause', async (meta) => {
+    const old = await store.transition(meta.id, ['running'], 'paused', meta.priority);
+    if (old) await feeder.takeBack(meta.id, 'requeue');
+    return old;
+  });
+  action('resume', async (meta) => {
+    const old = await store.transition(meta.id, ['paused'], 'running', meta.priority);
+    feeder.kick();
+    return old;
+  });
+  action('retry-failed', async (meta) => {
+    const n = await store.retryFailed(meta.id, meta.priority);
+    if (n < 0) return undefined;
+    feeder.kick();
+    return n;
+  });
+  return router;
+}

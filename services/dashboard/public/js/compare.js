@@ -1,0 +1,117 @@
+// Two or more sweeps side by side: each swept parameter's win-rate curve, one line per sweep (with
+// its Wilson 95 % bars), every agent pooled over each sweep's cells, their summary rows and how
+// each was made. Everything drawn is the API's (detail, /summary); nothing is computed here.
+import { duration, el, fillTable, getJSON, num, pct } from './api.js';
+import { COLORS, errorBarsPlugin } from './charts.js';
+
+const Chart = window.Chart;
+Chart.register(errorBarsPlugin);
+const $ = (sel) => document.querySelector(sel);
+const ids = (new URL(location.href).searchParams.get('ids') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The sweeps list with a box per sweep, ticked for those compared. */
+async function renderPicker() {
+  const sweeps = await getJSON('/api/sweeps?limit=100');
+  $('#pick-list').replaceChildren(
+    ...sweeps.map((s) => {
+      const box = el('input', { type: 'checkbox', value: s.id, id: `pick-${s.id}` });
+      box.checked = ids.includes(s.id);
+      return el('label', { class: 'inline', for: `pick-${s.id}` }, box, ` ${s.name} (${s.status}, ${s.counts.done} / ${s.counts.total} games)`);
+    }),
+  );
+}
+
+$('#pick-apply').addEventListener('click', () => {
+  const picked = [...document.querySelectorAll('#pick-list input:checked')].map((b) => b.value);
+  location.href = `/compare?ids=${picked.map(encodeURIComponent).join(',')}`;
+});
+
+/** A value's place on a shared axis: numbers by size, then texts. */
+const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : typeof a === 'number' ? -1 : typeof b === 'number' ? 1 : String(a).localeCompare(String(b)));
+
+function renderCharts(sweeps) {
+  const keys = [...new Set(sweeps.flatMap((s) => s.detail.parameters.map((p) => p.key)))];
+  $('#compare-charts').replaceChildren(
+    ...keys.map((key) => {
+      const canvasId = `compare-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
+      return el('div', { class: 'card' }, el('h2', {}, `Win rate by ${key}`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate by ${key}, one line per sweep, with Wilson 95 % intervals` })));
+    }),
+  );
+  for (const key of keys) {
+    const values = [...new Set(sweeps.flatMap((s) => s.detail.parameters.filter((p) => p.key === key).flatMap((p) => p.points.map((x) => x.value))))].sort(byValue);
+    const datasets = sweeps
+      .map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) }))
+      .filter((x) => x.series)
+      .map(({ s, i, series }) => {
+        const at = values.map((v) => series.points.find((p) => p.value === v) ?? null);
+        return {
+          label: `${s.detail.name} (${s.id})`,
+          data: at.map((p) => (p ? 100 * p.winRate : null)),
+          errorBars: at.map((p) => (p ? [100 * p.wilson.low, 100 * p.wilson.high] : null)),
+          intervals: at,
+          borderColor: COLORS[i % COLORS.length],
+          backgroundColor: COLORS[i % COLORS.length],
+          spanGaps: true,
+        };
+      });
+    new Chart(document.getElementById(`compare-${key.replace(/[^A-Za-z0-9]+/g, '-')}`), {
+      type: 'line',
+      data: { labels: values.map(String), datasets },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        scales: { x: { title: { display: true, text: key } }, y: { min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } } },
+        plugins: {
+          legend: { position: 'bottom' },
+          tooltip: {
+            callbacks: {
+              label(ctx) {
+                const p = ctx.dataset.intervals[ctx.dataIndex];
+                return p ? `${ctx.dataset.label}: ${pct(p.winRate)} % (Wilson ${pct(p.wilson.low)}–${pct(p.wilson.high)}, n = ${p.games})` : '';
+              },
+            },
+          },
+        },
+      },
+    });
+  }
+}
+
+function renderTables(sweeps) {
+  fillTable(
+    $('#compare-pooled'),
+    ['sweep', 'agent', { text: 'cells', num: true }, { text: 'games', num: true }, { text: 'wins', num: true }, { text: 'win %', num: true }, { text: 'Wilson 95 %', num: true }, { text: 'mean VP ± 95 %', num: true }],
+    sweeps.flatMap((s) => s.detail.pooled.map((p) => [s.detail.name, p.label, p.cells, p.games, p.wins, pct(p.winRate), `[${pct(p.wilson.low)}, ${pct(p.wilson.high)}]`, `${num(p.vp.mean)} ± ${num(p.vpMeanHalfWidth)}`])),
+  );
+  const swept = [...new Set(sweeps.flatMap((s) => s.rows.flatMap((r) => Object.keys(r).filter((k) => k.startsWith('seats.') || k.startsWith('matchup.')))))];
+  fillTable(
+    $('#compare-rows'),
+    ['sweep', { text: 'cell', num: true }, ...swept, 'agent', { text: 'games', num: true }, { text: 'wins', num: true }, { text: 'win %', num: true }, { text: 'Wilson 95 %', num: true }, { text: 'mean VP (sd)', num: true }],
+    sweeps.flatMap((s) => s.rows.map((r) => [s.detail.name, r.cell, ...swept.map((k) => r[k] ?? ''), r.agent, r.games, r.wins, pct(r.win_rate ?? NaN), `[${pct(r.ci_low ?? NaN)}, ${pct(r.ci_high ?? NaN)}]`, `${num(r.vp_mean ?? NaN)} (${num(r.vp_sd ?? NaN)})`])),
+  );
+  fillTable(
+    $('#compare-provenance'),
+    ['sweep', 'code', 'created', 'wall time', 'running time', { text: 'CPU s', num: true }, 'workers'],
+    sweeps.map((s) => {
+      const p = s.detail.provenance;
+      const code = p.code ? `${p.code.version}${p.code.commit ? ` ${p.code.commit.slice(0, 12)}${p.code.dirty ? '+' : ''}` : ''}` : 'not recorded';
+      return [el('td', {}, el('a', { href: `/sweeps/${s.id}` }, s.detail.name)), code, new Date(p.created).toLocaleString(), duration(p.wallSeconds), duration(p.activeSeconds), p.cpuSeconds === null ? '–' : num(p.cpuSeconds, 1), p.workers.map((w) => `${w.host}:${w.pid} (${w.games})`).join(', ')];
+    }),
+  );
+}
+
+await renderPicker().catch((err) => ($('#compare-note').textContent = `Cannot list the sweeps: ${err.message}`));
+if (ids.length) {
+  try {
+    const sweeps = await Promise.all(
+      ids.map(async (id) => ({ id, detail: await getJSON(`/api/sweeps/${encodeURIComponent(id)}?cellLimit=1`), rows: await getJSON(`/api/sweeps/${encodeURIComponent(id)}/summary`) })),
+    );
+    $('#compare-note').textContent = `${sweeps.length} sweep${sweeps.length === 1 ? '' : 's'}: ${sweeps.map((s) => s.detail.name).join(' · ')}`;
+    renderCharts(sweeps);
+    renderTables(sweeps);
+  } catch (err) {
+    $('#compare-note').textContent = `Cannot load the sweeps: ${err.message}`;
+  }
+}
+document.body.dataset.ready = 'true';

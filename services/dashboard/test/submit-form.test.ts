@@ -1,0 +1,230 @@
+/**
+ * The New-sweep form against every preset in presets/, in a real browser (Debian's chromium driven
+ * by playwright-core), both ways:
+ * - spec → form: /submit?preset=<id> shows every value of the preset in the control its path names,
+ *   and the schema's default where the preset leaves a field out; a spec typed into the JSON view
+ *   shows in the form;
+ * - form → spec: submitted unchanged, the request body is the preset byte for byte and the stored
+ *   spec (GET /api/sweeps/:id) is the preset with the schema's defaults; changing any one control
+ *   changes that one value of the JSON, and nothing else.
+ * The presets are listed when the tests are collected: a new preset is covered without touching
+ * this file. Needs chromium (CHROMIUM_PATH, default /usr/bin/chromium); screenshots go to
+ * test-artifacts/submit-form/.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parseSweepSpec } from '@wonderlab/shared';
+import { api, startLab, type TestLab } from '../../coordinator/test/harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/submit-form/', import.meta.url));
+const PRESETS_DIR = fileURLToPath(new URL('../../../presets/', import.meta.url));
+const PRESETS = readdirSync(PRESETS_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => ({ id: f.replace(/\.json$/, ''), spec: JSON.parse(readFileSync(PRESETS_DIR + f, 'utf8')) as Record<string, unknown> }));
+
+type Path = (string | number)[];
+const controlId = (path: Path) => `#f-${path.join('-')}`;
+
+/**
+ * Every value of a spec with its path, as the form has one control per value: an agent option's
+ * value (one value or a list to sweep) is one control.
+ */
+function leaves(value: unknown, path: Path = []): { path: Path; value: unknown }[] {
+  if (path.length === 4 && path[0] === 'seats' && path[2] === 'params') return [{ path, value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...path, i]));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, k]));
+  return [{ path, value }];
+}
+
+/** What a control shows for a value: an option's list joined by commas, anything else as text. */
+const shownAs = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
+
+function setAt(doc: any, path: Path, value: unknown): void {
+  let v = doc;
+  for (const k of path.slice(0, -1)) v = v[k];
+  v[path[path.length - 1]] = value;
+}
+
+/** Another value of the same kind: a number plus one, a text with a letter more, a list with its first value changed. */
+function changed(value: unknown): unknown {
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'boolean') return !value;
+  if (Array.isArray(value)) return [changed(value[0]), ...value.slice(1)];
+  return `${value}x`;
+}
+
+async function controlValue(page: Page, path: Path): Promise<string | boolean> {
+  return page.$eval(controlId(path), (el) => ((el as HTMLInputElement).type === 'checkbox' ? (el as HTMLInputElement).checked : (el as HTMLInputElement).value));
+}
+
+async function jsonView(page: Page): Promise<unknown> {
+  return JSON.parse(await page.inputValue('#f-json'));
+}
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]');
+}
+
+/** The defaults the schema gives to fields a spec leaves out, where the form shows them: path → value. */
+function defaultsShown(schema: any, spec: any, path: Path = []): { path: Path; value: unknown }[] {
+  const out: { path: Path; value: unknown }[] = [];
+  for (const [key, node] of Object.entries<any>(schema.properties ?? {})) {
+    const p = [...path, key];
+    const value = spec?.[key];
+    if (node.properties && value !== undefined) out.push(...defaultsShown(node, value, p));
+    if (value !== undefined || node.default === undefined) continue;
+    // An object's default (wonders: { mode: 'random' }) shows in its tag's select.
+    if (typeof node.default === 'object') for (const [k, v] of Object.entries(node.default)) out.push({ path: [...p, k], value: v });
+    else out.push({ path: p, value: node.default });
+  }
+  return out;
+}
+
+let browser: Browser;
+let lab: TestLab;
+let schema: any;
+let setupError: Error | undefined;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  try {
+    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // No workers: the sweeps are created, never played; one game of each is queued at most.
+    lab = await startLab({ workers: 0, feedWindow: 1 });
+    schema = (await api(lab.url, '/api/schema/sweep-spec.json')).body;
+  } catch (err) {
+    setupError = err as Error;
+  }
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+}, 30_000);
+
+async function newPage(): Promise<Page> {
+  if (setupError) throw setupError;
+  const page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  return page;
+}
+
+describe('the New-sweep form and every preset', () => {
+  test('there are presets to check', () => {
+    expect(PRESETS.length).toBeGreaterThan(0);
+  });
+
+  test('the blank form has a field for every property of the sweep schema, and no other', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      const top = await page.$$eval('#spec-fields > [data-field]', (els) => els.map((e) => e.getAttribute('data-field')));
+      expect(top).toEqual(Object.keys(schema.properties));
+      // Every MCTS option of the parameter table can be added to a seat with options.
+      await page.selectOption('#f-seats-0-form', { label: 'agent with options' });
+      const options = await page.$$eval('#f-seats-0-params-add option', (os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+      const catalog = (await api(lab.url, '/api/schema/agents.json')).body;
+      expect(options).toEqual(catalog.parameters.map((p: { key: string }) => p.key));
+      // An option added starts at the seat's agent's default, from the same table.
+      await page.selectOption('#f-seats-0-params-add', 'c');
+      const c = catalog.parameters.find((p: { key: string }) => p.key === 'c');
+      expect(await page.inputValue('#f-seats-0-params-c')).toBe(c.defaults.mcts);
+      expect(((await jsonView(page)) as any).seats[0]).toEqual({ agent: 'mcts', params: { c: Number(c.defaults.mcts) } });
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  test.each(PRESETS.map((p) => [p.id, p.spec] as const))('%s: the form shows it, submits it unchanged, and edits one value at a time', async (id, preset) => {
+    const page = await newPage();
+    const errorsBefore = pageErrors.length;
+    try {
+      // spec → form: every value in its control, the schema's defaults where the preset has none.
+      await open(page, `${lab.url}/submit?preset=${id}`);
+      expect(await page.$eval('#preset', (s) => (s as HTMLSelectElement).value)).toBe(id);
+      expect(await jsonView(page)).toEqual(preset);
+      const mismatches: string[] = [];
+      for (const leaf of leaves(preset)) {
+        const shown = await controlValue(page, leaf.path).catch(() => '(no control)');
+        const expected = typeof leaf.value === 'boolean' ? leaf.value : shownAs(leaf.value);
+        if (shown !== expected) mismatches.push(`${leaf.path.join('.')}: shows ${JSON.stringify(shown)}, the preset has ${JSON.stringify(leaf.value)}`);
+      }
+      for (const d of defaultsShown(schema, preset)) {
+        const shown = await controlValue(page, d.path).catch(() => '(no control)');
+        const expected = typeof d.value === 'boolean' ? d.value : String(d.value);
+        if (shown !== expected) mismatches.push(`${d.path.join('.')} (left out): shows ${JSON.stringify(shown)}, the default is ${JSON.stringify(d.value)}`);
+      }
+      expect(mismatches, 'controls that do not show the preset').toEqual([]);
+      await page.screenshot({ path: `${ARTIFACTS}${id}.png`, fullPage: true });
+
+      // form → spec, unchanged: the request carries the preset itself; the stored spec is the preset with its defaults.
+      const posted = page.waitForRequest((r) => r.url() === `${lab.url}/api/sweeps` && r.method() === 'POST');
+      await page.click('#submit');
+      const request = await posted;
+      expect(request.postDataJSON()).toEqual(preset);
+      await page.waitForURL(/\/sweeps\/[^/]+$/);
+      const sweepId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+      const stored = await api(lab.url, `/api/sweeps/${sweepId}?cellLimit=1`);
+      expect(stored.status).toBe(200);
+      expect(stored.body.spec).toEqual(JSON.parse(JSON.stringify(parseSweepSpec(preset))));
+
+      // spec → form through the JSON view: every value changed there shows in its control.
+      await open(page, `${lab.url}/submit?preset=${id}`);
+      const typed = structuredClone(preset) as any;
+      const editable = leaves(preset).filter((l) => l.path.join('.') !== 'wonders.mode');
+      for (const leaf of editable) setAt(typed, leaf.path, changed(leaf.value));
+      await page.fill('#f-json', JSON.stringify(typed, null, 2));
+      const notFollowed: string[] = [];
+      for (const leaf of leaves(typed)) {
+        const shown = await controlValue(page, leaf.path).catch(() => '(no control)');
+        const expected = typeof leaf.value === 'boolean' ? leaf.value : shownAs(leaf.value);
+        if (shown !== expected) notFollowed.push(`${leaf.path.join('.')}: shows ${JSON.stringify(shown)}, the JSON has ${JSON.stringify(leaf.value)}`);
+      }
+      expect(notFollowed, 'controls that did not follow the JSON view').toEqual([]);
+
+      // form → spec, one control at a time: the JSON changes at that path only. The wonders mode
+      // goes last: another mode has other fields.
+      await open(page, `${lab.url}/submit?preset=${id}`);
+      const expected = structuredClone(preset) as any;
+      const order = [...leaves(preset).filter((l) => l.path.join('.') !== 'wonders.mode'), ...leaves(preset).filter((l) => l.path.join('.') === 'wonders.mode')];
+      const spilled: string[] = [];
+      for (const leaf of order) {
+        const selector = controlId(leaf.path);
+        const tag = await page.$eval(selector, (el) => (el.tagName === 'SELECT' ? 'select' : (el as HTMLInputElement).type));
+        let next: unknown;
+        if (tag === 'select') {
+          const options = await page.$$eval(`${selector} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
+          next = options.find((o) => o !== leaf.value);
+          await page.selectOption(selector, next as string);
+        } else if (tag === 'checkbox') {
+          next = !leaf.value;
+          await page.setChecked(selector, next as boolean);
+        } else {
+          next = changed(leaf.value);
+          await page.fill(selector, shownAs(next));
+        }
+        const now = (await jsonView(page)) as any;
+        if (leaf.path.join('.') === 'wonders.mode') {
+          // Everything but the wonders is as it was; the wonders have the new mode.
+          expect({ ...now, wonders: undefined }).toEqual({ ...expected, wonders: undefined });
+          expect(now.wonders.mode).toBe(next);
+          continue;
+        }
+        setAt(expected, leaf.path, next);
+        if (JSON.stringify(now) !== JSON.stringify(expected)) spilled.push(`changing ${leaf.path.join('.')} to ${JSON.stringify(next)} gave ${JSON.stringify(now)}`);
+      }
+      expect(spilled, 'edits that changed more (or less) than their own value').toEqual([]);
+      expect(pageErrors.slice(errorsBefore), 'uncaught errors in the page').toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,57 @@
+/**
+ * The measurements behind the sweep cost model (shared/src/lab/cost.ts): CPU microseconds per MCTS
+ * iteration, averaged over whole games (every Age, every decision), for each playout policy at 3
+ * and 7 players, the depth factor, the 2014 paper's tree (seats, every payment) and the time of a
+ * game without MCTS seats. Prints the figures in the shape of the model's tables, so a re-measured
+ * machine can update them by hand: `node shared/dist/bench/cost.js` (COST_GAMES games per figure,
+ * default 3).
+ */
+import { playGame, planTournament } from '../src/lab/index.js';
+
+const GAMES = Number(process.env.COST_GAMES ?? 3);
+
+/** Mean CPU µs per MCTS iteration of the first seat over GAMES games, the others `random`. */
+function microsPerIteration(agent: string, players: number): number {
+  const agents = [agent, ...Array.from({ length: players - 1 }, () => 'random')];
+  const plans = planTournament({ agents, setup: 'random', deals: GAMES, seed: 11, seating: 'fixed', sides: 'random', open: false });
+  let iterations = 0;
+  let micros = 0;
+  for (const plan of plans) {
+    const cpu = process.cpuUsage();
+    const summary = playGame(plan);
+    const used = process.cpuUsage(cpu);
+    micros += used.user + used.system;
+    iterations += summary.players[0].iterations;
+  }
+  return micros / iterations;
+}
+
+function gameMillis(players: number): number {
+  const agents = Array.from({ length: players }, () => 'rulebased');
+  const plans = planTournament({ agents, setup: 'random', deals: 20, seed: 11, seating: 'fixed', sides: 'random', open: false });
+  const cpu = process.cpuUsage();
+  for (const plan of plans) playGame(plan);
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000 / plans.length;
+}
+
+function main(): void {
+  microsPerIteration('mcts(it=200,time=0)', 3); // warm-up: let the JIT settle
+  console.log(`# wonderlab cost model measurements — Node ${process.version}, ${GAMES} games per figure, CPU time`);
+  for (const playout of ['random', 'nodiscard', 'rulebased', 'mast']) {
+    const at = [3, 7].map((n) => microsPerIteration(`mcts(it=200,time=0,playout=${playout})`, n).toFixed(1));
+    console.log(`iteration_us ${playout}: [${at.join(', ')}] (3 and 7 players)`);
+  }
+  const full = microsPerIteration('mcts(it=200,time=0)', 3);
+  for (const depth of [1, 4, 8, 12]) {
+    console.log(`depth_factor ${depth}: ${(microsPerIteration(`mcts(it=200,time=0,depth=${depth})`, 3) / full).toFixed(2)}`);
+  }
+  for (const n of [3, 7]) {
+    const robilliard = microsPerIteration('mcts(it=200,time=0,playout=nodiscard,tree=seats,trades=all)', n);
+    const joint = microsPerIteration('mcts(it=200,time=0,playout=nodiscard)', n);
+    console.log(`seats_all_factor ${n}p: ${(robilliard / joint).toFixed(2)}`);
+  }
+  console.log(`game_ms without MCTS: [${[3, 7].map((n) => gameMillis(n).toFixed(1)).join(', ')}] (3 and 7 players)`);
+}
+
+main();

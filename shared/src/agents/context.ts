@@ -1,0 +1,28 @@
+/**
+ * The DecisionContext an agent decides in: built from the true state by whoever runs the game,
+ * handing the agent only what its seat may know.
+ */
+import { clone, determinize, observe, type GameState, type Rng } from '../engine/index.js';
+import type { DecisionContext } from './types.js';
+
+/**
+ * The context for `seat` at state s; sampleWorld hides what the seat cannot know (open: every
+ * hand visible). `legal` must be legalMoves(s, seat, agent.moveMode).
+ */
+export function decisionContext(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
+  return {
+    seat,
+    players: s.n,
+    age: s.age,
+    legal,
+    rng,
+    observe: () => observe(s, seat),
+    sampleWorld: (r: Rng) => {
+      if (!open) return determinize(s, seat, r);
+      // Open information: every hand is visible, but later Ages' decks are not dealt yet.
+      const world = clone(s);
+      world.rng = r.fork();
+      return world;
+    },
+  };
+}

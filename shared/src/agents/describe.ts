@@ -1,0 +1,51 @@
+/**
+ * The agents and their options in words, for `wonderlab agents`, `wonderlab play --help` and the
+ * README, all generated from the spec kinds and the parameter table.
+ */
+import { BURY_RULE, MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, describeRange, formatParam, mctsDefaults, parameterTable } from './params.js';
+import { SIMPLE_AGENTS } from './spec.js';
+
+const kinds = (): [string, string][] => [
+  ...Object.entries(SIMPLE_AGENTS),
+  ...MCTS_KINDS.map((k): [string, string] => [`${k}:IT,TIME,DEPTH or ${k}(key=value,…)`, MCTS_AGENTS[k].summary]),
+];
+
+/** The README's agent tables (markdown). */
+export function agentsMarkdown(): string {
+  const lines = ['| spec | agent |', '| --- | --- |'];
+  for (const [spec, what] of kinds()) lines.push(`| \`${spec}\` | ${what} |`);
+  lines.push('', `| key | range | ${MCTS_KINDS.map((k) => `\`${k}\``).join(' | ')} | meaning |`, `| --- | --- | ${MCTS_KINDS.map(() => '---').join(' | ')} | --- |`);
+  const defaults = MCTS_KINDS.map((k) => mctsDefaults(k));
+  for (const def of PARAMETER_LIST) {
+    const values = defaults.map((d) => formatParam(d[def.field]));
+    lines.push(`| \`${def.key}\` | ${describeRange(def).replace(/\|/g, '\\|')} | ${values.join(' | ')} | ${def.meaning.replace(/\|/g, '\\|')} |`);
+  }
+  lines.push('', `The card a grouped discard or stage arm uses (the *bury rule*): ${BURY_RULE}.`, '');
+  for (const k of MCTS_KINDS) lines.push(`- \`${k}\`: ${MCTS_AGENTS[k].summary}; values from ${MCTS_AGENTS[k].evidence}.`);
+  return lines.join('\n');
+}
+
+/** The same for a terminal: one block per option. */
+export function agentsText(): string {
+  const out = ['agents:'];
+  for (const [spec, what] of kinds()) out.push(`  ${spec}\n      ${what}`);
+  out.push('', `MCTS options (defaults: ${MCTS_KINDS.join(' / ')}):`);
+  for (const def of PARAMETER_LIST) {
+    const values = MCTS_KINDS.map((k) => formatParam(mctsDefaults(k)[def.field]));
+    out.push(`  ${def.key}=  ${describeRange(def)}; default ${values.join(' / ')}`, `      ${def.meaning}`);
+  }
+  out.push('', `grouped arms bury ${BURY_RULE}.`);
+  return out.join('\n');
+}
+
+/** Every agent kind and MCTS option as data, for the API (`GET /api/schema/agents.json`) and the dashboard. */
+export function agentCatalog() {
+  return {
+    kinds: [
+      ...Object.entries(SIMPLE_AGENTS).map(([kind, summary]) => ({ kind, summary, mcts: false })),
+      ...MCTS_KINDS.map((kind) => ({ kind, summary: MCTS_AGENTS[kind].summary, evidence: MCTS_AGENTS[kind].evidence, mcts: true })),
+    ],
+    parameters: parameterTable(),
+    buryRule: BURY_RULE,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Monte Carlo Tree Search over information sets, as in Minenko (2025), with the enhancements of
+ * Robilliard, Fonlupt and Teytaud (2014) and more as options (the parameter table, params.ts).
+ *
+ * One iteration: take a world consistent with what the agent knows (det=is: a fresh one each
+ * iteration, one tree; det=pimc: one of `worlds` worlds sampled once, each with its own tree);
+ * descend the tree, choosing among the children whose moves are legal in that world by UCB
+ * (adding one untried legal move when there is one); play the rest of the game, or `depth` turns
+ * from the decision, with the playout policy; score it; back the rewards up the path.
+ */
+import {
+  MAX_PLAYERS,
+  PHASE_DISCARD_BUILD,
+  PHASE_SEVENTH,
+  PHASE_TURN,
+  clone,
+  legalMoves,
+  scoreSeat,
+  step,
+  type GameState,
+  type Rng,
+} from '../../engine/index.js';
+import type { MctsParams } from '../params.js';
+import type { Agent, Decision, DecisionContext } from '../types.js';
+import { MoveKeys, isArm } from './arms.js';
+import { Playouts } from './policies.js';
+import { fillRewards } from './reward.js';
+import { Node, rankRootMoves, selectChild, type RootMove } from './tree.js';
+
+const acts = (s: GameState, p: number): boolean =>
+  s.phase === PHASE_TURN ||
+  (s.phase === PHASE_SEVENTH && s.pendingSeventh === p) ||
+  (s.phase === PHASE_DISCARD_BUILD && s.pendingDiscardBuilds[p] > 0);
+
+export class MctsAgent implements Agent {
+  readonly moveMode: 'cheapest' | 'all';
+  private readonly moves = new Int32Array(MAX_PLAYERS);
+  private readonly treeLegal: number[] = [];
+  private readonly treeKeys: number[] = [];
+  private readonly scores = new Int32Array(MAX_PLAYERS);
+  private readonly rewards = new Float64Array(MAX_PLAYERS);
+  private readonly path: Node[] = [];
+  private readonly playouts: Playouts;
+  private readonly keys: MoveKeys;
+  /** reuse=on: the subtree under the agent's last move, the next decision's root. */
+  private kept: Node | undefined;
+  /** The last decision's trees (one, or `worlds` with det=pimc), for inspection. */
+  lastRoots: readonly Node[] = [];
+  /** The last decision's legal root moves, best first. */
+  lastSearch: RootMove[] = [];
+
+  constructor(readonly params: MctsParams) {
+    this.moveMode = params.trades;
+    this.playouts = new Playouts(params);
+    this.keys = new MoveKeys(params.arms === 'grouped', params.trades);
+  }
+
+  decide(ctx: DecisionContext): Decision {
+    const p = this.params;
+    const me = ctx.seat;
+    const rng = ctx.rng;
+    if (ctx.legal.length === 1) {
+      // The tree has a level for this decision too: follow it.
+      if (p.reuse === 'on') this.kept = this.kept?.child(this.keys.key(ctx.legal[0]), me);
+      this.lastRoots = [];
+      this.lastSearch = [];
+      return { move: ctx.legal[0], iterations: 0 };
+    }
+    const budget = Math.max(1, Math.round(p.iterations * p.ageScale[ctx.age - 1]));
+    const c = p.cSchedule === 'age' ? p.c / 2 ** (ctx.age - 1) : p.c;
+    const deadline = p.timeLimit > 0 ? performance.now() + p.timeLimit * 1000 : Infinity;
+    this.playouts.mast?.reset();
+    let worlds: GameState[] | undefined;
+    let roots: Node[];
+    if (p.det === 'pimc') {
+      worlds = [];
+      for (let k = 0; k < p.worlds; k++) worlds.push(ctx.sampleWorld(rng));
+      roots = worlds.map(() => new Node(-1, -1));
+    } else {
+      roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
+    }
+    let done = 0;
+    let cutShort = false;
+    while (done < budget) {
+      // Reading the clock every iteration would cost more than a short playout.
+      if ((done & 7) === 0 && done > 0 && performance.now() >= deadline) {
+        cutShort = true;
+        break;
+      }
+      const k = done % roots.length;
+      this.iterate(worlds ? clone(worlds[k]) : ctx.sampleWorld(rng), me, roots[k], c, rng);
+      done++;
+    }
+    this.lastRoots = roots;
+    // A kept subtree (reuse=on) also has moves that were legal only in the worlds it was grown in.
+    const allowed = new Set(ctx.legal.map((m) => this.keys.key(m)));
+    this.lastSearch = rankRootMoves(p, roots, me, allowed, rng);
+    const key = this.lastSearch.length > 0 ? this.lastSearch[0].move : this.keys.key(ctx.legal[0]);
+    // The bury rule reads only the agent's own hand and public facts: any world of its own does.
+    const move = this.keys.resolve(isArm(key) ? (worlds?.[0] ?? ctx.sampleWorld(rng)) : undefined, me, key, ctx.legal, rng);
+    if (p.reuse === 'on') this.kept = roots[0].child(key, me);
+    return { move, iterations: done, cutShort };
+  }
+
+  private iterate(world: GameState, me: number, root: Node, c: number, rng: Rng): void {
+    const p = this.params;
+    const n = world.n;
+    const moves = this.moves;
+    const path = this.path;
+    const playouts = this.playouts;
+    const mast = playouts.mast;
+    const keys = this.keys;
+    path.length = 0;
+    path.push(root);
+    let node = root;
+    let turns = 0;
+    let expanded = false;
+    // Descent: one tree level per acting seat that the tree models, the agent's own first (the
+    // root's children are its moves; the order of simultaneous choices is otherwise immaterial).
+    while (!expanded && !world.isOver() && turns < p.depth) {
+      for (let k = 0; k < n; k++) {
+        const q = me + k < n ? me + k : me + k - n;
+        if (!acts(world, q)) continue;
+        if (expanded || (p.tree === 'joint' && q !== me)) {
+          moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
+          continue;
+        }
+        const legal = legalMoves(world, q, p.trades, this.treeLegal);
+        const next = selectChild(p, node, q, keys.keys(legal, this.treeKeys), c, rng);
+        if (next.visits === 0) expanded = true;
+        node = next;
+        path.push(node);
+        moves[q] = keys.resolve(world, q, node.move, legal, rng);
+        mast?.note(q, moves[q]);
+      }
+      if (world.phase === PHASE_TURN) turns++;
+      step(world, moves);
+    }
+    // Playout.
+    while (!world.isOver() && turns < p.depth) {
+      for (let q = 0; q < n; q++) if (acts(world, q)) moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
+      if (world.phase === PHASE_TURN) turns++;
+      step(world, moves);
+    }
+    const scores = this.scores;
+    const rewards = this.rewards;
+    for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
+    fillRewards(p.reward, scores, n, rewards);
+    mast?.update(rewards);
+    for (const visited of path) {
+      visited.visits++;
+      if (visited.mover >= 0) {
+        visited.reward += rewards[visited.mover];
+        visited.vp += scores[visited.mover];
+      }
+    }
+  }
+}

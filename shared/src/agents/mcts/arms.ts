@@ -1,0 +1,145 @@
+/**
+ * Grouped arms (arms=grouped, parms=grouped): one discard arm and one wonder-stage arm per
+ * decision instead of one per card, because discarding or burying a card under the wonder gives
+ * the same 3 coins or the same stage whichever card it is, and a move list with a discard and a
+ * stage per card gives those near-identical moves most of a uniform policy's weight.
+ *
+ * An arm is a move with the card ARM_CARD; a stage arm keeps its payment (with trades=all the
+ * tree has one stage arm per payment). The card an arm uses is chosen by the bury rule (BURY_RULE
+ * in params.ts): the card whose build the thesis's rule-based player ranks lowest for the mover.
+ */
+import {
+  ACTION_BUILD,
+  ACTION_DISCARD,
+  ACTION_FREE_BUILD,
+  ACTION_STAGE,
+  CARDS,
+  encodeMove,
+  moveAction,
+  moveCard,
+  movePayLeft,
+  movePayRight,
+  type GameState,
+  type Rng,
+} from '../../engine/index.js';
+import { producedBy, strongestInWar, thesisBuildRule } from '../playout-rules.js';
+
+/** The card id of an arm: outside the catalogue's ids. */
+export const ARM_CARD = 127;
+export const DISCARD_ARM = encodeMove(ARM_CARD, ACTION_DISCARD);
+
+export const isArm = (key: number): boolean => moveCard(key) === ARM_CARD;
+
+/** The arm a move belongs to: its discard or stage arm, or the move itself. */
+export function armOf(m: number): number {
+  const a = moveAction(m);
+  if (a === ACTION_DISCARD) return DISCARD_ARM;
+  if (a === ACTION_STAGE) return encodeMove(ARM_CARD, ACTION_STAGE, movePayLeft(m), movePayRight(m));
+  return m;
+}
+
+/** Fills `out` with the distinct arms of `legal`, in order of first appearance; returns it. */
+export function groupArms(legal: readonly number[], out: number[]): number[] {
+  out.length = 0;
+  for (let i = 0; i < legal.length; i++) {
+    const m = legal[i];
+    const arm = armOf(m);
+    if (arm === m) out.push(m);
+    else if (!out.includes(arm)) out.push(arm);
+  }
+  return out;
+}
+
+/** Bits of a move that say its card and action, without the payment. */
+const CARD_AND_ACTION = 0x3ff;
+
+/**
+ * How the tree tells a seat's moves apart. With trades=cheapest the payment is not a choice but
+ * what the world's resources force, so it is left out and one child serves the card and action in
+ * every world; with trades=all whom to pay is part of the move. Grouped arms then pool discards
+ * and stages.
+ */
+export class MoveKeys {
+  private readonly withPayment: boolean;
+
+  constructor(
+    private readonly grouped: boolean,
+    trades: 'cheapest' | 'all',
+  ) {
+    this.withPayment = trades === 'all';
+  }
+
+  /** The tree's key of move m. */
+  key(m: number): number {
+    const base = this.withPayment ? m : m & CARD_AND_ACTION;
+    return this.grouped ? armOf(base) : base;
+  }
+
+  /** Fills `out` with the distinct keys of `legal`, in order of first appearance; returns it. */
+  keys(legal: readonly number[], out: number[]): number[] {
+    out.length = 0;
+    for (let i = 0; i < legal.length; i++) {
+      const k = this.key(legal[i]);
+      if (!out.includes(k)) out.push(k);
+    }
+    return out;
+  }
+
+  /**
+   * The legal move that `key` stands for, for seat q in `world`: the only one with that key, or
+   * for a grouped arm the bury rule's card (ties drawn with `rng`), which reads `world`.
+   */
+  resolve(world: GameState | undefined, q: number, key: number, legal: readonly number[], rng: Rng): number {
+    if (isArm(key)) {
+      if (!world) throw new Error('resolving a grouped arm needs a world');
+      return resolveArm(world, q, key, legal, rng, (m) => this.key(m));
+    }
+    for (let i = 0; i < legal.length; i++) if (this.key(legal[i]) === key) return legal[i];
+    throw new Error(`no legal move has the key ${key}`);
+  }
+}
+
+/**
+ * How much seat q would rather bury card c than build it: 900 when `legal` has no build of it
+ * (unaffordable, or a name it owns), else 100 × the thesis rule its build falls under, plus
+ * (99 − VP) for blue cards (rule 5 prefers the most VP).
+ */
+function buryScore(c: number, legal: readonly number[], have: number, strongest: boolean): number {
+  for (let i = 0; i < legal.length; i++) {
+    const m = legal[i];
+    const a = moveAction(m);
+    if (moveCard(m) === c && (a === ACTION_BUILD || a === ACTION_FREE_BUILD)) {
+      const rule = thesisBuildRule(c, have, strongest);
+      return rule * 100 + (rule === 5 ? 99 - CARDS[c].vp : 0);
+    }
+  }
+  return 900;
+}
+
+/**
+ * The move that arm `key` stands for, for seat q in `world` with legal moves `legal` (which hold
+ * the arm's moves; `keyOf` says which: armOf unless payments are left out): the bury rule's card,
+ * ties drawn with `rng`. A plain move is returned as is.
+ */
+export function resolveArm(world: GameState, q: number, key: number, legal: readonly number[], rng: Rng, keyOf: (m: number) => number = armOf): number {
+  if (!isArm(key)) return key;
+  const have = producedBy(world, q);
+  const strongest = strongestInWar(world, q);
+  let best = -1;
+  let bestScore = -1;
+  let ties = 0;
+  for (let i = 0; i < legal.length; i++) {
+    const m = legal[i];
+    if (keyOf(m) !== key) continue;
+    const score = buryScore(moveCard(m), legal, have, strongest);
+    if (score > bestScore) {
+      bestScore = score;
+      best = m;
+      ties = 1;
+    } else if (score === bestScore && rng.int(++ties) === 0) {
+      best = m;
+    }
+  }
+  if (best < 0) throw new Error(`arm ${key} has no move among the legal moves`);
+  return best;
+}

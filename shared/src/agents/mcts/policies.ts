@@ -1,0 +1,144 @@
+/**
+ * Playout policies: how a seat moves in the simulated part of an iteration (and, with tree=joint,
+ * how the other seats move inside the tree's steps), and MAST's statistics.
+ */
+import { ACTION_DISCARD, MAX_PLAYERS, legalMoves, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
+import type { MctsParams } from '../params.js';
+import { thesisRulesMove } from '../playout-rules.js';
+import { armOf, groupArms, resolveArm } from './arms.js';
+
+export type PolicyName = MctsParams['playout'];
+
+/** MAST keys per seat: card (7 bits) × action (3 bits); payments are not told apart. */
+const KEYS = 1 << 10;
+/** Moves one simulation can make: 3 Ages × 7 slots × 7 seats, plus Halikarnassos's builds. */
+const TRAIL = 256;
+
+/**
+ * Move-Average Sampling Technique (Finnsson & Björnsson 2008): the mean reward of every move (by
+ * seat, card and action) over the simulations of the current decision, whatever the position it
+ * was made in. A move never tried counts as the best possible (1), so each is tried.
+ */
+export class Mast {
+  private readonly sum = new Float64Array(MAX_PLAYERS * KEYS);
+  private readonly count = new Float64Array(MAX_PLAYERS * KEYS);
+  private readonly trail = new Int32Array(TRAIL);
+  private trailLen = 0;
+
+  constructor(private readonly grouped: boolean) {}
+
+  /** The statistics' key of move m by seat q: grouped playouts pool a decision's discards and stages. */
+  key(q: number, m: number): number {
+    const k = this.grouped ? armOf(m) : m;
+    return q * KEYS + ((moveCard(k) << 3) | moveAction(k));
+  }
+
+  /** Forgets everything (a new decision). */
+  reset(): void {
+    this.sum.fill(0);
+    this.count.fill(0);
+    this.trailLen = 0;
+  }
+
+  /** Notes that seat q made move m in the running simulation. */
+  note(q: number, m: number): void {
+    if (this.trailLen < TRAIL) this.trail[this.trailLen++] = this.key(q, m);
+  }
+
+  /** Credits every noted move with its seat's reward, and starts a new trail. */
+  update(rewards: Float64Array): void {
+    for (let i = 0; i < this.trailLen; i++) {
+      const k = this.trail[i];
+      this.sum[k] += rewards[(k / KEYS) | 0];
+      this.count[k]++;
+    }
+    this.trailLen = 0;
+  }
+
+  /** Mean reward of seat q's move m (1 when never tried). */
+  value(q: number, m: number): number {
+    const k = this.key(q, m);
+    return this.count[k] > 0 ? this.sum[k] / this.count[k] : 1;
+  }
+}
+
+/** The playout policies' move chooser, with its scratch buffers (one per agent). */
+export class Playouts {
+  private readonly legal: number[] = [];
+  private readonly arms: number[] = [];
+  private readonly weights: number[] = [];
+  /** MAST's statistics, when some seat's policy is mast. */
+  readonly mast: Mast | undefined;
+
+  constructor(private readonly params: MctsParams) {
+    const usesMast = params.playout === 'mast' || params.opponents === 'mast';
+    this.mast = usesMast ? new Mast(params.playoutArms === 'grouped') : undefined;
+  }
+
+  /** The policy seat q follows when `me` is the searching seat. */
+  policyOf(q: number, me: number): PolicyName {
+    const p = this.params;
+    return q !== me && p.opponents !== 'same' ? p.opponents : p.playout;
+  }
+
+  /** Seat q's move in `world` under `policy`. */
+  move(world: GameState, q: number, policy: PolicyName, rng: Rng): number {
+    const p = this.params;
+    const legal = this.legal;
+    legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1]);
+    let m: number;
+    if (policy === 'rulebased') {
+      m = thesisRulesMove(world, q, legal, rng);
+    } else {
+      const grouped = p.playoutArms === 'grouped';
+      const options = grouped ? groupArms(legal, this.arms) : legal;
+      if (policy === 'nodiscard') {
+        let keep = 0;
+        for (let i = 0; i < options.length; i++) if (moveAction(options[i]) !== ACTION_DISCARD) options[keep++] = options[i];
+        // With nothing but discards, the list is untouched.
+        if (keep > 0) options.length = keep;
+      }
+      const choice = policy === 'mast' ? this.mastChoice(q, options, rng) : options[rng.int(options.length)];
+      m = grouped ? resolveArm(world, q, choice, legal, rng) : choice;
+    }
+    this.mast?.note(q, m);
+    return m;
+  }
+
+  /** MAST's pick among `options`: ε-greedy or Gibbs sampling on the moves' mean rewards. */
+  private mastChoice(q: number, options: readonly number[], rng: Rng): number {
+    const p = this.params;
+    const mast = this.mast!;
+    if (p.mast === 'eps') {
+      if (rng.float() < p.mastp) return options[rng.int(options.length)];
+      let best = options[0];
+      let bestValue = -Infinity;
+      let ties = 0;
+      for (let i = 0; i < options.length; i++) {
+        const v = mast.value(q, options[i]);
+        if (v > bestValue) {
+          bestValue = v;
+          best = options[i];
+          ties = 1;
+        } else if (v === bestValue && rng.int(++ties) === 0) {
+          best = options[i];
+        }
+      }
+      return best;
+    }
+    // Gibbs: weights exp((v − max) / τ), shifted by the best value so they cannot overflow.
+    const weights = this.weights;
+    weights.length = options.length;
+    let top = -Infinity;
+    for (let i = 0; i < options.length; i++) {
+      weights[i] = mast.value(q, options[i]);
+      if (weights[i] > top) top = weights[i];
+    }
+    const tau = Math.max(p.mastp, 1e-6);
+    let total = 0;
+    for (let i = 0; i < options.length; i++) total += weights[i] = Math.exp((weights[i] - top) / tau);
+    let x = rng.float() * total;
+    for (let i = 0; i < options.length; i++) if ((x -= weights[i]) < 0) return options[i];
+    return options[options.length - 1];
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The search tree: nodes that hold statistics (never states), and the tree policy that picks a
+ * child by UCB among the moves legal in the current world.
+ *
+ * Children are keyed by (mover, move) and a world decides which are available, so UCB's log term
+ * counts the times a child was available rather than its parent's visits (the subset-armed bandit
+ * of information-set MCTS); at the root, where the agent's hand is known, the two are the same.
+ */
+import { ACTION_DISCARD, ACTION_STAGE, moveAction, moveCard, type Rng } from '../../engine/index.js';
+import { isMilitary, isMixedResource, isResourceCard, isScience } from '../features.js';
+import type { MctsParams } from '../params.js';
+
+export class Node {
+  children: Node[] = [];
+  visits = 0;
+  /** Times this node's move was legal when its parent chose (UCB's log term). */
+  avail = 0;
+  /** Sum of the rewards of the seat that made `move`. */
+  reward = 0;
+  /** Sum of that seat's VP at the end of the simulations (the real-score bias). */
+  vp = 0;
+  constructor(
+    /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
+    readonly move: number,
+    /** The seat that makes `move`; −1 at the root. */
+    readonly mover: number,
+  ) {}
+
+  child(move: number, mover: number): Node | undefined {
+    const children = this.children;
+    for (let k = 0; k < children.length; k++) if (children[k].move === move && children[k].mover === mover) return children[k];
+    return undefined;
+  }
+}
+
+/**
+ * Progressive widening's order (Robilliard et al. 2014): cards giving alternative resources, then
+ * single-resource cards, military, science, the other builds, wonder stages, discards; within a
+ * class by card id, so that the order does not depend on the sampled world.
+ */
+export function widenRank(m: number): number {
+  const c = moveCard(m);
+  const a = moveAction(m);
+  let cls: number;
+  if (a === ACTION_DISCARD) cls = 6;
+  else if (a === ACTION_STAGE) cls = 5;
+  else if (isMixedResource(c)) cls = 0;
+  else if (isResourceCard(c)) cls = 1;
+  else if (isMilitary(c)) cls = 2;
+  else if (isScience(c)) cls = 3;
+  else cls = 4;
+  // The move's own bits break ties: card, action, payment.
+  return cls * 2 ** 27 + m;
+}
+
+const byWidenRank = (a: number, b: number) => widenRank(a) - widenRank(b);
+
+/** Scratch list of the untried moves (the search is single-threaded per agent). */
+const untried: number[] = [];
+
+/**
+ * The child to follow from `node` for seat q given its available moves `legal` (reordered when
+ * progressive widening is on); creates an untried one when there is one. UCB ties are broken
+ * with `rng`, never by move order..
+ */
+export function selectChild(p: MctsParams, node: Node, q: number, legal: number[], c: number, rng: Rng): Node {
+  let limit = legal.length;
+  if (p.pw > 0) {
+    legal.sort(byWidenRank);
+    limit = Math.min(legal.length, Math.max(1, Math.floor(p.pwq * (node.visits + 1) ** p.pw)));
+  }
+  untried.length = 0;
+  let best: Node | undefined;
+  let bestValue = -Infinity;
+  let ties = 0;
+  for (let i = 0; i < limit; i++) {
+    const m = legal[i];
+    const child = node.child(m, q);
+    if (!child) {
+      untried.push(m);
+      continue;
+    }
+    child.avail++;
+    if (untried.length > 0) continue;
+    const mean = child.reward / child.visits;
+    let value = mean + c * Math.sqrt(Math.log(child.avail) / child.visits);
+    if (p.kscore > 0) value += (p.kscore / Math.log(1 + child.visits)) * (child.vp / child.visits / 100);
+    if (value > bestValue) {
+      bestValue = value;
+      best = child;
+      ties = 1;
+    } else if (value === bestValue && rng.int(++ties) === 0) {
+      best = child;
+    }
+  }
+  if (untried.length > 0) {
+    const child = new Node(untried[rng.int(untried.length)], q);
+    child.avail = 1;
+    node.children.push(child);
+    return child;
+  }
+  return best!;
+}
+
+/** One root move's statistics, summed over the trees of a decision. */
+export interface RootMove {
+  /** The move, or a grouped arm (card ARM_CARD: the bury rule picks the card). */
+  move: number;
+  visits: number;
+  /** Mean reward of the deciding seat over those visits. */
+  value: number;
+  /** Trees whose own choice it was (det=pimc has one tree per world). */
+  votes: number;
+}
+
+/**
+ * The moves of seat `me` at the roots that are in `allowed`, with their statistics summed over
+ * the trees, best first: by the trees' votes (det=pimc with vote=majority), then by visits or
+ * mean reward (final), then by the other of the two; ties drawn with `rng`, never by move order.
+ */
+export function rankRootMoves(p: MctsParams, roots: readonly Node[], me: number, allowed: ReadonlySet<number>, rng: Rng): RootMove[] {
+  type Stats = { visits: number; reward: number };
+  const mean = (x: Stats) => (x.visits ? x.reward / x.visits : -1);
+  const primary = (x: Stats) => (p.final === 'visits' ? x.visits : mean(x));
+  const secondary = (x: Stats) => (p.final === 'visits' ? mean(x) : x.visits);
+  const byMove = new Map<number, RootMove & Stats & { draw: number }>();
+  for (const root of roots) {
+    let best: Node | undefined;
+    let ties = 0;
+    for (const child of root.children) {
+      if (child.mover !== me || !allowed.has(child.move)) continue;
+      let entry = byMove.get(child.move);
+      if (!entry) byMove.set(child.move, (entry = { move: child.move, visits: 0, value: 0, votes: 0, reward: 0, draw: 0 }));
+      entry.visits += child.visits;
+      entry.reward += child.reward;
+      const cmp = best ? primary(child) - primary(best) || secondary(child) - secondary(best) : 1;
+      if (cmp > 0) {
+        best = child;
+        ties = 1;
+      } else if (cmp === 0 && rng.int(++ties) === 0) {
+        best = child;
+      }
+    }
+    if (best) byMove.get(best.move)!.votes++;
+  }
+  const entries = [...byMove.values()];
+  for (const e of entries) {
+    e.value = e.visits ? e.reward / e.visits : 0;
+    e.draw = rng.float();
+  }
+  const majority = p.det === 'pimc' && p.vote === 'majority';
+  entries.sort((a, b) => (majority ? b.votes - a.votes : 0) || primary(b) - primary(a) || secondary(b) - secondary(a) || a.draw - b.draw);
+  return entries.map(({ move, visits, value, votes }) => ({ move, visits, value, votes }));
+}

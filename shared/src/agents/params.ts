@@ -1,0 +1,146 @@
+/**
+ * The MCTS agents' parameters, declared once: each option's spec key, type, range, default and
+ * one-line meaning, and the named agents as overrides of those defaults. The spec parser, the
+ * canonical forms, `wonderlab play --help`, the API's OpenAPI schema and the dashboard all read
+ * this table; nothing else lists the options.
+ */
+
+export type ParamType = 'integer' | 'number' | 'choice' | 'perAge';
+
+export interface ParamDef<V = unknown> {
+  /** The name in keyed specs: `mcts(it=500)`. */
+  readonly key: string;
+  readonly type: ParamType;
+  /** Range of an integer, number or per-Age number (inclusive). */
+  readonly min?: number;
+  readonly max?: number;
+  /** The values of a choice. */
+  readonly values?: readonly string[];
+  /** `mcts`'s value; the other named agents override some (MCTS_AGENTS). */
+  readonly default: V;
+  readonly meaning: string;
+}
+
+type PerAge = readonly [number, number, number];
+
+const integer = (key: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, type: 'integer', min, max, default: def, meaning });
+const number = (key: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, type: 'number', min, max, default: def, meaning });
+const choice = <const T extends readonly string[]>(key: string, values: T, def: T[number], meaning: string): ParamDef<T[number]> => ({ key, type: 'choice', values, default: def, meaning });
+const perAge = (key: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, type: 'perAge', min, max, default: def, meaning });
+
+/**
+ * Every option, in the order canonical specs list them. The field names are MctsParams'; the
+ * `key` is what a spec writes.
+ */
+export const MCTS_PARAMETERS = {
+  iterations: integer('it', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
+  timeLimit: number('time', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
+  depth: integer('depth', 1, 100, 100, 'turns simulated from the decision (tree and playout); at the cut-off the VP standing is scored'),
+  c: number('c', 0, 100, 0.4, 'UCB exploration constant (C_MCTS, K_UCT)'),
+  cSchedule: choice('cs', ['const', 'age'], 'const', 'const: C in every Age; age: C in Age I, C/2 in Age II, C/4 in Age III'),
+  reward: choice('reward', ['win', 'rank', 'margin', 'share'], 'win', 'win: 1 for strictly the most VP, else 0; rank: (n − rank)/(n − 1); margin: 0.5 + (own VP − best other VP)/40 clamped to [0, 1]; share: own VP / all seats\' VP'),
+  tree: choice('tree', ['joint', 'seats'], 'joint', 'joint: one tree level per decision of the agent, the other seats\' moves drawn by their playout policy inside the step (thesis); seats: one level per acting seat, each choosing by its own reward (2014 paper)'),
+  arms: choice('arms', ['all', 'grouped'], 'all', 'moves in the tree: all, a child per card and action; grouped, one discard child and one stage child per decision (the card they use: see bury), builds per card'),
+  trades: choice('trades', ['cheapest', 'all'], 'cheapest', 'payments in the tree: the cheapest per card and action, or every undominated split between the neighbours'),
+  pw: number('pw', 0, 1, 0, 'progressive widening exponent P (0: off): at a node\'s m-th visit only the first ⌊Q·m^P⌋ moves in the 2014 paper\'s order'),
+  pwq: number('pwq', 0.01, 100, 1, 'progressive widening factor Q'),
+  kscore: number('kscore', 0, 1000, 0, 'real-score bias K_score: adds K_score / ln(1 + n) · (mean final VP / 100) to UCB'),
+  playout: choice('playout', ['random', 'nodiscard', 'rulebased', 'mast'], 'random', 'playout policy: random, uniform; nodiscard, uniform among non-discards when there are any; rulebased, the thesis\'s rule-based player; mast, by the moves\' running mean reward (see mast)'),
+  playoutArms: choice('parms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
+  opponents: choice('opp', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'same', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
+  mast: choice('mast', ['eps', 'gibbs'], 'eps', 'how a mast playout picks: eps, the best mean with probability 1 − ε, else uniform; gibbs, with probability ∝ exp(mean/τ)'),
+  mastp: number('mastp', 0, 100, 0.1, 'ε of mast=eps, or the temperature τ of mast=gibbs'),
+  det: choice('det', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, worlds fixed worlds sampled once, a tree each, their votes combined'),
+  worlds: integer('worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
+  vote: choice('vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),
+  reuse: choice('reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),
+  tradeLimit: perAge('tl', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search branches per card in playouts (0: none); a card not paid for within it counts as unaffordable'),
+  ageScale: perAge('scale', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
+  final: choice('final', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
+} as const;
+
+export type MctsParams = { -readonly [K in keyof typeof MCTS_PARAMETERS]: (typeof MCTS_PARAMETERS)[K]['default'] };
+export type MctsField = keyof MctsParams;
+
+/** The parameters' definitions in canonical order, with their field names. */
+export const PARAMETER_LIST: readonly (ParamDef & { field: MctsField })[] = (Object.keys(MCTS_PARAMETERS) as MctsField[]).map((field) => ({ ...MCTS_PARAMETERS[field], field }));
+
+/** The rule that picks the card of a grouped discard or stage arm (arms / parms = grouped). */
+export const BURY_RULE =
+  'the card whose build the thesis\'s rule-based player ranks lowest for the mover (cards it cannot build first, then rule 7, 6, 5 with the fewest VP, 3, 2, 1), ties drawn with the agent\'s RNG';
+
+export interface NamedMcts {
+  /** One line for help texts. */
+  readonly summary: string;
+  /** Where its values come from. */
+  readonly evidence: string;
+  /** Values that differ from MCTS_PARAMETERS' defaults. */
+  readonly params: Partial<MctsParams>;
+}
+
+/**
+ * The named MCTS agents. Each accepts the thesis's positional syntax (`kind:it,time,depth`) and
+ * every key of the table (`kind(key=value,…)`).
+ */
+export const MCTS_AGENTS = {
+  mcts: {
+    summary: 'the thesis\'s agent (Minenko 2025)',
+    evidence:
+      'the defaults of the parameter table: of the readings of the thesis fitted to its Tables 7.1–7.4 and Figure 7.2 on the lab (REPRODUCTION.md, "Which reading is the thesis\'s agent?"), random playouts over one discard and one stage move per decision fit best, and agree with its text (every kind of move kept in every phase, "one action for the specific need")',
+    params: {},
+  },
+  'mcts-robilliard': {
+    summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
+    evidence:
+      "sections 3–5 of the paper (one level per seat, every payment in the tree, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab (grouped arms: 67.0 / 86 / 82.7 / 93 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6; a child per card's discard and stage: 50.0 / 72 / 78.7 / 89)",
+    params: { iterations: 1000, timeLimit: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'grouped', playout: 'nodiscard', playoutArms: 'all', tradeLimit: [8, 24, 32] },
+  },
+  'mcts-strong': {
+    summary: 'our strongest configuration at a given budget',
+    evidence: 'sweeps on the lab (README, Agents)',
+    params: { arms: 'grouped', reward: 'margin', playout: 'rulebased', reuse: 'on' },
+  },
+} as const satisfies Record<string, NamedMcts>;
+
+export type MctsKind = keyof typeof MCTS_AGENTS;
+export const MCTS_KINDS = Object.keys(MCTS_AGENTS) as MctsKind[];
+
+/** The full parameter set of a named agent. */
+export function mctsDefaults(kind: MctsKind): MctsParams {
+  const params = {} as Record<MctsField, unknown>;
+  for (const def of PARAMETER_LIST) params[def.field] = def.default;
+  return { ...(params as MctsParams), ...(MCTS_AGENTS[kind].params as Partial<MctsParams>) };
+}
+
+/** A parameter's value as a spec writes it: per-Age triples as `a/b/c`, or one number when equal. */
+export function formatParam(v: unknown): string {
+  return Array.isArray(v) ? (v.every((x) => x === v[0]) ? String(v[0]) : v.join('/')) : String(v);
+}
+
+/** The range of a parameter in words: `an integer from 1 to 100`, `one of win | rank`. */
+export function describeRange(def: ParamDef): string {
+  switch (def.type) {
+    case 'integer':
+      return `an integer from ${def.min} to ${def.max}`;
+    case 'number':
+      return `a number from ${def.min} to ${def.max}`;
+    case 'choice':
+      return `one of ${def.values!.join(' | ')}`;
+    case 'perAge':
+      return `a number from ${def.min} to ${def.max}, or three separated by '/' (Ages I/II/III)`;
+  }
+}
+
+/** The table as data, for the API (OpenAPI, the dashboard) and tests. */
+export function parameterTable() {
+  return PARAMETER_LIST.map((def) => ({
+    key: def.key,
+    field: def.field,
+    type: def.type,
+    ...(def.min !== undefined ? { min: def.min, max: def.max } : {}),
+    ...(def.values ? { values: [...def.values] } : {}),
+    range: describeRange(def),
+    defaults: Object.fromEntries(MCTS_KINDS.map((kind) => [kind, formatParam(mctsDefaults(kind)[def.field])])) as Record<MctsKind, string>,
+    meaning: def.meaning,
+  }));
+}

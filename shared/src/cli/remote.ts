@@ -1,0 +1,240 @@
+/**
+ * `wonderlab remote`: a client for a running lab's API (a `wonderlab serve` or a cluster's
+ * coordinator) — submit a sweep, follow it, wait for it with a progress bar, export it, cancel it.
+ * Errors are one line and exit codes are those of the other commands: 2 for bad input (a usage
+ * error, a spec the lab refuses), 1 for everything else (unreachable lab, unknown sweep, a
+ * cancelled sweep waited for).
+ */
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import type { SweepStatistics } from '../lab/index.js';
+import { PlayUsageError } from './play.js';
+import { formatSweepSummary, table } from './summary.js';
+import { PRESETS_DIR, listPresets } from './sweep.js';
+
+export const REMOTE_USAGE = `usage: wonderlab remote <command> [options] --url URL [--token T]
+  submit <preset | spec.json> [--wait]   submit a sweep; prints its id (with --wait, then waits as below)
+  status <id> [--json]                   its status, counts, progress per cell and, once games are in,
+                                         the summary over its cells (agents pooled, ratings, intervals)
+  wait <id> [--timeout S] [--every S]    a progress bar until it is done (exit 0) or cancelled (exit 1),
+                                         then its status
+  export <id> [--format F] [--out FILE]  its games (F = csv | jsonl) or its summary table
+                                         (F = summary-csv | summary-json), to FILE or stdout
+  cancel <id>                            cancel it (the lab's token needed if it has one)
+  list                                   the lab's sweeps, newest first
+options:
+  --url URL      the lab (default: WONDERLAB_URL)
+  --token T      its API token, for submit and cancel (default: WONDERLAB_TOKEN)
+  -h, --help     this text`;
+
+/** A lab that answered with an error the user can act on: 400s are bad input (exit 2), the rest exit 1. */
+export class RemoteError extends Error {}
+
+interface Lab {
+  url: string;
+  token?: string;
+}
+
+async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean } = {}): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  if (init.auth && lab.token) headers.authorization = `Bearer ${lab.token}`;
+  let res: Response;
+  try {
+    res = await fetch(new URL(path, lab.url), { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json), signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    throw new RemoteError(`cannot reach the lab at ${lab.url} (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+  }
+  if (res.ok) return res;
+  const body = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
+  const message = body.error ?? `${res.status} ${res.statusText}`;
+  if (res.status === 400) throw new PlayUsageError(message);
+  if (res.status === 401) throw new RemoteError(`the lab at ${lab.url} needs its API token (--token or WONDERLAB_TOKEN): ${message}`);
+  throw new RemoteError(message);
+}
+
+const getJson = async <T>(lab: Lab, path: string): Promise<T> => (await call(lab, path)).json() as Promise<T>;
+
+/** A preset's or a file's spec, as written (the lab applies its defaults and says what is wrong). */
+function readSpec(ref: string): unknown {
+  const path = existsSync(ref) ? ref : join(PRESETS_DIR, `${ref.replace(/\.json$/, '')}.json`);
+  if (!existsSync(path)) throw new PlayUsageError(`'${ref}' is neither a file nor a preset (presets: ${listPresets().map((p) => p.id).join(', ')})`);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new PlayUsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+interface Overview {
+  id: string;
+  name: string;
+  status: string;
+  counts: { total: number; done: number; failed: number; queued: number; pending: number };
+  progress: number;
+  gamesPerSecond: number;
+  etaSeconds: number | null;
+}
+
+interface Detail extends Overview, Omit<SweepStatistics, 'cells'> {
+  cellProgress: { index: number; total: number; done: number; failed: number; queued: number }[];
+  provenance: { code: { version: string; commit?: string; dirty?: boolean } | null; wallSeconds: number | null; activeSeconds: number | null; cpuSeconds: number | null; workers: unknown[] };
+}
+
+function duration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '-';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+}
+
+const pct = (x: number) => (100 * x).toFixed(1);
+
+/** One line: a bar, the share done, counts, rate and ETA. */
+export function progressLine(o: Overview, width = 30): string {
+  const filled = Math.round(Math.min(1, Math.max(0, o.progress)) * width);
+  const c = o.counts;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct(o.progress).padStart(5)} % ${c.done}/${c.total} games${c.failed ? `, ${c.failed} failed` : ''}, ${o.gamesPerSecond.toFixed(2)} games/s, ETA ${duration(o.etaSeconds)} (${o.status})`;
+}
+
+function statusText(d: Detail): string {
+  const lines = [`${d.name} (${d.id}): ${d.status}`, progressLine(d)];
+  const p = d.provenance;
+  if (p) {
+    const code = p.code ? `${p.code.version}${p.code.commit ? ` ${p.code.commit.slice(0, 12)}${p.code.dirty ? '+' : ''}` : ''}` : 'not recorded';
+    lines.push(`code ${code}; wall time ${duration(p.wallSeconds)}, running ${duration(p.activeSeconds)}, CPU ${p.cpuSeconds === null ? '-' : `${p.cpuSeconds.toFixed(1)} s`}, ${p.workers.length} worker${p.workers.length === 1 ? '' : 's'}`);
+  }
+  if (d.cellProgress.length > 1) {
+    lines.push('', table(['cell', 'done', 'total', '% done', 'failed', 'queued'], d.cellProgress.map((c) => [String(c.index), String(c.done), String(c.total), pct(c.done / c.total), String(c.failed), String(c.queued)])));
+  }
+  if (d.counts.done > 0) lines.push('', formatSweepSummary({ cells: [], ...d }));
+  return lines.join('\n');
+}
+
+async function wait(lab: Lab, id: string, timeoutS: number, everyS: number, err: (s: string) => void, tty: boolean): Promise<Overview> {
+  const deadline = Date.now() + timeoutS * 1000;
+  let last = '';
+  for (;;) {
+    const o = await getJson<Overview>(lab, `/api/sweeps/${encodeURIComponent(id)}?cellLimit=1`);
+    const line = progressLine(o);
+    // On a terminal the bar is redrawn in place; in a log, a line whenever it changes.
+    if (tty) process.stderr.write(`\r${line}\u001b[K`);
+    else if (line !== last) err(line);
+    last = line;
+    if (o.status === 'done' || o.status === 'cancelled') {
+      if (tty) process.stderr.write('\n');
+      return o;
+    }
+    if (Date.now() > deadline) {
+      if (tty) process.stderr.write('\n');
+      throw new RemoteError(`sweep ${id} is not done after ${timeoutS} s (--timeout): ${o.counts.done} of ${o.counts.total} games`);
+    }
+    await new Promise((r) => setTimeout(r, everyS * 1000));
+  }
+}
+
+const EXPORTS: Record<string, string> = { csv: 'export?format=csv', jsonl: 'export?format=jsonl', 'summary-csv': 'summary?format=csv', 'summary-json': 'summary?format=json' };
+
+export async function cmdRemote(args: string[], out: (s: string) => void, err: (s: string) => void = (s) => console.error(s)): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    out(REMOTE_USAGE);
+    return sub === undefined ? 2 : 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      json: { type: 'boolean' },
+      wait: { type: 'boolean' },
+      timeout: { type: 'string' },
+      every: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    out(REMOTE_USAGE);
+    return 0;
+  }
+  const url = values.url ?? process.env.WONDERLAB_URL;
+  if (!url) throw new PlayUsageError('remote needs the lab: --url URL (or WONDERLAB_URL)');
+  try {
+    new URL(url);
+  } catch {
+    throw new PlayUsageError(`--url: '${url}' is not a URL`);
+  }
+  const lab: Lab = { url: url.endsWith('/') ? url : `${url}/`, token: values.token ?? process.env.WONDERLAB_TOKEN };
+  const seconds = (name: 'timeout' | 'every', fallback: number) => {
+    const v = values[name];
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!(n > 0)) throw new PlayUsageError(`--${name} must be a positive number of seconds, got '${v}'`);
+    return n;
+  };
+  const one = (what: string) => {
+    if (positionals.length !== 1) throw new PlayUsageError(`remote ${sub} takes one ${what}`);
+    return positionals[0];
+  };
+  const tty = process.stderr.isTTY === true;
+  switch (sub) {
+    case 'submit': {
+      const spec = readSpec(one('preset or spec file'));
+      const created = (await (await call(lab, '/api/sweeps', { method: 'POST', json: spec, auth: true })).json()) as { id: string; name: string; games: number; cells: number; estimate: { cpuHours: number } };
+      out(`${created.id}  ${created.name}: ${created.games} games in ${created.cells} cell${created.cells === 1 ? '' : 's'}, about ${created.estimate.cpuHours} CPU-hours; ${new URL(`sweeps/${created.id}`, lab.url)}`);
+      if (!values.wait) return 0;
+      const end = await wait(lab, created.id, seconds('timeout', 7 * 24 * 3600), seconds('every', 2), err, tty);
+      out(statusText(await getJson<Detail>(lab, `/api/sweeps/${created.id}`)));
+      return end.status === 'done' ? 0 : 1;
+    }
+    case 'status': {
+      const id = one('sweep id');
+      const detail = await getJson<Detail>(lab, `/api/sweeps/${encodeURIComponent(id)}`);
+      out(values.json ? JSON.stringify(detail, null, 2) : statusText(detail));
+      return 0;
+    }
+    case 'wait': {
+      const id = one('sweep id');
+      const end = await wait(lab, id, seconds('timeout', 7 * 24 * 3600), seconds('every', 2), err, tty);
+      out(statusText(await getJson<Detail>(lab, `/api/sweeps/${encodeURIComponent(id)}`)));
+      if (end.status !== 'done') throw new RemoteError(`sweep ${id} was cancelled after ${end.counts.done} of ${end.counts.total} games`);
+      return 0;
+    }
+    case 'export': {
+      const id = one('sweep id');
+      const format = values.format ?? 'csv';
+      if (!EXPORTS[format]) throw new PlayUsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
+      const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/${EXPORTS[format]}`);
+      const sink = values.out ? createWriteStream(values.out) : new Writable({ write: (chunk, _enc, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) });
+      const body = res.body;
+      if (body) {
+        const reader = body.getReader();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          if (!sink.write(r.value)) await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
+        }
+      }
+      await new Promise<void>((resolve, reject) => sink.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      if (values.out) err(`written to ${values.out}`);
+      return 0;
+    }
+    case 'cancel': {
+      const id = one('sweep id');
+      const o = (await (await call(lab, `/api/sweeps/${encodeURIComponent(id)}/cancel`, { method: 'POST', auth: true })).json()) as Overview;
+      out(`${o.id}: ${o.status} after ${o.counts.done} of ${o.counts.total} games`);
+      return 0;
+    }
+    case 'list': {
+      const sweeps = await getJson<Overview[]>(lab, '/api/sweeps?limit=100');
+      out(table(['id', 'status', 'done', 'total', '% done', 'name'], sweeps.map((s) => [s.id, s.status, String(s.counts.done), String(s.counts.total), pct(s.progress), s.name])));
+      return 0;
+    }
+    default:
+      throw new PlayUsageError(`unknown remote command '${sub}' (submit, status, wait, export, cancel, list)`);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The cross-cell summary `wonderlab sweep run` prints after the cells: every agent pooled over the
+ * cells, each swept parameter's curve, and for two or more configurations the head-to-head matrix
+ * and the ratings ladder. Every number with its 95 % interval and n; all computed in the lab
+ * (sweep-statistics.ts), only laid out here.
+ */
+import type { SweepStatistics } from '../lab/index.js';
+
+const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '-');
+const num = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+
+/** Rows as an aligned text table: the first column left, the others right. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export function formatSweepSummary(s: SweepStatistics): string {
+  const out: string[] = [];
+  out.push('All cells: each agent pooled over the cells it plays in');
+  out.push(
+    table(
+      ['agent', 'cells', 'games', 'wins', 'win %', 'Wilson 95%', 'mean VP ± 95%', 'ms/decision', 'iter/s'],
+      s.pooled.map((p) => [
+        p.label,
+        String(p.cells),
+        String(p.games),
+        String(p.wins),
+        pct(p.winRate),
+        `[${pct(p.wilson.low)}, ${pct(p.wilson.high)}]`,
+        `${num(p.vp.mean)} ± ${num(p.vpMeanHalfWidth)}`,
+        num(p.decisionMs, p.decisionMs < 10 ? 2 : 0),
+        p.iterationsPerSecond > 0 ? String(Math.round(p.iterationsPerSecond)) : '-',
+      ]),
+    ),
+  );
+  for (const series of s.parameters) {
+    out.push('', `By ${series.key}: the agent of seat ${series.seat} at each value`);
+    out.push(
+      table(
+        [series.key, 'cells', 'games', 'wins', 'win %', 'Wilson 95%', 'mean VP ± 95%'],
+        series.points.map((p) => [String(p.value), String(p.cells), String(p.games), String(p.wins), pct(p.winRate), `[${pct(p.wilson.low)}, ${pct(p.wilson.high)}]`, `${num(p.meanVp)} ± ${num(p.meanVpHalfWidth)}`]),
+      ),
+    );
+  }
+  if (s.headToHead && s.ratings) {
+    const m = s.headToHead;
+    out.push('', 'Head to head: % of games the row scored more VP than the column at the same table (ties half), [Wilson 95%], n');
+    out.push(table(['row \\ column', ...m.configs], m.rows.map((row, i) => [m.configs[i], ...row.map((c) => (!c ? '—' : c.games ? `${pct(c.score)} [${pct(c.interval.low)}, ${pct(c.interval.high)}] n=${c.games}` : '-'))])));
+    const r = s.ratings;
+    out.push('', `Ratings: Bradley–Terry on the Elo scale, 0 = ${r.anchor}, over ${r.games} games; 95 % intervals clustered by game`);
+    out.push(table(['configuration', 'Elo', '95% interval', 'games'], r.ratings.map((x) => [x.config, num(x.elo, 0), Number.isFinite(x.low) ? `[${num(x.low, 0)}, ${num(x.high, 0)}]` : '-', String(x.games)])));
+    if (r.components > 1) out.push(`(${r.components} groups of configurations never met: ratings compare only within a group)`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,80 @@
+/**
+ * What a game costs, estimated before it is played: CPU seconds on one core, from measured
+ * per-iteration costs of MCTS. The coordinator refuses sweeps whose estimate is over its limits
+ * (see limits.ts), and a stopping worker hands back at once the games that cannot finish within
+ * its grace.
+ *
+ * The figures are CPU microseconds per MCTS iteration averaged over whole games (every Age and
+ * decision, so playouts of every length), measured by `node shared/dist/bench/cost.js` on the
+ * 2-core dev machine and rounded up. An estimate, not a promise: against the decision times the
+ * reproduction runs recorded (reproduction/results, 18 decisions a seat) it gave 0.8 to 1.2 × the
+ * measured time for most presets' agents, and 0.57 to 0.8 × for mcts-robilliard below 1000
+ * iterations; a faster core takes proportionally less.
+ */
+import { parseAgentSpec, type MctsParams } from '../agents/index.js';
+
+/** µs per iteration by playout policy, at 3 and at 7 players (linear in between). */
+const ITERATION_MICROS: Record<MctsParams['playout'], readonly [number, number]> = {
+  random: [35, 75],
+  nodiscard: [40, 90],
+  rulebased: [45, 105],
+  mast: [40, 90],
+};
+
+/** Cost of an iteration cut off after `depth` turns, relative to a full-length one (points measured; linear between). */
+const DEPTH_FACTOR: readonly (readonly [number, number])[] = [
+  [1, 0.4],
+  [4, 0.55],
+  [8, 0.7],
+  [12, 0.85],
+  [18, 1],
+];
+
+/** The 2014 paper's tree (a level per seat) or every payment in it: up to this factor slower. */
+const SEATS_OR_ALL_TRADES_FACTOR = 1.3;
+
+/** A game's own cost with no MCTS seat (engine and rule-based players), ms at 3 and 7 players. */
+const GAME_BASE_MS: readonly [number, number] = [2, 4];
+
+/** Decisions of one seat in one Age (seven cards, the last one discarded). */
+const DECISIONS_PER_AGE = 6;
+
+const byPlayers = ([at3, at7]: readonly [number, number], players: number) => at3 + ((at7 - at3) * (players - 3)) / 4;
+
+function depthFactor(depth: number): number {
+  const points = DEPTH_FACTOR;
+  if (depth >= points[points.length - 1][0]) return 1;
+  for (let i = 1; i < points.length; i++) {
+    const [d1, f1] = points[i];
+    const [d0, f0] = points[i - 1];
+    if (depth <= d1) return f0 + ((f1 - f0) * (depth - d0)) / (d1 - d0);
+  }
+  return points[0][1];
+}
+
+/** Estimated CPU seconds one decision of these MCTS parameters takes in each Age. */
+export function decisionSeconds(params: MctsParams, players: number): [number, number, number] {
+  const micros = byPlayers(ITERATION_MICROS[params.playout], players) * depthFactor(params.depth) * (params.tree === 'seats' || params.trades === 'all' ? SEATS_OR_ALL_TRADES_FACTOR : 1);
+  return params.ageScale.map((scale) => {
+    const seconds = (Math.max(1, Math.round(params.iterations * scale)) * micros) / 1e6;
+    // The time limit caps a decision (0: no cap).
+    return params.timeLimit > 0 ? Math.min(params.timeLimit, seconds) : seconds;
+  }) as [number, number, number];
+}
+
+/** Estimated CPU seconds one agent (a spec string) thinks in a game of `players` seats. */
+export function agentSeconds(text: string, players: number): number {
+  const spec = parseAgentSpec(text);
+  if (!('params' in spec)) return 0;
+  return decisionSeconds(spec.params, players).reduce((sum, perDecision) => sum + DECISIONS_PER_AGE * perDecision, 0);
+}
+
+/** Estimated CPU seconds of the game itself (engine, non-MCTS players) at `players` seats. */
+export function baseGameSeconds(players: number): number {
+  return byPlayers(GAME_BASE_MS, players) / 1000;
+}
+
+/** Estimated CPU seconds of one game between these agents (spec strings, one per seat). */
+export function gameSeconds(agents: readonly string[]): number {
+  return agents.reduce((sum, text) => sum + agentSeconds(text, agents.length), baseGameSeconds(agents.length));
+}

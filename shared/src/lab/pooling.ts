@@ -1,0 +1,132 @@
+/**
+ * Statistics over several cells of a sweep, from the aggregate table's counters (never from the
+ * cells' summaries): an agent pooled over the cells it plays in, each swept parameter's values, and
+ * a matchup's "row agent wins the game" matrix. Counters add up across cells, so every pooled
+ * number is weighted by what it counts — a mean time per decision by decisions, iterations per
+ * second by thinking time, a VP quantile by the summed histogram — and comes with its n and a 95 %
+ * interval.
+ */
+import { meanHalfWidth, type Interval } from './stats.js';
+import { cellLabels, rateEstimate, summarizeLabelFields, type CellFields, type LabelAggregate, type RateEstimate } from './aggregates.js';
+import type { SweepCell, SweepSpec } from './sweep.js';
+
+/** An agent (a distinct spec) pooled over the cells it plays in. */
+export interface PooledLabel extends Omit<LabelAggregate, 'seats' | 'progression'> {
+  label: string;
+  /** Cells pooled. */
+  cells: number;
+}
+
+/** Progression buckets (b<n>|…) are positions within one cell: they are not summed across cells. */
+const isBucket = (field: string) => field[0] === 'b' && field.charCodeAt(1) >= 48 && field.charCodeAt(1) <= 57;
+
+function addFields(into: Map<string, number>, from: ReadonlyMap<string, number>): void {
+  for (const [k, v] of from) if (!isBucket(k)) into.set(k, (into.get(k) ?? 0) + v);
+}
+
+function pooled(label: string, fields: Map<string, number>, cells: number, players: number): PooledLabel {
+  const { progression: _, ...summary } = summarizeLabelFields(fields, players, 0);
+  return { label, cells, ...summary };
+}
+
+/** Every label of these cells pooled over the cells it plays in, in order of first appearance. */
+export function pooledLabels(byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[]): PooledLabel[] {
+  const acc = new Map<string, { fields: Map<string, number>; cells: number }>();
+  for (const cell of cells) {
+    cellLabels(cell).forEach((label, L) => {
+      let a = acc.get(label);
+      if (!a) acc.set(label, (a = { fields: new Map(), cells: 0 }));
+      a.cells++;
+      const f = byCell.get(cell.index)?.labels.get(L);
+      if (f) addFields(a.fields, f);
+    });
+  }
+  const players = cells[0]?.agents.length ?? 0;
+  return [...acc].map(([label, a]) => pooled(label, a.fields, a.cells, players));
+}
+
+/** One value of a swept parameter: the swept seat's agent pooled over the cells with that value. */
+export interface ParameterPoint extends RateEstimate {
+  value: string | number;
+  cells: number;
+  meanVp: number;
+  /** Half-width of the normal 95 % interval of the mean VP, and the interval itself. */
+  meanVpHalfWidth: number;
+  meanVpInterval: Interval;
+}
+
+export interface ParameterSeries {
+  /** The swept field, e.g. `seats.0.c`. */
+  key: string;
+  /** The spec's seat whose agent the value changes. */
+  seat: number;
+  points: ParameterPoint[];
+}
+
+const byValue = (a: string | number, b: string | number) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
+
+/** For every swept parameter with two or more values (matchup seats aside): win rate and mean VP by value. */
+export function parameterSeries(byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[]): ParameterSeries[] {
+  const keys = new Map<string, Set<string | number>>();
+  for (const cell of cells) {
+    for (const [k, v] of Object.entries(cell.swept)) {
+      if (k.startsWith('matchup.')) continue;
+      if (!keys.has(k)) keys.set(k, new Set());
+      keys.get(k)!.add(v);
+    }
+  }
+  const players = cells[0]?.agents.length ?? 0;
+  return [...keys]
+    .filter(([, values]) => values.size > 1)
+    .map(([key, values]) => {
+      const seat = Number(/^seats\.(\d+)\./.exec(key)?.[1] ?? 0);
+      const points = [...values].sort(byValue).map((value): ParameterPoint => {
+        const fields = new Map<string, number>();
+        let n = 0;
+        for (const cell of cells) {
+          if (cell.swept[key] !== value) continue;
+          const L = cellLabels(cell).indexOf(cell.agents[seat]);
+          const f = byCell.get(cell.index)?.labels.get(L);
+          if (f) addFields(fields, f);
+          n++;
+        }
+        const s = pooled(String(value), fields, n, players);
+        const interval = { low: s.vp.mean - s.vpMeanHalfWidth, high: s.vp.mean + s.vpMeanHalfWidth };
+        return { value, cells: n, ...rateEstimate(s.wins, s.games), meanVp: s.vp.mean, meanVpHalfWidth: s.vpMeanHalfWidth, meanVpInterval: interval };
+      });
+      return { key, seat, points };
+    });
+}
+
+/** The thesis's matchup view: the row agent's wins in its matchup seat against the column agent. */
+export interface MatchupWins {
+  seats: [number, number];
+  specs: string[];
+  /** rows[i][j]: specs[i] in seats[0] against specs[j] in seats[1], with its mean VP; null on the diagonal. */
+  rows: ((RateEstimate & { meanVp: number; meanVpHalfWidth: number }) | null)[][];
+}
+
+export function matchupWins(spec: SweepSpec, byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[]): MatchupWins | undefined {
+  const m = spec.matchup;
+  if (!m) return undefined;
+  const [a, b] = m.seats;
+  const rows = m.specs.map((x) =>
+    m.specs.map((y) => {
+      if (x === y) return null;
+      let [games, wins, vp, vp2] = [0, 0, 0, 0];
+      for (const cell of cells) {
+        if (cell.agents[a] !== x || cell.agents[b] !== y) continue;
+        // The agent of seat a itself (its role), not every seat that happens to share its spec.
+        const f = byCell.get(cell.index)?.roles.get(a);
+        games += f?.get('g') ?? 0;
+        wins += f?.get('w') ?? 0;
+        vp += f?.get('vp') ?? 0;
+        vp2 += f?.get('vp2') ?? 0;
+      }
+      const mean = games ? vp / games : NaN;
+      const sd = games > 1 ? Math.sqrt(Math.max(0, (vp2 - games * mean * mean) / (games - 1))) : NaN;
+      return { ...rateEstimate(wins, games), meanVp: mean, meanVpHalfWidth: meanHalfWidth(sd, games) };
+    }),
+  );
+  return { seats: [a, b], specs: [...m.specs], rows };
+}

@@ -1,0 +1,72 @@
+/**
+ * How a result was made: the code version that ran it (the package's version and, where known,
+ * the git commit and whether the tree had changes), and what identifies a worker process. A
+ * sweep records the coordinator's version when it is created and each worker's with the games it
+ * played, so a table can be traced to the code behind it.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export interface CodeVersion {
+  /** The repository's package name and version (package.json at its root). */
+  package: string;
+  version: string;
+  /** The git commit, from WONDERLAB_COMMIT or GIT_COMMIT, else `git rev-parse HEAD` in the repository; absent when unknown (an image built without it). */
+  commit?: string;
+  /** Whether tracked files differed from the commit (known only from git itself). */
+  dirty?: boolean;
+  node: string;
+}
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+let cached: CodeVersion | undefined;
+
+/** This process's code version (read once). */
+export function codeVersion(): CodeVersion {
+  if (cached) return cached;
+  let pkg: { name?: string; version?: string } = {};
+  for (const path of ['package.json', 'shared/package.json']) {
+    try {
+      pkg = JSON.parse(readFileSync(ROOT + path, 'utf8'));
+      break;
+    } catch {
+      // not there (a package installed alone): try the next
+    }
+  }
+  const fromEnv = process.env.WONDERLAB_COMMIT ?? process.env.GIT_COMMIT;
+  const commit = fromEnv || git(['rev-parse', 'HEAD']);
+  const status = fromEnv ? undefined : commit ? git(['status', '--porcelain', '--untracked-files=no']) : undefined;
+  cached = {
+    package: pkg.name ?? 'wonderlab',
+    version: pkg.version ?? 'unknown',
+    ...(commit ? { commit } : {}),
+    ...(status !== undefined ? { dirty: status.length > 0 } : {}),
+    node: process.version,
+  };
+  return cached;
+}
+
+/** A worker process as a sweep records it: where it ran and the code it ran. */
+export interface WorkerIdentity {
+  host: string;
+  pid: number;
+  version: string;
+  commit?: string;
+  dirty?: boolean;
+}
+
+export function workerIdentity(): WorkerIdentity {
+  const v = codeVersion();
+  return { host: hostname(), pid: process.pid, version: v.version, ...(v.commit ? { commit: v.commit } : {}), ...(v.dirty !== undefined ? { dirty: v.dirty } : {}) };
+}

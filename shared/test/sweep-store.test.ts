@@ -1,0 +1,122 @@
+/**
+ * The store's queue order and clock on a real Redis (REDIS_URL), under a key prefix of its own:
+ * the claim script hands out games in exactly the order lab/schedule.ts defines (a sweep stored
+ * before that order keeps its sequential cursor), and the active clock leaves paused time out of
+ * a sweep's rate.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Redis } from 'ioredis';
+import { RATE_BUCKET_MS, Sweep, parseSweepSpec, playGame, throughput } from '../src/lab/index.js';
+import { SweepStore, connectRedis, deleteKeys } from '../src/store/index.js';
+
+const prefix = `wltest-store-${process.pid}-${randomBytes(4).toString('hex')}`;
+let redis: Redis;
+let store: SweepStore;
+
+beforeAll(() => {
+  redis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  store = new SweepStore(redis, prefix);
+});
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await redis.quit();
+});
+
+const specOf = (over: object) => parseSweepSpec({ name: 'order', players: 3, seats: [{ agent: 'mcts', params: { it: [10, 20, 30] } }, 'random', 'random'], deals: { count: 5 }, ...over });
+
+describe('queue order', () => {
+  test.each([
+    ['random boards, fixed seating', {}],
+    ['thesis board sets, swapped seats', { wonders: { mode: 'thesis' }, seating: 'swap' }],
+    ['rotated seats', { seating: 'rotate' }],
+  ])('%s: the claim script hands out the games in the order of Sweep.indexAt', async (_, over) => {
+    const spec = specOf(over);
+    const sweep = new Sweep(spec);
+    const meta = await store.create(spec, sweep);
+    expect(meta.schedule).toBe('interleaved');
+    const claimed: number[] = [];
+    // Claimed a few at a time, as the feeder does with its window.
+    for (let got = await store.claim(meta.id, 7); got.length; got = await store.claim(meta.id, 7)) {
+      claimed.push(...got);
+      await store.dropOutstanding(meta.id, got);
+    }
+    expect(claimed).toEqual(Array.from({ length: sweep.size }, (_, p) => sweep.indexAt(p)));
+    expect(new Set(claimed).size).toBe(sweep.size);
+    expect((await store.meta(meta.id))!.startedAt).toBeGreaterThanOrEqual(meta.created);
+  });
+
+  test('a sweep stored before the interleaved order keeps its sequential cursor', async () => {
+    const spec = specOf({});
+    const meta = await store.create(spec);
+    await redis.hdel(store.keys.sweep(meta.id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders');
+    expect((await store.meta(meta.id))!.schedule).toBe('sequential');
+    expect(await store.claim(meta.id, 4)).toEqual([0, 1, 2, 3]);
+    const fresh = new SweepStore(redis, prefix);
+    expect((await fresh.load(meta.id))!.sweep.schedule).toBe('sequential');
+  });
+});
+
+describe('active clock', () => {
+  test('paused time is not running time: the rate and the first-to-last span leave it out', async () => {
+    const spec = parseSweepSpec({ name: 'clock', players: 3, seats: ['random', 'random', 'random'], deals: { count: 6 } });
+    const t0 = 1_000_000_000_000;
+    const meta = await store.create(spec, new Sweep(spec), t0);
+    const loaded = (await store.load(meta.id))!;
+    const game = (k: number) => playGame(loaded.sweep.game(loaded.sweep.indexAt(k)));
+    // Two games 1 s apart, a pause of an hour, then two more 1 s apart.
+    await store.recordResult(loaded, game(0), t0 + 1000);
+    await store.recordResult(loaded, game(1), t0 + 2000);
+    expect(await store.transition(meta.id, ['running'], 'paused', 1, t0 + 2500)).toBe('running');
+    expect(await store.transition(meta.id, ['paused'], 'running', 1, t0 + 3_602_500)).toBe('paused');
+    await store.recordResult(loaded, game(2), t0 + 3_603_000);
+    await store.recordResult(loaded, game(3), t0 + 3_604_000);
+    const m = (await store.meta(meta.id))!;
+    expect(m.firstDoneActive).toBe(1000);
+    // 2000 ms before the pause, 500 ms between the last game and the pause, 1500 ms after it.
+    expect(m.lastDoneActive).toBe(4000);
+    const ring = await store.rateRing(meta.id);
+    expect(ring.reduce((s, b) => s + b.games, 0)).toBe(4);
+    // Three games after the first over 3 s of running time: 1 game/s, not 3 games an hour.
+    const now = t0 + 3_604_000;
+    const rate = throughput(m, ring, now);
+    expect(rate.basis).toBe('recent');
+    expect(rate.gamesPerSecond).toBeCloseTo(1, 9);
+    expect(rate.etaSeconds).toBeCloseTo(2, 9);
+    expect(rate.activeSeconds).toBeCloseTo(4, 9);
+    // Paused: the clock stops, so does the ETA.
+    await store.transition(meta.id, ['running'], 'paused', 1, now + 10_000);
+    const paused = throughput((await store.meta(meta.id))!, ring, now + 500_000);
+    expect(paused.activeSeconds).toBeCloseTo(14, 9);
+    expect(paused.etaSeconds).toBeNull();
+    // Resumed and finished: the rate is over the running time from the first game to the last.
+    await store.transition(meta.id, ['paused'], 'running', 1, now + 600_000);
+    await store.recordResult(loaded, game(4), now + 601_000);
+    await store.recordResult(loaded, game(5), now + 602_000);
+    const done = (await store.meta(meta.id))!;
+    expect(done.status).toBe('done');
+    expect(done.finishedAt).toBe(now + 602_000);
+    expect(done.runningSince).toBeUndefined();
+    const whole = throughput(done, await store.rateRing(meta.id), now + 900_000);
+    expect(whole.basis).toBe('whole');
+    // From the first game (active 1 s) to the last (active 16 s): 5 games in 15 s.
+    expect(whole.gamesPerSecond).toBeCloseTo(5 / 15, 9);
+    expect(whole.activeSeconds).toBeCloseTo(16, 9);
+  });
+
+  test('the recent rate forgets games older than the ring', async () => {
+    const spec = parseSweepSpec({ name: 'ring', players: 3, seats: ['random', 'random', 'random'], deals: { count: 400 } });
+    const t0 = 2_000_000_000_000;
+    const meta = await store.create(spec, new Sweep(spec), t0);
+    const loaded = (await store.load(meta.id))!;
+    const g = playGame(loaded.sweep.game(0));
+    // 100 games in the first second, then one game every 10 s for 20 minutes.
+    for (let i = 0; i < 100; i++) await store.recordResult(loaded, { ...g, id: `c0-d${i}-o0`, index: i }, t0 + 10 * i);
+    let t = t0 + 1000;
+    for (let i = 100; i < 220; i++) await store.recordResult(loaded, { ...g, id: `c0-d${i}-o0`, index: i }, (t += RATE_BUCKET_MS));
+    const rate = throughput((await store.meta(meta.id))!, await store.rateRing(meta.id), t);
+    // About 0.1 games/s now, whatever the burst at the start.
+    expect(rate.gamesPerSecond).toBeGreaterThan(0.09);
+    expect(rate.gamesPerSecond).toBeLessThan(0.11);
+  });
+});

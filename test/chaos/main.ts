@@ -1,0 +1,240 @@
+/**
+ * The chaos suite (`npm run chaos`): a real lab — a private redis-server with an append-only file,
+ * the coordinator and worker processes — plays a sweep while workers and the coordinator are
+ * SIGKILLed and Redis is restarted (once shut down cleanly, once SIGKILLed), then checks that every
+ * game was counted exactly once and equals the same game played here. Then a fuzz run of bad and
+ * huge requests on every route checks that none gets a 5xx and that the coordinator's memory stays
+ * bounded. Prints the figures; exits non-zero when a check fails.
+ *
+ * Settings (environment): CHAOS_GAMES (deals of the sweep, 3 seat rotations each; default 100),
+ * CHAOS_WORKERS (2), CHAOS_WORKER_KILLS (3), CHAOS_COORDINATOR_KILLS (2), CHAOS_FUZZ (requests,
+ * 2000), CHAOS_SEED (1), CHAOS_RSS_LIMIT_MB (300). Needs the build (npm run build) and
+ * redis-server on PATH.
+ */
+import { Rng, Sweep, parseSweepSpec, playGame, type GameSummary } from '@wonderlab/shared';
+import { SweepStore, closeRedis, connectRedis, type SweepMeta } from '@wonderlab/shared/store';
+import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from '../support/processes.js';
+import { fuzzRequest, type FuzzRequest } from './fuzz.js';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const DEALS = env('CHAOS_GAMES', 100);
+const WORKERS = env('CHAOS_WORKERS', 2);
+const WORKER_KILLS = env('CHAOS_WORKER_KILLS', 3);
+const COORDINATOR_KILLS = env('CHAOS_COORDINATOR_KILLS', 2);
+const FUZZ = env('CHAOS_FUZZ', 2000);
+const SEED = env('CHAOS_SEED', 1);
+const RSS_LIMIT = env('CHAOS_RSS_LIMIT_MB', 300) * 1024 * 1024;
+
+const TOKEN = 'chaos-token';
+const PREFIX = 'chaos';
+const QUEUE = 'games';
+const LIMITS = { bodyBytes: 256 * 1024, depth: 16 };
+const SPEC = { name: 'chaos', players: 3, seats: ['mcts(it=40)', 'rulebased', 'random'], deals: { firstSeed: SEED, count: DEALS }, seating: 'rotate' };
+
+const log = (msg: string) => console.log(`chaos: ${msg}`);
+const failures: string[] = [];
+const check = (ok: boolean, what: string) => {
+  if (!ok) failures.push(what);
+  log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+};
+
+const common = { REDIS_URL: '', KEY_PREFIX: PREFIX, QUEUE_NAME: QUEUE, LOG_LEVEL: 'info', OUTAGE_LOG_INTERVAL_MS: '5000', SHUTDOWN_CLOSE_MS: '2000' };
+let redis: PrivateRedis;
+const processes = new Set<LabProcess>();
+
+function spawn(name: 'coordinator' | 'worker', extra: Record<string, string>): LabProcess {
+  const p = startProcess(name, [ENTRY[name]], { ...common, REDIS_URL: redis.url, ...extra });
+  processes.add(p);
+  void p.exit.then(() => processes.delete(p));
+  return p;
+}
+
+async function coordinator(): Promise<{ p: LabProcess; url: string }> {
+  const p = spawn('coordinator', { PORT: '0', HOST: '127.0.0.1', API_TOKEN: TOKEN, FEED_WINDOW: '30', FEED_INTERVAL_MS: '100', MAX_BODY_BYTES: String(LIMITS.bodyBytes), MAX_JSON_DEPTH: String(LIMITS.depth) });
+  return { p, url: (await p.waitForLog('coordinator listening')).url as string };
+}
+
+const worker = () => spawn('worker', { WORKER_SLOTS: '1', LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000', SHUTDOWN_GRACE_MS: '1000' });
+
+async function kill(p: LabProcess): Promise<void> {
+  p.proc.kill('SIGKILL');
+  await p.exit;
+}
+
+/** The sweep's counters, read directly (undefined while Redis is away). */
+async function metaOf(store: SweepStore, id: string): Promise<SweepMeta | undefined> {
+  return store.meta(id).catch(() => undefined);
+}
+
+async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: LabProcess; sweepId: string; sweep: Sweep }> {
+  const store = new SweepStore(connectRedis(redis.url).on('error', () => {}), PREFIX);
+  let { p: coord, url } = await coordinator();
+  const workers: LabProcess[] = Array.from({ length: WORKERS }, worker);
+  const created = await request(`${url}/api/sweeps`, { method: 'POST', json: SPEC, headers: { authorization: `Bearer ${TOKEN}` } });
+  if (created.status !== 201) throw new Error(`the sweep was not created: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as string;
+  const sweep = new Sweep(parseSweepSpec(SPEC));
+  log(`sweep ${id}: ${sweep.size} games of ${SPEC.seats.join(' v ')}, ${WORKERS} workers of one slot`);
+
+  // Events at fractions of the sweep, spread over its length: worker kills, coordinator kills, and
+  // two Redis restarts (one clean shutdown, one SIGKILL).
+  type Event = { at: number; name: string; run: () => Promise<void> };
+  const events: Event[] = [];
+  const spread = (n: number, from: number, to: number) => Array.from({ length: n }, (_, i) => from + ((to - from) * (i + 1)) / (n + 1));
+  for (const at of spread(WORKER_KILLS, 0.05, 0.9)) {
+    events.push({
+      at,
+      name: 'SIGKILL a worker',
+      run: async () => {
+        const victim = workers.splice(Math.floor(Math.random() * workers.length), 1)[0];
+        await kill(victim);
+        workers.push(worker());
+      },
+    });
+  }
+  for (const at of spread(COORDINATOR_KILLS, 0.1, 0.8)) {
+    events.push({
+      at,
+      name: 'SIGKILL the coordinator',
+      run: async () => {
+        await kill(coord);
+        ({ p: coord, url } = await coordinator());
+      },
+    });
+  }
+  events.push({ at: 0.3, name: 'restart Redis (clean shutdown)', run: async () => (await redis.stop('SIGTERM'), await sleep(1500), await redis.start()) });
+  events.push({ at: 0.6, name: 'restart Redis (SIGKILL)', run: async () => (await redis.stop('SIGKILL'), await sleep(1500), await redis.start()) });
+  events.sort((a, b) => a.at - b.at);
+
+  const counts = { workerKills: 0, coordinatorKills: 0, redisRestarts: 0 };
+  const started = Date.now();
+  for (const event of events) {
+    await waitUntil(async () => ((await metaOf(store, id))?.done ?? 0) >= Math.floor(event.at * sweep.size), `${Math.floor(event.at * sweep.size)} games done`, 300_000, 100);
+    const done = (await metaOf(store, id))?.done;
+    await event.run();
+    if (event.name.includes('worker')) counts.workerKills++;
+    else if (event.name.includes('coordinator')) counts.coordinatorKills++;
+    else counts.redisRestarts++;
+    log(`${event.name} at ${done} games done`);
+  }
+  await waitUntil(async () => (await metaOf(store, id))?.status === 'done', 'the sweep to finish', 600_000, 200);
+  const seconds = (Date.now() - started) / 1000;
+  log(`sweep done in ${seconds.toFixed(1)} s: ${counts.workerKills} worker kills, ${counts.coordinatorKills} coordinator kills, ${counts.redisRestarts} Redis restarts`);
+
+  // Exactly once: every game has one result, every counter agrees, and each result is the game
+  // played here from the same plan.
+  const meta = (await store.meta(id))!;
+  const ids = Array.from({ length: sweep.size }, (_, k) => sweep.game(k).id);
+  const stored: (GameSummary | undefined)[] = [];
+  for (let i = 0; i < ids.length; i += 500) stored.push(...(await store.results(id, ids.slice(i, i + 500))));
+  const agg = await store.aggregateTable(id);
+  const lost = stored.filter((s) => !s).length;
+  const resultCount = await store.resultCount(id);
+  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), await store.gamesDone()) - resultCount;
+  const strip = (g: GameSummary) => JSON.stringify({ ...g, record: undefined, players: g.players.map((p) => ({ ...p, decisionMs: 0 })) });
+  let mismatched = 0;
+  stored.forEach((s, k) => {
+    if (s && strip(s) !== strip(playGame(sweep.game(k)))) mismatched++;
+  });
+  log(`games: ${sweep.size}, stored ${resultCount}, done counter ${meta.done}, aggregate n ${agg['c0|n']}, failed ${meta.failed}`);
+  check(lost === 0, `0 games lost (${lost})`);
+  check(duplicated === 0 && meta.done === sweep.size && Number(agg['c0|n']) === sweep.size, `0 games counted twice (${duplicated})`);
+  check(mismatched === 0, `0 games differ from a local play (${mismatched})`);
+  check(meta.failed === 0, `0 games failed (${meta.failed})`);
+  check((await store.outstanding(id)).length === 0, 'no game left outstanding');
+  // Provenance through the kills: each stored game counted for one worker, and its CPU time kept.
+  const byWorker = await store.workers(id);
+  const workerGames = byWorker.reduce((s, w) => s + w.games, 0);
+  log(`workers that stored games: ${byWorker.map((w) => `pid ${w.pid} ${w.games}`).join(', ')}; CPU ${((meta.cpuMs ?? 0) / 1000).toFixed(1)} s`);
+  check(workerGames === sweep.size, `the workers' game counts add up to the games (${workerGames})`);
+  check((meta.cpuMs ?? 0) > 0, 'the CPU time of the games is recorded');
+  await closeRedis(store.redis);
+  for (const w of workers) await kill(w);
+  return { coordinatorUrl: url, coordinatorProcess: coord, sweepId: id, sweep };
+}
+
+async function fuzz(url: string, coord: LabProcess, sweepId: string, gameId: string): Promise<void> {
+  const rng = new Rng(`fuzz-${SEED}`);
+  const byKind = new Map<string, { n: number; statuses: Map<number | string, number>; maxMs: number }>();
+  const refusalMs: number[] = [];
+  /** The slowest refusals, to see what they were. */
+  const slowest: { ms: number; what: string }[] = [];
+  let fiveHundreds = 0;
+  let networkErrors = 0;
+  let peakRss = coord.peakRss() ?? 0;
+  const examples: string[] = [];
+  const one = async (r: FuzzRequest) => {
+    const started = performance.now();
+    let status: number | string;
+    try {
+      const res = await fetch(url + r.path, { method: r.method, headers: r.headers, body: r.body, signal: AbortSignal.timeout(15_000) });
+      await res.arrayBuffer();
+      status = res.status;
+    } catch (err) {
+      status = `network: ${(err as Error).cause ?? (err as Error).message}`;
+    }
+    const ms = performance.now() - started;
+    const k = byKind.get(r.kind) ?? { n: 0, statuses: new Map(), maxMs: 0 };
+    byKind.set(r.kind, k);
+    k.n++;
+    k.statuses.set(status, (k.statuses.get(status) ?? 0) + 1);
+    k.maxMs = Math.max(k.maxMs, ms);
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      refusalMs.push(ms);
+      slowest.push({ ms, what: `${status} ${r.method} ${r.path.slice(0, 80)} (${r.kind})` });
+      slowest.sort((a, b) => b.ms - a.ms).splice(5);
+    }
+    if (typeof status === 'number' && status >= 500) fiveHundreds++;
+    if (typeof status === 'string') networkErrors++;
+    if ((typeof status === 'string' || status >= 500) && examples.length < 5) examples.push(`${status}: ${r.method} ${r.path.slice(0, 120)} (${r.kind})`);
+  };
+  const started = Date.now();
+  const CONCURRENCY = 4;
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < FUZZ) {
+        sent++;
+        await one(fuzzRequest(rng, { sweepId, gameId, token: TOKEN, limits: LIMITS }));
+        if (sent % 200 === 0) peakRss = Math.max(peakRss, coord.peakRss() ?? 0);
+      }
+    }),
+  );
+  peakRss = Math.max(peakRss, coord.peakRss() ?? 0);
+  const seconds = (Date.now() - started) / 1000;
+  refusalMs.sort((a, b) => a - b);
+  const quantile = (q: number) => (refusalMs.length ? refusalMs[Math.min(refusalMs.length - 1, Math.floor(q * refusalMs.length))] : 0);
+  log(`fuzz: ${FUZZ} requests in ${seconds.toFixed(1)} s, ${CONCURRENCY} at a time`);
+  for (const [kind, k] of [...byKind].sort((a, b) => b[1].n - a[1].n)) {
+    log(`  ${kind}: ${k.n} (${[...k.statuses].map(([s, n]) => `${s}×${n}`).join(', ')}), slowest ${k.maxMs.toFixed(0)} ms`);
+  }
+  log(`refusals (4xx): ${refusalMs.length}, median ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`);
+  for (const x of slowest) log(`  slow refusal: ${x.ms.toFixed(0)} ms ${x.what}`);
+  log(`coordinator peak RSS: ${(peakRss / 1024 / 1024).toFixed(0)} MB (limit ${RSS_LIMIT / 1024 / 1024} MB)`);
+  for (const e of examples) log(`  e.g. ${e}`);
+  check(fiveHundreds === 0, `0 responses 5xx (${fiveHundreds})`);
+  check(networkErrors === 0, `0 requests without an answer (${networkErrors})`);
+  check(peakRss > 0 && peakRss < RSS_LIMIT, `coordinator peak RSS under ${RSS_LIMIT / 1024 / 1024} MB`);
+  const ready = await request(`${url}/readyz`);
+  check(ready.status === 200, 'the coordinator is still ready after the fuzz');
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  redis = await privateRedis();
+  try {
+    const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
+    await fuzz(coordinatorUrl, coordinatorProcess, sweepId, sweep.game(0).id);
+  } finally {
+    for (const p of processes) p.proc.kill('SIGKILL');
+    await Promise.all([...processes].map((p) => p.exit));
+    await redis.destroy();
+  }
+  log(`${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return failures.length ? 1 : 0;
+}
+
+process.exitCode = await main().catch((err) => {
+  console.error(err);
+  return 1;
+});
