@@ -4,6 +4,7 @@
 // `wonderlab sweep run <preset> --json`), then reasons.md and the charts in reproduction/charts:
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { fitReport } from './fit/fit.mjs';
 
 const Z = 1.959963984540054;
 const here = new URL('.', import.meta.url);
@@ -37,7 +38,11 @@ for (const table of papers.tables) {
   const path = new URL(`results/${table.preset}.json`, here);
   const result = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
   lines.push(`### ${table.title}`, '');
-  if (result) {
+  if (result?.lab) {
+    const { games, wallSeconds, gamesPerSecond, commit } = result.lab;
+    const wall = wallSeconds >= 3600 ? `${(wallSeconds / 3600).toFixed(1)} h` : `${Math.round(wallSeconds / 60)} min`;
+    lines.push(`Ours: played on the lab (\`node reproduction/lab.mjs submit --presets ${table.preset} --deals ${result.spec.deals.count}\`): ${result.gamesPerCell} games per cell, ${games} in all, in ${wall} of wall time on the 2-core dev machine (${gamesPerSecond.toFixed(2)} games/s; commit ${commit}).`, '');
+  } else if (result) {
     const deals = result.spec.deals.count;
     lines.push(`Ours: \`wonderlab sweep run ${table.preset} --deals ${deals}\` (${result.gamesPerCell} games per cell; the paper: see the title).`, '');
   } else {
@@ -75,6 +80,9 @@ console.log(
     readFileSync(new URL('intro.md', here), 'utf8').trim(),
     '',
     ...lines,
+    readFileSync(new URL('fit/intro.md', here), 'utf8').trim(),
+    '',
+    fitReport(1),
     readFileSync(new URL('reasons.md', here), 'utf8').trim(),
     '',
     '## Charts',

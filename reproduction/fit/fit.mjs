@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// Which reading of the thesis's MCTS agent fits its tables? Plays every candidate reading
+// (readings.json) on a running lab through the API, then scores each against thesis Tables
+// 7.1-7.4 (win rates and mean VP) and Figure 7.2's medians, all at once.
+//
+//   node reproduction/fit/fit.mjs submit  [--url U] [--token T] [--deals N] [--tables 7.4,7.3,7.2,7.1] [--readings a,b] [--c 0.1,0.4,0.9]
+//   node reproduction/fit/fit.mjs collect [--url U] [--partial]   # saves finished sweeps to results/
+//   node reproduction/fit/fit.mjs report [--rows N]               # the fit tables (markdown) on stdout
+//
+// A sweep is named `fit/<reading>/<table>/d<deals>`; submit skips names that exist already. A
+// stage is one size (deals per board set): χ² grows with the games per row when a reading is off,
+// so readings are compared only within a stage, one table per stage.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { canonicalSpec, parseAgentSpec } from '../../shared/dist/src/index.js';
+import { labApi, options } from '../lab-client.mjs';
+
+const here = new URL('.', import.meta.url);
+const root = new URL('../../', here);
+const { readings } = JSON.parse(readFileSync(new URL('readings.json', here), 'utf8'));
+const papers = JSON.parse(readFileSync(new URL('reproduction/papers.json', root), 'utf8'));
+const Z = 1.959963984540054;
+
+const args = process.argv.slice(3);
+const opt = options(args);
+const url = opt('url', process.env.LAB_URL ?? 'http://127.0.0.1:8080');
+const token = opt('token', process.env.API_TOKEN);
+
+const TABLES = {
+  '7.4': 'thesis-7.4-iterations',
+  '7.3': 'thesis-7.3-depth',
+  '7.2': 'thesis-7.2-exploration',
+  '7.1': 'thesis-7.1-seating',
+};
+
+const api = labApi(url, token);
+
+/** An MCTS seat of a preset with the reading's options added. */
+function withReading(seat, params) {
+  if (typeof seat === 'string') {
+    const m = /^mcts:(\d+),(\d+),(\d+)$/.exec(seat);
+    if (!m) return seat;
+    return { agent: 'mcts', params: { it: +m[1], time: +m[2], depth: +m[3], ...params } };
+  }
+  return seat.agent === 'mcts' ? { ...seat, params: { ...seat.params, ...params } } : seat;
+}
+
+function specFor(reading, table, deals, cValues) {
+  const preset = JSON.parse(readFileSync(new URL(`presets/${TABLES[table]}.json`, root), 'utf8'));
+  // A reading may set other options for one table (its `tables` entry replaces `params` there).
+  const params = readings[reading].tables?.[table] ?? readings[reading].params;
+  const seats = preset.seats.map((seat) => withReading(seat, params));
+  if (table === '7.2' && cValues) seats[0].params.c = cValues;
+  return { ...preset, name: `fit/${reading}/${table}/d${deals}`, seats, deals: { ...preset.deals, count: deals } };
+}
+
+async function submit() {
+  const deals = Number(opt('deals', '10'));
+  const tables = opt('tables', '7.4,7.3,7.2,7.1').split(',');
+  const names = opt('readings', Object.keys(readings).join(',')).split(',');
+  const cValues = opt('c', '0.1,0.4,0.9').split(',').map(Number);
+  const existing = new Set((await api('/api/sweeps')).map((s) => s.name));
+  for (const reading of names) {
+    if (!readings[reading]) throw new Error(`unknown reading '${reading}' (known: ${Object.keys(readings).join(', ')})`);
+    for (const table of tables) {
+      // 7.1 plays every seat order (6 per deal): a sixth of the deals gives as many games.
+      const n = table === '7.1' ? Math.max(1, Math.round((deals * 21) / 6)) : deals;
+      const spec = specFor(reading, table, n, cValues);
+      if (existing.has(spec.name)) continue;
+      const { id } = await api('/api/sweeps', spec);
+      console.log(`${spec.name}\t${id}`);
+    }
+  }
+}
+
+/** The parts of a sweep's detail the fit reads (roles and each label's VP summary). */
+function slim(detail) {
+  return {
+    name: detail.name,
+    status: detail.status,
+    spec: detail.spec,
+    gamesPerCell: detail.gamesPerCell,
+    cells: detail.cells.map((c) => ({
+      index: c.index,
+      agents: c.agents,
+      swept: c.swept,
+      games: c.games,
+      roles: c.roles,
+      labels: Object.values(c.labels).map((l) => ({ label: l.label, seats: l.seats, games: l.games, wins: l.wins, vp: l.vp })),
+    })),
+  };
+}
+
+/** The stage of a sweep: Table 7.1's deals are played in six seat orders, so d18 is stage d5. */
+const stageOf = (table, deals) => (table === '7.1' ? `d${Math.round((Number(deals.slice(1)) * 6) / 21)}` : deals);
+
+async function collect() {
+  const partial = args.includes('--partial');
+  for (const s of await api('/api/sweeps')) {
+    if (!s.name.startsWith('fit/') || (s.status !== 'done' && !partial)) continue;
+    const [, reading, table, deals] = s.name.split('/');
+    const name = `${reading}--${table}--${stageOf(table, deals)}.json`;
+    const detail = slim(await api(`/api/sweeps/${s.id}`));
+    const games = detail.cells.reduce((t, c) => t + c.games, 0);
+    writeFileSync(new URL(`results/${name}`, here), JSON.stringify(detail, null, 1) + '\n');
+    console.log(`${s.name}: ${games} games (${s.status}) -> results/${name}`);
+  }
+}
+
+/** The aggregate of the agent in `seat` (labels pool the seats of one canonical spec). */
+const labelOf = (cell, seat) => cell.labels.find((l) => l.label === canonicalSpec(parseAgentSpec(cell.agents[seat])));
+
+/** Our estimate for a paper row: the role of the row's seat in the matching cell. */
+function oursFor(table, row, result) {
+  if (table.kind === 'orders') {
+    if (row.order !== 'all') return undefined;
+    const role = result.cells[0].roles[row.seat];
+    const label = labelOf(result.cells[0], row.seat);
+    return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8 };
+  }
+  const cell = result.cells.find((c) => row.swept && Object.entries(row.swept).every(([k, v]) => c.swept[k] === v));
+  if (!cell || cell.games === 0) return undefined;
+  const role = cell.roles[row.seat];
+  const label = labelOf(cell, row.seat);
+  return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8, cell };
+}
+
+/** z of a difference between our estimate and the paper's, both with their standard errors. */
+const z = (ours, seOurs, paper, sePaper) => (ours - paper) / Math.sqrt(seOurs ** 2 + sePaper ** 2);
+
+/** Figure 7.2: medians of the MCTS-500 agent and the rule-based players in the Table 7.4 games. */
+const MEDIANS = { mcts: 47.8, rulebased: 38.2 };
+/** The papers give no VP spreads; a game's VP has a standard deviation near 8 in ours. */
+const PAPER_VP_SD = 8;
+const PAPER_GAMES = 1050;
+
+function score(reading, stage) {
+  const rows = [];
+  for (const [key, preset] of Object.entries(TABLES)) {
+    const file = new URL(`results/${reading}--${key}--${stage}.json`, here);
+    if (!existsSync(file)) continue;
+    const result = JSON.parse(readFileSync(file, 'utf8'));
+    const table = papers.tables.find((t) => t.preset === preset);
+    for (const row of table.rows) {
+      const o = oursFor(table, row, result);
+      if (!o) continue;
+      const rate = (100 * o.wins) / o.games;
+      const p = Math.min(Math.max(o.wins / o.games, 0.5 / o.games), 1 - 0.5 / o.games);
+      const seOurs = 100 * Math.sqrt((p * (1 - p)) / o.games);
+      const [paper, hw] = row.paper;
+      rows.push({ table: key, label: `${row.label}: win %`, paper, ours: rate, games: o.games, z: z(rate, seOurs, paper, hw / Z), inside: Math.abs(rate - paper) <= hw });
+      if (row.vp !== undefined) {
+        rows.push({ table: key, label: `${row.label}: VP`, paper: row.vp, ours: o.vp, games: o.games, z: z(o.vp, o.sd / Math.sqrt(o.games), row.vp, PAPER_VP_SD / Math.sqrt(PAPER_GAMES)) });
+      }
+      if (key === '7.4' && row.swept['seats.0.it'] === 500) {
+        for (const label of o.cell.labels) {
+          const target = label.label.startsWith('mcts') ? MEDIANS.mcts : label.label === 'rulebased' ? MEDIANS.rulebased : undefined;
+          if (target === undefined) continue;
+          // The median's standard error: √(π/2) · sd / √n.
+          const se = (n, sd) => Math.sqrt(Math.PI / 2) * sd / Math.sqrt(n);
+          rows.push({ table: 'Fig 7.2', label: `median VP, ${label.label.startsWith('mcts') ? 'MCTS-500' : 'rule-based'}`, paper: target, ours: label.vp.median, games: label.vp.n, z: z(label.vp.median, se(label.vp.n, label.vp.sd), target, se(PAPER_GAMES, PAPER_VP_SD)) });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+/** The stages played, smallest first: `d5`, `d15`, … */
+function stages() {
+  const found = new Set(readdirSync(new URL('results/', here)).map((f) => /--(d\d+)\.json$/.exec(f)?.[1]).filter(Boolean));
+  return [...found].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+}
+
+/** One stage's fit table (markdown), best reading first; with `detailed`, the rows of the best few. */
+function stageReport(stage, detailed) {
+  const names = Object.keys(readings).filter((r) => readdirSync(new URL('results/', here)).some((f) => f.startsWith(`${r}--`) && f.endsWith(`--${stage}.json`)));
+  const groups = ['7.1', '7.2', '7.3', '7.4', 'Fig 7.2'];
+  const scored = names.map((r) => ({ reading: r, rows: score(r, stage) })).map((x) => ({ ...x, chi2: x.rows.reduce((t, row) => t + row.z ** 2, 0) }));
+  scored.sort((a, b) => b.rows.length - a.rows.length || a.chi2 - b.chi2);
+  const out = [];
+  out.push('| reading | options | ' + groups.map((g) => `χ² ${g} (rows)`).join(' | ') + ' | χ² / rows | win rows inside |');
+  out.push('| --- | --- | ' + groups.map(() => '---').join(' | ') + ' | --- | --- |');
+  for (const { reading, rows, chi2 } of scored) {
+    const per = groups.map((g) => {
+      const rs = rows.filter((r) => r.table === g);
+      return rs.length ? `${rs.reduce((t, r) => t + r.z ** 2, 0).toFixed(0)} (${rs.length})` : '–';
+    });
+    const wins = rows.filter((r) => r.inside !== undefined);
+    const opts = Object.entries(readings[reading].params).map(([k, v]) => `${k}=${v}`).join(',');
+    const extra = readings[reading].tables ? ' (7.1: ' + Object.entries(Object.values(readings[reading].tables)[0]).map(([k, v]) => `${k}=${v}`).join(',') + ')' : '';
+    out.push(`| ${reading} | \`${opts}\`${extra} | ${per.join(' | ')} | ${(chi2 / rows.length).toFixed(1)} | ${wins.filter((r) => r.inside).length} / ${wins.length} |`);
+  }
+  out.push('');
+  for (const { reading, rows } of scored.filter((x) => x.rows.length === scored[0].rows.length).slice(0, detailed)) {
+    out.push(`**${reading}** (${stage}) row by row:`, '', '| table | row | thesis | ours | games | z |', '| --- | --- | --- | --- | --- | --- |');
+    for (const r of rows) out.push(`| ${r.table} | ${r.label} | ${r.paper.toFixed(1)} | ${r.ours.toFixed(1)} | ${r.games} | ${r.z.toFixed(1)} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** Every stage's fit table; with `detailed`, the rows of the best few of the last stage. */
+export function fitReport(detailed = 0) {
+  const all = stages();
+  return all
+    .map((stage, i) => {
+      const games = Number(stage.slice(1)) * 21;
+      return `**Stage ${stage}: ${games} games per row** (${games} for Table 7.1, every seat order)\n\n${stageReport(stage, i === all.length - 1 ? detailed : 0)}`;
+    })
+    .join('\n');
+}
+
+const report = () => console.log(fitReport(args.includes('--rows') ? Number(opt('rows', '3')) || 3 : 0));
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const commands = { submit, collect, report };
+  const command = commands[process.argv[2]];
+  if (!command) {
+    console.error('usage: fit.mjs submit|collect|report [options] (see the head of the file)');
+    process.exit(2);
+  }
+  Promise.resolve(command()).catch((err) => {
+    console.error(`fit.mjs: ${err.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Head-to-head of every pair of agents in a lab sweep's games: how often one scored more VP than
+// the other in the same game (ties half), with its Wilson 95 % interval.
+//
+//   node reproduction/h2h.mjs <sweep id or name> [--url U] [--json]
+import { HeadToHead } from '../shared/dist/src/index.js';
+import { labApi, options } from './lab-client.mjs';
+
+const args = process.argv.slice(2);
+const opt = options(args);
+const api = labApi(opt('url', process.env.LAB_URL ?? 'http://127.0.0.1:8080'), opt('token', process.env.API_TOKEN));
+
+/** The head-to-head pairs of a sweep (by id or exact name). */
+export async function sweepHeadToHead(ref) {
+  const sweep = (await api('/api/sweeps')).find((s) => s.id === ref || s.name === ref);
+  if (!sweep) throw new Error(`no sweep '${ref}'`);
+  const h = new HeadToHead();
+  for (const line of (await api(`/api/sweeps/${sweep.id}/export?format=jsonl`)).split('\n')) if (line) h.add(JSON.parse(line));
+  return { sweep, pairs: h.pairs() };
+}
+
+const ref = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && args[i - 1] !== '--json'));
+if (!ref) {
+  console.error('usage: h2h.mjs <sweep id or name> [--url U] [--json]');
+  process.exit(2);
+}
+const { sweep, pairs } = await sweepHeadToHead(ref);
+if (args.includes('--json')) console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, pairs }, null, 1));
+else {
+  console.log(`${sweep.name} (${sweep.counts.done} games)\n\n| a | b | games | a more VP | ties | a's score | 95 % |\n| --- | --- | --- | --- | --- | --- | --- |`);
+  for (const p of pairs) console.log(`| ${p.a} | ${p.b} | ${p.games} | ${p.aMore} | ${p.ties} | ${(100 * p.score).toFixed(1)} % | ${(100 * p.interval.low).toFixed(1)}–${(100 * p.interval.high).toFixed(1)} |`);
+}

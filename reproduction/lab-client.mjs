@@ -1,0 +1,22 @@
+// What the reproduction scripts share: their --options, and the running lab's API.
+
+/** `--name value` options of argv; each script names its own. */
+export function options(args) {
+  return (name, fallback) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : fallback;
+  };
+}
+
+/** GET (no body) or POST (a JSON body) on the lab at `url`; JSON back, or text for exports. */
+export function labApi(url, token) {
+  return async (path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return path.includes('/export') ? res.text() : res.json();
+  };
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Plays the papers' presets on a running lab (`npm start`) and saves what REPRODUCTION.md reads:
+//
+//   node reproduction/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--priority P]
+//   node reproduction/lab.mjs collect [--url U] [--partial] [--commit C]
+//
+// submit posts each preset (deals.count replaced by --deals when given) as a sweep named
+// `repro/<preset>/d<deals>`, skipping names the lab has already. collect writes each finished one
+// to results/<preset>.json: the spec, the cells' aggregates as the API gives them, each seat
+// order's standings for paired designs (computed from the exported games with the lab's own
+// Standings), and `lab`: the sweep id, games, when its first and last game finished, the wall time
+// and games/s, and the commit that played it (--commit; default: this checkout's HEAD).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Standings, Sweep, parseSweepSpec } from '../shared/dist/src/index.js';
+
+import { labApi, options } from './lab-client.mjs';
+
+const here = new URL('.', import.meta.url);
+const root = new URL('..', here);
+const args = process.argv.slice(3);
+const opt = options(args);
+const url = opt('url', process.env.LAB_URL ?? 'http://127.0.0.1:8080');
+const token = opt('token', process.env.API_TOKEN);
+
+const api = labApi(url, token);
+
+async function submit() {
+  const presets = (opt('presets') ?? '').split(',').filter(Boolean);
+  if (presets.length === 0) throw new Error('--presets a,b is required');
+  const existing = new Set((await api('/api/sweeps')).map((s) => s.name));
+  for (const preset of presets) {
+    const spec = JSON.parse(readFileSync(new URL(`presets/${preset}.json`, root), 'utf8'));
+    if (opt('deals')) spec.deals = { ...spec.deals, count: Number(opt('deals')) };
+    // A later priority lets sweeps submitted after this one go first (1 is served first).
+    if (opt('priority')) spec.priority = Number(opt('priority'));
+    spec.name = `repro/${preset}/d${spec.deals.count}`;
+    if (existing.has(spec.name)) continue;
+    const { id, games } = await api('/api/sweeps', spec);
+    console.log(`${spec.name}\t${id}\t${games} games`);
+  }
+}
+
+const commit = () => {
+  if (opt('commit')) return opt('commit');
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
+
+async function collect() {
+  const partial = args.includes('--partial');
+  for (const s of await api('/api/sweeps')) {
+    if (!s.name.startsWith('repro/') || (s.status !== 'done' && !partial)) continue;
+    const preset = s.name.split('/')[1];
+    const detail = await api(`/api/sweeps/${s.id}`);
+    const sweep = new Sweep(parseSweepSpec(detail.spec));
+    let orders;
+    if (sweep.ordersPerDeal > 1) {
+      // Each seat order's standings, as `wonderlab sweep run --json` gives them.
+      const per = new Map();
+      for (const line of (await api(`/api/sweeps/${s.id}/export?format=jsonl`)).split('\n')) {
+        if (!line) continue;
+        const g = JSON.parse(line);
+        const key = `${Math.floor(g.index / sweep.gamesPerCell)}|${g.seating}`;
+        if (!per.has(key)) per.set(key, new Standings());
+        per.get(key).add(g);
+      }
+      orders = detail.cells.map((cell) => ({
+        cell: cell.index,
+        orders: sweep.orders.map((order, o) => ({ order: order.map((a) => sweep.cells[cell.index].agents[a]), standings: per.get(`${cell.index}|${o}`)?.rows() ?? [] })),
+      }));
+    }
+    const wallSeconds = s.firstGameAt && s.lastGameAt ? (Date.parse(s.lastGameAt) - Date.parse(s.firstGameAt)) / 1000 : null;
+    const result = {
+      spec: detail.spec,
+      gamesPerCell: detail.gamesPerCell,
+      cells: detail.cells,
+      ...(orders ? { orders } : {}),
+      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, commit: commit() },
+    };
+    writeFileSync(new URL(`results/${preset}.json`, here), JSON.stringify(result, null, 1) + '\n');
+    console.log(`${s.name}: ${s.counts.done} games (${s.status}) in ${wallSeconds?.toFixed(0)} s -> results/${preset}.json`);
+  }
+}
+
+const commands = { submit, collect };
+const command = commands[process.argv[2]];
+if (!command) {
+  console.error('usage: lab.mjs submit|collect [options] (see the head of the file)');
+  process.exit(2);
+}
+command().catch((err) => {
+  console.error(`lab.mjs: ${err.message}`);
+  process.exit(1);
+});
