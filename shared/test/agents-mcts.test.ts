@@ -469,7 +469,8 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
 
   it('Age I, turn 1: opponents’ hands are resampled (not the true ones), the own hand never changes', () => {
     const s = newGame({ players: 3, seed: 2024 });
-    const agent = createAgent('mcts(it=300,depth=1)');
+    // arms=all: a chosen grouped arm samples one more world to pick its card; here one world per iteration.
+    const agent = createAgent('mcts(it=300,depth=1,arms=all)');
     const sink: GameState[] = [];
     const problems: string[] = [];
     agent.decide(checkedContext(agent, s, 0, 5, sink, problems));
@@ -539,7 +540,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
 
   it('open information: every sampled world shows the true hands', () => {
     const s = randomPosition(4, 3, 4, 5);
-    const agent = createAgent('mcts(it=20,depth=1)');
+    const agent = createAgent('mcts(it=20,depth=1,arms=all)');
     const legal = legalMoves(s, 0, agent.moveMode, []);
     const ctx = decisionContext(s, 0, legal, new Rng(1), true);
     const hands: number[][][] = [];

@@ -67,11 +67,12 @@ describe('thesis syntax', () => {
     expect(params('mcts')).toEqual(MCTS_DEFAULTS);
   });
 
-  it('the thesis defaults: 100 iterations, 10 s, depth 100, C 0.4, win reward, joint tree, every move in the tree, grouped arms in random playouts', () => {
+  it('the thesis defaults (the fitted reading): 100 iterations, 10 s, depth 100, C 0.4, win reward, joint tree, grouped arms in the tree and in random playouts, rule-based opponents', () => {
     expect(MCTS_DEFAULTS).toMatchObject({
-      arms: 'all',
+      arms: 'grouped',
       playoutArms: 'grouped',
       playout: 'random',
+      opponents: 'rulebased',
       iterations: 100,
       timeLimit: 10,
       depth: 100,
