@@ -1,7 +1,7 @@
 /**
  * The measurements behind the sweep cost model (shared/src/lab/cost.ts): CPU microseconds per MCTS
- * iteration, averaged over whole games (every Age, every decision), for each playout policy at 3
- * and 7 players, the depth factor, the 2014 paper's tree (seats, every payment) and the time of a
+ * iteration, averaged over whole games (every Age, every decision), for each playout policy (every
+ * seat simulated by it) at 3 and 7 players, the depth factor, the 2014 paper's tree (seats, every payment) and the time of a
  * game without MCTS seats. Prints the figures in the shape of the model's tables, so a re-measured
  * machine can update them by hand: `node shared/dist/bench/cost.js` (COST_GAMES games per figure,
  * default 3).
@@ -36,21 +36,24 @@ function gameMillis(players: number): number {
 }
 
 function main(): void {
-  microsPerIteration('mcts(it=200,time=0)', 3); // warm-up: let the JIT settle
+  microsPerIteration('mcts(it=200,time=0,opp=same)', 3); // warm-up: let the JIT settle
   console.log(`# wonderlab cost model measurements — Node ${process.version}, ${GAMES} games per figure, CPU time`);
   for (const playout of ['random', 'nodiscard', 'rulebased', 'mast']) {
-    const at = [3, 7].map((n) => microsPerIteration(`mcts(it=200,time=0,playout=${playout})`, n).toFixed(1));
+    const at = [3, 7].map((n) => microsPerIteration(`mcts(it=200,time=0,playout=${playout},opp=same)`, n).toFixed(1));
     console.log(`iteration_us ${playout}: [${at.join(', ')}] (3 and 7 players)`);
   }
-  const full = microsPerIteration('mcts(it=200,time=0)', 3);
+  const full = microsPerIteration('mcts(it=200,time=0,opp=same)', 3);
   for (const depth of [1, 4, 8, 12]) {
-    console.log(`depth_factor ${depth}: ${(microsPerIteration(`mcts(it=200,time=0,depth=${depth})`, 3) / full).toFixed(2)}`);
+    console.log(`depth_factor ${depth}: ${(microsPerIteration(`mcts(it=200,time=0,opp=same,depth=${depth})`, 3) / full).toFixed(2)}`);
   }
   for (const n of [3, 7]) {
-    const robilliard = microsPerIteration('mcts(it=200,time=0,playout=nodiscard,tree=seats,trades=all)', n);
-    const joint = microsPerIteration('mcts(it=200,time=0,playout=nodiscard)', n);
+    const robilliard = microsPerIteration('mcts(it=200,time=0,playout=nodiscard,opp=same,tree=seats,trades=all)', n);
+    const joint = microsPerIteration('mcts(it=200,time=0,playout=nodiscard,opp=same)', n);
     console.log(`seats_all_factor ${n}p: ${(robilliard / joint).toFixed(2)}`);
   }
+  // The model averages the seats' policies: the thesis agent's mix, measured against its estimate.
+  const mixed = microsPerIteration('mcts(it=200,time=0)', 3);
+  console.log(`check mcts (own random, opp rulebased) 3p: ${mixed.toFixed(1)} µs per iteration`);
   console.log(`game_ms without MCTS: [${[3, 7].map((n) => gameMillis(n).toFixed(1)).join(', ')}] (3 and 7 players)`);
 }
 

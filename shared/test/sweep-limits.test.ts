@@ -96,6 +96,10 @@ describe('estimated cost', () => {
     expect(at({ iterations: 100_000, timeLimit: 0.5 })).toEqual([0.5, 0.5, 0.5]);
     expect(at({ iterations: 1000, timeLimit: 0, depth: 4 })[0]).toBeLessThan(at({ iterations: 1000, timeLimit: 0 })[0]);
     expect(gameSeconds(['random', 'rulebased', 'random'])).toBeLessThan(0.01);
+    // The simulated opponents' policy counts for their seats: between all-random and all-rule-based.
+    const policies = (playout: typeof p.playout, opponents: typeof p.opponents) => at({ iterations: 1000, timeLimit: 0, playout, opponents })[0];
+    expect(policies('random', 'rulebased')).toBeGreaterThan(policies('random', 'same'));
+    expect(policies('random', 'rulebased')).toBeLessThan(policies('rulebased', 'same'));
     expect(gameSeconds(['mcts:1000,0', 'rulebased', 'random'])).toBeGreaterThan(gameSeconds(['mcts:100,0', 'rulebased', 'random']) * 9);
   });
 

@@ -13,7 +13,11 @@
  */
 import { parseAgentSpec, type MctsParams } from '../agents/index.js';
 
-/** µs per iteration by playout policy, at 3 and at 7 players (linear in between). */
+/**
+ * µs per iteration when every seat's simulated moves follow one policy, at 3 and at 7 players
+ * (linear in between). With `opp` set, the agent's own moves follow `playout` and the others'
+ * `opp`: the cost is the seats' average.
+ */
 const ITERATION_MICROS: Record<MctsParams['playout'], readonly [number, number]> = {
   random: [35, 75],
   nodiscard: [40, 90],
@@ -54,7 +58,9 @@ function depthFactor(depth: number): number {
 
 /** Estimated CPU seconds one decision of these MCTS parameters takes in each Age. */
 export function decisionSeconds(params: MctsParams, players: number): [number, number, number] {
-  const micros = byPlayers(ITERATION_MICROS[params.playout], players) * depthFactor(params.depth) * (params.tree === 'seats' || params.trades === 'all' ? SEATS_OR_ALL_TRADES_FACTOR : 1);
+  const opponents = params.opponents === 'same' ? params.playout : params.opponents;
+  const policyMicros = (byPlayers(ITERATION_MICROS[params.playout], players) + (players - 1) * byPlayers(ITERATION_MICROS[opponents], players)) / players;
+  const micros = policyMicros * depthFactor(params.depth) * (params.tree === 'seats' || params.trades === 'all' ? SEATS_OR_ALL_TRADES_FACTOR : 1);
   return params.ageScale.map((scale) => {
     const seconds = (Math.max(1, Math.round(params.iterations * scale)) * micros) / 1e6;
     // The time limit caps a decision (0: no cap).
