@@ -215,8 +215,6 @@ export const NUM_CARD_TYPES = CARDS.length;
 export const NUM_NAMES = Math.max(...CARDS.map((c) => c.nameId)) + 1;
 export const BOARDS: readonly Board[] = buildBoards(BOARD_DATA);
 export const GUILD_IDS: readonly number[] = CARDS.filter((c) => c.isGuild).map((c) => c.id);
-/** The most stages any board side has (Gizah B). */
-export const MAX_STAGES = 4;
 
 /** Card type ids of the deck for one Age at this player count, guilds excluded, in table order. */
 export function ageDeckWithoutGuilds(age: number, players: number): number[] {

@@ -166,3 +166,16 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
   }
   return out;
 }
+
+const checkBuf: number[] = [];
+
+/**
+ * Whether seat p may play move m now: p acts in this phase and m is one of the moves legalMoves
+ * lists in 'all' mode, so a payment must be undominated (paying a neighbour more than a listed
+ * split would is refused). Every move legalMoves gives without a branch limit passes. For moves
+ * from outside (records, the API, hand-written positions); step() trusts its input.
+ */
+export function isLegalMove(s: GameState, p: number, m: number): boolean {
+  if (!Number.isInteger(p) || p < 0 || p >= s.n) return false;
+  return legalMoves(s, p, 'all', checkBuf).includes(m);
+}

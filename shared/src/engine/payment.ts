@@ -370,17 +370,3 @@ export function allPayments(s: GameState, p: number, cost: readonly number[], ma
   loadSeat(s, p);
   return allForLoaded(packResources(cost), maxCoins, out);
 }
-
-/** Whether seat p can pay `cost` by giving exactly (left, right) coins to its neighbours. */
-export function canPay(s: GameState, p: number, cost: readonly number[], left: number, right: number): boolean {
-  loadSeat(s, p);
-  loadNeighbours();
-  const missing = missingUnits(missingPacked(packResources(cost)));
-  if (missing === 0) return left === 0 && right === 0;
-  if (!setLowerBounds()) return false;
-  allMode = true;
-  budget = left + right;
-  found.length = 0;
-  dfs(0, 0, 0);
-  return found.includes(packPayment(left, right));
-}

@@ -12,21 +12,8 @@ export const NUM_RESOURCES = 7;
 /** One letter per resource, used by the data tables: W S C O G P L. */
 export const RESOURCE_LETTERS = 'WSCOGPL';
 
-export const WOOD = 0;
-export const STONE = 1;
-export const CLAY = 2;
-export const ORE = 3;
-export const GLASS = 4;
-export const PAPYRUS = 5;
-export const LOOM = 6;
-
-/** Raw materials (brown) and manufactured goods (grey) as masks. */
-export const RAW_MASK = 0b0001111;
-export const MANUFACTURED_MASK = 0b1110000;
-
 export const COLOUR_NAMES = ['brown', 'grey', 'blue', 'yellow', 'green', 'red', 'purple'] as const;
 export type ColourName = (typeof COLOUR_NAMES)[number];
-export const NUM_COLOURS = 7;
 export const BROWN = 0;
 export const GREY = 1;
 export const BLUE = 2;
@@ -37,9 +24,6 @@ export const PURPLE = 6;
 
 export const SCIENCE_NAMES = ['compass', 'gear', 'tablet'] as const;
 export type ScienceName = (typeof SCIENCE_NAMES)[number];
-export const COMPASS = 0;
-export const GEAR = 1;
-export const TABLET = 2;
 /** Index of the wild-symbol counter next to the three symbol counters. */
 export const SCIENCE_WILD = 3;
 
