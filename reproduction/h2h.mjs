@@ -3,6 +3,8 @@
 // the other in the same game (ties half), with its Wilson 95 % interval.
 //
 //   node reproduction/h2h.mjs <sweep id or name> [--url U] [--json]
+//
+// --json adds each agent's win rate and the sweep's spec and provenance (what reproduction/targets/ keeps).
 import { HeadToHead } from '../shared/dist/src/index.js';
 import { labApi, options } from './lab-client.mjs';
 
@@ -25,7 +27,13 @@ if (!ref) {
   process.exit(2);
 }
 const { sweep, pairs } = await sweepHeadToHead(ref);
-if (args.includes('--json')) console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, pairs }, null, 1));
+if (args.includes('--json')) {
+  // With each agent's own win rate and the sweep's provenance, so a saved file is a whole record.
+  const detail = await api(`/api/sweeps/${sweep.id}`);
+  const pooled = detail.pooled.map((p) => ({ label: p.label, games: p.games, wins: p.wins, winRate: p.winRate, wilson: p.wilson, meanVp: p.vp.mean, decisionMs: p.decisionMs }));
+  const { code, wallSeconds, cpuSeconds } = detail.provenance;
+  console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, spec: detail.spec, commit: code.commit, wallSeconds, cpuSeconds, pooled, pairs }, null, 1));
+}
 else {
   console.log(`${sweep.name} (${sweep.counts.done} games)\n\n| a | b | games | a more VP | ties | a's score | 95 % |\n| --- | --- | --- | --- | --- | --- | --- |`);
   for (const p of pairs) console.log(`| ${p.a} | ${p.b} | ${p.games} | ${p.aMore} | ${p.ties} | ${(100 * p.score).toFixed(1)} % | ${(100 * p.interval.low).toFixed(1)}–${(100 * p.interval.high).toFixed(1)} |`);

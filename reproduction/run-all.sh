@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Plays every preset at the sizes REPRODUCTION.md reports (smaller than the papers' where noted)
-# and writes each one's aggregates to reproduction/results/<preset>.json. Takes about an hour on
-# 2 cores; run one line alone to redo one table. Then: node reproduction/report.mjs > REPRODUCTION.md
+# The one-machine alternative to reproduction/lab.mjs (which plays the presets on a running lab):
+# plays every preset at the sizes REPRODUCTION.md reports (Table 7.2 with all nine values of C)
+# and writes each one's aggregates to reproduction/results/<preset>.json. Several hours on 2 cores;
+# run one line alone to redo one table. Then: node reproduction/report.mjs > REPRODUCTION.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 run() {
@@ -10,11 +11,11 @@ run() {
   node --single-threaded-gc bin/wonderlab.mjs sweep run "$preset" --json --quiet "$@" > "reproduction/results/$preset.json.tmp"
   mv "reproduction/results/$preset.json.tmp" "reproduction/results/$preset.json"
 }
-run thesis-7.1-seating --deals 100
-run thesis-7.3-depth --deals 5
-run thesis-7.2-exploration --deals 5
-run thesis-7.4-iterations --deals 5
-run robilliard-2014-table2 --deals 5
+run thesis-7.1-seating --deals 84
+run thesis-7.3-depth --deals 24
+run thesis-7.2-exploration --deals 24
+run thesis-7.4-iterations --deals 50
+run robilliard-2014-table2 --deals 25
 run thesis-7.5-mcts-matrix --deals 50
 run robilliard-2014-table5-widening --deals 5
 run robilliard-2014-table3-kuct --deals 5
