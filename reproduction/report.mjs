@@ -68,7 +68,7 @@ for (const table of papers.tables) {
     if (within) inside++;
     else outside++;
     const verdict = within ? 'inside' : `outside${differs ? ' (differs)' : ' (within both errors)'}`;
-    const reason = within ? '' : differs ? (row.reason ?? table.reason ?? 'unknown') : 'sampling (our interval is wide)';
+    const reason = within ? '' : differs ? (row.reason ?? table.reason ?? 'unknown') : 'sampling (within both samples\' errors)';
     lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | ${fmt(rate)} ± ${fmt(half)} | ${o.games} | ${hasVp ? `${fmt(row.vp)} | ${fmt(o.vp)} | ` : ''}${verdict} | ${reason} |`);
   }
   lines.push('');
