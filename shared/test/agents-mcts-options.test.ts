@@ -17,11 +17,11 @@ import {
   ACTION_DISCARD,
   ACTION_FREE_BUILD,
   ACTION_STAGE,
-  HAND_SIZE,
   MAX_PLAYERS,
   Rng,
   actingSeats,
   determinize,
+  handView,
   legalMoves,
   moveAction,
   moveCard,
@@ -292,7 +292,7 @@ describe('the search reads only what the agent may know', () => {
       const other = determinize(s, seat, new Rng(1000 + i));
       for (let q = 0; q < s.n; q++) {
         if (q === seat) continue;
-        const hand = (x: GameState) => x.hands.subarray(q * HAND_SIZE, q * HAND_SIZE + x.handLen[q]).join();
+        const hand = (x: GameState) => handView(x, q).join();
         if (hand(s) !== hand(other)) differ++;
       }
       for (const spec of specs) {

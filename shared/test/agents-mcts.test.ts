@@ -12,19 +12,19 @@ import {
   ACTION_BUILD,
   ACTION_DISCARD,
   CARDS,
-  HAND_SIZE,
   LOG_BUILT,
   LOG_DISCARD,
   LOG_DISCARD_TAKEN,
   LOG_NONE,
   LOG_SLOTS,
-  MAX_CITY,
   PHASE_TURN,
   Rng,
   actingSeats,
+  cityView,
   clone,
   decodeMove,
   handCandidates,
+  handView,
   holderAt,
   legalMoves,
   lineageAt,
@@ -44,7 +44,7 @@ import { randomPosition } from './random-positions.js';
 // ── Helpers ─────────────────────────────────────────────────────────────────
 
 function handOf(s: GameState, p: number): number[] {
-  return Array.from(s.hands.subarray(p * HAND_SIZE, p * HAND_SIZE + s.handLen[p]));
+  return Array.from(handView(s, p));
 }
 
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
@@ -371,7 +371,7 @@ function knowledge(s: GameState, viewer: number): Knowledge {
     if (c < CARDS.length && CARDS[c].isGuild) seenGuilds.add(c);
   };
   handOf(s, viewer).forEach(noteGuild);
-  for (let q = 0; q < n; q++) for (let i = 0; i < s.cityLen[q]; i++) noteGuild(s.city[q * MAX_CITY + i]);
+  for (let q = 0; q < n; q++) for (const c of cityView(s, q)) noteGuild(c);
   for (let i = 0; i < s.logCard.length; i++) if (s.logKind[i] !== LOG_NONE && logKnown(s, viewer, i)) noteGuild(s.logCard[i]);
   pinned.forEach(noteGuild);
   return { candidates, freePool, seenGuilds };

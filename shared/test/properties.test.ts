@@ -24,7 +24,6 @@ import {
   LOG_NONE,
   LOG_SLOTS,
   LOG_STAGE,
-  MAX_CITY,
   NO_CARD,
   NUM_CARD_TYPES,
   PHASE_DISCARD_BUILD,
@@ -32,14 +31,17 @@ import {
   PHASE_SEVENTH,
   PHASE_TURN,
   Rng,
+  TOKENS_PER_SEAT,
   actingSeats,
   ageDeckWithoutGuilds,
+  cityView,
   clone,
   determinize,
   encodeMove,
   findBoard,
   gameResult,
   handCandidates,
+  handView,
   holderAt,
   lineageAt,
   legalMoves,
@@ -53,6 +55,8 @@ import {
   replay,
   startRecord,
   step,
+  tokenBase,
+  tuckedIndex,
   type Counter,
   type GameConfig,
   type GameRecord,
@@ -157,13 +161,13 @@ const sorted = (a: readonly number[]): number[] => [...a].sort((x, y) => x - y);
 const names = (a: readonly number[]): string[] => sorted(a).map((c) => `${CARDS[c]?.name ?? c}/${CARDS[c]?.age}`);
 
 function handOf(s: GameState, p: number): number[] {
-  return Array.from(s.hands.subarray(p * HAND_SIZE, p * HAND_SIZE + s.handLen[p]));
+  return Array.from(handView(s, p));
 }
 function cityOf(s: GameState, p: number): number[] {
-  return Array.from(s.city.subarray(p * MAX_CITY, p * MAX_CITY + s.cityLen[p]));
+  return Array.from(cityView(s, p));
 }
 function tuckedOf(s: GameState, p: number): number[] {
-  return Array.from(s.tucked.subarray(p * 4, p * 4 + s.stages[p]));
+  return Array.from(s.tucked.subarray(tuckedIndex(p, 0), tuckedIndex(p, s.stages[p])));
 }
 function discardPile(s: GameState): number[] {
   const out: number[] = [];
@@ -419,7 +423,7 @@ function oneOffCoins(s: GameState, p: number, c: number): number {
       } else if (e.per.of === 'stages') {
         k += s.stages[q];
       } else {
-        for (let i = 0; i < 6; i++) if (s.tokens[q * 6 + i] < 0) k++;
+        for (let i = 0; i < TOKENS_PER_SEAT; i++) if (s.tokens[tokenBase(q) + i] < 0) k++;
       }
     }
     coins += e.amount * k;

@@ -9,12 +9,13 @@ import {
   ACTION_BUILD,
   ACTION_DISCARD,
   CARDS,
-  HAND_SIZE,
-  MAX_CITY,
   actingSeats,
+  cityView,
   encodeMove,
   evaluatePosition,
   findCard,
+  handBase,
+  handView,
   legalMoves,
   moveAction,
   moveCard,
@@ -80,7 +81,7 @@ export function move(s: GameState, seat: number, name: string, action: number): 
 }
 
 export function discardFirst(s: GameState, seat: number): number {
-  return encodeMove(s.hands[seat * HAND_SIZE], ACTION_DISCARD);
+  return encodeMove(s.hands[handBase(seat)], ACTION_DISCARD);
 }
 
 /** One step: the given moves, and every other acting seat discards the first card of its hand. */
@@ -96,12 +97,12 @@ export function game(age: 1 | 2 | 3, players: PositionPlayer[], discard?: string
 
 export function cityNames(s: GameState, seat: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < s.cityLen[seat]; i++) out.push(CARDS[s.city[seat * MAX_CITY + i]].name);
+  for (const c of cityView(s, seat)) out.push(CARDS[c].name);
   return out.sort();
 }
 
 export function handIds(s: GameState, seat: number): number[] {
-  return Array.from(s.hands.subarray(seat * HAND_SIZE, seat * HAND_SIZE + s.handLen[seat]));
+  return Array.from(handView(s, seat));
 }
 
 export function discardNames(s: GameState): string[] {

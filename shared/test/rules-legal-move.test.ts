@@ -9,9 +9,9 @@ import {
   ACTION_DISCARD,
   ACTION_STAGE,
   CARDS,
-  HAND_SIZE,
   actingSeats,
   encodeMove,
+  handView,
   isLegalMove,
   legalMoves,
   moveAction,
@@ -50,7 +50,7 @@ describe('isLegalMove', () => {
             expect(isLegalMove(s, p, encodeMove(0, ACTION_DISCARD))).toBe(false);
             continue;
           }
-          const hand = new Set(Array.from(s.hands.subarray(p * HAND_SIZE, p * HAND_SIZE + s.handLen[p])));
+          const hand = new Set(handView(s, p));
           const notHeld = CARDS.findIndex((_, c) => !hand.has(c));
           expect(isLegalMove(s, p, encodeMove(notHeld, ACTION_DISCARD))).toBe(false);
           const m = legal[pick % legal.length];

@@ -7,22 +7,25 @@ import {
   CARDS,
   GUILD_IDS,
   HAND_SIZE,
+  TOKENS_PER_SEAT,
   actingSeats,
   ageDeckWithoutGuilds,
   newGame,
   resolveConflicts,
   step,
+  tokenBase,
+  tokenIndex,
   type GameState,
 } from '../src/engine/index.js';
 import { discardFirst, game, position, scoreOf } from './rules-helpers.js';
 
 function tokens(s: GameState, p: number, age: number): [number, number] {
-  return [s.tokens[p * 6 + (age - 1) * 2], s.tokens[p * 6 + (age - 1) * 2 + 1]];
+  return [s.tokens[tokenIndex(p, age, 0)], s.tokens[tokenIndex(p, age, 1)]];
 }
 
 function military(s: GameState, p: number): number {
   let t = 0;
-  for (let i = 0; i < 6; i++) t += s.tokens[p * 6 + i];
+  for (let i = 0; i < TOKENS_PER_SEAT; i++) t += s.tokens[tokenBase(p) + i];
   return t;
 }
 

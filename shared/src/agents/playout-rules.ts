@@ -10,11 +10,13 @@ import {
   BLUE,
   CARDS,
   GREEN,
-  MAX_CHOICES,
   NUM_CARD_TYPES,
+  NUM_RESOURCES,
   RED,
+  choiceBase,
   moveAction,
   moveCard,
+  resourceIndex,
   type GameState,
   type Rng,
 } from '../engine/index.js';
@@ -32,8 +34,8 @@ const candidates: number[] = [];
 /** Resources seat p produces itself (fixed or one-of). */
 export function producedBy(s: GameState, p: number): number {
   let mask = 0;
-  for (let r = 0; r < 7; r++) if (s.fixed[p * 7 + r] > 0) mask |= 1 << r;
-  for (let i = 0; i < s.choiceLen[p]; i++) mask |= s.choices[p * MAX_CHOICES + i];
+  for (let r = 0; r < NUM_RESOURCES; r++) if (s.fixed[resourceIndex(p, r)] > 0) mask |= 1 << r;
+  for (let i = 0; i < s.choiceLen[p]; i++) mask |= s.choices[choiceBase(p) + i];
   return mask;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Counter } from './effects.js';
 import { COLOUR_NAMES } from './resources.js';
-import type { GameState } from './state.js';
+import { colourIndex, tokenBase, type GameState } from './state.js';
 
 function seatsOf(s: GameState, p: number, boards: Counter['boards']): number[] {
   if (boards === 'self') return [p];
@@ -14,7 +14,7 @@ function seatsOf(s: GameState, p: number, boards: Counter['boards']): number[] {
 
 export function defeatTokens(s: GameState, p: number): number {
   let d = 0;
-  for (let i = 0; i < 6; i++) if (s.tokens[p * 6 + i] < 0) d++;
+  for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) if (s.tokens[i] < 0) d++;
   return d;
 }
 
@@ -23,7 +23,7 @@ export function count(s: GameState, p: number, per: Counter): number {
   let total = 0;
   for (const q of seatsOf(s, p, per.boards)) {
     if (per.of === 'cards') {
-      for (const colour of per.colours) total += s.colourCount[q * 7 + COLOUR_NAMES.indexOf(colour)];
+      for (const colour of per.colours) total += s.colourCount[colourIndex(q, COLOUR_NAMES.indexOf(colour))];
     } else if (per.of === 'stages') {
       total += s.stages[q];
     } else {

@@ -25,18 +25,22 @@
 import { CARDS, GUILD_IDS } from './catalog.js';
 import type { Rng } from './rng.js';
 import {
-  HAND_SIZE,
   LOG_BUILT,
   LOG_DISCARD,
   LOG_SLOTS,
   LOG_STAGE,
-  MAX_CITY,
   NO_CARD,
   PHASE_TURN,
   TURNS_PER_AGE,
+  cityView,
   clone,
+  handBase,
+  handView,
   holderAt,
   lineageAt,
+  logPosition,
+  tokenBase,
+  tuckedIndex,
   type GameState,
 } from './state.js';
 
@@ -55,7 +59,7 @@ function lastHeld(s: GameState, age: number, h: number, viewer: number, upTo: nu
 function knownRemoval(s: GameState, viewer: number, age: number, slot: number, seat: number): boolean {
   const kind = s.logKind[s.logIndex(age, slot, seat)];
   if (seat === viewer || kind === LOG_BUILT) return true;
-  if (kind === LOG_DISCARD) return (age - 1) * LOG_SLOTS + slot < s.discardSeenUpTo[viewer];
+  if (kind === LOG_DISCARD) return logPosition(age, slot) < s.discardSeenUpTo[viewer];
   // Stages stay hidden; a card taken back out of the discard pile is pinned where it is.
   return kind !== LOG_STAGE;
 }
@@ -91,14 +95,14 @@ export interface Observation {
 
 /** The cards a seat knows could be in the hand another seat holds now, or null if unseen. */
 export function handCandidates(s: GameState, viewer: number, q: number): number[] | null {
-  if (q === viewer) return Array.from(s.hands.subarray(q * HAND_SIZE, q * HAND_SIZE + s.handLen[q]));
+  if (q === viewer) return Array.from(handView(s, q));
   const age = s.age;
   const done = Math.min(turnsDone(s), TURNS_PER_AGE);
   const current = s.phase === PHASE_TURN ? s.turn : Math.min(s.turn, TURNS_PER_AGE);
   const h = lineageAt(s.n, age, current, q);
   const seen = lastHeld(s, age, h, viewer, done);
   if (seen === 0) return null;
-  const cards = Array.from(s.hands.subarray(q * HAND_SIZE, q * HAND_SIZE + s.handLen[q]));
+  const cards = Array.from(handView(s, q));
   for (let t = seen + 1; t <= done; t++) {
     const holder = holderAt(s.n, age, t, h);
     if (!knownRemoval(s, viewer, age, t - 1, holder)) cards.push(s.logCard[s.logIndex(age, t - 1, holder)]);
@@ -118,7 +122,7 @@ export function observe(s: GameState, seat: number): Observation {
   const seats: SeatView[] = [];
   for (let q = 0; q < s.n; q++) {
     const military: number[] = [];
-    for (let i = 0; i < 6; i++) if (s.tokens[q * 6 + i] !== 0) military.push(s.tokens[q * 6 + i]);
+    for (let i = tokenBase(q), end = tokenBase(q + 1); i < end; i++) if (s.tokens[i] !== 0) military.push(s.tokens[i]);
     seats.push({
       board: s.board[q],
       side: s.side[q],
@@ -126,7 +130,7 @@ export function observe(s: GameState, seat: number): Observation {
       coins: s.coins[q],
       shields: s.shields[q],
       military,
-      city: Array.from(s.city.subarray(q * MAX_CITY, q * MAX_CITY + s.cityLen[q])),
+      city: Array.from(cityView(s, q)),
       handSize: s.handLen[q],
       handCandidates: q === seat ? null : handCandidates(s, seat, q),
     });
@@ -139,7 +143,7 @@ export function observe(s: GameState, seat: number): Observation {
     age: s.age,
     turn: s.turn,
     phase: s.phase,
-    hand: Array.from(s.hands.subarray(seat * HAND_SIZE, seat * HAND_SIZE + s.handLen[seat])),
+    hand: Array.from(handView(s, seat)),
     seats,
     discardSize,
   };
@@ -166,14 +170,14 @@ function writePlace(s: GameState, at: number, card: number): void {
   const old = s.logCard[log];
   if (old === card) return;
   s.logCard[log] = card;
-  const seat = log % s.n;
+  const seat = s.seatOfLog(log);
   if (s.logKind[log] === LOG_DISCARD) {
     s.discard[old]--;
     s.discard[card]++;
   } else {
     for (let i = 0; i < s.stages[seat]; i++) {
-      if (s.tucked[seat * 4 + i] === old) {
-        s.tucked[seat * 4 + i] = card;
+      if (s.tucked[tuckedIndex(seat, i)] === old) {
+        s.tucked[tuckedIndex(seat, i)] = card;
         break;
       }
     }
@@ -211,7 +215,7 @@ export function determinize(s: GameState, viewer: number, rng: Rng): GameState {
       for (let q = 0; q < n; q++) {
         if (q === viewer) continue;
         const group = groupOf(lineageAt(n, age, turn, q), TURNS_PER_AGE + 1);
-        for (let i = 0; i < s.handLen[q]; i++) places.push({ at: q * HAND_SIZE + i, group });
+        for (let i = 0; i < s.handLen[q]; i++) places.push({ at: handBase(q) + i, group });
       }
     }
     if (age === 3) redrawUnseenGuilds(s, d, places, n, rng);
@@ -238,7 +242,10 @@ function redrawUnseenGuilds(s: GameState, d: GameState, places: Place[], n: numb
   const inFree = new Set(free.map((pl) => readPlace(s, pl.at)));
   const inGame = new Set<number>();
   for (let q = 0; q < n; q++) {
-    for (let i = 0; i < s.handLen[q]; i++) if (CARDS[s.hands[q * HAND_SIZE + i]].isGuild) inGame.add(s.hands[q * HAND_SIZE + i]);
+    for (let i = 0; i < s.handLen[q]; i++) {
+      const c = s.hands[handBase(q) + i];
+      if (CARDS[c].isGuild) inGame.add(c);
+    }
   }
   for (let i = 0; i < s.logCard.length; i++) {
     const c = s.logCard[i];

@@ -14,15 +14,16 @@
  * Olympia A's free build is its own action, offered only when building the card would otherwise
  * cost something or be impossible (using it on a free card only wastes it).
  */
-import { BOARDS, CARDS, NUM_NAMES } from './catalog.js';
+import { BOARDS, CARDS } from './catalog.js';
 import { allForLoaded, cheapestForLoaded, loadSeat, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
 import {
-  HAND_SIZE,
   PHASE_DISCARD_BUILD,
   PHASE_OVER,
   PHASE_SEVENTH,
   PHASE_TURN,
   POWER_FREE_BUILD,
+  handBase,
+  ownsNameIndex,
   type GameState,
 } from './state.js';
 
@@ -65,8 +66,7 @@ export function decodeMove(m: number): DecodedMove {
 /** Whether seat p owns a building that chains into card c. */
 export function hasChain(s: GameState, p: number, c: number): boolean {
   const from = CARDS[c].chainFrom;
-  const base = p * NUM_NAMES;
-  for (let i = 0; i < from.length; i++) if (s.ownsName[base + from[i]]) return true;
+  for (let i = 0; i < from.length; i++) if (s.ownsName[ownsNameIndex(p, from[i])]) return true;
   return false;
 }
 
@@ -101,7 +101,7 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return out;
     for (let c = 0; c < s.discard.length; c++) {
-      if (s.discard[c] > 0 && !s.ownsName[p * NUM_NAMES + CARDS[c].nameId]) {
+      if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, CARDS[c].nameId)]) {
         out.push(encodeMove(c, ACTION_BUILD_DISCARDED));
       }
     }
@@ -125,7 +125,7 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
     }
   }
   const freeBuildReady = (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
-  const hand = p * HAND_SIZE;
+  const hand = handBase(p);
   const len = s.handLen[p];
   for (let i = 0; i < len; i++) {
     const c = s.hands[hand + i];
@@ -134,7 +134,7 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
     if (dup) continue;
     const card = CARDS[c];
     let buildIsFree = false;
-    if (!s.ownsName[p * NUM_NAMES + card.nameId]) {
+    if (!s.ownsName[ownsNameIndex(p, card.nameId)]) {
       if (hasChain(s, p, c)) {
         out.push(encodeMove(c, ACTION_BUILD));
         buildIsFree = true;

@@ -14,7 +14,7 @@
  * nothing, and it is not re-entrant.
  */
 import { DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
-import { MAX_CHOICES, type GameState } from './state.js';
+import { MAX_CHOICES, choiceBase, resourceIndex, type GameState } from './state.js';
 
 /** A payment packed into one number: left in the low byte, right in the next. */
 export const packPayment = (left: number, right: number): number => left | (right << 8);
@@ -128,8 +128,9 @@ function addSource(mask: number, side: number, fixed: number): void {
 
 function addChoices(masks: Uint8Array, len: number, seat: number, side: number): number {
   let union = 0;
+  const base = choiceBase(seat);
   for (let i = 0; i < len; i++) {
-    const mask = masks[seat * MAX_CHOICES + i];
+    const mask = masks[base + i];
     union |= mask;
     addSource(mask, side, 0);
   }
@@ -144,7 +145,7 @@ function addChoices(masks: Uint8Array, len: number, seat: number, side: number):
 export function loadSeat(s: GameState, p: number): void {
   let packed = 0;
   for (let r = 0; r < 7; r++) {
-    const k = s.fixed[p * 7 + r];
+    const k = s.fixed[resourceIndex(p, r)];
     packed |= (k > 7 ? 7 : k) << (4 * r);
   }
   ownFixedPacked = packed;
@@ -174,8 +175,8 @@ function loadNeighbours(): void {
   rightHas = 0;
   // The search restores these counts as it backtracks, so one copy serves every cost.
   for (let r = 0; r < 7; r++) {
-    const l = (leftFixed[r] = s.tradeFixed[left * 7 + r]);
-    const rt = (rightFixed[r] = s.tradeFixed[right * 7 + r]);
+    const l = (leftFixed[r] = s.tradeFixed[resourceIndex(left, r)]);
+    const rt = (rightFixed[r] = s.tradeFixed[resourceIndex(right, r)]);
     if (l) leftHas |= 1 << r;
     if (rt) rightHas |= 1 << r;
   }

@@ -7,7 +7,7 @@
  * in Age I), players[i − 1] its RIGHT neighbour. Card and wonder names match without regard to
  * case or apostrophes, aliases included.
  */
-import { BOARDS, CARDS, NUM_NAMES, findBoard, findCard } from './catalog.js';
+import { BOARDS, CARDS, findBoard, findCard } from './catalog.js';
 import {
   ACTION_BUILD,
   ACTION_STAGE,
@@ -28,6 +28,11 @@ import {
   MIN_PLAYERS,
   NO_CARD,
   POWER_FREE_BUILD,
+  TOKENS_PER_SEAT,
+  handBase,
+  ownsNameIndex,
+  resourceIndex,
+  tokenBase,
 } from './state.js';
 
 export interface PositionPlayer {
@@ -106,8 +111,8 @@ export function stateFromPosition(input: unknown): GameState {
     s.board[p] = board;
     s.side[p] = side === 'A' ? 0 : 1;
     const res = BOARDS[board].resource;
-    s.fixed[p * 7 + res]++;
-    s.tradeFixed[p * 7 + res]++;
+    s.fixed[resourceIndex(p, res)]++;
+    s.tradeFixed[resourceIndex(p, res)]++;
     s.coins[p] = int(raw.coins, `${at}.coins`, 0, 999, 3);
     const stageTypes = BOARDS[board].sides[s.side[p]];
     const stages = int(raw.stages, `${at}.stages`, 0, stageTypes.length, 0);
@@ -118,24 +123,24 @@ export function stateFromPosition(input: unknown): GameState {
     if (raw.freeBuildUsed === true) s.freeBuildAge[p] = age;
     nameList(raw.built, `${at}.built`).forEach((name, i) => {
       const c = cardId(name, `${at}.built[${i}]`);
-      if (s.ownsName[p * NUM_NAMES + CARDS[c].nameId]) {
+      if (s.ownsName[ownsNameIndex(p, CARDS[c].nameId)]) {
         fail(`${at}.built[${i}]`, `'${CARDS[c].name}' is built twice (a city never has two buildings of the same name)`);
       }
       placeCard(s, p, c);
     });
     if (raw.military !== undefined) {
-      if (!Array.isArray(raw.military) || raw.military.length > 6) {
-        fail(`${at}.military`, 'expected a list of at most 6 conflict tokens');
+      if (!Array.isArray(raw.military) || raw.military.length > TOKENS_PER_SEAT) {
+        fail(`${at}.military`, `expected a list of at most ${TOKENS_PER_SEAT} conflict tokens`);
       }
       raw.military.forEach((t: unknown, i: number) => {
         if (![-1, 1, 3, 5].includes(t as number)) fail(`${at}.military[${i}]`, `expected -1, 1, 3 or 5, got ${JSON.stringify(t)}`);
-        s.tokens[p * 6 + i] = t as number;
+        s.tokens[tokenBase(p) + i] = t as number;
       });
     }
     const hand = nameList(raw.hand, `${at}.hand`);
     if (hand.length > HAND_SIZE) fail(`${at}.hand`, `at most ${HAND_SIZE} cards, got ${hand.length}`);
     hand.forEach((name, i) => {
-      s.hands[p * HAND_SIZE + i] = cardId(name, `${at}.hand[${i}]`, age);
+      s.hands[handBase(p) + i] = cardId(name, `${at}.hand[${i}]`, age);
     });
     s.handLen[p] = hand.length;
     handSizes.push(hand.length);
@@ -173,7 +178,7 @@ export function evaluatePosition(input: unknown): PositionEvaluation {
     const moves = legalMoves(s, p, 'cheapest');
     const hand: HandCardEvaluation[] = [];
     for (let i = 0; i < s.handLen[p]; i++) {
-      const c = s.hands[p * HAND_SIZE + i];
+      const c = s.hands[handBase(p) + i];
       const find = (action: number) => moves.find((m) => moveCard(m) === c && moveAction(m) === action);
       const build = find(ACTION_BUILD);
       const stage = find(ACTION_STAGE);
@@ -187,7 +192,7 @@ export function evaluatePosition(input: unknown): PositionEvaluation {
       };
       if (s.powers[p] & POWER_FREE_BUILD) {
         const unused = s.freeBuildAge[p] !== s.age;
-        entry.freeBuild = { legal: unused && !s.ownsName[p * NUM_NAMES + CARDS[c].nameId] };
+        entry.freeBuild = { legal: unused && !s.ownsName[ownsNameIndex(p, CARDS[c].nameId)] };
       }
       hand.push(entry);
     }

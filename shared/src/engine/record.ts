@@ -7,7 +7,7 @@ import { BOARDS, CARDS } from './catalog.js';
 import { actingSeats, decodeMove, legalMoves, type DecodedMove } from './moves.js';
 import { newGame, step, type GameConfig } from './rules.js';
 import { gameResult, type GameResult } from './scoring.js';
-import { HAND_SIZE, MAX_CITY, type GameState } from './state.js';
+import { cityView, handView, tokenBase, type GameState } from './state.js';
 
 export const RECORD_VERSION = 1;
 export const PHASE_NAMES = ['turn', 'seventh', 'discardBuild', 'over'] as const;
@@ -72,7 +72,7 @@ export function citiesOf(s: GameState): RecordedCity[] {
     wonder: BOARDS[s.board[p]].city,
     side: s.side[p] === 0 ? 'A' : 'B',
     stages: s.stages[p],
-    built: Array.from(s.city.subarray(p * MAX_CITY, p * MAX_CITY + s.cityLen[p]), (c) => CARDS[c].name),
+    built: Array.from(cityView(s, p), (c) => CARDS[c].name),
     coins: s.coins[p],
   }));
 }
@@ -196,10 +196,10 @@ export function timeline(record: GameRecord): TimelineStep[] {
   for (const [i, rec] of record.steps.entries()) {
     const before = [...Array(s.n).keys()].map((p) => {
       let militaryPoints = 0;
-      for (let t = 0; t < 6; t++) militaryPoints += s.tokens[p * 6 + t];
+      for (let t = tokenBase(p), end = tokenBase(p + 1); t < end; t++) militaryPoints += s.tokens[t];
       return {
         seat: p,
-        hand: Array.from(s.hands.subarray(p * HAND_SIZE, p * HAND_SIZE + s.handLen[p]), (c) => CARDS[c].name),
+        hand: Array.from(handView(s, p), (c) => CARDS[c].name),
         coins: s.coins[p],
         shields: s.shields[p],
         militaryPoints,

@@ -14,6 +14,7 @@ export const RESOURCE_LETTERS = 'WSCOGPL';
 
 export const COLOUR_NAMES = ['brown', 'grey', 'blue', 'yellow', 'green', 'red', 'purple'] as const;
 export type ColourName = (typeof COLOUR_NAMES)[number];
+export const NUM_COLOURS = 7;
 export const BROWN = 0;
 export const GREY = 1;
 export const BLUE = 2;

@@ -16,7 +16,7 @@
  *      (this turn's discards and the seventh cards included) in PHASE_DISCARD_BUILD;
  *   5. hands pass, or the Age ends: military conflicts with both neighbours, then the next deck.
  */
-import { BOARDS, CARDS, GUILD_IDS, NUM_NAMES, ageDeckWithoutGuilds, findBoard } from './catalog.js';
+import { BOARDS, CARDS, GUILD_IDS, ageDeckWithoutGuilds, findBoard } from './catalog.js';
 import { count } from './counting.js';
 import {
   ACTION_BUILD,
@@ -39,8 +39,6 @@ import {
   LOG_DISCARD_TAKEN,
   LOG_SLOTS,
   LOG_STAGE,
-  MAX_CHOICES,
-  MAX_CITY,
   MAX_PLAYERS,
   MIN_PLAYERS,
   PHASE_DISCARD_BUILD,
@@ -51,7 +49,17 @@ import {
   POWER_FREE_BUILD,
   POWER_PLAY_SEVENTH,
   TURNS_PER_AGE,
+  choiceBase,
+  cityBase,
+  colourIndex,
+  handBase,
+  logPosition,
+  ownsNameIndex,
   passDirection,
+  resourceIndex,
+  scienceIndex,
+  tokenIndex,
+  tuckedIndex,
 } from './state.js';
 import { BROWN, GREY } from './resources.js';
 
@@ -107,8 +115,8 @@ export function newGame(config: GameConfig): GameState {
     s.side[p] = side === 'A' ? 0 : 1;
     s.coins[p] = STARTING_COINS;
     const res = BOARDS[boards[p]].resource;
-    s.fixed[p * 7 + res]++;
-    s.tradeFixed[p * 7 + res]++;
+    s.fixed[resourceIndex(p, res)]++;
+    s.tradeFixed[resourceIndex(p, res)]++;
   }
   dealAge(s, 1);
   return s;
@@ -130,8 +138,10 @@ function dealAge(s: GameState, age: number): void {
     for (let i = 0; i < n + 2; i++) deck.push(guilds[i]);
   }
   s.rng.shuffle(deck);
+  // Dealt in runs of HAND_SIZE, the hands' own layout.
   for (let p = 0; p < n; p++) {
-    for (let i = 0; i < HAND_SIZE; i++) s.hands[p * HAND_SIZE + i] = deck[p * HAND_SIZE + i];
+    const base = handBase(p);
+    for (let i = 0; i < HAND_SIZE; i++) s.hands[base + i] = deck[base + i];
     s.handLen[p] = HAND_SIZE;
   }
   s.age = age;
@@ -142,23 +152,23 @@ function dealAge(s: GameState, age: number): void {
 /** Puts card c into seat p's city and applies its lasting effects (not its coins). */
 export function placeCard(s: GameState, p: number, c: number): void {
   const card = CARDS[c];
-  s.ownsName[p * NUM_NAMES + card.nameId] = 1;
-  s.city[p * MAX_CITY + s.cityLen[p]++] = c;
-  s.colourCount[p * 7 + card.colour]++;
+  s.ownsName[ownsNameIndex(p, card.nameId)] = 1;
+  s.city[cityBase(p) + s.cityLen[p]++] = c;
+  s.colourCount[colourIndex(p, card.colour)]++;
   const tradable = card.colour === BROWN || card.colour === GREY;
   for (let r = 0; r < 7; r++) {
     const k = card.produces[r];
     if (k) {
-      s.fixed[p * 7 + r] += k;
-      if (tradable) s.tradeFixed[p * 7 + r] += k;
+      s.fixed[resourceIndex(p, r)] += k;
+      if (tradable) s.tradeFixed[resourceIndex(p, r)] += k;
     }
   }
   if (card.choiceMask) {
-    s.choices[p * MAX_CHOICES + s.choiceLen[p]++] = card.choiceMask;
-    if (tradable) s.tradeChoices[p * MAX_CHOICES + s.tradeChoiceLen[p]++] = card.choiceMask;
+    s.choices[choiceBase(p) + s.choiceLen[p]++] = card.choiceMask;
+    if (tradable) s.tradeChoices[choiceBase(p) + s.tradeChoiceLen[p]++] = card.choiceMask;
   }
   s.shields[p] += card.shields;
-  if (card.science >= 0) s.science[p * 4 + card.science]++;
+  if (card.science >= 0) s.science[scienceIndex(p, card.science)]++;
   s.discount[p] |= card.discount;
 }
 
@@ -176,11 +186,11 @@ export function coinsWhenBuilt(s: GameState, p: number, c: number): number {
  */
 export function buildStage(s: GameState, p: number, c: number): number {
   const stage = BOARDS[s.board[p]].sides[s.side[p]][s.stages[p]];
-  s.tucked[p * 4 + s.stages[p]] = c;
+  s.tucked[tuckedIndex(p, s.stages[p])] = c;
   s.stages[p]++;
-  if (stage.choiceMask) s.choices[p * MAX_CHOICES + s.choiceLen[p]++] = stage.choiceMask;
+  if (stage.choiceMask) s.choices[choiceBase(p) + s.choiceLen[p]++] = stage.choiceMask;
   s.shields[p] += stage.shields;
-  if (stage.science >= 0) s.science[p * 4 + stage.science]++;
+  if (stage.science >= 0) s.science[scienceIndex(p, stage.science)]++;
   s.discount[p] |= stage.discount;
   if (stage.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
   if (stage.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
@@ -190,7 +200,7 @@ export function buildStage(s: GameState, p: number, c: number): number {
 }
 
 function removeFromHand(s: GameState, p: number, c: number): void {
-  const base = p * HAND_SIZE;
+  const base = handBase(p);
   const len = s.handLen[p];
   for (let i = 0; i < len; i++) {
     if (s.hands[base + i] === c) {
@@ -309,7 +319,7 @@ export function step(s: GameState, moves: ArrayLike<number>): void {
 function discardSeventhCards(s: GameState): void {
   for (let p = 0; p < s.n; p++) {
     if (s.handLen[p] === 0) continue;
-    const c = s.hands[p * HAND_SIZE];
+    const c = s.hands[handBase(p)];
     s.handLen[p] = 0;
     s.discard[c]++;
     const log = s.logIndex(s.age, LOG_SLOTS - 1, p);
@@ -341,7 +351,7 @@ function afterTurn(s: GameState): void {
     // Whoever builds from the discard pile looks through all of it.
     // After turn 6 the seventh cards (slot 6) are already on the pile too.
     const slotsDone = s.turn === TURNS_PER_AGE ? LOG_SLOTS : s.turn;
-    const seenUpTo = (s.age - 1) * LOG_SLOTS + slotsDone;
+    const seenUpTo = logPosition(s.age, slotsDone);
     for (let p = 0; p < s.n; p++) if (s.pendingDiscardBuilds[p]) s.discardSeenUpTo[p] = seenUpTo;
     return;
   }
@@ -350,7 +360,7 @@ function afterTurn(s: GameState): void {
 
 function hasDiscardBuild(s: GameState, p: number): boolean {
   for (let c = 0; c < s.discard.length; c++) {
-    if (s.discard[c] > 0 && !s.ownsName[p * NUM_NAMES + CARDS[c].nameId]) return true;
+    if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, CARDS[c].nameId)]) return true;
   }
   return false;
 }
@@ -362,10 +372,11 @@ function advance(s: GameState): void {
   if (s.turn < TURNS_PER_AGE) {
     const dir = passDirection(s.age);
     const len = s.handLen[0];
-    passBuf.set(s.hands.subarray(0, n * HAND_SIZE));
+    passBuf.set(s.hands);
     for (let p = 0; p < n; p++) {
-      const to = (p + dir + n) % n;
-      for (let i = 0; i < len; i++) s.hands[to * HAND_SIZE + i] = passBuf[p * HAND_SIZE + i];
+      const to = handBase((p + dir + n) % n);
+      const from = handBase(p);
+      for (let i = 0; i < len; i++) s.hands[to + i] = passBuf[from + i];
     }
     s.turn++;
     s.phase = PHASE_TURN;
@@ -387,7 +398,7 @@ export function resolveConflicts(s: GameState): void {
     for (let k = 0; k < 2; k++) {
       const mine = s.shields[p];
       const theirs = s.shields[neighbours[k]];
-      s.tokens[p * 6 + (s.age - 1) * 2 + k] = mine > theirs ? win : mine < theirs ? -1 : 0;
+      s.tokens[tokenIndex(p, s.age, k)] = mine > theirs ? win : mine < theirs ? -1 : 0;
     }
   }
 }

@@ -12,7 +12,7 @@
 import { BOARDS, CARDS } from './catalog.js';
 import { count } from './counting.js';
 import { BLUE, PURPLE, SCIENCE_WILD, YELLOW } from './resources.js';
-import { MAX_CITY, POWER_COPY_GUILD, type GameState } from './state.js';
+import { POWER_COPY_GUILD, cityBase, scienceIndex, tokenBase, type GameState } from './state.js';
 
 export interface ScoreBreakdown {
   military: number;
@@ -66,23 +66,22 @@ function scoreWithCopy(s: GameState, p: number): Scored {
     science: 0,
     total: 0,
   };
-  for (let i = 0; i < 6; i++) breakdown.military += s.tokens[p * 6 + i];
+  for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) breakdown.military += s.tokens[i];
   const stages = BOARDS[s.board[p]].sides[s.side[p]];
   for (let i = 0; i < s.stages[p]; i++) breakdown.wonder += stages[i].vp;
   const len = s.cityLen[p];
   for (let i = 0; i < len; i++) {
-    const c = s.city[p * MAX_CITY + i];
+    const c = s.city[cityBase(p) + i];
     const card = CARDS[c];
     if (card.colour === BLUE) breakdown.civilian += card.vp;
     else if (card.colour === YELLOW) {
       for (const e of card.effects) if (e.kind === 'vpPer') breakdown.commercial += e.amount * count(s, p, e.per);
     } else if (card.colour === PURPLE) breakdown.guilds += guildPoints(s, p, c);
   }
-  const sci = p * 4;
-  const compass = s.science[sci];
-  const gear = s.science[sci + 1];
-  const tablet = s.science[sci + 2];
-  const wilds = s.science[sci + SCIENCE_WILD];
+  const compass = s.science[scienceIndex(p, 0)];
+  const gear = s.science[scienceIndex(p, 1)];
+  const tablet = s.science[scienceIndex(p, 2)];
+  const wilds = s.science[scienceIndex(p, SCIENCE_WILD)];
   breakdown.science = sciencePoints(compass, gear, tablet, wilds);
 
   // Olympia B: copy the neighbour guild worth the most to this city.
@@ -91,7 +90,7 @@ function scoreWithCopy(s: GameState, p: number): Scored {
     let bestGain = 0;
     for (const q of [s.left(p), s.right(p)]) {
       for (let i = 0; i < s.cityLen[q]; i++) {
-        const c = s.city[q * MAX_CITY + i];
+        const c = s.city[cityBase(q) + i];
         if (CARDS[c].colour !== PURPLE) continue;
         const gain =
           CARDS[c].science === SCIENCE_WILD

@@ -7,6 +7,7 @@
  * (mod n). Hands pass left in Ages I and III, right in Age II.
  */
 import { NUM_CARD_TYPES, NUM_NAMES } from './catalog.js';
+import { NUM_COLOURS, NUM_RESOURCES, SCIENCE_WILD } from './resources.js';
 import { Rng } from './rng.js';
 
 export const MIN_PLAYERS = 3;
@@ -20,6 +21,73 @@ export const MAX_CITY = 24;
 /** Room for one-of productions in a city (choice cards, Forum, Caravansery, Alexandria). */
 export const MAX_CHOICES = 16;
 export const MAX_STAGE_SLOTS = 4;
+/** Conflict tokens per seat: one per Age and neighbour. */
+export const TOKENS_PER_SEAT = 6;
+/** Science counters per seat: the three symbols, then the wild one. */
+export const SCIENCE_COUNTERS = SCIENCE_WILD + 1;
+
+// Where each seat's block lies in the per-seat arrays of GameState. Every stride is written here
+// and nowhere else, so that the layout can change in one place; these return plain numbers, which
+// V8 inlines, so hot loops stay allocation-free.
+//
+// They read module-private copies of the strides: V8 loads an exported or imported binding from
+// its module cell at every use, const or not, which made an accessor in a tight loop ~60 % slower
+// than a literal in a micro-benchmark (Node 20); a private const compiles to a constant.
+const TOKENS = TOKENS_PER_SEAT;
+const HAND = HAND_SIZE;
+const NAMES = NUM_NAMES;
+const CITY = MAX_CITY;
+const COLOURS = NUM_COLOURS;
+const SCIENCE = SCIENCE_COUNTERS;
+const RESOURCES = NUM_RESOURCES;
+const CHOICES = MAX_CHOICES;
+const STAGE_SLOTS = MAX_STAGE_SLOTS;
+const SLOTS = LOG_SLOTS;
+
+/** Seat p's conflict tokens in `tokens`: from here up to tokenBase(p + 1). */
+export function tokenBase(p: number): number {
+  return p * TOKENS;
+}
+/** Seat p's token from the conflict of `age` with its left (side 0) or right (side 1) neighbour. */
+export function tokenIndex(p: number, age: number, side: number): number {
+  return tokenBase(p) + (age - 1) * 2 + side;
+}
+/** Seat p's hand in `hands`: handLen[p] cards from here. */
+export function handBase(p: number): number {
+  return p * HAND;
+}
+/** Seat p's flag for a building name in `ownsName`. */
+export function ownsNameIndex(p: number, nameId: number): number {
+  return p * NAMES + nameId;
+}
+/** Seat p's city in `city`: cityLen[p] cards from here. */
+export function cityBase(p: number): number {
+  return p * CITY;
+}
+/** Seat p's count of one colour in `colourCount`. */
+export function colourIndex(p: number, colour: number): number {
+  return p * COLOURS + colour;
+}
+/** Seat p's counter of one science symbol (or SCIENCE_WILD) in `science`. */
+export function scienceIndex(p: number, symbol: number): number {
+  return p * SCIENCE + symbol;
+}
+/** Seat p's units of one resource in `fixed` and `tradeFixed`. */
+export function resourceIndex(p: number, r: number): number {
+  return p * RESOURCES + r;
+}
+/** Seat p's one-of productions in `choices` (choiceLen[p]) and `tradeChoices` (tradeChoiceLen[p]). */
+export function choiceBase(p: number): number {
+  return p * CHOICES;
+}
+/** The card tucked under seat p's stage `stage` (0-based) in `tucked`. */
+export function tuckedIndex(p: number, stage: number): number {
+  return p * STAGE_SLOTS + stage;
+}
+/** A log slot's place in the order of the whole game, the unit of `discardSeenUpTo`. */
+export function logPosition(age: number, slot: number): number {
+  return (age - 1) * SLOTS + slot;
+}
 
 /** All players choose at once. */
 export const PHASE_TURN = 0;
@@ -65,24 +133,24 @@ export class GameState {
   readonly stages: Uint8Array;
   readonly coins: Int32Array;
   readonly shields: Int32Array;
-  /** Conflict tokens: [p * 6 + (age − 1) * 2 + (0 vs left | 1 vs right)], 0 for a tie. */
+  /** Conflict tokens (tokenIndex), 0 for a tie. */
   readonly tokens: Int8Array;
-  /** The hand held by each seat: [p * 7 + i]. */
+  /** The hand held by each seat (handBase). */
   readonly hands: Uint8Array;
   readonly handLen: Uint8Array;
-  /** 1 where seat p has a building of that name: [p * NUM_NAMES + nameId]. */
+  /** 1 where seat p has a building of that name (ownsNameIndex). */
   readonly ownsName: Uint8Array;
-  /** Card types in each city, in the order built: [p * MAX_CITY + i]. */
+  /** Card types in each city, in the order built (cityBase). */
   readonly city: Uint8Array;
   readonly cityLen: Uint8Array;
-  /** Cards per colour in each city: [p * 7 + colour]. */
+  /** Cards per colour in each city (colourIndex). */
   readonly colourCount: Uint8Array;
-  /** Science symbols: [p * 4 + (compass, gear, tablet, wild)]. */
+  /** Science symbols: compass, gear, tablet, wild (scienceIndex). */
   readonly science: Uint8Array;
-  /** Own fixed production, and the part of it neighbours may buy: [p * 7 + resource]. */
+  /** Own fixed production, and the part of it neighbours may buy (resourceIndex). */
   readonly fixed: Uint8Array;
   readonly tradeFixed: Uint8Array;
-  /** One-of productions as resource masks, own and tradable: [p * MAX_CHOICES + i]. */
+  /** One-of productions as resource masks, own and tradable (choiceBase). */
   readonly choices: Uint8Array;
   readonly choiceLen: Uint8Array;
   readonly tradeChoices: Uint8Array;
@@ -94,20 +162,20 @@ export class GameState {
   readonly powers: Uint8Array;
   /** Halicarnassus builds from the discard pile owed at the end of this turn. */
   readonly pendingDiscardBuilds: Uint8Array;
-  /** Cards tucked under each built stage: [p * 4 + stage]. */
+  /** Cards tucked under each built stage (tuckedIndex). */
   readonly tucked: Uint8Array;
   /** The discard pile, as a count per card type. */
   readonly discard: Uint8Array;
   /**
    * What each seat took from the hand it held, per Age and log slot (six turns and the seventh
-   * card): [((age − 1) * 7 + slot) * n + seat]. The seat-to-hand relation is fixed by the passing
+   * card), at logIndex(age, slot, seat). The seat-to-hand relation is fixed by the passing
    * direction, so this log is all that is needed to say which cards a player has seen where.
    */
   readonly logCard: Uint8Array;
   readonly logKind: Uint8Array;
   /**
    * How much of the discard pile each seat has looked through (Halicarnassus): every face-down
-   * discard logged at a position below this (age − 1) * 7 + slot + 1 mark is known to it; 0 = none.
+   * discard logged at a logPosition below this mark is known to it; 0 = none.
    */
   readonly discardSeenUpTo: Uint8Array;
 
@@ -134,8 +202,8 @@ export class GameState {
     };
     this.coins = i32(n);
     this.shields = i32(n);
-    this.tokens = new Int8Array(buf, at, n * 6);
-    at += n * 6;
+    this.tokens = new Int8Array(buf, at, n * TOKENS_PER_SEAT);
+    at += n * TOKENS_PER_SEAT;
     this.board = u8(n);
     this.side = u8(n);
     this.stages = u8(n);
@@ -144,10 +212,10 @@ export class GameState {
     this.ownsName = u8(n * NUM_NAMES);
     this.city = u8(n * MAX_CITY);
     this.cityLen = u8(n);
-    this.colourCount = u8(n * 7);
-    this.science = u8(n * 4);
-    this.fixed = u8(n * 7);
-    this.tradeFixed = u8(n * 7);
+    this.colourCount = u8(n * NUM_COLOURS);
+    this.science = u8(n * SCIENCE_COUNTERS);
+    this.fixed = u8(n * NUM_RESOURCES);
+    this.tradeFixed = u8(n * NUM_RESOURCES);
     this.choices = u8(n * MAX_CHOICES);
     this.choiceLen = u8(n);
     this.tradeChoices = u8(n * MAX_CHOICES);
@@ -182,7 +250,12 @@ export class GameState {
 
   /** Index into logCard / logKind. */
   logIndex(age: number, slot: number, seat: number): number {
-    return ((age - 1) * LOG_SLOTS + slot) * this.n + seat;
+    return logPosition(age, slot) * this.n + seat;
+  }
+
+  /** The seat of an index into logCard / logKind. */
+  seatOfLog(log: number): number {
+    return log % this.n;
   }
 
   isOver(): boolean {
@@ -193,12 +266,23 @@ export class GameState {
 /** Bytes of the buffer behind a state for n players (see the constructor's layout). */
 function layoutSize(n: number): number {
   const u8Len =
-    n * 6 + // tokens
-    n * (3 + HAND_SIZE + 1 + NUM_NAMES + MAX_CITY + 1 + 7 + 4 + 7 + 7 + MAX_CHOICES + 1 + MAX_CHOICES + 1) +
+    n * TOKENS_PER_SEAT +
+    n * (3 + HAND_SIZE + 1 + NUM_NAMES + MAX_CITY + 1 + NUM_COLOURS + SCIENCE_COUNTERS) +
+    n * (2 * NUM_RESOURCES + MAX_CHOICES + 1 + MAX_CHOICES + 1) +
     n * (4 + MAX_STAGE_SLOTS + 1) + // discount … pendingDiscardBuilds, tucked, discardSeenUpTo
     NUM_CARD_TYPES +
     2 * 3 * LOG_SLOTS * n;
   return 2 * n * 4 + u8Len;
+}
+
+/** Seat p's hand as a view into the state; the view is an allocation, so not for hot loops. */
+export function handView(s: GameState, p: number): Uint8Array {
+  return s.hands.subarray(handBase(p), handBase(p) + s.handLen[p]);
+}
+
+/** Seat p's city as a view into the state; the view is an allocation, so not for hot loops. */
+export function cityView(s: GameState, p: number): Uint8Array {
+  return s.city.subarray(cityBase(p), cityBase(p) + s.cityLen[p]);
 }
 
 /** A deep copy that shares nothing with the original (the RNG included). */

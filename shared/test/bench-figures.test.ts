@@ -1,0 +1,75 @@
+/**
+ * bench --compare's arithmetic: reading `name: value unit` lines and comparing two builds' runs.
+ * Nothing here is timed.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareRuns, formatComparison, lowerIsBetter, parseFigures } from '../bench/figures.js';
+
+const RUN = `# wonderlab engine benchmark — Node v20.20.2, 5 rounds of 1s, one core
+calibration: 82355 units/s (median of 5, spread ±6.0%)
+random_games_3p: 9665 games/s (median of 5, spread ±10.9%)
+random_games_3p_per_calibration: 0.117 ratio
+(node:123) Warning: something unrelated
+game_mcts500_vs_2_rulebased: 2.41 s (median of 3 games; min 2.30, max 2.52)
+`;
+
+describe('parseFigures', () => {
+  it('reads every figure line with its unit and skips comments and other lines', () => {
+    const f = parseFigures(RUN);
+    expect([...f.keys()]).toEqual(['calibration', 'random_games_3p', 'random_games_3p_per_calibration', 'game_mcts500_vs_2_rulebased']);
+    expect(f.get('calibration')).toEqual({ value: 82355, unit: 'units/s' });
+    expect(f.get('random_games_3p_per_calibration')).toEqual({ value: 0.117, unit: 'ratio' });
+    expect(f.get('game_mcts500_vs_2_rulebased')).toEqual({ value: 2.41, unit: 's' });
+  });
+
+  it('reads nothing from output without figures', () => {
+    expect(parseFigures('').size).toBe(0);
+    expect(parseFigures('Error: boom\n    at main (engine.js:1:1)\n').size).toBe(0);
+  });
+});
+
+describe('compareRuns', () => {
+  const run = (games: number, calibration?: number) =>
+    parseFigures(`random_games_3p: ${games} games/s\n` + (calibration === undefined ? '' : `calibration: ${calibration} units/s\n`));
+
+  it('takes the median of each build and the ratio new/old', () => {
+    const [games] = compareRuns([run(100), run(120), run(110)], [run(130), run(125), run(140)]);
+    expect(games.name).toBe('random_games_3p');
+    expect(games.unit).toBe('games/s');
+    expect(games.oldMedian).toBe(110);
+    expect(games.newMedian).toBe(130);
+    expect(games.ratio).toBeCloseTo(130 / 110, 12);
+    expect(games.oldSpread).toBeCloseTo(10 / 110, 12);
+    expect(games.newSpread).toBeCloseTo(7.5 / 130, 12);
+  });
+
+  it('averages the middle two of an even number of runs', () => {
+    const [games] = compareRuns([run(100), run(200)], [run(300), run(100), run(200), run(400)]);
+    expect(games.oldMedian).toBe(150);
+    expect(games.newMedian).toBe(250);
+  });
+
+  it('leaves out a figure that one build does not print, keeping the new build’s order', () => {
+    const rows = compareRuns([run(100)], [run(90, 50)]);
+    expect(rows.map((r) => r.name)).toEqual(['random_games_3p']);
+    const both = compareRuns([run(100, 40)], [run(90, 50)]);
+    expect(both.map((r) => r.name)).toEqual(['random_games_3p', 'calibration']);
+    expect(both[1].ratio).toBeCloseTo(1.25, 12);
+  });
+});
+
+describe('formatComparison', () => {
+  it('prints the ratio as the value of a figure line, then both medians', () => {
+    const [c] = compareRuns([parseFigures('clone_3p: 2000000 clones/s')], [parseFigures('clone_3p: 2100000 clones/s')]);
+    const line = formatComparison(c);
+    expect(line).toBe('clone_3p: 1.050 new/old (old 2000000 ±0.0%, new 2100000 ±0.0% clones/s)');
+    expect(parseFigures(line).get('clone_3p')).toEqual({ value: 1.05, unit: 'new/old' });
+  });
+
+  it('says when a lower figure is the better one', () => {
+    expect(lowerIsBetter('s')).toBe(true);
+    expect(lowerIsBetter('games/s')).toBe(false);
+    const [c] = compareRuns([parseFigures('game: 2.5 s')], [parseFigures('game: 2.25 s')]);
+    expect(formatComparison(c)).toBe('game: 0.900 new/old (old 2.50 ±0.0%, new 2.25 ±0.0% s, lower is better)');
+  });
+});
