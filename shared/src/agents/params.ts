@@ -92,7 +92,7 @@ export const MCTS_AGENTS = {
   'mcts-robilliard': {
     summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
     evidence:
-      "sections 3–5 of the paper (one level per seat, every payment in the tree, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab (grouped arms: 67.0 / 86 / 82.7 / 93 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6; a child per card's discard and stage: 50.0 / 72 / 78.7 / 89)",
+      "sections 3–5 of the paper (one level per seat, every payment in the tree, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab, 500 games per budget (grouped arms: 64.2 / 75.4 / 80.0 / 87.0 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6 — the paper's shape, 5–7 points lower from 250 up; a child per card's discard and stage was weaker still in screens: 50.0 / 72 / 78.7 / 89 at 100–300 games)",
     params: { iterations: 1000, timeLimit: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'grouped', playout: 'nodiscard', playoutArms: 'all', opponents: 'same', tradeLimit: [8, 24, 32] },
   },
   'mcts-strong': {
