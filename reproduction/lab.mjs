@@ -78,6 +78,9 @@ async function collect() {
       spec: detail.spec,
       gamesPerCell: detail.gamesPerCell,
       cells: detail.cells,
+      // The lab's pooled agents and parameter curves, as the dashboard draws them (render-charts.mjs).
+      pooled: detail.pooled,
+      parameters: detail.parameters,
       ...(orders ? { orders } : {}),
       lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, commit: commit() },
     };

@@ -22,20 +22,22 @@ const written = [];
 for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json')).sort()) {
   const detail = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
   const preset = file.replace(/\.json$/, '');
-  const swept = [...new Set(detail.cells.flatMap((c) => Object.keys(c.swept)).filter((k) => !k.startsWith('matchup.')))];
-  const charts = [...swept.map((key) => ({ name: `${preset}-${key.replace(/[^A-Za-z0-9]+/g, '-')}`, key })), { name: `${preset}-vp`, key: null }];
+  // The parameter curves are the lab's (lab.mjs collect saves them); results of the first version,
+  // played without the lab, keep the charts they had.
+  const series = (detail.parameters ?? []).filter((p) => !p.key.startsWith('matchup.'));
+  const charts = [...series.map((p) => ({ name: `${preset}-${p.key.replace(/[^A-Za-z0-9]+/g, '-')}`, series: p })), { name: `${preset}-vp`, series: null }];
   for (const chart of charts) {
     await page.setContent('<html><body style="margin:0;background:#fff"><div style="width:880px;height:500px;padding:10px"><canvas id="c"></canvas></div></body></html>');
     for (const path of vendor) await page.addScriptTag({ path });
     await page.evaluate(
-      async ({ source, detail, key }) => {
+      async ({ source, detail, series }) => {
         const m = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
         Chart.register(m.errorBarsPlugin, ChartBoxPlot.BoxPlotController, ChartBoxPlot.BoxAndWiskers);
-        const config = key ? m.parameterChart(detail, key) : m.vpBoxplot(detail, 'all');
-        config.options.plugins.title = { display: true, text: `${detail.spec.name}${key ? '' : ': victory points'}` };
+        const config = series ? m.parameterChart(series) : m.vpBoxplot(detail, 'all');
+        config.options.plugins.title = { display: true, text: `${detail.spec.name}${series ? '' : ': victory points'}` };
         new Chart(document.getElementById('c'), config);
       },
-      { source: chartsSource, detail, key: chart.key },
+      { source: chartsSource, detail, series: chart.series },
     );
     const out = join(root, 'reproduction/charts', `${chart.name}.png`);
     await page.locator('div').screenshot({ path: out });
