@@ -1,5 +1,5 @@
 /**
- * The engine's data tables against the reference facts of the game (/work/shared/reference, beside
+ * The engine's data tables against the reference facts of the game (`../shared/reference`, beside
  * the repository): every card and every board, compared field by field and effect by effect, plus
  * the deck sizes and the deal.
  *
