@@ -7,8 +7,7 @@
 import express from 'express';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { GameJobData, OutageLog, SweepStore } from '@wonderlab/shared/store';
-import { accessLog } from './access-log.js';
+import { accessLog, type GameJobData, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
 import type { LimitsConfig } from './config.js';
 import { SweepEvents } from './events.js';
 import type { Feeder } from './feeder.js';
@@ -49,7 +48,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(accessLog(logger));
+  app.use(accessLog(logger, { quiet: /^\/(healthz|readyz|metrics)(\?|$)/, ownRequestIds: true }));
   app.use(metrics.observe());
   app.use(requestDeadline(o.requestTimeoutMs));
 

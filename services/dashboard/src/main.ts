@@ -4,12 +4,11 @@
  * the browser talks to one origin; Server-Sent Events stream through). SIGTERM ends the event
  * streams at once and exits within SHUTDOWN_CLOSE_MS.
  */
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import express from 'express';
-import { pinoHttp } from 'pino-http';
-import { ConfigError, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
+import { ConfigError, accessLog, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { DashboardEnvSchema } from './config.js';
 import { dashboardRouter } from './dashboard.js';
 
@@ -23,29 +22,13 @@ try {
 }
 const logger = pino({ level: config.LOG_LEVEL, base: { service: 'dashboard', pid: process.pid } });
 const upstream = new URL(config.COORDINATOR_URL);
-/** The URL as the client sent it (a mounted router shortens req.url). */
-const urlOf = (req: IncomingMessage) => (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
 /** Event streams passed through: they never end on their own, so a stop ends them. */
 const streams = new Set<ServerResponse>();
 const app = express();
 app.disable('x-powered-by');
 // One line per request; requests passed through to the coordinator are logged there too, with
 // the same X-Request-Id when the client sent one.
-app.use(
-  pinoHttp({
-    logger,
-    customLogLevel: (req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : /^\/(dashboard\/)?healthz/.test(req.url ?? '') ? 'debug' : 'info'),
-    customSuccessMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
-    // pino-http makes an Error with a stack for every 5xx: the line says the status already, and
-    // the error handler logs real errors with their own stack.
-    customErrorObject: (_req, _res, _err, fields: Record<string, unknown>) => ({ ...fields, err: undefined }),
-    serializers: {
-      req: (req: { id: string; method: string; url: string; raw?: IncomingMessage }) => ({ id: req.id, method: req.method, url: req.raw ? urlOf(req.raw) : req.url }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-  }),
-);
+app.use(accessLog(logger, { quiet: /^\/(dashboard\/)?healthz/, ownRequestIds: false }));
 app.get('/dashboard/healthz', (_req, res) => {
   res.json({ ok: true });
 });

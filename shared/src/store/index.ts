@@ -1,4 +1,5 @@
-/** The lab's Redis side: keys, scripts, the results store, the games queue, settings. */
+/** The lab's Redis side: keys, scripts, the results store, the games queue, settings; the services' access log. */
+export * from './access-log.js';
 export * from './config.js';
 export * from './keys.js';
 export * from './redis.js';
