@@ -1,5 +1,5 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
-import { sweepStatistics, throughput, type CellAggregate, type CodeVersion, type WorkerIdentity, type HeadToHeadMatrix, type MatchupWins, type ParameterSeries, type PooledLabel, type Ratings } from '@wonderlab/shared';
+import { sweepStatistics, throughput, type CodeVersion, type SweepStatistics, type WorkerIdentity } from '@wonderlab/shared';
 import type { LoadedSweep, SweepMeta, SweepStore } from '@wonderlab/shared/store';
 
 export interface SweepCounts {
@@ -55,7 +55,8 @@ export interface Provenance {
   workers: (WorkerIdentity & { games: number })[];
 }
 
-export interface SweepDetail extends SweepOverview {
+/** A sweep's state with its statistics (sweepStatistics: the page of cells, and every agent pooled over all cells). */
+export interface SweepDetail extends SweepOverview, SweepStatistics {
   spec: SweepMeta['spec'];
   provenance: Provenance;
   gamesPerCell: number;
@@ -64,16 +65,6 @@ export interface SweepDetail extends SweepOverview {
   cellOffset: number;
   /** Every cell's progress (not only the page's). */
   cellProgress: CellProgress[];
-  cells: CellAggregate[];
-  /** Every agent pooled over every cell it plays in (all cells, not only the page's). */
-  pooled: PooledLabel[];
-  /** Each swept parameter's win rate and mean VP by value. */
-  parameters: ParameterSeries[];
-  /** A matchup's row-agent-wins matrix. */
-  matchup?: MatchupWins;
-  /** With two or more configurations: who outscores whom, and their ratings. */
-  headToHead?: HeadToHeadMatrix;
-  ratings?: Ratings;
 }
 
 /** A page of cells: the detail of a sweep of many cells would otherwise be megabytes. */
