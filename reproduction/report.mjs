@@ -1,40 +1,33 @@
 #!/usr/bin/env node
-// Writes REPRODUCTION.md: intro.md, then a table per experiment from reproduction/papers.json
-// (the published numbers) and reproduction/results/<preset>.json (ours, from
-// `wonderlab sweep run <preset> --json`), then reasons.md and the charts in reproduction/charts:
+// Writes REPRODUCTION.md: intro.md, then a table per experiment from the published numbers
+// (shared/src/lab/published.ts) and reproduction/results/<preset>.json (ours, from `wonderlab
+// sweep run <preset> --json` or `lab.mjs collect`) with the verdicts of
+// shared/src/lab/paper-comparison.ts — the sweep page's own — then reasons.md and the charts:
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { PUBLISHED_TABLES, comparePaper, rowFromCells } from '../shared/dist/src/index.js';
 import { fitReport } from './fit/fit.mjs';
 
-const Z = 1.959963984540054;
 const here = new URL('.', import.meta.url);
-const papers = JSON.parse(readFileSync(new URL('papers.json', here), 'utf8'));
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const pct = (x) => (x === null ? '–' : fmt(100 * x));
 
-function ours(table, row, result) {
-  if (table.kind === 'orders') {
+/** A row's games in a saved result: a seating-order row from the export's per-order standings, any other from the cells. */
+function ours(row, result) {
+  if (typeof row.order === 'number') {
     const block = result.orders?.[0];
     const agent = result.cells[0].agents[row.seat];
-    if (row.order === 'all') {
-      const role = result.cells[0].roles[row.seat];
-      return { wins: role.wins, games: role.games, vp: role.meanVp };
-    }
     const s = block?.orders[row.order]?.standings.find((x) => x.agent === agent);
     return s ? { wins: s.wins, games: s.games, vp: s.vp.mean } : undefined;
   }
-  const cell = result.cells.find((c) =>
-    row.swept ? Object.entries(row.swept).every(([k, v]) => c.swept[k] === v) : row.agents.every((a, i) => c.agents[i] === a),
-  );
-  if (!cell) return undefined;
-  const role = cell.roles[row.seat];
-  return { wins: role.wins, games: role.games, vp: role.meanVp };
+  return rowFromCells(result.cells, row);
 }
 
 const lines = [];
 let inside = 0;
 let outside = 0;
 let missing = 0;
-for (const table of papers.tables) {
+for (const table of PUBLISHED_TABLES) {
   const path = new URL(`results/${table.preset}.json`, here);
   const result = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
   lines.push(`### ${table.title}`, '');
@@ -51,25 +44,20 @@ for (const table of papers.tables) {
   const hasVp = table.rows.some((r) => r.vp !== undefined);
   lines.push(`| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}verdict | reason, if outside (see below) |`);
   lines.push(`| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- | --- |`);
-  for (const row of table.rows) {
-    const [p, hw] = row.paper;
-    const o = result && ours(table, row, result);
-    if (!o) {
-      missing++;
-      lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | not run | – | ${hasVp ? `${fmt(row.vp)} | – | ` : ''}– | |`);
+  const comparison = comparePaper(table, (row) => (result ? ours(row, result) : undefined));
+  inside += comparison.inside;
+  outside += comparison.outside;
+  missing += comparison.notRun;
+  for (const row of comparison.rows) {
+    const paper = `${pct(row.paper.winRate)} ± ${pct(row.paper.halfWidth)}`;
+    const vp = (o) => (hasVp ? `${fmt(row.paper.vp ?? NaN)} | ${o} | ` : '');
+    if (!row.ours) {
+      lines.push(`| ${row.label} | ${paper} | not run | – | ${vp('–')}– | |`);
       continue;
     }
-    const rate = (100 * o.wins) / o.games;
-    const half = 100 * Z * Math.sqrt((o.wins / o.games) * (1 - o.wins / o.games) / o.games);
-    const within = Math.abs(rate - p) <= hw;
-    // Are the two estimates different beyond both sampling errors? (difference ± 1.96·√(se² + se²))
-    const seBoth = Math.sqrt((half / Z) ** 2 + (hw / Z) ** 2);
-    const differs = Math.abs(rate - p) > Z * seBoth;
-    if (within) inside++;
-    else outside++;
-    const verdict = within ? 'inside' : `outside${differs ? ' (differs)' : ' (within both errors)'}`;
-    const reason = within ? '' : differs ? (row.reason ?? table.reason ?? 'unknown') : 'sampling (within both samples\' errors)';
-    lines.push(`| ${row.label} | ${fmt(p)} ± ${fmt(hw)} | ${fmt(rate)} ± ${fmt(half)} | ${o.games} | ${hasVp ? `${fmt(row.vp)} | ${fmt(o.vp)} | ` : ''}${verdict} | ${reason} |`);
+    const verdict = row.verdict === 'inside' ? 'inside' : `outside${row.differs ? ' (differs)' : ' (within both errors)'}`;
+    const reason = row.reason === 'sampling' ? "sampling (within both samples' errors)" : (row.reason ?? '');
+    lines.push(`| ${row.label} | ${paper} | ${pct(row.ours.winRate)} ± ${pct(row.ours.halfWidth)} | ${row.ours.games} | ${vp(fmt(row.ours.vp ?? NaN))}${verdict} | ${reason} |`);
   }
   lines.push('');
 }

@@ -12,13 +12,12 @@
 // so readings are compared only within a stage, one table per stage.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { canonicalSpec, parseAgentSpec } from '../../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, canonicalSpec, parseAgentSpec } from '../../shared/dist/src/index.js';
 import { labApi, options } from '../lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);
 const { readings } = JSON.parse(readFileSync(new URL('readings.json', here), 'utf8'));
-const papers = JSON.parse(readFileSync(new URL('reproduction/papers.json', root), 'utf8'));
 const Z = 1.959963984540054;
 
 const args = process.argv.slice(3);
@@ -140,7 +139,7 @@ function score(reading, stage) {
     const file = new URL(`results/${reading}--${key}--${stage}.json`, here);
     if (!existsSync(file)) continue;
     const result = JSON.parse(readFileSync(file, 'utf8'));
-    const table = papers.tables.find((t) => t.preset === preset);
+    const table = PUBLISHED_TABLES.find((t) => t.preset === preset);
     for (const row of table.rows) {
       const o = oursFor(table, row, result);
       if (!o) continue;

@@ -210,6 +210,13 @@ function checkCellAgainstRawGames(p: Played, agg: CellAggregate) {
     expect(new Map(L.cards.map((c) => [c.card, c.count]))).toEqual(cards);
     for (const c of L.cards) expect(c.frequency).toBeCloseTo(c.count / wins, 12);
     for (let i = 1; i < L.cards.length; i++) expect(L.cards[i - 1].count).toBeGreaterThanOrEqual(L.cards[i].count);
+    // Each card's base rate over all of the label's games, won or not, and the lift over it.
+    for (const c of L.cards) {
+      const withCard = entries.filter((e) => e.pl.built.includes(c.card)).length;
+      expect(c.games).toBe(withCard);
+      expect(c.baseRate).toBeCloseTo(withCard / entries.length, 12);
+      expect(c.lift).toBeCloseTo(c.count / wins / (withCard / entries.length), 9);
+    }
 
     // Progression: cumulative win rate over the cell's games in play order (the queue's order:
     // deal by deal), one bucket per game when ≤ 100 games.

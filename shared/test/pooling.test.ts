@@ -122,6 +122,31 @@ describe('pooled over cells', () => {
     }
   });
 
+  it('a grid of two swept parameters: one line per value of the other, each point from its own cell, never an average', () => {
+    const { sweep, games } = played({ name: 'grid', players: 3, seats: [{ agent: 'mcts', params: { it: [4, 6], c: [0.2, 1.5] } }, 'rulebased', 'rulebased'], deals: { count: 3 } });
+    const stats = statsOf(sweep, games);
+    const it = stats.parameters.find((s) => s.key === 'seats.0.it')!;
+    expect([it.name, it.numeric]).toEqual(['iterations', true]);
+    expect(it.meaning).toMatch(/iterations per decision/);
+    expect(stats.parameters.find((s) => s.key === 'seats.0.c')!.name).toBe('exploration constant C');
+    expect(it.lines!.map((l) => l.label)).toEqual(['exploration constant C = 0.2', 'exploration constant C = 1.5']);
+    for (const line of it.lines!) {
+      expect(line.points.map((p) => p.value)).toEqual([4, 6]);
+      for (const p of line.points) {
+        const agent = `mcts(it=${p.value},c=${line.given['seats.0.c']})`;
+        const seats = games.flatMap((g) => g.players.filter((q) => q.agent === agent));
+        expect(seats.length).toBeGreaterThan(0);
+        expect(p.cells).toBe(1);
+        expect([p.games, p.wins]).toEqual([seats.length, seats.filter((q) => q.winner).length]);
+      }
+    }
+    // The pooled points remain, over both values of C.
+    expect(it.points.map((p) => p.games)).toEqual(it.lines![0].points.map((p, i) => p.games + it.lines![1].points[i].games));
+    // One swept parameter: no lines.
+    const single = played({ name: 'single', players: 3, seats: [{ agent: 'mcts', params: { it: [4, 6] } }, 'rulebased', 'rulebased'], deals: { count: 1 } });
+    expect(statsOf(single.sweep, single.games).parameters[0].lines).toBeUndefined();
+  });
+
   it("the matchup matrix: the row agent's wins in its seat against the column agent", () => {
     const stats = statsOf(matchup.sweep, matchup.games);
     const m = stats.matchup!;

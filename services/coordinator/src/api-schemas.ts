@@ -83,6 +83,7 @@ const Rate = { games: z.number().int(), wins: z.number().int(), winRate: z.numbe
 
 export const LabelAggregateSchema = z.object({
   label: z.string().describe('The agent spec; seats with the same spec are pooled.'),
+  config: z.string().describe('Its canonical spec: the same configuration however a sweep writes it.'),
   seats: z.number().int(),
   ...Rate,
   ties: z.number().int().describe('Most VP shared with another seat (not a win).'),
@@ -96,7 +97,18 @@ export const LabelAggregateSchema = z.object({
   iterationsPerSecond: z.number(),
   cutShort: z.number().int(),
   wonders: z.array(z.object({ wonder: z.string(), side: z.string(), ...Rate, meanStages: z.number(), meanVp: z.number() })),
-  cards: z.array(z.object({ card: z.string(), count: z.number().int(), frequency: z.number() })).describe("Cards in this agent's winning cities."),
+  cards: z
+    .array(
+      z.object({
+        card: z.string(),
+        count: z.number().int().describe('Wins whose city built it.'),
+        frequency: z.number().describe('count / wins.'),
+        games: z.number().int().describe('Games (won or not) whose city built it.'),
+        baseRate: z.number().nullable().describe('games / all games (null for games aggregated before base rates were counted).'),
+        lift: z.number().nullable().describe('frequency / baseRate: above 1, the card is more common in wins than in all of the agent\'s games.'),
+      }),
+    )
+    .describe("Cards in this agent's winning cities, against their base rate in all of its cities."),
   progression: z.array(z.object({ games: z.number().int(), winRate: z.number() })).describe('Cumulative win rate by game index.'),
   paired: Paired.optional().describe('Mean of per-deal win rates over complete paired groups, with a 95 % interval.'),
 });
@@ -120,10 +132,19 @@ const RateWithVp = z.object({ ...Rate, meanVp: z.number(), meanVpHalfWidth: z.nu
 
 export const PooledLabelSchema = LabelAggregateSchema.omit({ seats: true, progression: true }).extend({ cells: z.number().int().describe('Cells pooled.') });
 
+const ParameterPointSchema = RateWithVp.extend({ value: z.union([z.string(), z.number()]), cells: z.number().int(), meanVpInterval: Interval });
+
 export const ParameterSeriesSchema = z.object({
   key: z.string().describe('The swept field, e.g. seats.0.c.'),
   seat: z.number().int().describe("The spec's seat whose agent the value changes."),
-  points: z.array(RateWithVp.extend({ value: z.union([z.string(), z.number()]), cells: z.number().int(), meanVpInterval: Interval })),
+  name: z.string().describe("The parameter's short name in the parameter table (GET /api/schema/agents.json), e.g. 'exploration constant C'."),
+  meaning: z.string().describe('Its one-line meaning there.'),
+  numeric: z.boolean().describe('Every value is a number.'),
+  points: z.array(ParameterPointSchema).describe("The swept seat's agent at each value, pooled over the other swept parameters."),
+  lines: z
+    .array(z.object({ given: z.record(z.string(), z.union([z.string(), z.number()])), label: z.string(), points: z.array(ParameterPointSchema) }))
+    .optional()
+    .describe('With other parameters swept too (a grid): one line per combination of their values.'),
 });
 
 export const MatchupWinsSchema = z.object({
@@ -168,6 +189,27 @@ export const ProvenanceSchema = z.object({
   workers: z.array(z.object({ host: z.string(), pid: z.number().int(), version: z.string(), commit: z.string().optional(), dirty: z.boolean().optional(), games: z.number().int() })).describe('The worker processes that stored its games, and how many each.'),
 });
 
+export const PaperComparisonSchema = z.object({
+  id: z.string().describe("The published table (the spec's paper)."),
+  title: z.string(),
+  preset: z.string(),
+  inside: z.number().int(),
+  outside: z.number().int(),
+  notRun: z.number().int(),
+  rows: z.array(
+    z.object({
+      label: z.string(),
+      seat: z.number().int().describe("The spec's seat whose agent the row is about."),
+      paper: z.object({ winRate: z.number(), halfWidth: z.number(), low: z.number(), high: z.number(), vp: z.number().nullable() }).describe('As printed, as fractions.'),
+      ours: z.object({ games: z.number().int(), wins: z.number().int(), winRate: z.number(), halfWidth: z.number(), wilson: Interval, vp: z.number().nullable() }).nullable(),
+      verdict: z.enum(['inside', 'outside', 'not run']).describe("inside: our win rate lies within the paper's 95 % interval."),
+      differs: z.boolean().describe("Outside by more than both samples' errors together."),
+      reason: z.string().nullable().describe("Why an outside row is: the table's stated reason, or 'sampling' when it does not differ."),
+      at: z.object({ key: z.string(), value: z.union([z.string(), z.number()]) }).nullable().describe('The swept value the row is at (the parameter chart draws it there).'),
+    }),
+  ),
+});
+
 export const SweepDetailSchema = SweepOverviewSchema.extend({
   spec: z.record(z.string(), z.unknown()).describe('The spec as stored (defaults filled in).'),
   gamesPerCell: z.number().int(),
@@ -183,6 +225,7 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   matchup: MatchupWinsSchema.optional(),
   headToHead: HeadToHeadSchema.optional().describe('With two or more configurations: who outscores whom at the same table.'),
   ratings: RatingsSchema.optional().describe('With two or more configurations: Bradley–Terry ratings on the Elo scale (GET /api/sweeps/:id/ratings takes an anchor).'),
+  paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each inside or outside (REPRODUCTION.md's verdicts)."),
 });
 
 export const RatingsResponse = z.object({

@@ -10,6 +10,8 @@ export type ParamType = 'integer' | 'number' | 'choice' | 'perAge';
 export interface ParamDef<V = unknown> {
   /** The name in keyed specs: `mcts(it=500)`. */
   readonly key: string;
+  /** A short name for axes and headings: `exploration constant C`. */
+  readonly name: string;
   readonly type: ParamType;
   /** Range of an integer, number or per-Age number (inclusive). */
   readonly min?: number;
@@ -23,40 +25,40 @@ export interface ParamDef<V = unknown> {
 
 type PerAge = readonly [number, number, number];
 
-const integer = (key: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, type: 'integer', min, max, default: def, meaning });
-const number = (key: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, type: 'number', min, max, default: def, meaning });
-const choice = <const T extends readonly string[]>(key: string, values: T, def: T[number], meaning: string): ParamDef<T[number]> => ({ key, type: 'choice', values, default: def, meaning });
-const perAge = (key: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, type: 'perAge', min, max, default: def, meaning });
+const integer = (key: string, name: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, name, type: 'integer', min, max, default: def, meaning });
+const number = (key: string, name: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, name, type: 'number', min, max, default: def, meaning });
+const choice = <const T extends readonly string[]>(key: string, name: string, values: T, def: T[number], meaning: string): ParamDef<T[number]> => ({ key, name, type: 'choice', values, default: def, meaning });
+const perAge = (key: string, name: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, name, type: 'perAge', min, max, default: def, meaning });
 
 /**
  * Every option, in the order canonical specs list them. The field names are MctsParams'; the
  * `key` is what a spec writes.
  */
 export const MCTS_PARAMETERS = {
-  iterations: integer('it', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
-  timeLimit: number('time', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
-  depth: integer('depth', 1, 100, 100, 'turns simulated from the decision (tree and playout); at the cut-off the VP standing is scored'),
-  c: number('c', 0, 100, 0.4, 'UCB exploration constant (C_MCTS, K_UCT)'),
-  cSchedule: choice('cs', ['const', 'age'], 'const', 'const: C in every Age; age: C in Age I, C/2 in Age II, C/4 in Age III'),
-  reward: choice('reward', ['win', 'rank', 'margin', 'share'], 'win', 'win: 1 for strictly the most VP, else 0; rank: (n − rank)/(n − 1); margin: 0.5 + (own VP − best other VP)/40 clamped to [0, 1]; share: own VP / all seats\' VP'),
-  tree: choice('tree', ['joint', 'seats'], 'joint', 'joint: one tree level per decision of the agent, the other seats\' moves drawn by their playout policy inside the step (thesis); seats: one level per acting seat, each choosing by its own reward (2014 paper)'),
-  arms: choice('arms', ['all', 'grouped'], 'grouped', 'moves in the tree: all, a child per card and action; grouped, one discard child and one stage child per decision (the card they use: see bury), builds per card'),
-  trades: choice('trades', ['cheapest', 'all'], 'cheapest', 'payments in the tree: the cheapest per card and action, or every undominated split between the neighbours'),
-  pw: number('pw', 0, 1, 0, 'progressive widening exponent P (0: off): at a node\'s m-th visit only the first ⌊Q·m^P⌋ moves in the 2014 paper\'s order'),
-  pwq: number('pwq', 0.01, 100, 1, 'progressive widening factor Q'),
-  kscore: number('kscore', 0, 1000, 0, 'real-score bias K_score: adds K_score / ln(1 + n) · (mean final VP / 100) to UCB'),
-  playout: choice('playout', ['random', 'nodiscard', 'rulebased', 'mast'], 'random', 'playout policy: random, uniform; nodiscard, uniform among non-discards when there are any; rulebased, the thesis\'s rule-based player; mast, by the moves\' running mean reward (see mast)'),
-  playoutArms: choice('parms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
-  opponents: choice('opp', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
-  mast: choice('mast', ['eps', 'gibbs'], 'eps', 'how a mast playout picks: eps, the best mean with probability 1 − ε, else uniform; gibbs, with probability ∝ exp(mean/τ)'),
-  mastp: number('mastp', 0, 100, 0.1, 'ε of mast=eps, or the temperature τ of mast=gibbs'),
-  det: choice('det', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, worlds fixed worlds sampled once, a tree each, their votes combined'),
-  worlds: integer('worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
-  vote: choice('vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),
-  reuse: choice('reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),
-  tradeLimit: perAge('tl', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search branches per card in playouts (0: none); a card not paid for within it counts as unaffordable'),
-  ageScale: perAge('scale', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
-  final: choice('final', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
+  iterations: integer('it', 'iterations', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
+  timeLimit: number('time', 'time limit (s)', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
+  depth: integer('depth', 'search depth (turns)', 1, 100, 100, 'turns simulated from the decision (tree and playout); at the cut-off the VP standing is scored'),
+  c: number('c', 'exploration constant C', 0, 100, 0.4, 'UCB exploration constant (C_MCTS, K_UCT)'),
+  cSchedule: choice('cs', 'C schedule', ['const', 'age'], 'const', 'const: C in every Age; age: C in Age I, C/2 in Age II, C/4 in Age III'),
+  reward: choice('reward', 'reward', ['win', 'rank', 'margin', 'share'], 'win', 'win: 1 for strictly the most VP, else 0; rank: (n − rank)/(n − 1); margin: 0.5 + (own VP − best other VP)/40 clamped to [0, 1]; share: own VP / all seats\' VP'),
+  tree: choice('tree', 'tree shape', ['joint', 'seats'], 'joint', 'joint: one tree level per decision of the agent, the other seats\' moves drawn by their playout policy inside the step (thesis); seats: one level per acting seat, each choosing by its own reward (2014 paper)'),
+  arms: choice('arms', 'tree arms', ['all', 'grouped'], 'grouped', 'moves in the tree: all, a child per card and action; grouped, one discard child and one stage child per decision (the card they use: see bury), builds per card'),
+  trades: choice('trades', 'payments in the tree', ['cheapest', 'all'], 'cheapest', 'payments in the tree: the cheapest per card and action, or every undominated split between the neighbours'),
+  pw: number('pw', 'progressive widening P', 0, 1, 0, 'progressive widening exponent P (0: off): at a node\'s m-th visit only the first ⌊Q·m^P⌋ moves in the 2014 paper\'s order'),
+  pwq: number('pwq', 'progressive widening Q', 0.01, 100, 1, 'progressive widening factor Q'),
+  kscore: number('kscore', 'real-score bias K_score', 0, 1000, 0, 'real-score bias K_score: adds K_score / ln(1 + n) · (mean final VP / 100) to UCB'),
+  playout: choice('playout', 'playout policy', ['random', 'nodiscard', 'rulebased', 'mast'], 'random', 'playout policy: random, uniform; nodiscard, uniform among non-discards when there are any; rulebased, the thesis\'s rule-based player; mast, by the moves\' running mean reward (see mast)'),
+  playoutArms: choice('parms', 'playout arms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
+  opponents: choice('opp', 'simulated opponents', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
+  mast: choice('mast', 'MAST selection', ['eps', 'gibbs'], 'eps', 'how a mast playout picks: eps, the best mean with probability 1 − ε, else uniform; gibbs, with probability ∝ exp(mean/τ)'),
+  mastp: number('mastp', 'MAST ε or τ', 0, 100, 0.1, 'ε of mast=eps, or the temperature τ of mast=gibbs'),
+  det: choice('det', 'determinization', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, worlds fixed worlds sampled once, a tree each, their votes combined'),
+  worlds: integer('worlds', 'PIMC worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
+  vote: choice('vote', 'PIMC vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),
+  reuse: choice('reuse', 'tree reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),
+  tradeLimit: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search branches per card in playouts (0: none); a card not paid for within it counts as unaffordable'),
+  ageScale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
+  final: choice('final', 'final move', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
 } as const;
 
 export type MctsParams = { -readonly [K in keyof typeof MCTS_PARAMETERS]: (typeof MCTS_PARAMETERS)[K]['default'] };
@@ -132,10 +134,16 @@ export function describeRange(def: ParamDef): string {
   }
 }
 
+/** A parameter's definition by its spec key (`it`, `c`), or undefined. */
+export function parameterByKey(key: string): (ParamDef & { field: MctsField }) | undefined {
+  return PARAMETER_LIST.find((def) => def.key === key);
+}
+
 /** The table as data, for the API (OpenAPI, the dashboard) and tests. */
 export function parameterTable() {
   return PARAMETER_LIST.map((def) => ({
     key: def.key,
+    name: def.name,
     field: def.field,
     type: def.type,
     ...(def.min !== undefined ? { min: def.min, max: def.max } : {}),

@@ -13,6 +13,7 @@
  * roles) only when every game of the group is in; `AggregateFold` does that in memory exactly as
  * the Redis script does it in the store.
  */
+import { canonicalSpec, parseAgentSpec } from '../agents/index.js';
 import { SCORE_CATEGORIES } from '../engine/index.js';
 import type { GameSummary } from './game.js';
 import { Z95, meanHalfWidth, normalHalfWidth, wilson, type Interval, type Summary } from './stats.js';
@@ -35,6 +36,14 @@ export interface GamePlacement {
   roles: readonly number[];
   /** The compared roles of a paired design (swap seats, matchup seats). */
   compared?: [number, number];
+}
+
+const canonical = new Map<string, string>();
+/** A label's canonical spec (cached: labels repeat over every cell and every request). */
+export function configOf(label: string): string {
+  let c = canonical.get(label);
+  if (c === undefined) canonical.set(label, (c = canonicalSpec(parseAgentSpec(label))));
+  return c;
 }
 
 /** A cell's labels: its distinct agent specs in seat order. */
@@ -123,7 +132,12 @@ export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, n
     add(`${W}|w`, win);
     add(`${W}|st`, p.stages);
     add(`${W}|vp`, vp);
-    if (win) for (const card of p.built) add(`${L}|K${card}`, 1);
+    // Every game's cards as well as the winners': a card's base rate, so that a card common in
+    // every city does not look decisive in winning ones.
+    for (const card of p.built) {
+      add(`${L}|k${card}`, 1);
+      if (win) add(`${L}|K${card}`, 1);
+    }
     add(`${L}|b${bucket}|g`, 1);
     add(`${L}|b${bucket}|w`, win);
   }
@@ -235,6 +249,8 @@ export interface WonderAggregate extends RateEstimate {
 
 export interface LabelAggregate extends RateEstimate {
   label: string;
+  /** The agent's canonical spec: the same configuration however a sweep writes it (its colour on the dashboard). */
+  config: string;
   /** Seats of the cell with this agent. */
   seats: number;
   /** Most VP shared with another seat. */
@@ -254,7 +270,7 @@ export interface LabelAggregate extends RateEstimate {
   cutShort: number;
   wonders: WonderAggregate[];
   /** Cards in this label's winning cities: count, and share of its wins that built the card. */
-  cards: { card: string; count: number; frequency: number }[];
+  cards: CardInWins[];
   /** Cumulative win rate after the games of each progression bucket (in the cell's play order). */
   progression: { games: number; winRate: number }[];
   paired?: PairedEstimate;
@@ -358,18 +374,40 @@ export function groupAggregateTable(table: ReadonlyMap<string, number> | Record<
   return byCell;
 }
 
+/** A card in winning cities against its base rate in all of the agent's cities. */
+export interface CardInWins {
+  card: string;
+  /** Wins whose city built it. */
+  count: number;
+  /** count / wins. */
+  frequency: number;
+  /** Games (won or not) whose city built it. */
+  games: number;
+  /** games / all games: how often the agent builds it at all. */
+  baseRate: number;
+  /** frequency / baseRate: above 1, the card is more common in wins than in the agent's games. */
+  lift: number;
+}
+
+function cardInWins(card: string, count: number, wins: number, withCard: number, games: number): CardInWins {
+  const frequency = wins ? count / wins : 0;
+  // Records aggregated before base rates were counted have no `k` field: no base rate, no lift.
+  const baseRate = withCard && games ? withCard / games : NaN;
+  return { card, count, frequency, games: withCard, baseRate, lift: frequency / baseRate };
+}
+
 /** The counters of one label (or of one label pooled over cells) as statistics. */
-export function summarizeLabelFields(f: ReadonlyMap<string, number>, players: number, buckets: number): Omit<LabelAggregate, 'label' | 'seats'> {
+export function summarizeLabelFields(f: ReadonlyMap<string, number>, players: number, buckets: number): Omit<LabelAggregate, 'label' | 'seats' | 'config'> {
   const get = (k: string) => f.get(k) ?? 0;
   const games = get('g');
   const histogram = new Map<number, number>();
   const ranks: number[] = [];
   const wonders = new Map<string, Map<string, number>>();
-  const cards: { card: string; count: number; frequency: number }[] = [];
+  const cards: CardInWins[] = [];
   for (const [k, v] of f) {
     if (k[0] === 'h') histogram.set(Number(k.slice(1)), v);
     else if (k[0] === 'r') ranks[Number(k.slice(1)) - 1] = v;
-    else if (k[0] === 'K' && v > 0) cards.push({ card: k.slice(1), count: v, frequency: get('w') ? v / get('w') : 0 });
+    else if (k[0] === 'K' && v > 0) cards.push(cardInWins(k.slice(1), v, get('w'), get(`k${k.slice(1)}`), games));
     else if (k[0] === 'W') {
       const bar = k.lastIndexOf('|');
       const key = k.slice(1, bar);
@@ -437,6 +475,7 @@ export function summarizeCells(byCell: ReadonlyMap<number, CellFields>, cells: r
     const labelAggregates = labels.map(
       (label, L): LabelAggregate => ({
         label,
+        config: configOf(label),
         seats: cell.agents.filter((a) => a === label).length,
         ...summarizeLabelFields(slot.labels.get(L) ?? new Map<string, number>(), cell.agents.length, buckets),
       }),

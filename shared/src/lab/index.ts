@@ -17,3 +17,5 @@ export * from './aggregates.js';
 export * from './head-to-head.js';
 export * from './limits.js';
 export * from './cost.js';
+export * from './published.js';
+export * from './paper-comparison.js';

@@ -7,8 +7,9 @@
  * interval.
  */
 import { meanHalfWidth, type Interval } from './stats.js';
-import { cellLabels, rateEstimate, summarizeLabelFields, type CellFields, type LabelAggregate, type RateEstimate } from './aggregates.js';
-import type { SweepCell, SweepSpec } from './sweep.js';
+import { cellLabels, configOf, rateEstimate, summarizeLabelFields, type CellFields, type LabelAggregate, type RateEstimate } from './aggregates.js';
+import { parameterByKey } from '../agents/params.js';
+import type { SweepCell, SweepSpec, SweptValues } from './sweep.js';
 
 /** An agent (a distinct spec) pooled over the cells it plays in. */
 export interface PooledLabel extends Omit<LabelAggregate, 'seats' | 'progression'> {
@@ -24,7 +25,7 @@ function addFields(into: Map<string, number>, from: ReadonlyMap<string, number>)
   for (const [k, v] of from) if (!isBucket(k)) into.set(k, (into.get(k) ?? 0) + v);
 }
 
-function pooled(label: string, fields: Map<string, number>, cells: number, players: number): PooledLabel {
+function pooled(label: string, fields: Map<string, number>, cells: number, players: number): Omit<PooledLabel, 'config'> {
   const { progression: _, ...summary } = summarizeLabelFields(fields, players, 0);
   return { label, cells, ...summary };
 }
@@ -42,7 +43,7 @@ export function pooledLabels(byCell: ReadonlyMap<number, CellFields>, cells: rea
     });
   }
   const players = cells[0]?.agents.length ?? 0;
-  return [...acc].map(([label, a]) => pooled(label, a.fields, a.cells, players));
+  return [...acc].map(([label, a]) => ({ ...pooled(label, a.fields, a.cells, players), config: configOf(label) }));
 }
 
 /** One value of a swept parameter: the swept seat's agent pooled over the cells with that value. */
@@ -60,10 +61,48 @@ export interface ParameterSeries {
   key: string;
   /** The spec's seat whose agent the value changes. */
   seat: number;
+  /** The parameter's short name and one-line meaning from the parameter table (the key itself when it has none). */
+  name: string;
+  meaning: string;
+  /** Every value is a number: the axis can be numeric. */
+  numeric: boolean;
+  /** The swept seat's agent at each value, pooled over the other swept parameters' values. */
+  points: ParameterPoint[];
+  /**
+   * When other parameters are swept too (a grid): one line per combination of their values, so
+   * that a grid is never read as an average. Absent when this is the only swept parameter.
+   */
+  lines?: ParameterLine[];
+}
+
+/** One line of a grid: the other swept parameters fixed at `given`. */
+export interface ParameterLine {
+  given: SweptValues;
+  /** `c = 0.4, depth = 8` in the parameters' short names. */
+  label: string;
   points: ParameterPoint[];
 }
 
 const byValue = (a: string | number, b: string | number) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
+
+const sweptKeyOf = (key: string) => /^seats\.\d+\.(.+)$/.exec(key)?.[1] ?? key;
+const nameOf = (key: string) => parameterByKey(sweptKeyOf(key))?.name ?? sweptKeyOf(key);
+
+/** The swept seat's agent over these cells at one value of `key`. */
+function parameterPoint(byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[], key: string, seat: number, value: string | number, players: number): ParameterPoint {
+  const fields = new Map<string, number>();
+  let n = 0;
+  for (const cell of cells) {
+    if (cell.swept[key] !== value) continue;
+    const L = cellLabels(cell).indexOf(cell.agents[seat]);
+    const f = byCell.get(cell.index)?.labels.get(L);
+    if (f) addFields(fields, f);
+    n++;
+  }
+  const s = pooled(String(value), fields, n, players);
+  const interval = { low: s.vp.mean - s.vpMeanHalfWidth, high: s.vp.mean + s.vpMeanHalfWidth };
+  return { value, cells: n, ...rateEstimate(s.wins, s.games), meanVp: s.vp.mean, meanVpHalfWidth: s.vpMeanHalfWidth, meanVpInterval: interval };
+}
 
 /** For every swept parameter with two or more values (matchup seats aside): win rate and mean VP by value. */
 export function parameterSeries(byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[]): ParameterSeries[] {
@@ -76,26 +115,39 @@ export function parameterSeries(byCell: ReadonlyMap<number, CellFields>, cells: 
     }
   }
   const players = cells[0]?.agents.length ?? 0;
-  return [...keys]
-    .filter(([, values]) => values.size > 1)
-    .map(([key, values]) => {
-      const seat = Number(/^seats\.(\d+)\./.exec(key)?.[1] ?? 0);
-      const points = [...values].sort(byValue).map((value): ParameterPoint => {
-        const fields = new Map<string, number>();
-        let n = 0;
-        for (const cell of cells) {
-          if (cell.swept[key] !== value) continue;
-          const L = cellLabels(cell).indexOf(cell.agents[seat]);
-          const f = byCell.get(cell.index)?.labels.get(L);
-          if (f) addFields(fields, f);
-          n++;
-        }
-        const s = pooled(String(value), fields, n, players);
-        const interval = { low: s.vp.mean - s.vpMeanHalfWidth, high: s.vp.mean + s.vpMeanHalfWidth };
-        return { value, cells: n, ...rateEstimate(s.wins, s.games), meanVp: s.vp.mean, meanVpHalfWidth: s.vpMeanHalfWidth, meanVpInterval: interval };
-      });
-      return { key, seat, points };
-    });
+  const swept = [...keys].filter(([, values]) => values.size > 1);
+  return swept.map(([key, values]) => {
+    const seat = Number(/^seats\.(\d+)\./.exec(key)?.[1] ?? 0);
+    const sorted = [...values].sort(byValue);
+    const def = parameterByKey(sweptKeyOf(key));
+    const others = swept.map(([k]) => k).filter((k) => k !== key);
+    const series: ParameterSeries = {
+      key,
+      seat,
+      name: nameOf(key),
+      meaning: def?.meaning ?? '',
+      numeric: sorted.every((v) => typeof v === 'number'),
+      points: sorted.map((value) => parameterPoint(byCell, cells, key, seat, value, players)),
+    };
+    if (others.length) {
+      const groups = new Map<string, { given: SweptValues; cells: SweepCell[] }>();
+      for (const cell of cells) {
+        const given = Object.fromEntries(others.map((k) => [k, cell.swept[k]])) as SweptValues;
+        const id = JSON.stringify(others.map((k) => given[k]));
+        let group = groups.get(id);
+        if (!group) groups.set(id, (group = { given, cells: [] }));
+        group.cells.push(cell);
+      }
+      series.lines = [...groups.values()]
+        .sort((a, b) => others.reduce((d, k) => d || byValue(a.given[k], b.given[k]), 0))
+        .map(({ given, cells: inLine }) => ({
+          given,
+          label: others.map((k) => `${nameOf(k)} = ${given[k]}`).join(', '),
+          points: sorted.map((value) => parameterPoint(byCell, inLine, key, seat, value, players)),
+        }));
+    }
+    return series;
+  });
 }
 
 /** The thesis's matchup view: the row agent's wins in its matchup seat against the column agent. */

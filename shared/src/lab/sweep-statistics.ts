@@ -8,6 +8,8 @@ import { canonicalSpec, parseAgentSpec } from '../agents/index.js';
 import { cellLabels, groupAggregateTable, parseFinishingOrder, summarizeCells, type CellAggregate, type CellFields } from './aggregates.js';
 import { HeadToHead, type HeadToHeadCell } from './head-to-head.js';
 import { matchupWins, parameterSeries, pooledLabels, type MatchupWins, type ParameterSeries, type PooledLabel } from './pooling.js';
+import { comparePaper, rowFromCells, type PaperComparison } from './paper-comparison.js';
+import { publishedTable } from './published.js';
 import { eloRatings, fitBradleyTerry, type Ranking, type Ratings } from './ratings.js';
 import type { Sweep, SweepCell } from './sweep.js';
 
@@ -28,6 +30,8 @@ export interface SweepStatistics {
   /** With two or more configurations: who outscores whom, and the ratings. */
   headToHead?: HeadToHeadMatrix;
   ratings?: Ratings;
+  /** For a sweep that reproduces a published table (spec.paper): its rows beside ours, with verdicts. */
+  paper?: PaperComparison;
 }
 
 /**
@@ -93,11 +97,16 @@ export function sweepStatistics(
   const over = only ? sweep.cells.filter((c) => only.includes(c.index)) : sweep.cells;
   const matchup = matchupWins(sweep.spec, byCell, over);
   const versus = headToHeadAndRatings(byCell, sweep, undefined, over);
+  const published = sweep.spec.paper ? publishedTable(sweep.spec.paper) : undefined;
+  // Every cell the rows name, not only the page's.
+  const all = published && summarizeCells(byCell, over, sweep.gamesPerCell);
+  const paper = published && comparePaper(published, (row) => rowFromCells(all!, row));
   return {
     cells: summarizeCells(byCell, cells, sweep.gamesPerCell),
     pooled: pooledLabels(byCell, over),
     parameters: parameterSeries(byCell, over),
     ...(matchup ? { matchup } : {}),
     ...(versus ?? {}),
+    ...(paper ? { paper } : {}),
   };
 }

@@ -6,6 +6,7 @@
  * options.
  */
 import { z } from 'zod';
+import { PUBLISHED_IDS } from './published.js';
 import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
 import type { GamePlan } from './game.js';
@@ -98,6 +99,10 @@ export const SweepSpecSchema = z
     open: z.boolean().default(false).meta({ title: 'Open hands', description: 'every hand visible to every agent' }),
     /** Keep each game's full move record (about 1.1 KB of Redis per 3-player game, deflated). */
     keepRecords: z.boolean().default(true).meta({ title: 'Keep move records', description: "each game's full move record (about 1.1 KB of Redis per 3-player game, deflated)" }),
+    paper: z
+      .enum(PUBLISHED_IDS)
+      .optional()
+      .meta({ title: 'Published table', description: "the published table this sweep reproduces: the sweep page draws the paper's numbers beside ours and marks each row inside or outside" }),
     /** Queue priority: 1 (the default) is served first, then 2, 3, … */
     priority: z.number().int().min(1).max(1000).default(1).meta({ title: 'Priority', description: '1 is served first, then 2, 3, …' }),
   })
