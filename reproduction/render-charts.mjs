@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { PUBLISHED_TABLES, comparePaper, parameterByKey, rowFromCells } from '../shared/dist/src/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'services/dashboard/package.json'));
@@ -24,20 +25,35 @@ for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json')).so
   const preset = file.replace(/\.json$/, '');
   // The parameter curves are the lab's (lab.mjs collect saves them); results of the first version,
   // played without the lab, keep the charts they had.
-  const series = (detail.parameters ?? []).filter((p) => !p.key.startsWith('matchup.'));
-  const charts = [...series.map((p) => ({ name: `${preset}-${p.key.replace(/[^A-Za-z0-9]+/g, '-')}`, series: p })), { name: `${preset}-vp`, series: null }];
+  // Results saved before series carried their parameter's name get it from the parameter table.
+  const series = (detail.parameters ?? [])
+    .filter((p) => !p.key.startsWith('matchup.'))
+    .map((p) => {
+      const def = parameterByKey(p.key.replace(/^seats\.\d+\./, ''));
+      return { name: def?.name ?? p.key, meaning: def?.meaning ?? '', numeric: p.points.every((x) => typeof x.value === 'number'), ...p };
+    });
+  // The paper's rows beside ours, as the sweep page draws them.
+  const table = PUBLISHED_TABLES.find((t) => t.preset === preset);
+  const paper = table && comparePaper(table, (row) => rowFromCells(detail.cells, row));
+  const charts = [
+    ...series.flatMap((p) => [
+      { name: `${preset}-${p.key.replace(/[^A-Za-z0-9]+/g, '-')}`, series: p, kind: 'win' },
+      { name: `${preset}-${p.key.replace(/[^A-Za-z0-9]+/g, '-')}-vp`, series: p, kind: 'vp' },
+    ]),
+    { name: `${preset}-vp`, series: null },
+  ];
   for (const chart of charts) {
     await page.setContent('<html><body style="margin:0;background:#fff"><div style="width:880px;height:500px;padding:10px"><canvas id="c"></canvas></div></body></html>');
     for (const path of vendor) await page.addScriptTag({ path });
     await page.evaluate(
-      async ({ source, detail, series }) => {
+      async ({ source, detail, series, kind, paper }) => {
         const m = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
         Chart.register(m.errorBarsPlugin, ChartBoxPlot.BoxPlotController, ChartBoxPlot.BoxAndWiskers);
-        const config = series ? m.parameterChart(series) : m.vpBoxplot(detail, 'all');
+        const config = !series ? m.vpBoxplot(detail, 'all') : kind === 'vp' ? m.parameterVpChart(series, paper) : m.parameterChart(series, paper);
         config.options.plugins.title = { display: true, text: `${detail.spec.name}${series ? '' : ': victory points'}` };
         new Chart(document.getElementById('c'), config);
       },
-      { source: chartsSource, detail, series: chart.series },
+      { source: chartsSource, detail, series: chart.series, kind: chart.kind, paper },
     );
     const out = join(root, 'reproduction/charts', `${chart.name}.png`);
     await page.locator('div').screenshot({ path: out });

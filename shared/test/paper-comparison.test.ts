@@ -34,7 +34,7 @@ describe('the verdict of a row', () => {
   it('inside: our rate within the paper\'s printed interval (71 % of 1000 against 70 ± 3)', () => {
     const r = compareRow(table, row, { games: 1000, wins: 710, vp: 43.5 });
     expect(r.verdict).toBe('inside');
-    expect([r.differs, r.reason]).toEqual([false, null]);
+    expect([r.differs, r.reason, r.direction]).toEqual([false, null, null]);
     expect(r.ours!.winRate).toBe(0.71);
     expect(r.ours!.halfWidth).toBeCloseTo(1.959964 * Math.sqrt((0.71 * 0.29) / 1000), 6);
     expect(r.paper).toEqual({ winRate: 0.7, halfWidth: 0.03, low: 0.67, high: 0.73, vp: 44 });
@@ -43,13 +43,13 @@ describe('the verdict of a row', () => {
 
   it('outside by sampling: 66 % of 100 games is outside 70 ± 3 but within both errors', () => {
     const r = compareRow(table, row, { games: 100, wins: 66, vp: NaN });
-    expect([r.verdict, r.differs, r.reason]).toEqual(['outside', false, 'sampling']);
+    expect([r.verdict, r.differs, r.reason, r.direction]).toEqual(['outside', false, 'sampling', 'below']);
     expect(r.ours!.vp).toBeNull();
   });
 
   it("outside and different: 80 % of 1000 games is apart by more than both errors (the table's reason)", () => {
     const r = compareRow(table, row, { games: 1000, wins: 800, vp: 47 });
-    expect([r.verdict, r.differs, r.reason]).toEqual(['outside', true, 'the table reason']);
+    expect([r.verdict, r.differs, r.reason, r.direction]).toEqual(['outside', true, 'the table reason', 'above']);
     // A row's own reason comes first.
     expect(compareRow(table, { ...row, reason: 'the row reason' }, { games: 1000, wins: 800, vp: 47 }).reason).toBe('the row reason');
   });

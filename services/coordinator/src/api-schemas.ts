@@ -204,6 +204,7 @@ export const PaperComparisonSchema = z.object({
       ours: z.object({ games: z.number().int(), wins: z.number().int(), winRate: z.number(), halfWidth: z.number(), wilson: Interval, vp: z.number().nullable() }).nullable(),
       verdict: z.enum(['inside', 'outside', 'not run']).describe("inside: our win rate lies within the paper's 95 % interval."),
       differs: z.boolean().describe("Outside by more than both samples' errors together."),
+      direction: z.enum(['above', 'below']).nullable().describe("Outside: ours above or below the paper's interval."),
       reason: z.string().nullable().describe("Why an outside row is: the table's stated reason, or 'sampling' when it does not differ."),
       at: z.object({ key: z.string(), value: z.union([z.string(), z.number()]) }).nullable().describe('The swept value the row is at (the parameter chart draws it there).'),
     }),

@@ -135,10 +135,6 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
     cellCount: loaded.sweep.cells.length,
     cellOffset: page.offset,
     cellProgress: progress,
-    cells: stats.cells,
-    pooled: stats.pooled,
-    parameters: stats.parameters,
-    ...(stats.matchup ? { matchup: stats.matchup } : {}),
-    ...(stats.headToHead ? { headToHead: stats.headToHead, ratings: stats.ratings } : {}),
+    ...stats,
   };
 }

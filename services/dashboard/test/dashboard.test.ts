@@ -88,8 +88,10 @@ async function chartData(page: Page, canvasId: string): Promise<any> {
         id: chart.id,
         type: chart.config.type,
         labels: chart.data.labels ?? [],
-        datasets: chart.data.datasets.map((d: any) => ({ label: d.label, data: d.data, intervals: d.intervals ?? null })),
+        datasets: chart.data.datasets.map((d: any) => ({ label: d.label, data: d.data, intervals: d.intervals ?? null, errorBars: d.errorBars ?? null })),
         stacked: { x: chart.options.scales?.x?.stacked ?? false, y: chart.options.scales?.y?.stacked ?? false },
+        xTitle: chart.options.scales?.x?.title?.text ?? null,
+        xType: chart.options.scales?.x?.type ?? null,
         width: canvas.getBoundingClientRect().width,
         height: canvas.getBoundingClientRect().height,
       }),
@@ -223,8 +225,10 @@ describe('dashboard in a real browser', () => {
     const param = await chartData(page, 'param-seats-0-c');
     expect(param.id, 'the parameter chart was re-created instead of updated').toBe(firstParam.id);
     const values = [...new Set(d.cells.map((c: any) => c.swept['seats.0.c']))].sort((a: any, b: any) => a - b);
-    expect(param.labels).toEqual(values.map(String));
-    expect(param.labels).toEqual(SEAT0.params.c.map(String));
+    // A numeric axis titled with the parameter table's name, one point per value.
+    expect(param.datasets[0].data.map((p: any) => p.x)).toEqual(values);
+    expect(values).toEqual(SEAT0.params.c);
+    expect(param.xTitle).toMatch(/^exploration constant C/);
     const winRates = values.map((v) => {
       let wins = 0;
       let games = 0;
@@ -238,7 +242,7 @@ describe('dashboard in a real browser', () => {
     });
     expect(param.datasets[0].label).toMatch(/win/);
     expect(param.datasets[0].data.length).toBe(winRates.length);
-    param.datasets[0].data.forEach((y: number, i: number) => expect(y, `win % at c=${values[i]}`).toBeCloseTo(winRates[i], 9));
+    param.datasets[0].data.forEach((p: any, i: number) => expect(p.y, `win % at c=${values[i]}`).toBeCloseTo(winRates[i], 9));
 
     // VP box plots: one per (cell, label) in order, with the API's quantiles.
     const vp = await chartData(page, 'chart-vp');

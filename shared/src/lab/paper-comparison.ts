@@ -28,6 +28,8 @@ export interface RowComparison {
   verdict: RowVerdict;
   /** Outside and apart by more than both samples' errors. */
   differs: boolean;
+  /** Where ours lies when outside: above or below the paper's interval. */
+  direction: 'above' | 'below' | null;
   /** Why an outside row is (the table's or the row's reason), or 'sampling' when it does not differ. */
   reason: string | null;
   /** The swept value the row is at, when it is one parameter's point (for the parameter chart). */
@@ -51,7 +53,7 @@ export function compareRow(table: PublishedTable, row: PublishedRow, ours: OurRo
   const paper = { winRate: p / 100, halfWidth: hw / 100, low: Math.max(0, (p - hw) / 100), high: Math.min(1, (p + hw) / 100), vp: finiteOrNull(row.vp) };
   const swept = Object.entries(row.swept ?? {});
   const at = swept.length === 1 ? { key: swept[0][0], value: swept[0][1] } : null;
-  if (!ours || ours.games === 0) return { label: row.label, seat: row.seat, paper, ours: null, verdict: 'not run', differs: false, reason: null, at };
+  if (!ours || ours.games === 0) return { label: row.label, seat: row.seat, paper, ours: null, verdict: 'not run', differs: false, direction: null, reason: null, at };
   const rate = ours.wins / ours.games;
   const half = normalHalfWidth(ours.wins, ours.games);
   const inside = Math.abs(rate - paper.winRate) <= paper.halfWidth;
@@ -64,6 +66,7 @@ export function compareRow(table: PublishedTable, row: PublishedRow, ours: OurRo
     ours: { games: ours.games, wins: ours.wins, winRate: rate, halfWidth: half, wilson: wilson(ours.wins, ours.games), vp: finiteOrNull(ours.vp) },
     verdict: inside ? 'inside' : 'outside',
     differs,
+    direction: inside ? null : rate > paper.winRate ? 'above' : 'below',
     reason: inside ? null : differs ? (row.reason ?? table.reason ?? 'unknown') : 'sampling',
     at,
   };

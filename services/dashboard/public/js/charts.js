@@ -64,6 +64,9 @@ const rateTooltip = {
       const extra = ds.intervals?.[ctx.dataIndex];
       const vp = ds.vpIntervals?.[ctx.dataIndex];
       const value = ctx.parsed.y;
+      const published = ds.published?.[ctx.dataIndex];
+      if (published && ds.errorBars) return `${published.label} (published): ${(100 * published.paper.winRate).toFixed(1)} % ± ${(100 * published.paper.halfWidth).toFixed(1)} — ours ${published.verdict}`;
+      if (published) return `${published.label} (published): ${published.paper.vp} VP`;
       if (vp) return `${ds.label}: ${value === null ? '–' : value.toFixed(1)} ± ${Number.isFinite(vp.meanVpHalfWidth) ? vp.meanVpHalfWidth.toFixed(1) : '–'} (n = ${vp.games})`;
       if (!extra) return `${ds.label}: ${value === null ? '–' : value.toFixed(1)}`;
       return `${ds.label}: ${value.toFixed(1)} % ± ${(100 * extra.halfWidth).toFixed(1)} (Wilson ${(100 * extra.wilson.low).toFixed(1)}–${(100 * extra.wilson.high).toFixed(1)}, n = ${extra.games})`;
@@ -71,51 +74,128 @@ const rateTooltip = {
   },
 };
 
-/** Win rate (with its Wilson 95 % interval) and mean VP (± its 95 % half-width) against one swept parameter's values. */
-export function parameterChart(series) {
-  const points = series.points;
+/**
+ * One colour per agent configuration (its canonical spec), the same in every chart, page and
+ * sweep: the two baselines fixed, every other configuration a hue and lightness from a hash of its
+ * spec (about 50 distinguishable bins).
+ */
+const FIXED_COLOURS = { random: '#8c8c8c', rulebased: '#1a1a1a', 'rulebased-robilliard': '#5c5c5c' };
+export function configColour(config) {
+  if (FIXED_COLOURS[config]) return FIXED_COLOURS[config];
+  let h = 2166136261;
+  for (let i = 0; i < config.length; i++) h = Math.imul(h ^ config.charCodeAt(i), 16777619) >>> 0;
+  return `hsl(${h % 360}, 72%, ${[34, 44, 54][(h >>> 12) % 3]}%)`;
+}
+
+/** A numeric axis spanning a decade or more is drawn logarithmic. */
+function valueAxis(series, title) {
+  const values = series.points.map((p) => p.value);
+  if (!series.numeric) return { type: 'category', labels: values.map(String), title: { display: true, text: title } };
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const log = min > 0 && max / min >= 10;
+  return { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `${title}${log ? ' (log scale)' : ''}` }, ...(log ? {} : { grace: '5%' }) };
+}
+
+const xOf = (series, value) => (series.numeric ? value : String(value));
+
+/** The published rows at this parameter's values (a row at another parameter's value is left out). */
+function paperPoints(series, paper) {
+  return (paper?.rows ?? []).filter((r) => r.at?.key === series.key && r.seat === series.seat);
+}
+
+/** The paper's values as a dataset: black dashed triangles, the published interval as bars where given. */
+function publishedDataset(label, series, rows, y, bars) {
+  return {
+    label,
+    data: rows.map((r) => ({ x: xOf(series, r.at.value), y: y(r) })),
+    ...(bars ? { errorBars: rows.map(bars) } : {}),
+    published: rows,
+    borderColor: '#000',
+    backgroundColor: '#fff',
+    borderDash: [4, 4],
+    pointStyle: 'triangle',
+    pointRadius: 6,
+  };
+}
+
+/**
+ * Win rate against one swept parameter: a line per combination of the other swept parameters (a
+ * grid is never averaged), Wilson 95 % bars, and the published values with their intervals when
+ * the sweep reproduces a paper's table.
+ */
+export function parameterChart(series, paper) {
+  const lines = series.lines ?? [{ label: `win % (seat ${series.seat})`, points: series.points }];
+  const datasets = lines.map((line, i) => ({
+    label: series.lines ? `win %, ${line.label}` : line.label,
+    data: line.points.map((p) => ({ x: xOf(series, p.value), y: percent(p.winRate) })),
+    errorBars: line.points.map((p) => [percent(p.wilson.low), percent(p.wilson.high)]),
+    intervals: line.points,
+    borderColor: COLORS[i % COLORS.length],
+    backgroundColor: COLORS[i % COLORS.length],
+  }));
+  const published = paperPoints(series, paper);
+  if (published.length) {
+    datasets.push(publishedDataset(`published (${paper.id}), 95 % interval`, series, published, (r) => 100 * r.paper.winRate, (r) => [100 * r.paper.low, 100 * r.paper.high]));
+  }
   return {
     type: 'line',
-    data: {
-      labels: points.map((p) => String(p.value)),
-      datasets: [
-        {
-          label: `win % (seat ${series.seat})`,
-          data: points.map((p) => percent(p.winRate)),
-          errorBars: points.map((p) => [percent(p.wilson.low), percent(p.wilson.high)]),
-          intervals: points,
-          borderColor: COLORS[0],
-          backgroundColor: COLORS[0],
-          yAxisID: 'y',
-        },
-        {
-          label: 'mean VP',
-          data: points.map((p) => (Number.isFinite(p.meanVp) ? p.meanVp : null)),
-          errorBars: points.map((p) => [p.meanVpInterval.low, p.meanVpInterval.high]),
-          vpIntervals: points,
-          borderColor: COLORS[1],
-          backgroundColor: COLORS[1],
-          borderDash: [6, 4],
-          yAxisID: 'y1',
-        },
-      ],
-    },
+    data: { datasets },
     options: baseOptions({
-      scales: {
-        x: { title: { display: true, text: series.key } },
-        y: { title: { display: true, text: 'win % (Wilson 95 % bars)' }, min: 0, max: 100 },
-        y1: { position: 'right', title: { display: true, text: 'mean VP (± 95 %)' }, grid: { drawOnChartArea: false } },
-      },
+      parsing: true,
+      scales: { x: valueAxis(series, series.name), y: { min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } } },
       plugins: { legend: { position: 'bottom' }, tooltip: rateTooltip },
     }),
   };
+}
+
+/** Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed. */
+export function parameterVpChart(series, paper) {
+  const lines = series.lines ?? [{ label: `mean VP (seat ${series.seat})`, points: series.points }];
+  const datasets = lines.map((line, i) => ({
+    label: series.lines ? `mean VP, ${line.label}` : line.label,
+    data: line.points.map((p) => ({ x: xOf(series, p.value), y: Number.isFinite(p.meanVp) ? p.meanVp : null })),
+    errorBars: line.points.map((p) => [p.meanVpInterval.low, p.meanVpInterval.high]),
+    vpIntervals: line.points,
+    borderColor: COLORS[i % COLORS.length],
+    backgroundColor: COLORS[i % COLORS.length],
+  }));
+  const published = paperPoints(series, paper).filter((r) => r.paper.vp !== null);
+  if (published.length) datasets.push(publishedDataset(`published (${paper.id})`, series, published, (r) => r.paper.vp));
+  return {
+    type: 'line',
+    data: { datasets },
+    options: baseOptions({
+      parsing: true,
+      scales: { x: valueAxis(series, series.name), y: { title: { display: true, text: 'mean VP (± 95 %)' } } },
+      plugins: { legend: { position: 'bottom' }, tooltip: rateTooltip },
+    }),
+  };
+}
+
+/** A chart's data as CSV: one row per point of every dataset, with its interval where it has one. */
+export function chartCsv(chart) {
+  const quote = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const labels = chart.data.labels ?? [];
+  const rows = [['series', 'x', 'y', 'low', 'high', 'n']];
+  for (const ds of chart.data.datasets) {
+    ds.data.forEach((point, j) => {
+      const isObject = point !== null && typeof point === 'object';
+      const x = isObject && 'x' in point ? point.x : labels[j];
+      const y = isObject && 'y' in point ? point.y : isObject ? JSON.stringify(point) : point;
+      const bar = ds.errorBars?.[j];
+      const n = ds.intervals?.[j]?.games ?? ds.vpIntervals?.[j]?.games ?? ds.cards?.[j]?.wins ?? '';
+      rows.push([ds.label, x, y, bar?.[0], bar?.[1], n]);
+    });
+  }
+  return rows.map((r) => r.map(quote).join(',')).join('\n') + '\n';
 }
 
 /** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not). */
 export function vpBoxplot(detail, scope) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
-  const boxes = cells.flatMap((c) => c.labels.filter((l) => l.games > 0).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, vp: l.vp }))).slice(0, 30);
+  const boxes = cells.flatMap((c) => c.labels.filter((l) => l.games > 0).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, config: l.config ?? l.label, vp: l.vp }))).slice(0, 30);
   return {
     type: 'boxplot',
     data: {
@@ -124,8 +204,8 @@ export function vpBoxplot(detail, scope) {
         {
           label: 'victory points',
           data: boxes.map((b) => ({ min: b.vp.min, q1: b.vp.q1, median: b.vp.median, q3: b.vp.q3, max: b.vp.max, mean: b.vp.mean })),
-          backgroundColor: 'rgba(0, 114, 178, 0.25)',
-          borderColor: COLORS[0],
+          backgroundColor: boxes.map((b) => configColour(b.config).replace(/^hsl\((.*)\)$/, 'hsla($1, 0.3)').replace(/^#([0-9a-f]{6})$/, '#$140')),
+          borderColor: boxes.map((b) => configColour(b.config)),
           borderWidth: 1.5,
         },
       ],
@@ -158,14 +238,14 @@ export function wonderWinChart(labels) {
     type: 'bar',
     data: {
       labels: keys,
-      datasets: labels.map((l, i) => {
+      datasets: labels.map((l) => {
         const rates = keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k));
         return {
           label: l.name,
           data: rates.map((w) => (w ? percent(w.winRate) : null)),
           errorBars: rates.map((w) => (w ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
           intervals: rates.map((w) => w ?? null),
-          backgroundColor: COLORS[i % COLORS.length],
+          backgroundColor: configColour(l.config ?? l.name),
         };
       }),
     },
@@ -179,46 +259,75 @@ export function wonderStagesChart(labels) {
     type: 'bar',
     data: {
       labels: keys,
-      datasets: labels.map((l, i) => ({
+      datasets: labels.map((l) => ({
         label: l.name,
         data: keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k)?.meanStages ?? null),
-        backgroundColor: COLORS[i % COLORS.length],
+        backgroundColor: configColour(l.config ?? l.name),
       })),
     },
     options: baseOptions({ scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } }),
   };
 }
 
-export function cardsChart(labels, top = 15) {
+/**
+ * Cards in winning builds as lift over their base rate: (share of the agent's wins whose city built
+ * the card) ÷ (share of all its games whose city did). 1 means no more common in wins than
+ * anywhere; common cards no longer look decisive. The cards with the most wins behind them.
+ */
+export function cardsChart(labels, top = 15, minWins = 5) {
   const totals = new Map();
-  for (const l of labels) for (const c of l.cards) totals.set(c.card, (totals.get(c.card) ?? 0) + c.count);
+  for (const l of labels) for (const c of l.cards) if (Number.isFinite(c.lift) && c.count >= minWins) totals.set(c.card, (totals.get(c.card) ?? 0) + c.count);
   const cards = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top).map(([c]) => c);
   return {
     type: 'bar',
     data: {
       labels: cards,
-      datasets: labels.map((l, i) => ({
-        label: l.name,
-        data: cards.map((c) => percent(l.cards.find((x) => x.card === c)?.frequency ?? 0)),
-        backgroundColor: COLORS[i % COLORS.length],
-      })),
+      datasets: labels.map((l) => {
+        const rows = cards.map((c) => l.cards.find((x) => x.card === c) ?? null);
+        return {
+          label: l.name,
+          data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)),
+          cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)),
+          backgroundColor: configColour(l.config ?? l.name),
+        };
+      }),
     },
-    options: baseOptions({ indexAxis: 'y', scales: { x: { min: 0, max: 100, title: { display: true, text: '% of wins with the card' } } } }),
+    options: baseOptions({
+      indexAxis: 'y',
+      scales: { x: { min: 0, title: { display: true, text: 'lift: share of wins with the card ÷ share of all games with it (1: no difference)' } } },
+      plugins: {
+        legend: { position: 'bottom' },
+        tooltip: {
+          callbacks: {
+            label(ctx) {
+              const c = ctx.dataset.cards[ctx.dataIndex];
+              if (!c) return `${ctx.dataset.label}: –`;
+              return `${ctx.dataset.label}: lift ${c.lift.toFixed(2)} — in ${c.count} of ${c.wins} wins (${(100 * c.frequency).toFixed(0)} %), in ${c.games} games (${(100 * c.baseRate).toFixed(0)} % of all)`;
+            },
+          },
+        },
+      },
+    }),
   };
 }
 
 export function progressionChart(detail, scope) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
-  const lines = cells.flatMap((c) => c.labels.filter((l) => l.progression.length).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, points: l.progression }))).slice(0, 12);
+  const lines = cells
+    .flatMap((c, k) => c.labels.filter((l) => l.progression.length).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, config: l.config ?? l.label, cell: k, points: l.progression })))
+    .slice(0, 12);
+  // The agent's colour; cells told apart by the dash.
+  const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
   return {
     type: 'line',
     data: {
-      datasets: lines.map((line, i) => ({
+      datasets: lines.map((line) => ({
         label: line.name,
         data: line.points.map((p) => ({ x: p.games, y: percent(p.winRate) })),
-        borderColor: COLORS[i % COLORS.length],
-        backgroundColor: COLORS[i % COLORS.length],
+        borderColor: configColour(line.config),
+        backgroundColor: configColour(line.config),
+        borderDash: DASHES[line.cell % DASHES.length],
         pointRadius: 0,
       })),
     },

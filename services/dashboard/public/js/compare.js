@@ -31,10 +31,12 @@ const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - 
 
 function renderCharts(sweeps) {
   const keys = [...new Set(sweeps.flatMap((s) => s.detail.parameters.map((p) => p.key)))];
+  // Axis titles in the parameter table's words (sweeps stored before series carried them: the key).
+  const nameOf = (key) => sweeps.map((s) => s.detail.parameters.find((p) => p.key === key)?.name).find(Boolean) ?? key;
   $('#compare-charts').replaceChildren(
     ...keys.map((key) => {
       const canvasId = `compare-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
-      return el('div', { class: 'card' }, el('h2', {}, `Win rate by ${key}`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate by ${key}, one line per sweep, with Wilson 95 % intervals` })));
+      return el('div', { class: 'card' }, el('h2', {}, `Win rate by ${nameOf(key)} (${key})`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate by ${nameOf(key)}, one line per sweep, with Wilson 95 % intervals` })));
     }),
   );
   for (const key of keys) {
@@ -61,7 +63,7 @@ function renderCharts(sweeps) {
         responsive: true,
         maintainAspectRatio: false,
         animation: false,
-        scales: { x: { title: { display: true, text: key } }, y: { min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } } },
+        scales: { x: { title: { display: true, text: nameOf(key) } }, y: { min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } } },
         plugins: {
           legend: { position: 'bottom' },
           tooltip: {

@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, errorBarsPlugin, parameterChart, progressionChart, ratingsLadder, scopedLabels, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, scopedLabels, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -20,15 +20,72 @@ $('#summary-csv').href = `/api/sweeps/${id}/summary?format=csv`;
 $('#summary-json').href = `/api/sweeps/${id}/summary?format=json`;
 $('#compare-link').href = `/compare?ids=${encodeURIComponent(id)}`;
 
+/** Save links under a chart: the picture as PNG, its data (with intervals) as CSV. */
+function addExports(canvas) {
+  const box = canvas.closest('.chart-box');
+  const png = el('a', { href: '#', class: 'button secondary small', download: `${id}-${canvas.id}.png`, 'data-export': 'png' }, 'PNG');
+  const csv = el('a', { href: '#', class: 'button secondary small', download: `${id}-${canvas.id}.csv`, 'data-export': 'csv' }, 'CSV');
+  // The files are made when asked for, from the chart as it is then.
+  png.addEventListener('click', () => (png.href = Chart.getChart(canvas).toBase64Image('image/png', 1)));
+  csv.addEventListener('click', () => (csv.href = `data:text/csv;charset=utf-8,${encodeURIComponent(chartCsv(Chart.getChart(canvas)))}`));
+  box.after(el('div', { class: 'chart-exports', 'aria-label': `Save ${canvas.getAttribute('aria-label') ?? 'the chart'}` }, png, csv));
+}
+
 /** Creates the chart on first use, then swaps its data in place (no re-creation, no animation). */
 function draw(canvasId, config) {
   const canvas = document.getElementById(canvasId);
   const existing = Chart.getChart(canvas);
-  if (!existing) return new Chart(canvas, config);
+  if (!existing) {
+    const chart = new Chart(canvas, config);
+    addExports(canvas);
+    return chart;
+  }
   existing.data.labels = config.data.labels;
   existing.data.datasets = config.data.datasets;
   existing.update('none');
   return existing;
+}
+
+/** Each agent's win rate with its interval, games and mean VP: the answer, before anything else. */
+function renderHeadline(d) {
+  const rows = (d.pooled ?? []).map((l) => {
+    const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+    swatch.style.background = configColour(l.config ?? l.label);
+    return [
+      el('td', {}, swatch, l.label),
+      `${pct(l.winRate)} %`,
+      l.games ? `${pct(l.wilson.low)}–${pct(l.wilson.high)} %` : '–',
+      l.games,
+      l.games ? `${num(l.vp.mean)} ± ${num(l.vpMeanHalfWidth)}` : '–',
+    ];
+  });
+  fillTable($('#headline-agents'), ['agent (all cells)', { text: 'win %', num: true }, { text: 'Wilson 95 %', num: true }, { text: 'seat-games', num: true }, { text: 'mean VP ± 95 %', num: true }], rows);
+  renderPaper(d.paper);
+}
+
+/** A row's verdict; an outside row says which way, and carries REPRODUCTION.md's reason for it on hover. */
+function verdictCell(r) {
+  if (r.verdict !== 'outside') return el('td', { class: r.verdict === 'inside' ? 'verdict-inside' : 'muted' }, r.verdict);
+  const why = r.differs ? 'beyond both samples\' errors' : 'within both samples\' errors: sampling';
+  return el('td', { class: 'verdict-outside', title: r.differs ? `The reason REPRODUCTION.md gives for this row: ${r.reason}` : '' }, `outside, ${r.direction} (${why})`);
+}
+
+/** The published table beside ours: each row inside or outside the paper's interval (REPRODUCTION.md's rule). */
+function renderPaper(paper) {
+  $('#paper-box').hidden = !paper;
+  if (!paper) return;
+  const played = paper.inside + paper.outside;
+  $('#paper-verdict').textContent = `${paper.title}: ${paper.inside} of ${played} row${played === 1 ? '' : 's'} played inside the paper's 95 % interval${paper.outside ? `, ${paper.outside} outside (${paper.rows.filter((r) => r.differs).length} beyond both samples' errors)` : ''}${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
+  const rows = paper.rows.map((r) => [
+    r.label,
+    `${pct(r.paper.winRate)} ± ${pct(r.paper.halfWidth)}`,
+    r.ours ? `${pct(r.ours.winRate)} (${pct(r.ours.wilson.low)}–${pct(r.ours.wilson.high)})` : '–',
+    r.ours ? r.ours.games : 0,
+    r.paper.vp === null ? '–' : num(r.paper.vp),
+    r.ours?.vp === null || !r.ours ? '–' : num(r.ours.vp),
+    verdictCell(r),
+  ]);
+  fillTable($('#paper-rows'), ['row', { text: 'paper win %', num: true }, { text: 'ours (Wilson 95 %)', num: true }, { text: 'games', num: true }, { text: 'paper VP', num: true }, { text: 'ours VP', num: true }, 'verdict'], rows);
 }
 
 function renderHeader(d) {
@@ -96,14 +153,19 @@ function renderScopes(d) {
 function renderParameters(d) {
   const section = $('#params');
   for (const series of d.parameters ?? []) {
-    const key = series.key;
-    const canvasId = `param-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
-    if (!document.getElementById(canvasId)) {
+    const slug = series.key.replace(/[^A-Za-z0-9]+/g, '-');
+    const winId = `param-${slug}`;
+    const vpId = `param-vp-${slug}`;
+    if (!document.getElementById(winId)) {
+      const who = `seat ${series.seat}'s agent`;
+      const grid = series.lines ? `, one line per ${series.lines[0].label.replace(/ = .*$/, '')}` : '';
       section.append(
-        el('div', { class: 'card' }, el('h2', {}, `Win rate and mean VP by ${key}`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate with 95 % intervals and mean VP for each value of ${key}` }))),
+        el('div', { class: 'card' }, el('h2', {}, `Win rate by ${series.name} (${who})`), el('p', { class: 'muted' }, `${series.key}: ${series.meaning}`), el('div', { class: 'chart-box' }, el('canvas', { id: winId, role: 'img', 'aria-label': `Win rate with Wilson 95 % intervals for each value of ${series.name}${grid}` }))),
+        el('div', { class: 'card' }, el('h2', {}, `Mean VP by ${series.name} (${who})`), el('p', { class: 'muted' }, `${series.key}: ${series.meaning}`), el('div', { class: 'chart-box' }, el('canvas', { id: vpId, role: 'img', 'aria-label': `Mean VP with 95 % intervals for each value of ${series.name}${grid}` }))),
       );
     }
-    draw(canvasId, parameterChart(series));
+    draw(winId, parameterChart(series, d.paper));
+    draw(vpId, parameterVpChart(series, d.paper));
   }
 }
 
@@ -307,6 +369,7 @@ let lastDone = -1;
 function render(d) {
   detail = d;
   renderHeader(d);
+  renderHeadline(d);
   renderScopes(d);
   renderParameters(d);
   renderMatchup(d);

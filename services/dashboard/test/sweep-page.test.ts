@@ -1,0 +1,214 @@
+/**
+ * The sweep page's answer at a glance (issue 16), in a real browser (Debian's chromium with
+ * playwright-core) against a real lab: a small sweep from the thesis's Table 7.4 preset (the paper
+ * drawn beside ours) and a 2-D grid. Every expected value is read from the API. Screenshots of each
+ * page go to test-artifacts/dashboard/ (not committed).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
+const preset = JSON.parse(readFileSync(new URL('../../../presets/thesis-7.4-iterations.json', import.meta.url), 'utf8'));
+
+/** The preset as it is (its paper, its iteration values), made cheap: one-turn playouts, random boards, two deals. */
+const PRESET_SWEEP = {
+  ...preset,
+  name: 'Browser test: Table 7.4, small',
+  seats: [{ agent: 'mcts', params: { ...preset.seats[0].params, depth: 1 } }, 'random', 'rulebased'],
+  wonders: { mode: 'random' },
+  deals: { count: 2 },
+};
+/** A grid: iterations over a decade (a log axis) × two exploration constants. */
+const GRID_SWEEP = {
+  name: 'Browser test: grid',
+  players: 3,
+  seats: [{ agent: 'mcts', params: { it: [2, 20], c: [0.3, 1.2], depth: 2 } }, 'random', 'rulebased'],
+  deals: { count: 2 },
+};
+
+let browser: Browser;
+let lab: TestLab;
+const pageErrors: string[] = [];
+let setupError: Error | undefined;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  try {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    lab = await startLab({ workers: 1, slots: 2 });
+    for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP })) {
+      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+      if (res.status !== 201) throw new Error(`POST /api/sweeps (${key}): ${res.status} ${JSON.stringify(res.body)}`);
+      ids[key] = res.body.id;
+    }
+    for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
+  } catch (err) {
+    setupError = err as Error;
+  }
+}, 180_000);
+
+beforeEach(() => {
+  if (setupError) throw setupError;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+}, 30_000);
+
+async function openSweep(id: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  if (setupError) throw setupError;
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  await page.goto(`${lab.url}/sweeps/${id}`);
+  await page.waitForFunction(() => document.getElementById('status')!.textContent === 'done');
+  await page.waitForFunction(() => (window as any).Chart?.getChart(document.getElementById('chart-cards')));
+  return page;
+}
+
+/** Every chart on the page: its data, intervals, axes and colours. */
+async function charts(page: Page): Promise<Record<string, any>> {
+  return page.evaluate(() => {
+    const out: Record<string, any> = {};
+    for (const canvas of document.querySelectorAll('canvas')) {
+      const chart = (window as any).Chart.getChart(canvas);
+      if (!chart) continue;
+      out[canvas.id] = JSON.parse(
+        JSON.stringify({
+          xType: chart.options.scales?.x?.type ?? null,
+          xTitle: chart.options.scales?.x?.title?.text ?? null,
+          yTitle: chart.options.scales?.y?.title?.text ?? null,
+          datasets: chart.data.datasets.map((d: any) => ({ label: d.label, data: d.data, errorBars: d.errorBars ?? null, colour: d.backgroundColor, border: d.borderColor })),
+          labels: chart.data.labels ?? [],
+        }),
+      );
+    }
+    return out;
+  });
+}
+
+const detail = async (id: string) => (await api(lab.url, `/api/sweeps/${id}`)).body;
+
+describe('the sweep page answers at a glance', () => {
+  test('a sweep from a paper preset: headline, the paper beside ours, verdicts, all on the first screen', async () => {
+    const d = await detail(ids.preset);
+    expect(d.paper.id).toBe('thesis-7.4');
+    const page = await openSweep(ids.preset);
+    // Headline: one row per pooled agent, with the API's win rate, interval, games and mean VP.
+    const rows = await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+    expect(rows.map((r) => r[0])).toEqual(d.pooled.map((l: any) => l.label));
+    d.pooled.forEach((l: any, i: number) => {
+      expect(rows[i][1]).toBe(`${(100 * l.winRate).toFixed(1)} %`);
+      expect(rows[i][2]).toBe(`${(100 * l.wilson.low).toFixed(1)}–${(100 * l.wilson.high).toFixed(1)} %`);
+      expect(rows[i][3]).toBe(String(l.games));
+    });
+    // The paper's rows with the lab's verdicts.
+    expect(await page.isVisible('#paper-box')).toBe(true);
+    const verdict = (await page.textContent('#paper-verdict'))!;
+    expect(verdict).toContain(`${d.paper.inside} of ${d.paper.inside + d.paper.outside} rows played inside`);
+    const paperRows = await page.$$eval('#paper-rows tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+    expect(paperRows.map((r) => r[0])).toEqual(d.paper.rows.map((r: any) => r.label));
+    paperRows.forEach((r, i) => expect(r[6].startsWith(d.paper.rows[i].verdict)).toBe(true));
+    // On the first screen without scrolling (1280×800): the headline's bottom is in view.
+    const bottom = await page.$eval('#headline', (e) => e.getBoundingClientRect().bottom);
+    expect(bottom).toBeLessThanOrEqual(800);
+
+    // The win-rate chart: ours and the published values at the same x, with their intervals.
+    const all = await charts(page);
+    const win = all['param-seats-0-it'];
+    expect(win.xTitle).toMatch(/^iterations/);
+    expect(win.datasets).toHaveLength(2);
+    const [ours, published] = win.datasets;
+    expect(ours.data.map((p: any) => p.x)).toEqual([100, 250, 500]);
+    expect(published.label).toMatch(/published \(thesis-7\.4\)/);
+    expect(published.data.map((p: any) => p.x)).toEqual(d.paper.rows.map((r: any) => r.at.value));
+    published.data.forEach((p: any, i: number) => expect(p.y).toBeCloseTo(100 * d.paper.rows[i].paper.winRate, 9));
+    published.errorBars.forEach((b: number[], i: number) => expect(b).toEqual([100 * d.paper.rows[i].paper.low, 100 * d.paper.rows[i].paper.high]));
+    // The VP chart: ours, and the paper's mean VP where it printed one.
+    const vp = all['param-vp-seats-0-it'];
+    expect(vp.datasets[1].data.map((p: any) => p.y)).toEqual(d.paper.rows.map((r: any) => r.paper.vp));
+    await page.screenshot({ path: `${ARTIFACTS}sweep-paper-preset.png`, fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}sweep-paper-preset-first-screen.png` });
+    await page.context().close();
+  });
+
+  test('a grid: one line per value of the other parameter, a log axis over a decade, Wilson bars inside [0, 100 %]', async () => {
+    const d = await detail(ids.grid);
+    const page = await openSweep(ids.grid);
+    const all = await charts(page);
+    const it = all['param-seats-0-it'];
+    expect(it.xType).toBe('logarithmic');
+    expect(it.xTitle).toBe('iterations (log scale)');
+    expect(it.datasets.map((ds: any) => ds.label)).toEqual(['win %, exploration constant C = 0.3', 'win %, exploration constant C = 1.2']);
+    const series = d.parameters.find((s: any) => s.key === 'seats.0.it');
+    it.datasets.forEach((ds: any, i: number) => {
+      expect(ds.data.map((p: any) => p.x)).toEqual([2, 20]);
+      ds.data.forEach((p: any, j: number) => expect(p.y).toBeCloseTo(100 * series.lines[i].points[j].winRate, 9));
+    });
+    const c = all['param-seats-0-c'];
+    expect(c.xType).toBe('linear');
+    expect(c.datasets).toHaveLength(2);
+    // Every win-rate interval on the page lies in [0, 100].
+    for (const [name, chart] of Object.entries(all)) {
+      if (!/^param-seats|chart-wonders/.test(name)) continue;
+      for (const ds of chart.datasets) {
+        for (const bar of ds.errorBars ?? []) {
+          if (!bar) continue;
+          expect(bar[0], name).toBeGreaterThanOrEqual(0);
+          expect(bar[1], name).toBeLessThanOrEqual(100);
+        }
+      }
+    }
+    // Cards as lift over the base rate, from the API's numbers.
+    const cards = all['chart-cards'];
+    expect(cards.xTitle).toMatch(/^lift/);
+    for (const ds of cards.datasets) {
+      const label = d.pooled.find((l: any) => l.label === ds.label);
+      ds.data.forEach((lift: number | null, j: number) => {
+        const card = label.cards.find((x: any) => x.card === cards.labels[j]);
+        if (lift === null) return;
+        expect(lift).toBeCloseTo(card.lift, 9);
+      });
+    }
+    // No paper for a sweep that names none.
+    expect(await page.isHidden('#paper-box')).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}sweep-grid.png`, fullPage: true });
+    await page.context().close();
+  });
+
+  test('one colour per agent configuration across charts and sweeps; each chart saves as PNG and CSV', async () => {
+    const colours: Record<string, Set<string>> = {};
+    for (const id of Object.values(ids)) {
+      const page = await openSweep(id);
+      const all = await charts(page);
+      for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) {
+        for (const ds of all[name].datasets) (colours[ds.label] ??= new Set()).add(ds.colour);
+      }
+      const swatches = await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [(tr.children[0].textContent ?? '').trim(), getComputedStyle(tr.querySelector('.swatch')!).backgroundColor]));
+      expect(swatches.length).toBeGreaterThan(0);
+      // Exports under every chart: the CSV has a row per point, the PNG is an image.
+      const canvases = await page.$$eval('canvas', (cs) => cs.filter((c) => (window as any).Chart.getChart(c)).map((c) => c.id));
+      expect(await page.$$eval('.chart-exports', (e) => e.length)).toBe(canvases.length);
+      const box = page.locator('#chart-wonders').locator('xpath=../following-sibling::div[1]');
+      await box.locator('[data-export=csv]').click();
+      const csv = decodeURIComponent((await box.locator('[data-export=csv]').getAttribute('href'))!.split(',').slice(1).join(','));
+      const lines = csv.trim().split('\n');
+      expect(lines[0]).toBe('series,x,y,low,high,n');
+      expect(lines.length - 1).toBe(all['chart-wonders'].datasets.reduce((s: number, ds: any) => s + ds.data.length, 0));
+      await box.locator('[data-export=png]').click();
+      expect(await box.locator('[data-export=png]').getAttribute('href')).toMatch(/^data:image\/png;base64,/);
+      await page.context().close();
+    }
+    // 'random' and 'rulebased' sit in both sweeps: one colour each everywhere, and different from each other.
+    expect(colours.random.size).toBe(1);
+    expect(colours.rulebased.size).toBe(1);
+    expect([...colours.random][0]).not.toBe([...colours.rulebased][0]);
+    expect(pageErrors).toEqual([]);
+  });
+});
