@@ -6,7 +6,7 @@
 import { BOARDS, CARDS } from './catalog.js';
 import { actingSeats, decodeMove, legalMoves, type DecodedMove } from './moves.js';
 import { newGame, step, type GameConfig } from './rules.js';
-import { gameResult, type GameResult } from './scoring.js';
+import { gameResult, scoreAll, type GameResult, type ScoreBreakdown } from './scoring.js';
 import { cityView, handView, tokenBase, type GameState } from './state.js';
 
 export const RECORD_VERSION = 1;
@@ -183,11 +183,19 @@ export interface SeatSnapshot {
 export interface TimelineStep extends RecordedStep {
   /** Every seat just before the step's moves. */
   before: SeatSnapshot[];
+  /**
+   * Every seat's running score by category just AFTER the step's moves (conflicts at the end of
+   * an Age included): what its city would score if the game ended there, so that a viewer sees
+   * what each move earned, and the last step's scores are the game's final result. Military can
+   * be negative (defeat tokens), and so, in principle, can the total; the other categories cannot.
+   */
+  scores: ScoreBreakdown[];
 }
 
 /**
- * A record replayed step by step, with each seat's hand, coins and military before every step:
- * what a replay viewer shows. Throws if the record does not replay.
+ * A record replayed step by step, with each seat's hand, coins and military before every step
+ * and its running score after it: what a replay viewer shows. Throws if the record does not
+ * replay.
  */
 export function timeline(record: GameRecord): TimelineStep[] {
   const s = newGame(record.config);
@@ -207,13 +215,13 @@ export function timeline(record: GameRecord): TimelineStep[] {
         cityCards: s.cityLen[p],
       };
     });
-    out.push({ ...rec, before });
     for (const m of rec.moves) {
       const encoded = encodeForState(m, s);
       if (encoded === undefined) throw new Error(`step ${i}: seat ${m.seat}'s recorded move is not legal`);
       moves[m.seat] = encoded;
     }
     step(s, moves);
+    out.push({ ...rec, before, scores: scoreAll(s) });
   }
   return out;
 }
