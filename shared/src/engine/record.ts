@@ -14,6 +14,32 @@ export const PHASE_NAMES = ['turn', 'seventh', 'discardBuild', 'over'] as const;
 
 export interface RecordedMove extends DecodedMove {
   seat: number;
+  /**
+   * An MCTS decision's root statistics, beside the move they explain. Optional: other agents,
+   * forced moves and records written before it have none; replay() does not read it.
+   */
+  search?: RecordedSearch;
+}
+
+/** What a search found at its root, as a record keeps it. */
+export interface RecordedSearch {
+  iterations: number;
+  /** Wall time of the decision, milliseconds (0.1 ms). */
+  ms: number;
+  /** reuse=on: visits the kept subtree brought in (the moves' visits add up to at most iterations + carried). */
+  carried?: number;
+  /** The most visited root moves (at most 8), most visited first; the move played is among them. */
+  moves: RecordedRootMove[];
+}
+
+export interface RecordedRootMove {
+  /** Written as recorded moves are (card, age, action, payments), without the seat. */
+  move: DecodedMove;
+  visits: number;
+  /** Mean reward of the deciding seat over those visits, in [0, 1] (3 decimals). */
+  value: number;
+  /** det=pimc: how many of its trees chose this move. */
+  votes?: number;
 }
 
 export interface RecordedStep {
@@ -54,13 +80,16 @@ export function startRecord(config: GameConfig, s: GameState): GameRecord {
   };
 }
 
-/** Records the moves of the seats acting now, then applies them. */
-export function recordStep(record: GameRecord, s: GameState, moves: ArrayLike<number>): void {
+/** Records the moves of the seats acting now (with their searches', when given), then applies them. */
+export function recordStep(record: GameRecord, s: GameState, moves: ArrayLike<number>, searches: readonly (RecordedSearch | undefined)[] = []): void {
   record.steps.push({
     age: s.age,
     turn: s.turn,
     phase: PHASE_NAMES[s.phase],
-    moves: actingSeats(s).map((seat) => ({ seat, ...decodeMove(moves[seat]) })),
+    moves: actingSeats(s).map((seat) => {
+      const search = searches[seat];
+      return { seat, ...decodeMove(moves[seat]), ...(search ? { search } : {}) };
+    }),
   });
   step(s, moves);
   if (s.isOver()) finishRecord(record, s);
@@ -195,7 +224,7 @@ export interface TimelineStep extends RecordedStep {
 /**
  * A record replayed step by step, with each seat's hand, coins and military before every step
  * and its running score after it: what a replay viewer shows. Throws if the record does not
- * replay.
+ * replay. Search statistics on the moves (RecordedMove.search) are passed through as recorded.
  */
 export function timeline(record: GameRecord): TimelineStep[] {
   const s = newGame(record.config);
