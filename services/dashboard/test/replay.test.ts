@@ -3,52 +3,35 @@
  * against a real lab: every step shows each seat's running score, and every MCTS move what its
  * search found, as the timeline API gives them. Screenshots go to test-artifacts/replay/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/replay/', import.meta.url));
+const browser = new BrowserTests('replay');
 const CATEGORIES = ['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'];
 
 /** One game: an MCTS seat (one tree), a PIMC one (votes) and a rule-based one. */
 const SPEC = { name: 'Replay test', players: 3, seats: ['mcts:40', 'mcts(it=30,det=pimc,worlds=3)', 'rulebased'], deals: { count: 1 } };
 
-let browser: Browser;
 let lab: TestLab;
-let setupError: Error | undefined;
 let sweepId = '';
-const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  try {
-    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    lab = await startLab({ workers: 1, slots: 1 });
-    const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: SPEC });
-    if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
-    sweepId = res.body.id;
-    await waitForSweep(lab, sweepId, 60_000);
-  } catch (err) {
-    setupError = err as Error;
-  }
-}, 90_000);
+beforeAll(
+  () =>
+    browser.start(async () => {
+      lab = await startLab({ workers: 1, slots: 1 });
+      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: SPEC });
+      if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
+      sweepId = res.body.id;
+      await waitForSweep(lab, sweepId, 60_000);
+    }),
+  90_000,
+);
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await lab?.close();
 }, 30_000);
-
-async function newPage(): Promise<Page> {
-  if (setupError) throw setupError;
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
-  return page;
-}
 
 /** What a seat's cell should say of its score: the total, then the categories that score. */
 function scoreText(score: Record<string, number>): string {
@@ -66,7 +49,7 @@ interface ShownCell {
 }
 
 test('the replay shows every seat’s running score after each step and, beside each MCTS move, its search', async () => {
-  const page = await newPage();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const gameId = (await api(lab.url, `/api/sweeps/${sweepId}/games?offset=0&limit=1`)).body.items[0].id;
   const game = (await api(lab.url, `/api/sweeps/${sweepId}/games/${gameId}`)).body;
   const timeline = await api(lab.url, `/api/sweeps/${sweepId}/games/${gameId}/timeline`);
@@ -128,7 +111,7 @@ test('the replay shows every seat’s running score after each step and, beside 
   const last = shown[shown.length - 1];
   game.players.forEach((p: any, q: number) => expect(last[q].score.startsWith(`${p.score.total} VP`)).toBe(true));
 
-  await page.screenshot({ path: `${ARTIFACTS}game.png`, fullPage: true });
-  await page.locator('#turns tbody tr').first().screenshot({ path: `${ARTIFACTS}first-step.png` });
-  expect(pageErrors).toEqual([]);
+  await page.screenshot({ path: `${browser.artifacts}game.png`, fullPage: true });
+  await page.locator('#turns tbody tr').first().screenshot({ path: `${browser.artifacts}first-step.png` });
+  expect(browser.pageErrors).toEqual([]);
 }, 60_000);
