@@ -21,7 +21,7 @@ interface Options {
   bench: string;
 }
 
-const USAGE = 'usage: npm run bench:compare -- [REF (default HEAD~1)] [--rounds N (default 3)] [--bench engine|agents]';
+const USAGE = 'usage: npm run bench:compare -- [REF (default HEAD~1)] [--rounds N (default 3)] [--bench engine|agents|records]';
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = { ref: 'HEAD~1', rounds: 3, bench: 'engine' };

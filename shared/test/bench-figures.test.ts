@@ -68,6 +68,7 @@ describe('formatComparison', () => {
 
   it('says when a lower figure is the better one', () => {
     expect(lowerIsBetter('s')).toBe(true);
+    expect(lowerIsBetter('bytes')).toBe(true);
     expect(lowerIsBetter('games/s')).toBe(false);
     const [c] = compareRuns([parseFigures('game: 2.5 s')], [parseFigures('game: 2.25 s')]);
     expect(formatComparison(c)).toBe('game: 0.900 new/old (old 2.50 ±0.0%, new 2.25 ±0.0% s, lower is better)');

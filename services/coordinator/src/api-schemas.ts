@@ -3,6 +3,7 @@
  * document is generated from them, so the two cannot drift apart.
  */
 import { z } from 'zod';
+import { ACTION_NAMES, PHASE_NAMES, SCORE_CATEGORIES } from '@wonderlab/shared';
 import { SWEEP_STATUSES } from '@wonderlab/shared/store';
 
 export const SweepIdParams = z.object({ id: z.string().regex(/^[a-z0-9]{6,40}$/, 'not a sweep id') });
@@ -251,6 +252,71 @@ export const GamesPage = z.object({
       state: z.enum(['done', 'failed', 'queued', 'pending']),
       summary: z.record(z.string(), z.unknown()).optional(),
       error: z.string().optional(),
+    }),
+  ),
+});
+
+// A game's timeline (GET /api/sweeps/:id/games/:gameId/timeline): the record replayed step by step.
+
+const count = z.number().int().min(0);
+
+const ScoreSchema = z
+  .object({ ...Object.fromEntries(SCORE_CATEGORIES.map((c) => [c, z.number().int()])), total: z.number().int() })
+  .describe('Points by category and their total (military can be negative: defeat tokens).');
+
+const DecodedMoveSchema = z.object({
+  card: z.string(),
+  age: z.number().int().describe('The card\'s Age (Loom, Glassworks and Press exist in Ages I and II).'),
+  action: z.enum(ACTION_NAMES),
+  payLeft: count.describe('Coins paid to the left neighbour.'),
+  payRight: count.describe('Coins paid to the right neighbour.'),
+});
+
+export const RecordedSearchSchema = z
+  .object({
+    iterations: count,
+    ms: z.number().min(0).describe('Wall time of the decision, milliseconds.'),
+    carried: count.optional().describe('reuse=on: visits the kept subtree brought in; the moves\' visits add up to at most iterations + carried.'),
+    moves: z
+      .array(
+        z.object({
+          move: DecodedMoveSchema,
+          visits: count,
+          value: z.number().min(0).max(1).describe('Mean reward of the deciding seat over those visits.'),
+          votes: count.optional().describe('det=pimc: how many of its trees chose this move.'),
+        }),
+      )
+      .max(8)
+      .describe('The most visited root moves, most visited first; the move played is among them.'),
+  })
+  .describe("An MCTS decision's root statistics.");
+
+export const RecordedMoveSchema = DecodedMoveSchema.extend({
+  seat: count,
+  search: RecordedSearchSchema.optional().describe('On a move an MCTS seat chose among two or more (absent for other agents, forced moves and records stored before it was kept).'),
+});
+
+const SeatSnapshotSchema = z.object({
+  seat: count,
+  hand: z.array(z.string()).describe('The hand it chooses from.'),
+  coins: count,
+  shields: count,
+  militaryPoints: z.number().int().describe('From conflict tokens so far.'),
+  stages: count,
+  cityCards: count,
+});
+
+export const TimelineSchema = z.object({
+  steps: z.array(
+    z.object({
+      age: z.number().int().min(1).max(3),
+      turn: z.number().int(),
+      phase: z.enum(PHASE_NAMES),
+      moves: z.array(RecordedMoveSchema).describe('The moves of the seats acting in this step.'),
+      before: z.array(SeatSnapshotSchema).describe('Every seat just before the step\'s moves.'),
+      scores: z
+        .array(ScoreSchema)
+        .describe("Every seat's running score just after the step's moves (conflicts at the end of an Age included): what its city would score if the game ended there. The last step's are the final scores."),
     }),
   ),
 });

@@ -44,6 +44,8 @@ function makeOpenApiDocument(): object {
         SweepDetail: json(api.SweepDetailSchema),
         GamesPage: json(api.GamesPage),
         Ratings: json(api.RatingsResponse),
+        RecordedMove: json(api.RecordedMoveSchema),
+        Timeline: json(api.TimelineSchema),
       },
     },
     paths: {
@@ -83,16 +85,16 @@ function makeOpenApiDocument(): object {
       },
       '/api/sweeps/{id}/games/{gameId}': {
         get: {
-          summary: "One game's summary and full move record",
+          summary: "One game's summary and full move record (when the sweep keeps records): `record.steps[].moves[]` are RecordedMove objects, an MCTS seat's with its search statistics",
           parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { 200: { description: 'The game' }, 400: error('Malformed sweep or game id'), 404: error('No such sweep or game not played yet') },
         },
       },
       '/api/sweeps/{id}/games/{gameId}/timeline': {
         get: {
-          summary: 'The game replayed step by step: every seat\'s hand, coins and military before each step, and the moves',
+          summary: "The game replayed step by step: every seat's hand, coins and military before each step, the moves (an MCTS seat's with its search: iterations, time and the most visited moves with visits and mean reward), and every seat's running score by category after it",
           parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: { description: '{ steps }' }, 400: error('Malformed sweep or game id'), 404: error('No such sweep, or no stored record') },
+          responses: { 200: { description: 'The steps', content: content('Timeline') }, 400: error('Malformed sweep or game id'), 404: error('No such sweep, or no stored record') },
         },
       },
       '/api/sweeps/{id}/export': {

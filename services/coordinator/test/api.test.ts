@@ -21,9 +21,12 @@ import {
   playGame,
   replay,
   summarizeAggregates,
+  timeline,
+  type GameRecord,
   type GameSummary,
 } from '@wonderlab/shared';
 import { pino } from 'pino';
+import { TimelineSchema } from '../src/api-schemas.js';
 import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -60,6 +63,12 @@ async function allGames(lab: TestLab, id: string, limit: number): Promise<{ item
 function comparable(g: GameSummary): unknown {
   const { record: _record, ...rest } = g;
   return { ...rest, players: rest.players.map(({ decisionMs: _ms, ...p }) => p) };
+}
+
+/** A game record without its decisions' wall times (search.ms), the one thing two plays of a plan may differ in. */
+function recordWithoutTimes(record: GameRecord): unknown {
+  const moves = (step: GameRecord['steps'][number]) => step.moves.map((m) => (m.search ? { ...m, search: { ...m.search, ms: 0 } } : m));
+  return JSON.parse(JSON.stringify({ ...record, steps: record.steps.map((s) => ({ ...s, moves: moves(s) })) }));
 }
 
 /** Fields whose values come from float sums (Redis HINCRBYFLOAT vs JS addition may differ in the last bits). */
@@ -341,8 +350,8 @@ describe('a lab playing a small sweep', () => {
     expect(record.result.decidedBy).toBe(summary.decidedBy);
     expect(record.result.ranks).toEqual(summary.players.map((p: any) => p.rank));
     expect(record.result.scores).toEqual(summary.players.map((p: any) => p.score));
-    // The record is the one a local play records, and it replays.
-    expect(record).toEqual(JSON.parse(JSON.stringify(playGame(plan, { record: true }).record)));
+    // The record is the one a local play records (decision times aside), and it replays.
+    expect(recordWithoutTimes(record)).toEqual(recordWithoutTimes(playGame(plan, { record: true }).record!));
     expect(replay(record).differences).toEqual([]);
 
     // A well-formed id of a cell the sweep does not have.
@@ -360,6 +369,45 @@ describe('a lab playing a small sweep', () => {
     const badSweep = await api(lab.url, `/api/sweeps/NOT_AN_ID!/games/${plan.id}`);
     expect(badSweep.status).toBe(400);
     expect(badSweep.body.field).toBe('params.id');
+  });
+
+  test("the timeline: each step's moves, an MCTS move with its search, and every seat's running score, as documented", async () => {
+    const k = sweep.gamesPerCell + 1;
+    const plan = sweep.game(k);
+    const res = await api(lab.url, `/api/sweeps/${id}/games/${plan.id}/timeline`);
+    expect(res.status).toBe(200);
+    // Every field is in the documented schema (parsing drops what it does not know).
+    expect(TimelineSchema.parse(res.body)).toEqual(res.body);
+    const { record, players } = (await api(lab.url, `/api/sweeps/${id}/games/${plan.id}`)).body;
+    const steps = res.body.steps as any[];
+    expect(steps).toEqual(JSON.parse(JSON.stringify(timeline(record))));
+    expect(steps.at(-1).scores).toEqual(record.result.scores);
+    for (const step of steps) expect(step.scores).toHaveLength(players.length);
+    let searched = 0;
+    for (const step of steps) {
+      for (const m of step.moves) {
+        if (!players[m.seat].agent.startsWith('mcts')) {
+          expect(m.search, `step ${step.age}/${step.turn}, seat ${m.seat} (${players[m.seat].agent})`).toBeUndefined();
+          continue;
+        }
+        if (!m.search) continue; // a forced move
+        searched++;
+        const visits = m.search.moves.map((x: any) => x.visits);
+        expect(visits).toEqual([...visits].sort((a: number, b: number) => b - a));
+        expect(visits.reduce((a: number, b: number) => a + b, 0)).toBeLessThanOrEqual(m.search.iterations);
+        expect(m.search.moves.some((x: any) => x.move.card === m.card && x.move.action === m.action)).toBe(true);
+      }
+    }
+    expect(searched, 'the MCTS seat explained its moves').toBeGreaterThan(10);
+
+    const doc = (await api(lab.url, '/api/openapi.json')).body;
+    const route = doc.paths['/api/sweeps/{id}/games/{gameId}/timeline'].get;
+    expect(route.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Timeline' });
+    const step = doc.components.schemas.Timeline.properties.steps.items.properties;
+    expect(Object.keys(step.scores.items.properties).sort()).toEqual([...SCORE_CATEGORIES, 'total'].sort());
+    const search = step.moves.items.properties.search.properties;
+    expect(Object.keys(search)).toEqual(['iterations', 'ms', 'carried', 'moves']);
+    expect(Object.keys(search.moves.items.properties)).toEqual(['move', 'visits', 'value', 'votes']);
   });
 
   test('export as CSV: a header and one row per seat per game, with the stored numbers', async () => {
@@ -1084,5 +1132,8 @@ describe('sweep lifecycle', () => {
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(sweep.game(0).id);
     expect(res.body.record).toBeUndefined();
+    const steps = await api(lab.url, `/api/sweeps/${created.body.id}/games/${sweep.game(0).id}/timeline`);
+    expect(steps.status).toBe(404);
+    expect(steps.body.error).toMatch(/keepRecords/);
   });
 });

@@ -4,54 +4,41 @@
  * whose curves, pooled agents and summary rows are the API's; a sweep's page shows its provenance.
  * Screenshots go to test-artifacts/compare/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/compare/', import.meta.url));
+const browser = new BrowserTests('compare');
+const ARTIFACTS = browser.artifacts;
+const pageErrors = browser.pageErrors;
 const pct = (x: number | null) => (x !== null && Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
 
 const A = { name: 'Compare A', players: 3, seats: [{ agent: 'mcts', params: { it: [5, 10] } }, 'random', 'random'], deals: { count: 4 } };
 const B = { name: 'Compare B', players: 3, seats: [{ agent: 'mcts', params: { it: [5, 10, 15] } }, 'rulebased', 'random'], deals: { count: 3 } };
 
-let browser: Browser;
 let lab: TestLab;
-let setupError: Error | undefined;
 const ids: string[] = [];
-const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  try {
-    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    lab = await startLab({ workers: 1, slots: 2 });
-    for (const spec of [A, B]) {
-      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
-      if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
-      ids.push(res.body.id);
-    }
-    for (const id of ids) await waitForSweep(lab, id, 60_000);
-  } catch (err) {
-    setupError = err as Error;
-  }
-}, 90_000);
+beforeAll(
+  () =>
+    browser.start(async () => {
+      lab = await startLab({ workers: 1, slots: 2 });
+      for (const spec of [A, B]) {
+        const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+        if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
+        ids.push(res.body.id);
+      }
+      for (const id of ids) await waitForSweep(lab, id, 60_000);
+    }),
+  90_000,
+);
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await lab?.close();
 }, 30_000);
 
-async function newPage(): Promise<Page> {
-  if (setupError) throw setupError;
-  const page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
-  return page;
-}
+const newPage = () => browser.newPage();
 
 test('two sweeps ticked in the list open the compare view: curves, pooled agents and summary rows as the API gives them', async () => {
   const page = await newPage();

@@ -11,15 +11,17 @@
  * this file. Needs chromium (CHROMIUM_PATH, default /usr/bin/chromium); screenshots go to
  * test-artifacts/submit-form/.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parseSweepSpec } from '@wonderlab/shared';
 import { api, startLab, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/submit-form/', import.meta.url));
+const browser = new BrowserTests('submit-form');
+const ARTIFACTS = browser.artifacts;
+const pageErrors = browser.pageErrors;
 const PRESETS_DIR = fileURLToPath(new URL('../../../presets/', import.meta.url));
 const PRESETS = readdirSync(PRESETS_DIR)
   .filter((f) => f.endsWith('.json'))
@@ -85,37 +87,25 @@ function defaultsShown(schema: any, spec: any, path: Path = []): { path: Path; v
   return out;
 }
 
-let browser: Browser;
 let lab: TestLab;
 let schema: any;
-let setupError: Error | undefined;
-const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  try {
-    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    // No workers: the sweeps are created, never played; one game of each is queued at most.
-    lab = await startLab({ workers: 0, feedWindow: 1 });
-    schema = (await api(lab.url, '/api/schema/sweep-spec.json')).body;
-  } catch (err) {
-    setupError = err as Error;
-  }
-}, 30_000);
+beforeAll(
+  () =>
+    browser.start(async () => {
+      // No workers: the sweeps are created, never played; one game of each is queued at most.
+      lab = await startLab({ workers: 0, feedWindow: 1 });
+      schema = (await api(lab.url, '/api/schema/sweep-spec.json')).body;
+    }),
+  30_000,
+);
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await lab?.close();
 }, 30_000);
 
-async function newPage(): Promise<Page> {
-  if (setupError) throw setupError;
-  const page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
-  return page;
-}
+const newPage = () => browser.newPage();
 
 describe('the New-sweep form and every preset', () => {
   test('there are presets to check', () => {

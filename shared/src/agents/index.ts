@@ -5,7 +5,7 @@ import { MctsAgent } from './mcts/agent.js';
 import { RandomAgent } from './random.js';
 import { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 import { parseAgentSpec, type AgentSpec } from './spec.js';
-import type { Agent } from './types.js';
+import type { Agent, AgentOptions } from './types.js';
 
 export * from './types.js';
 export * from './spec.js';
@@ -18,7 +18,7 @@ export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent 
 export * as features from './features.js';
 
 /** A fresh agent for one seat of one game (agents keep per-game state). */
-export function createAgent(spec: AgentSpec | string): Agent {
+export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}): Agent {
   const s = typeof spec === 'string' ? parseAgentSpec(spec) : spec;
   switch (s.kind) {
     case 'random':
@@ -32,7 +32,7 @@ export function createAgent(spec: AgentSpec | string): Agent {
     case 'mcts':
     case 'mcts-robilliard':
     case 'mcts-strong':
-      return new MctsAgent(s.params);
+      return new MctsAgent(s.params, options);
   }
 }
 export { thesisRuleCandidates, thesisRulesMove } from './playout-rules.js';

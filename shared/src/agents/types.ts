@@ -36,6 +36,41 @@ export interface Decision {
   cutShort?: boolean;
   /** Which rule chose the move (rule-based agents), e.g. 'rule 3: military'. */
   reason?: string;
+  /** What the search saw at its root (MCTS asked for it, and more than one legal move). */
+  search?: SearchStatistics;
+}
+
+/** One move at the root of a search, with what the search learned of it. */
+export interface RootMoveStatistics {
+  /** The legal move (for a grouped arm, the card its bury rule picks). */
+  move: number;
+  visits: number;
+  /** Mean reward of the deciding seat over those visits, in [0, 1]. */
+  value: number;
+  /** det=pimc: how many of the trees chose it (their votes can decide the move). */
+  votes?: number;
+}
+
+/** A search's root statistics: enough to explain its move beside it. */
+export interface SearchStatistics {
+  /** Iterations run for this decision. */
+  iterations: number;
+  /**
+   * reuse=on: visits the kept subtree already had when the search began, so the moves' visits
+   * add up to at most iterations + carried.
+   */
+  carried?: number;
+  /** The most visited root moves, most visited first, bounded; the move played is always among them. */
+  moves: RootMoveStatistics[];
+}
+
+/** How an agent is made, beyond its spec. */
+export interface AgentOptions {
+  /**
+   * Return each search's root statistics with its decision (Decision.search), e.g. for a game
+   * record. Never changes the move or consumes the agent's RNG; off, the agent does no extra work.
+   */
+  searchStatistics?: boolean;
 }
 
 export interface Agent {

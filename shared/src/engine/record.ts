@@ -6,7 +6,7 @@
 import { BOARDS, CARDS } from './catalog.js';
 import { actingSeats, decodeMove, legalMoves, type DecodedMove } from './moves.js';
 import { newGame, step, type GameConfig } from './rules.js';
-import { gameResult, type GameResult } from './scoring.js';
+import { gameResult, scoreAll, type GameResult, type ScoreBreakdown } from './scoring.js';
 import { cityView, handView, tokenBase, type GameState } from './state.js';
 
 export const RECORD_VERSION = 1;
@@ -14,6 +14,32 @@ export const PHASE_NAMES = ['turn', 'seventh', 'discardBuild', 'over'] as const;
 
 export interface RecordedMove extends DecodedMove {
   seat: number;
+  /**
+   * An MCTS decision's root statistics, beside the move they explain. Optional: other agents,
+   * forced moves and records written before it have none; replay() does not read it.
+   */
+  search?: RecordedSearch;
+}
+
+/** What a search found at its root, as a record keeps it. */
+export interface RecordedSearch {
+  iterations: number;
+  /** Wall time of the decision, milliseconds (0.1 ms). */
+  ms: number;
+  /** reuse=on: visits the kept subtree brought in (the moves' visits add up to at most iterations + carried). */
+  carried?: number;
+  /** The most visited root moves (at most 8), most visited first; the move played is among them. */
+  moves: RecordedRootMove[];
+}
+
+export interface RecordedRootMove {
+  /** Written as recorded moves are (card, age, action, payments), without the seat. */
+  move: DecodedMove;
+  visits: number;
+  /** Mean reward of the deciding seat over those visits, in [0, 1] (3 decimals). */
+  value: number;
+  /** det=pimc: how many of its trees chose this move. */
+  votes?: number;
 }
 
 export interface RecordedStep {
@@ -54,13 +80,16 @@ export function startRecord(config: GameConfig, s: GameState): GameRecord {
   };
 }
 
-/** Records the moves of the seats acting now, then applies them. */
-export function recordStep(record: GameRecord, s: GameState, moves: ArrayLike<number>): void {
+/** Records the moves of the seats acting now (with their searches', when given), then applies them. */
+export function recordStep(record: GameRecord, s: GameState, moves: ArrayLike<number>, searches: readonly (RecordedSearch | undefined)[] = []): void {
   record.steps.push({
     age: s.age,
     turn: s.turn,
     phase: PHASE_NAMES[s.phase],
-    moves: actingSeats(s).map((seat) => ({ seat, ...decodeMove(moves[seat]) })),
+    moves: actingSeats(s).map((seat) => {
+      const search = searches[seat];
+      return { seat, ...decodeMove(moves[seat]), ...(search ? { search } : {}) };
+    }),
   });
   step(s, moves);
   if (s.isOver()) finishRecord(record, s);
@@ -183,11 +212,19 @@ export interface SeatSnapshot {
 export interface TimelineStep extends RecordedStep {
   /** Every seat just before the step's moves. */
   before: SeatSnapshot[];
+  /**
+   * Every seat's running score by category just AFTER the step's moves (conflicts at the end of
+   * an Age included): what its city would score if the game ended there, so that a viewer sees
+   * what each move earned, and the last step's scores are the game's final result. Military can
+   * be negative (defeat tokens), and so, in principle, can the total; the other categories cannot.
+   */
+  scores: ScoreBreakdown[];
 }
 
 /**
- * A record replayed step by step, with each seat's hand, coins and military before every step:
- * what a replay viewer shows. Throws if the record does not replay.
+ * A record replayed step by step, with each seat's hand, coins and military before every step
+ * and its running score after it: what a replay viewer shows. Throws if the record does not
+ * replay. Search statistics on the moves (RecordedMove.search) are passed through as recorded.
  */
 export function timeline(record: GameRecord): TimelineStep[] {
   const s = newGame(record.config);
@@ -207,13 +244,13 @@ export function timeline(record: GameRecord): TimelineStep[] {
         cityCards: s.cityLen[p],
       };
     });
-    out.push({ ...rec, before });
     for (const m of rec.moves) {
       const encoded = encodeForState(m, s);
       if (encoded === undefined) throw new Error(`step ${i}: seat ${m.seat}'s recorded move is not legal`);
       moves[m.seat] = encoded;
     }
     step(s, moves);
+    out.push({ ...rec, before, scores: scoreAll(s) });
   }
   return out;
 }

@@ -18,9 +18,11 @@ import {
   step,
   type GameRecord,
   type GameState,
+  type RecordedSearch,
   type ScoreBreakdown,
   type SideChoice,
 } from '../engine/index.js';
+import { recordedSearch } from './recorded-search.js';
 import { deriveSeed } from './setups.js';
 
 export interface GamePlan {
@@ -85,12 +87,12 @@ export interface GameSummary {
   winners: number[];
   decidedBy: 'vp' | 'coins' | 'shared';
   open: boolean;
-  /** The full game record (moves and payments), when asked for. */
+  /** The full game record (moves and payments, MCTS decisions' search statistics), when asked for. */
   record?: GameRecord;
 }
 
 export interface PlayOptions {
-  /** Keep the full move record in the summary. */
+  /** Keep the full move record in the summary, with each MCTS decision's root statistics. */
   record?: boolean;
 }
 
@@ -99,7 +101,8 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   const config = { players: n, seed: plan.seed, boards: plan.boards, sides: plan.sides, ...(plan.duplicateBoards ? { duplicateBoards: true } : {}) };
   const s = newGame(config);
   const specs = plan.agents.map((text) => parseAgentSpec(text));
-  const agents: Agent[] = specs.map((spec) => createAgent(spec));
+  // A record explains MCTS moves; without one, the agents gather no statistics.
+  const agents: Agent[] = specs.map((spec) => createAgent(spec, { searchStatistics: options.record }));
   const rngs = specs.map((_, seat) => new Rng(deriveSeed(plan.seed, plan.seating, seat, 'agent')));
   const decisions = new Array<number>(n).fill(0);
   const thinking = new Array<number>(n).fill(0);
@@ -107,13 +110,16 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   const cutShort = new Array<number>(n).fill(0);
   const record = options.record ? startRecord(config, s) : undefined;
   const moves = new Array<number>(n).fill(0);
+  const searches = new Array<RecordedSearch | undefined>(n);
   while (!s.isOver()) {
     for (const seat of actingSeats(s)) {
       const agent = agents[seat];
       const legal = legalMoves(s, seat, agent.moveMode, []);
       const started = performance.now();
       const decision = agent.decide(decisionContext(s, seat, legal, rngs[seat], plan.open));
-      thinking[seat] += performance.now() - started;
+      const ms = performance.now() - started;
+      thinking[seat] += ms;
+      searches[seat] = decision.search && recordedSearch(decision.search, ms);
       decisions[seat]++;
       iterations[seat] += decision.iterations ?? 0;
       if (decision.cutShort) cutShort[seat]++;
@@ -123,7 +129,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
       moves[seat] = decision.move;
     }
     // recordStep logs the moves and applies them.
-    if (record) recordStep(record, s, moves);
+    if (record) recordStep(record, s, moves, searches);
     else step(s, moves);
   }
   const result = gameResult(s);

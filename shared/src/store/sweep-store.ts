@@ -3,7 +3,6 @@
  * records, aggregates, and the bookkeeping that feeds the queue a bounded window of games.
  */
 import { randomBytes } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import { gameIncrements, pairedShare, placementOf } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
@@ -13,6 +12,7 @@ import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
+import { pack, unpack } from './packing.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
@@ -93,18 +93,6 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
   };
-}
-
-/**
- * Results and records are stored as deflated JSON: a 3-player summary shrinks from about 1.6 KB
- * to about 0.75 KB, which is what a million-game sweep's Redis has to hold.
- */
-function pack(value: unknown): Buffer {
-  return deflateRawSync(JSON.stringify(value));
-}
-
-function unpack(blob: Buffer): unknown {
-  return JSON.parse(inflateRawSync(blob).toString('utf8'));
 }
 
 export class SweepStore {

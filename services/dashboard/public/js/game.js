@@ -1,5 +1,6 @@
 // One game, replayed: final scores, then every step with each seat's move, payment, coins,
-// military and the hand it chose from.
+// military and the hand it chose from, its running score after the step, and beside an MCTS
+// move what its search found.
 import { el, fillTable, getJSON } from './api.js';
 
 const [, , id, , gameId] = location.pathname.split('/').map(decodeURIComponent);
@@ -23,6 +24,39 @@ function moveText(m) {
     default:
       return `${m.action} ${m.card}${pay}`;
   }
+}
+
+const sameMove = (a, b) => a.card === b.card && a.age === b.age && a.action === b.action && a.payLeft === b.payLeft && a.payRight === b.payRight;
+
+/** A seat's score after a step: the total, then the categories that score anything. */
+function scoreLine(score) {
+  const parts = CATEGORIES.filter((c) => score[c] !== 0).map((c) => `${c} ${score[c]}`);
+  return el('div', { class: 'running-score' }, el('strong', {}, `${score.total} VP`), parts.length ? ` (${parts.join(', ')})` : '');
+}
+
+/** What an MCTS decision's search found: its effort, then its most visited moves (most first), the one played marked. */
+function searchList(search, played) {
+  const carried = search.carried ? ` (+ ${search.carried} visits kept from the last decision)` : '';
+  return el(
+    'div',
+    { class: 'search' },
+    el('div', { class: 'search-effort' }, `search: ${search.iterations} iterations${carried}, ${search.ms} ms`),
+    el(
+      'ol',
+      {},
+      ...search.moves.map((m) => {
+        const chosen = sameMove(m.move, played);
+        const votes = m.votes !== undefined ? ` · ${m.votes} votes` : '';
+        return el(
+          'li',
+          { class: chosen ? 'chosen' : undefined, title: chosen ? 'the move played' : undefined },
+          chosen ? '▶ ' : '',
+          moveText(m.move),
+          el('span', { class: 'search-stats' }, ` — ${m.visits} visits · mean ${m.value.toFixed(3)}${votes}`),
+        );
+      }),
+    ),
+  );
 }
 
 try {
@@ -69,6 +103,8 @@ try {
               el('div', {}, move ? moveText(move) : '—'),
               el('div', { class: 'hand' }, `${b.coins} coins · ${b.shields} shields · ${b.militaryPoints} military points`),
               move ? el('div', { class: 'hand' }, `hand: ${b.hand.join(', ')}`) : '',
+              scoreLine(s.scores[q]),
+              move?.search ? searchList(move.search, move) : '',
             );
           }),
         ];

@@ -7,24 +7,28 @@
  * descend the tree, choosing among the children whose moves are legal in that world by UCB
  * (adding one untried legal move when there is one); play the rest of the game, or `depth` turns
  * from the decision, with the playout policy; score it; back the rewards up the path.
+ *
+ * Asked for them (AgentOptions.searchStatistics), a decision also carries its root statistics
+ * (statistics.ts), gathered after the choice without a draw from the agent's RNG.
  */
 import {
   MAX_PLAYERS,
   PHASE_DISCARD_BUILD,
   PHASE_SEVENTH,
   PHASE_TURN,
+  Rng,
   clone,
   legalMoves,
   scoreSeat,
   step,
   type GameState,
-  type Rng,
 } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
-import type { Agent, Decision, DecisionContext } from '../types.js';
+import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
 import { Playouts } from './policies.js';
 import { fillRewards } from './reward.js';
+import { searchStatistics } from './statistics.js';
 import { Node, rankRootMoves, selectChild, type RootMove } from './tree.js';
 
 const acts = (s: GameState, p: number): boolean =>
@@ -49,8 +53,15 @@ export class MctsAgent implements Agent {
   /** The last decision's legal root moves, best first. */
   lastSearch: RootMove[] = [];
 
-  constructor(readonly params: MctsParams) {
+  /** Whether decisions carry their root statistics (AgentOptions.searchStatistics). */
+  private readonly explains: boolean;
+
+  constructor(
+    readonly params: MctsParams,
+    options: AgentOptions = {},
+  ) {
     this.moveMode = params.trades;
+    this.explains = options.searchStatistics ?? false;
     this.playouts = new Playouts(params);
     this.keys = new MoveKeys(params.arms === 'grouped', params.trades);
   }
@@ -79,6 +90,10 @@ export class MctsAgent implements Agent {
     } else {
       roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
     }
+    const carried = roots[0].visits;
+    // A world to resolve the statistics' grouped arms in, taken from the search's own worlds so
+    // that explaining samples none of its own (the bury rule reads only what the seat knows).
+    let shown = worlds?.[0];
     let done = 0;
     let cutShort = false;
     while (done < budget) {
@@ -88,7 +103,9 @@ export class MctsAgent implements Agent {
         break;
       }
       const k = done % roots.length;
-      this.iterate(worlds ? clone(worlds[k]) : ctx.sampleWorld(rng), me, roots[k], c, rng);
+      const world = worlds ? clone(worlds[k]) : ctx.sampleWorld(rng);
+      if (this.explains && !shown) shown = clone(world);
+      this.iterate(world, me, roots[k], c, rng);
       done++;
     }
     this.lastRoots = roots;
@@ -99,7 +116,19 @@ export class MctsAgent implements Agent {
     // The bury rule reads only the agent's own hand and public facts: any world of its own does.
     const move = this.keys.resolve(isArm(key) ? (worlds?.[0] ?? ctx.sampleWorld(rng)) : undefined, me, key, ctx.legal, rng);
     if (p.reuse === 'on') this.kept = roots[0].child(key, me);
-    return { move, iterations: done, cutShort };
+    if (!this.explains) return { move, iterations: done, cutShort };
+    return { move, iterations: done, cutShort, search: this.explain(ctx, key, move, done, carried, shown!) };
+  }
+
+  /**
+   * The last search's root statistics, its tree keys turned into legal moves: the move played
+   * for the chosen key, else the key's move in `world`, with a generator of its own for the bury
+   * rule's ties, so that the agent's RNG is not touched.
+   */
+  private explain(ctx: DecisionContext, chosen: number, move: number, iterations: number, carried: number, world: GameState): SearchStatistics {
+    const draws = new Rng(ctx.seat);
+    const moveOf = (key: number) => (key === chosen ? move : this.keys.resolve(world, ctx.seat, key, ctx.legal, draws));
+    return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' });
   }
 
   private iterate(world: GameState, me: number, root: Node, c: number, rng: Rng): void {
