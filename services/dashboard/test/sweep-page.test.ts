@@ -2,16 +2,14 @@
  * The sweep page's answer at a glance (issue 16), in a real browser (Debian's chromium with
  * playwright-core) against a real lab: a small sweep from the thesis's Table 7.4 preset (the paper
  * drawn beside ours) and a 2-D grid. Every expected value is read from the API. Screenshots of each
- * page go to test-artifacts/dashboard/ (not committed).
+ * page go to test-artifacts/sweep-page/ (not committed).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
 const preset = JSON.parse(readFileSync(new URL('../../../presets/thesis-7.4-iterations.json', import.meta.url), 'utf8'));
 
 /** The preset as it is (its paper, its iteration values), made cheap: one-turn playouts, random boards, two deals. */
@@ -30,42 +28,31 @@ const GRID_SWEEP = {
   deals: { count: 2 },
 };
 
-let browser: Browser;
+const browser = new BrowserTests('sweep-page');
 let lab: TestLab;
-const pageErrors: string[] = [];
-let setupError: Error | undefined;
 const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  try {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    lab = await startLab({ workers: 1, slots: 2 });
-    for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP })) {
-      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
-      if (res.status !== 201) throw new Error(`POST /api/sweeps (${key}): ${res.status} ${JSON.stringify(res.body)}`);
-      ids[key] = res.body.id;
-    }
-    for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
-  } catch (err) {
-    setupError = err as Error;
-  }
-}, 180_000);
-
-beforeEach(() => {
-  if (setupError) throw setupError;
-});
+beforeAll(
+  () =>
+    browser.start(async () => {
+      lab = await startLab({ workers: 1, slots: 2 });
+      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP })) {
+        const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+        if (res.status !== 201) throw new Error(`POST /api/sweeps (${key}): ${res.status} ${JSON.stringify(res.body)}`);
+        ids[key] = res.body.id;
+      }
+      for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
+    }),
+  180_000,
+);
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await lab?.close();
 }, 30_000);
 
 async function openSweep(id: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  if (setupError) throw setupError;
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  const page = await browser.newPage({ viewport });
   await page.goto(`${lab.url}/sweeps/${id}`);
   await page.waitForFunction(() => document.getElementById('status')!.textContent === 'done');
   await page.waitForFunction(() => (window as any).Chart?.getChart(document.getElementById('chart-cards')));
@@ -133,9 +120,9 @@ describe('the sweep page answers at a glance', () => {
     // The VP chart: ours, and the paper's mean VP where it printed one.
     const vp = all['param-vp-seats-0-it'];
     expect(vp.datasets[1].data.map((p: any) => p.y)).toEqual(d.paper.rows.map((r: any) => r.paper.vp));
-    await page.screenshot({ path: `${ARTIFACTS}sweep-paper-preset.png`, fullPage: true });
-    await page.screenshot({ path: `${ARTIFACTS}sweep-paper-preset-first-screen.png` });
-    await page.context().close();
+    await page.screenshot({ path: `${browser.artifacts}sweep-paper-preset.png`, fullPage: true });
+    await page.screenshot({ path: `${browser.artifacts}sweep-paper-preset-first-screen.png` });
+    await page.close();
   });
 
   test('a grid: one line per value of the other parameter, a log axis over a decade, Wilson bars inside [0, 100 %]', async () => {
@@ -178,8 +165,8 @@ describe('the sweep page answers at a glance', () => {
     }
     // No paper for a sweep that names none.
     expect(await page.isHidden('#paper-box')).toBe(true);
-    await page.screenshot({ path: `${ARTIFACTS}sweep-grid.png`, fullPage: true });
-    await page.context().close();
+    await page.screenshot({ path: `${browser.artifacts}sweep-grid.png`, fullPage: true });
+    await page.close();
   });
 
   test('one colour per agent configuration across charts and sweeps; each chart saves as PNG and CSV', async () => {
@@ -203,12 +190,12 @@ describe('the sweep page answers at a glance', () => {
       expect(lines.length - 1).toBe(all['chart-wonders'].datasets.reduce((s: number, ds: any) => s + ds.data.length, 0));
       await box.locator('[data-export=png]').click();
       expect(await box.locator('[data-export=png]').getAttribute('href')).toMatch(/^data:image\/png;base64,/);
-      await page.context().close();
+      await page.close();
     }
     // 'random' and 'rulebased' sit in both sweeps: one colour each everywhere, and different from each other.
     expect(colours.random.size).toBe(1);
     expect(colours.rulebased.size).toBe(1);
     expect([...colours.random][0]).not.toBe([...colours.rulebased][0]);
-    expect(pageErrors).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
   });
 });
