@@ -107,34 +107,28 @@ end
 `;
 
 /**
- * Stores one game's result and applies its aggregate increments, once per game id.
- * increments: JSON [[field, delta], …] (deltas as strings: a '.' or 'e' makes them floats).
- * share: '' or JSON { group, size, keys: [{ key, wins, seats }], a?, b?, cell } — a paired design's
- * group share (keys L<label> and R<role>; a and b the compared keys).
- * The game also counts in the sweep's throughput ring (`rate`): `rateSlots` buckets of
- * `rateBucketMs` of active time, slot b mod rateSlots holding bucket b's count (fields b<slot>,
- * n<slot>), so the recent rate is read without keeping a time per game. cpuMs ('' when unknown)
- * adds to the sweep's CPU time, and worker ('' when unknown) counts the game for that worker.
- * Returns 1 when stored, 0 when the game was already stored.
+ * What storing games shares: `bump` adds a delta to a counter (a '.' or 'e' in the delta makes it a
+ * float); `add_share` adds a paired design's group share and folds the group when complete;
+ * `count_done` counts n stored games in the sweep's counters, clock, throughput ring, CPU time,
+ * worker tally and the lab-wide count, then checks whether the sweep is done.
+ *
+ * The throughput ring (`rate`): `rateSlots` buckets of `rateBucketMs` of active time, slot b mod
+ * rateSlots holding bucket b's count (fields b<slot>, n<slot>), so the recent rate is read without
+ * keeping a time per game.
  */
-export const RECORD_RESULT = new Script(
-  'record-result',
-  {
-    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers'],
-    args: ['sweepId', 'gameId', 'index', 'summary', 'record', 'now', 'increments', 'share', 'rateBucketMs', 'rateSlots', 'cpuMs', 'worker'],
-  },
+const STORE_GAMES =
   FINISH_CHECK +
-    `
-redis.call('SREM', out, index)
-if redis.call('HSETNX', results, gameId, summary) == 0 then return 0 end
-if record ~= '' then redis.call('HSET', records, gameId, record) end
+  `
 local function bump(key, field, delta)
   if string.find(delta, '[%.eE]') then redis.call('HINCRBYFLOAT', key, field, delta)
-  else redis.call('HINCRBY', key, field, delta) end
+  else
+    -- A whole delta to a counter that already holds a fraction (a time that happened to sum to
+    -- whole milliseconds): HINCRBY refuses it, and an error here would leave the game half counted.
+    local r = redis.pcall('HINCRBY', key, field, delta)
+    if type(r) == 'table' and r.err then redis.call('HINCRBYFLOAT', key, field, delta) end
+  end
 end
-for _, pair in ipairs(cjson.decode(increments)) do bump(agg, pair[1], pair[2]) end
-if share ~= '' then
-  local s = cjson.decode(share)
+local function add_share(agg, groups, s)
   local count = redis.call('HINCRBY', groups, s.group .. '|n', 1)
   for _, k in ipairs(s.keys) do
     redis.call('HINCRBY', groups, s.group .. '|' .. k.key .. '|w', k.wins)
@@ -162,25 +156,90 @@ if share ~= '' then
     end
   end
 end
-redis.call('HINCRBY', meta, 'done', 1)
-if cpuMs ~= '' then redis.call('HINCRBYFLOAT', meta, 'cpuMs', cpuMs) end
-if worker ~= '' then redis.call('HINCRBY', workers, worker, 1) end
-redis.call('HSETNX', meta, 'firstDone', now)
-redis.call('HSET', meta, 'lastDone', now)
-if has_clock(meta) then
-  local act = active_ms(meta, now)
-  redis.call('HSETNX', meta, 'firstDoneActive', act)
-  redis.call('HSET', meta, 'lastDoneActive', act)
-  local bucket = math.floor(act / tonumber(rateBucketMs))
-  local slot = bucket % tonumber(rateSlots)
-  if tonumber(redis.call('HGET', rate, 'b' .. slot) or '-1') ~= bucket then
-    redis.call('HSET', rate, 'b' .. slot, bucket, 'n' .. slot, 0)
+local function count_done(meta, active, stats, rate, workers, sweep_id, n, now, cpu_ms, worker, bucket_ms, slots)
+  redis.call('HINCRBY', meta, 'done', n)
+  if cpu_ms ~= '' then redis.call('HINCRBYFLOAT', meta, 'cpuMs', cpu_ms) end
+  if worker ~= '' then redis.call('HINCRBY', workers, worker, n) end
+  redis.call('HSETNX', meta, 'firstDone', now)
+  redis.call('HSET', meta, 'lastDone', now)
+  if has_clock(meta) then
+    local act = active_ms(meta, now)
+    redis.call('HSETNX', meta, 'firstDoneActive', act)
+    redis.call('HSET', meta, 'lastDoneActive', act)
+    local bucket = math.floor(act / tonumber(bucket_ms))
+    local slot = bucket % tonumber(slots)
+    if tonumber(redis.call('HGET', rate, 'b' .. slot) or '-1') ~= bucket then
+      redis.call('HSET', rate, 'b' .. slot, bucket, 'n' .. slot, 0)
+    end
+    redis.call('HINCRBY', rate, 'n' .. slot, n)
   end
-  redis.call('HINCRBY', rate, 'n' .. slot, 1)
+  redis.call('HINCRBY', stats, 'done', n)
+  finish_check(meta, active, sweep_id, now)
 end
-redis.call('HINCRBY', stats, 'done', 1)
-finish_check(meta, active, sweepId, now)
+`;
+
+/**
+ * Stores one game's result and applies its aggregate increments, once per game id.
+ * increments: JSON [[field, delta], …] (deltas as strings: a '.' or 'e' makes them floats).
+ * share: '' or JSON { group, size, keys: [{ key, wins, seats }], a?, b?, cell } — a paired design's
+ * group share (keys L<label> and R<role>; a and b the compared keys).
+ * The game also counts in the sweep's throughput ring; cpuMs ('' when unknown) adds to the
+ * sweep's CPU time, and worker ('' when unknown) counts the game for that worker.
+ * Returns 1 when stored, 0 when the game was already stored.
+ */
+export const RECORD_RESULT = new Script(
+  'record-result',
+  {
+    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers'],
+    args: ['sweepId', 'gameId', 'index', 'summary', 'record', 'now', 'increments', 'share', 'rateBucketMs', 'rateSlots', 'cpuMs', 'worker'],
+  },
+  STORE_GAMES +
+    `
+redis.call('SREM', out, index)
+if redis.call('HSETNX', results, gameId, summary) == 0 then return 0 end
+if record ~= '' then redis.call('HSET', records, gameId, record) end
+for _, pair in ipairs(cjson.decode(increments)) do bump(agg, pair[1], pair[2]) end
+if share ~= '' then add_share(agg, groups, cjson.decode(share)) end
+count_done(meta, active, stats, rate, workers, sweepId, 1, now, cpuMs, worker, rateBucketMs, rateSlots)
 return 1
+`,
+);
+
+/**
+ * Stores a batch of games with their increments summed over the batch (one HINCRBY per distinct
+ * field, not per game: what makes cheap games cheap for Redis), all or nothing: when any of them
+ * was stored before (a batch delivered again after a crash), nothing is written and -1 returned,
+ * and the caller stores the games one by one with RECORD_RESULT, once each.
+ * games: JSON [[gameId, index, summaryBytes, recordBytes], …]; blobs: each game's deflated summary
+ * then its record, concatenated in that order. shares: JSON list of group shares (as RECORD_RESULT's).
+ * Returns the number of games stored.
+ */
+export const RECORD_BATCH = new Script(
+  'record-batch',
+  {
+    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers'],
+    args: ['sweepId', 'games', 'blobs', 'now', 'increments', 'shares', 'rateBucketMs', 'rateSlots', 'cpuMs', 'worker'],
+  },
+  STORE_GAMES +
+    `
+local list = cjson.decode(games)
+for _, g in ipairs(list) do
+  if redis.call('HEXISTS', results, g[1]) == 1 then return -1 end
+end
+local at = 1
+for _, g in ipairs(list) do
+  redis.call('SREM', out, g[2])
+  redis.call('HSET', results, g[1], string.sub(blobs, at, at + g[3] - 1))
+  at = at + g[3]
+  if g[4] > 0 then
+    redis.call('HSET', records, g[1], string.sub(blobs, at, at + g[4] - 1))
+    at = at + g[4]
+  end
+end
+for _, pair in ipairs(cjson.decode(increments)) do bump(agg, pair[1], pair[2]) end
+for _, s in ipairs(cjson.decode(shares)) do add_share(agg, groups, s) end
+count_done(meta, active, stats, rate, workers, sweepId, #list, now, cpuMs, worker, rateBucketMs, rateSlots)
+return #list
 `,
 );
 
@@ -203,20 +262,28 @@ return 1
 );
 
 /**
- * Takes up to `window − |out|` game indices to enqueue: first those handed back, then the games at
- * the next positions of the sweep's order after the cursor; they join the outstanding set in the
- * same step, so none is lost. The cursor counts positions: with the shape fields (sCells, sSets,
- * sDeals, sOrders) position p is the game lab/schedule.ts's scheduledIndex gives, interleaved
- * across cells; without them (sweeps stored before) the game p itself. The first claim sets
- * startedAt. Returns the indices.
+ * Takes up to `window − |out|` game indices (window at least 8 batches when batched) to enqueue: first those handed back, then
+ * the games at the next positions of the sweep's order after the cursor, in whole batches of the
+ * sweep's `batch` positions (a queue job each; 1 for sweeps stored before batches), so that the
+ * cursor stays on a batch boundary; they join the outstanding set in the same step, so none is
+ * lost. The cursor counts positions: with the shape fields (sCells, sSets, sDeals, sOrders)
+ * position p is the game lab/schedule.ts's scheduledIndex gives, interleaved across cells; without
+ * them (sweeps stored before) the game p itself. The first claim sets startedAt. Returns
+ * { indices, from, stop }: every index taken (handed-back ones first), and the positions
+ * [from, stop) taken from the cursor.
  */
 export const CLAIM_GAMES = new Script(
   'claim-games',
   { keys: ['meta', 'out', 'requeue'], args: ['window', 'now'] },
   `
-if redis.call('HGET', meta, 'status') ~= 'running' then return {} end
-local want = tonumber(window) - redis.call('SCARD', out)
+if redis.call('HGET', meta, 'status') ~= 'running' then return {{}, 0, 0} end
+local batch = tonumber(redis.call('HGET', meta, 'batch') or '1')
+-- Batched: room for at least eight jobs, so that a window smaller than a few batches cannot starve the workers.
+local room = tonumber(window)
+if batch > 1 then room = math.max(room, 8 * batch) end
+local want = room - redis.call('SCARD', out)
 local got = {}
+local from, stop = 0, 0
 while want > 0 do
   local k = redis.call('LPOP', requeue)
   if not k then break end
@@ -240,7 +307,8 @@ if want > 0 then
     return cell * sets * deals * orders + set * deals * orders + deal * orders + order
   end
   local cursor = tonumber(redis.call('HGET', meta, 'cursor'))
-  local stop = math.min(tonumber(redis.call('HGET', meta, 'total')), cursor + want)
+  from = cursor
+  stop = math.min(tonumber(redis.call('HGET', meta, 'total')), cursor + math.ceil(want / batch) * batch)
   for p = cursor, stop - 1 do
     local k = string.format('%d', index_at(p))
     redis.call('SADD', out, k)
@@ -249,7 +317,7 @@ if want > 0 then
   redis.call('HSET', meta, 'cursor', stop)
 end
 if #got > 0 then redis.call('HSETNX', meta, 'startedAt', now) end
-return got
+return {got, from, stop}
 `,
 );
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { gameIncrements, pairedShare, placementOf } from '../lab/aggregates.js';
+import { gameIncrements, pairedShare, placementOf, type GamePlacement } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import type { ScheduleKind } from '../lab/schedule.js';
@@ -13,7 +13,7 @@ import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js'
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
 import { pack, unpack } from './packing.js';
-import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
+import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
 export type SweepStatus = (typeof SWEEP_STATUSES)[number];
@@ -51,6 +51,8 @@ export interface SweepMeta {
   code?: CodeVersion;
   /** CPU milliseconds of its games' threads, summed (games stored before this was kept add nothing). */
   cpuMs?: number;
+  /** Positions of its order per queue job (1: a job per game, as every sweep stored before batches). */
+  batch: number;
 }
 
 /** How a stored game was made: its thread's CPU time and the worker that played it. */
@@ -88,10 +90,24 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ...(h.firstDone ? { firstDone: num('firstDone') } : {}),
     ...(h.lastDone ? { lastDone: num('lastDone') } : {}),
     schedule: h.sCells ? 'interleaved' : 'sequential',
+    batch: Number(h.batch ?? 1),
     ...Object.fromEntries(
       (['startedAt', 'finishedAt', 'activeMs', 'runningSince', 'firstDoneActive', 'lastDoneActive', 'cpuMs'] as const).filter((k) => h[k] !== undefined).map((k) => [k, num(k)]),
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
+  };
+}
+
+/** A paired design's group share as the record scripts take it, or undefined when the design is not paired. */
+function shareJson(summary: GameSummary, placement: GamePlacement) {
+  const share = pairedShare(summary, placement);
+  if (!share) return undefined;
+  return {
+    group: share.group,
+    size: share.size,
+    keys: share.keys.map((key, i) => ({ key, wins: share.wins[i], seats: share.seats[i] })),
+    ...(share.compared ? { a: share.compared[0], b: share.compared[1] } : {}),
+    cell: `c${placement.cell}`,
   };
 }
 
@@ -136,7 +152,7 @@ export class SweepStore {
    * Stores a validated spec as a new running sweep; the feeder takes it from there, in the
    * interleaved order (the shape fields let the claim script compute it).
    */
-  async create(spec: SweepSpec, sweep = new Sweep(spec), now = Date.now(), code?: CodeVersion): Promise<SweepMeta> {
+  async create(spec: SweepSpec, sweep = new Sweep(spec), now = Date.now(), code?: CodeVersion, batch = 1): Promise<SweepMeta> {
     const id = newSweepId(now);
     const k = this.k(id);
     const fields = {
@@ -155,6 +171,7 @@ export class SweepStore {
       sOrders: sweep.shape.orders,
       activeMs: 0,
       runningSince: now,
+      batch,
       ...(code ? { code: JSON.stringify(code) } : {}),
     };
     await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();
@@ -204,9 +221,34 @@ export class SweepStore {
 
   /** Up to `window` minus the outstanding games' indices, now outstanding (see CLAIM_GAMES). */
   async claim(id: string, window: number, now = Date.now()): Promise<number[]> {
+    return (await this.claimRaw(id, window, now)).indices;
+  }
+
+  /**
+   * A claim as queue jobs: the games handed back, a job each, and the positions taken from the
+   * cursor in jobs of the sweep's batch (a batch of 1 is a single game's job).
+   */
+  async claimJobs(id: string, window: number, now = Date.now()): Promise<{ singles: number[]; batches: { p: number; n: number }[] }> {
+    const { indices, from, stop } = await this.claimRaw(id, window, now);
+    const meta = await this.meta(id);
+    const batch = meta?.batch ?? 1;
+    if (batch === 1) return { singles: indices, batches: [] };
+    const batches: { p: number; n: number }[] = [];
+    for (let p = from; p < stop; p += batch) batches.push({ p, n: Math.min(batch, stop - p) });
+    return { singles: indices.slice(0, indices.length - (stop - from)), batches };
+  }
+
+  private async claimRaw(id: string, window: number, now: number): Promise<{ indices: number[]; from: number; stop: number }> {
     const k = this.k(id);
-    const got = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue }, { window, now })) as string[];
-    return got.map(Number);
+    const [got, from, stop] = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue }, { window, now })) as [string[], number, number];
+    return { indices: got.map(Number), from: Number(from), stop: Number(stop) };
+  }
+
+  /** Of these game indices, those still outstanding (claimed, not yet stored, failed or handed back). */
+  async stillOutstanding(id: string, indices: readonly number[]): Promise<number[]> {
+    if (indices.length === 0) return [];
+    const member = await this.redis.smismember(this.k(id).out, ...indices.map(String));
+    return indices.filter((_, i) => member[i] === 1);
   }
 
   async outstanding(id: string): Promise<number[]> {
@@ -239,35 +281,82 @@ export class SweepStore {
     const placement = placementOf(loaded.sweep, summary.index);
     const { record, ...rest } = summary;
     const increments = JSON.stringify([...gameIncrements(summary, placement)].map(([field, delta]) => [field, String(delta)]));
-    const share = pairedShare(summary, placement);
-    const shareJson = share
-      ? JSON.stringify({
-          group: share.group,
-          size: share.size,
-          keys: share.keys.map((key, i) => ({ key, wins: share.wins[i], seats: share.seats[i] })),
-          ...(share.compared ? { a: share.compared[0], b: share.compared[1] } : {}),
-          cell: `c${placement.cell}`,
-        })
-      : '';
-    const stored = await RECORD_RESULT.run(
-      this.redis,
-      { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: this.keys.active, stats: this.keys.stats, rate: k.rate, workers: k.workers },
-      {
-        sweepId: loaded.id,
-        gameId: summary.id,
-        index: summary.index,
-        summary: pack(rest),
-        record: record ? pack(record) : '',
-        now,
-        increments,
-        share: shareJson,
-        rateBucketMs: RATE_BUCKET_MS,
-        rateSlots: RATE_SLOTS,
-        cpuMs: made.cpuMs !== undefined && Number.isFinite(made.cpuMs) ? made.cpuMs.toFixed(3) : '',
-        worker: made.worker ? JSON.stringify(made.worker) : '',
-      },
-    );
+    const share = shareJson(summary, placement);
+    const stored = await RECORD_RESULT.run(this.redis, this.recordKeys(k), {
+      sweepId: loaded.id,
+      gameId: summary.id,
+      index: summary.index,
+      summary: pack(rest),
+      record: record ? pack(record) : '',
+      now,
+      increments,
+      share: share ? JSON.stringify(share) : '',
+      rateBucketMs: RATE_BUCKET_MS,
+      rateSlots: RATE_SLOTS,
+      cpuMs: made.cpuMs !== undefined && Number.isFinite(made.cpuMs) ? made.cpuMs.toFixed(3) : '',
+      worker: made.worker ? JSON.stringify(made.worker) : '',
+    });
     return stored === 1;
+  }
+
+  /**
+   * Stores a batch of finished games in one step, their aggregate increments summed over the batch
+   * (RECORD_BATCH); when one of them was stored before (a batch delivered again), stores them one
+   * by one instead, each once. Returns how many were stored (the others were duplicates).
+   */
+  async recordBatch(loaded: LoadedSweep, games: readonly { summary: GameSummary; cpuMs?: number }[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
+    if (games.length === 0) return 0;
+    const k = this.k(loaded.id);
+    const list: [string, number, number, number][] = [];
+    const blobs: Buffer[] = [];
+    const sums = new Map<string, { sum: number; float: boolean }>();
+    const shares: ReturnType<typeof shareJson>[] = [];
+    let cpuMs = 0;
+    let cpuKnown = false;
+    for (const { summary, cpuMs: ms } of games) {
+      const placement = placementOf(loaded.sweep, summary.index);
+      const { record, ...rest } = summary;
+      const packed = pack(rest);
+      const packedRecord = record ? pack(record) : undefined;
+      list.push([summary.id, summary.index, packed.length, packedRecord?.length ?? 0]);
+      blobs.push(packed, ...(packedRecord ? [packedRecord] : []));
+      for (const [field, delta] of gameIncrements(summary, placement)) {
+        const acc = sums.get(field);
+        if (acc) {
+          acc.sum += delta;
+          acc.float ||= !Number.isInteger(delta);
+        } else sums.set(field, { sum: delta, float: !Number.isInteger(delta) });
+      }
+      const share = shareJson(summary, placement);
+      if (share) shares.push(share);
+      if (ms !== undefined && Number.isFinite(ms)) {
+        cpuMs += ms;
+        cpuKnown = true;
+      }
+    }
+    // A field that ever took a fractional delta is summed as a float (written with a '.'), so the
+    // script adds it with HINCRBYFLOAT even when the batch's sum happens to be whole.
+    const increments = [...sums].filter(([, a]) => a.sum !== 0).map(([field, a]) => [field, a.float ? a.sum.toPrecision(17) : String(a.sum)]);
+    const stored = (await RECORD_BATCH.run(this.redis, this.recordKeys(k), {
+      sweepId: loaded.id,
+      games: JSON.stringify(list),
+      blobs: Buffer.concat(blobs),
+      now,
+      increments: JSON.stringify(increments),
+      shares: JSON.stringify(shares),
+      rateBucketMs: RATE_BUCKET_MS,
+      rateSlots: RATE_SLOTS,
+      cpuMs: cpuKnown ? cpuMs.toFixed(3) : '',
+      worker: worker ? JSON.stringify(worker) : '',
+    })) as number;
+    if (stored >= 0) return stored;
+    let one = 0;
+    for (const { summary, cpuMs: ms } of games) if (await this.recordResult(loaded, summary, now, { cpuMs: ms, worker })) one++;
+    return one;
+  }
+
+  private recordKeys(k: SweepKeys) {
+    return { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: this.keys.active, stats: this.keys.stats, rate: k.rate, workers: k.workers };
   }
 
   /** Records a game that failed every attempt; false when already recorded or since played. */
