@@ -74,7 +74,8 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   if (created.status !== 201) throw new Error(`the sweep was not created: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.id as string;
   const sweep = new Sweep(parseSweepSpec(SPEC));
-  log(`sweep ${id}: ${sweep.size} games of ${SPEC.seats.join(' v ')}, ${WORKERS} workers of one slot`);
+  const batch = (await metaOf(store, id))?.batch ?? 1;
+  log(`sweep ${id}: ${sweep.size} games of ${SPEC.seats.join(' v ')} in queue jobs of ${batch} games, ${WORKERS} workers of one slot`);
 
   // Events at fractions of the sweep, spread over its length: worker kills, coordinator kills, and
   // two Redis restarts (one clean shutdown, one SIGKILL).
@@ -137,6 +138,7 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
     if (s && strip(s) !== strip(playGame(sweep.game(k)))) mismatched++;
   });
   log(`games: ${sweep.size}, stored ${resultCount}, done counter ${meta.done}, aggregate n ${agg['c0|n']}, failed ${meta.failed}`);
+  check(batch > 1, `the games went to the queue in batches (${batch} a job), so kills cut batches short`);
   check(lost === 0, `0 games lost (${lost})`);
   check(duplicated === 0 && meta.done === sweep.size && Number(agg['c0|n']) === sweep.size, `0 games counted twice (${duplicated})`);
   check(mismatched === 0, `0 games differ from a local play (${mismatched})`);

@@ -73,6 +73,7 @@ export const SweepOverviewSchema = z.object({
   gamesPerSecond: z.number().describe('While running: the recent rate (the last 5 minutes of running time); once finished: over its whole running time. Paused time never counts.'),
   etaSeconds: z.number().nullable().describe('Seconds to go at that rate (null when not running, or before a rate is known).'),
   activeSeconds: z.number().nullable().describe('Seconds the sweep has spent running, paused time not counted (null for sweeps stored before this was kept).'),
+  batch: z.number().int().describe('Games per queue job: about BATCH_SECONDS of estimated play each (1: a job per game, as for every sweep stored before batches). A batch delivered again plays only its games not yet stored.'),
   schedule: z.enum(['interleaved', 'sequential']).describe('The order games are queued in: interleaved across the cells deal by deal, so every cell progresses together (sequential: sweeps stored before).'),
   firstGameAt: z.string().nullable().describe('ISO 8601: when the first game finished (null before)'),
   lastGameAt: z.string().nullable().describe('ISO 8601: when the latest game finished; with firstGameAt, the wall time a finished sweep took'),

@@ -32,6 +32,8 @@ export interface AppOptions {
   /** What one request may ask for (see config.ts). */
   limits: LimitsConfig;
   eventsIntervalMs: number;
+  /** How a new sweep's games are batched into queue jobs (BATCH_SECONDS, MAX_BATCH); default: a job per game. */
+  batching?: { seconds: number; max: number };
   /** A request not answered by then gets a 503 (Redis slow or unreachable). */
   requestTimeoutMs: number;
   /** Where Redis outages are logged; without one, errors are logged as they come. */
@@ -56,7 +58,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // the token, or a path that does not exist, never gets a body parsed.
   app.use(healthRoutes(store, metrics));
   app.use(schemaRoutes());
-  app.use(sweepRoutes({ store, feeder: o.feeder, events, limits, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
+  app.use(sweepRoutes({ store, feeder: o.feeder, events, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
   app.use(gameRoutes(store, limits));
   app.use(exportRoutes(store));
   app.use(ratingsRoutes(store));

@@ -39,8 +39,15 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   HOST: z.string().default('0.0.0.0'),
   /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as compose passes it). */
   API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
-  /** Games of one sweep in the queue at once; the rest wait behind the sweep's cursor. */
+  /** Games of one sweep in the queue at once (at least eight batches); the rest wait behind the sweep's cursor. */
   FEED_WINDOW: positiveInt(2000),
+  /**
+   * Seconds of estimated play per queue job: a sweep's games go in batches of about this much work
+   * (lab/cost.ts), so cheap games stop paying a job's fixed cost each. 0: a job per game.
+   */
+  BATCH_SECONDS: z.coerce.number().min(0).finite().default(1),
+  /** Most games in one batch (the games a killed worker's batch replays, and its result call's size). */
+  MAX_BATCH: positiveInt(500),
   FEED_INTERVAL_MS: positiveInt(250),
   /** How often Server-Sent Events check a sweep for news. */
   EVENTS_INTERVAL_MS: positiveInt(1000),

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import { batchJobId, bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
 
 export interface FeederOptions {
   store: SweepStore;
@@ -75,55 +75,91 @@ export class Feeder {
     return queued;
   }
 
-  private async enqueue(id: string, indices: readonly number[]): Promise<void> {
+  /** Queues single-game jobs and batch jobs (positions p … p + n − 1) of a sweep. */
+  private async enqueue(id: string, indices: readonly number[], batches: readonly { p: number; n: number }[] = []): Promise<void> {
     const meta = await this.o.store.meta(id);
     const priority = bullPriority(meta?.priority ?? 1);
+    const jobs = [
+      ...batches.map(({ p, n }) => ({ name: 'games', data: { s: id, p, n }, opts: { jobId: batchJobId(id, p), ...priority } })),
+      ...indices.map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), ...priority } })),
+    ];
     // Chunks go out two at a time, so that building one overlaps with Redis running the other.
     const CHUNK = 2500;
-    const chunks: number[][] = [];
-    for (let i = 0; i < indices.length; i += CHUNK) chunks.push(indices.slice(i, i + CHUNK));
+    const chunks: (typeof jobs)[] = [];
+    for (let i = 0; i < jobs.length; i += CHUNK) chunks.push(jobs.slice(i, i + CHUNK));
     const send = async () => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-        await this.o.queue.addBulk(chunk.map((k) => ({ name: 'game', data: { s: id, k }, opts: { jobId: jobId(id, k), ...priority } })));
-      }
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await this.o.queue.addBulk(chunk as Parameters<Queue<GameJobData>['addBulk']>[0]);
     };
     await Promise.all([send(), send()]);
   }
 
-  /** Claims up to the window of games and queues them; returns how many. */
+  /** Claims up to the window of games and queues them; returns how many games. */
   async feed(id: string, window = this.o.window): Promise<number> {
-    const indices = await this.o.store.claim(id, window);
-    if (indices.length === 0) return 0;
-    await this.enqueue(id, indices);
+    const { singles, batches } = await this.o.store.claimJobs(id, window);
+    const games = singles.length + batches.reduce((sum, b) => sum + b.n, 0);
+    if (games === 0) return 0;
+    await this.enqueue(id, singles, batches);
     // A pause or cancel between the claim and the queueing found no jobs to take back: take
     // them back now.
     const status = await this.o.store.status(id);
     if (status !== 'running') await this.takeBack(id, status === 'cancelled' ? 'drop' : 'requeue');
-    return indices.length;
+    return games;
+  }
+
+  /**
+   * The queue jobs an outstanding game may be in: its own (handed back games, sweeps of batch 1)
+   * and, in a batched sweep, its batch's.
+   */
+  private async jobsOf(id: string, outstanding: readonly number[]): Promise<{ single: Map<number, string>; batch: Map<number, string> }> {
+    const single = new Map(outstanding.map((k) => [k, jobId(id, k)]));
+    const batch = new Map<number, string>();
+    const meta = await this.o.store.meta(id);
+    if (meta && meta.batch > 1) {
+      const { sweep } = (await this.o.store.load(id))!;
+      for (const k of outstanding) batch.set(k, batchJobId(id, Math.floor(sweep.positionOf(k) / meta.batch) * meta.batch));
+    }
+    return { single, batch };
   }
 
   /**
    * Takes a sweep's waiting jobs off the queue (running games finish) and either puts their games
-   * back in line behind the cursor (a pause) or forgets them (a cancel). Returns how many.
+   * back in line behind the cursor (a pause) or forgets them (a cancel). Returns how many games.
+   * BullMQ's remove answers 1 for a job that does not exist too, so which job holds a game is
+   * read first: its batch's job when that exists, else its own; a game with neither (claimed, not
+   * yet queued) is taken back as it is.
    */
   async takeBack(id: string, mode: 'requeue' | 'drop'): Promise<number> {
     const { store, queue } = this.o;
+    const outstanding = await store.outstanding(id);
+    const { single, batch } = await this.jobsOf(id, outstanding);
+    const missing = new Set(await store.missingJobs(queue.qualifiedName, [...new Set(batch.values())]));
+    const removedBatches = new Map<string, boolean>();
     const removed: number[] = [];
-    for (const k of await store.outstanding(id)) {
-      if ((await queue.remove(jobId(id, k))) === 1) removed.push(k);
+    for (const k of outstanding) {
+      const inBatch = batch.get(k);
+      let taken: boolean;
+      if (inBatch !== undefined && !missing.has(inBatch)) {
+        if (!removedBatches.has(inBatch)) removedBatches.set(inBatch, (await queue.remove(inBatch)) === 1);
+        taken = removedBatches.get(inBatch)!;
+      } else {
+        taken = (await queue.remove(single.get(k)!)) === 1;
+      }
+      if (taken) removed.push(k);
     }
     if (mode === 'requeue') await store.handBack(id, removed);
     else await store.dropOutstanding(id, removed);
     return removed.length;
   }
 
-  /** Queues claimed games that have no job (lost between claim and queueing). */
+  /** Queues claimed games that have no job (lost between claim and queueing), each as a job of its own. */
   async reconcile(id: string): Promise<number> {
     const { store, queue } = this.o;
     const outstanding = await store.outstanding(id);
     if (outstanding.length === 0) return 0;
-    const missingIds = new Set(await store.missingJobs(queue.qualifiedName, outstanding.map((k) => jobId(id, k))));
-    const missing = outstanding.filter((k) => missingIds.has(jobId(id, k)));
+    const { single, batch } = await this.jobsOf(id, outstanding);
+    const candidates = [...new Set([...single.values(), ...batch.values()])];
+    const missingIds = new Set(await store.missingJobs(queue.qualifiedName, candidates));
+    const missing = outstanding.filter((k) => missingIds.has(single.get(k)!) && (!batch.has(k) || missingIds.has(batch.get(k)!)));
     if (missing.length) {
       this.o.logger.warn({ sweep: id, games: missing.length }, 'claimed games had no job; queueing them again');
       await this.enqueue(id, missing);

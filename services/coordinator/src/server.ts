@@ -53,6 +53,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     apiToken: config.API_TOKEN,
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
+    batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     outage,
     mount: hooks.mount,

@@ -29,6 +29,8 @@ export interface SweepOverview {
   activeSeconds: number | null;
   /** The order its games are queued in: interleaved across cells deal by deal (sequential: sweeps stored before). */
   schedule: SweepMeta['schedule'];
+  /** Positions of its order per queue job (1: a job per game). */
+  batch: number;
   /** When the first and the latest game finished (ISO 8601; null before the first). */
   firstGameAt: string | null;
   lastGameAt: string | null;
@@ -90,6 +92,7 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
     etaSeconds: rate.etaSeconds,
     activeSeconds: rate.activeSeconds,
     schedule: meta.schedule,
+    batch: meta.batch,
     firstGameAt: meta.firstDone !== undefined ? new Date(meta.firstDone).toISOString() : null,
     lastGameAt: meta.lastDone !== undefined ? new Date(meta.lastDone).toISOString() : null,
   };

@@ -986,14 +986,17 @@ describe('sweep lifecycle', () => {
     // The feeder keeps at most the window in the queue.
     await waitFor(async () => (await detail(lab, idA)).counts.done >= 2, 'sweep A to play two games', 20_000);
     const running = await detail(lab, idA);
-    expect(running.counts.queued).toBeLessThanOrEqual(feedWindow);
+    // Batched, the window is at least eight batches.
+    expect(running.batch).toBeGreaterThan(1);
+    expect(running.counts.queued).toBeLessThanOrEqual(Math.max(feedWindow, 8 * running.batch));
 
     // Pause: waiting jobs are taken back; only the games being played stay out.
     const paused = await post(lab, `/api/sweeps/${idA}/pause`);
     expect(paused.status).toBe(200);
     expect(paused.body.status).toBe('paused');
     const atPause = paused.body.counts;
-    expect(atPause.queued).toBeLessThanOrEqual(workers * slots);
+    // Only the jobs being played stay out: a batch of games per slot.
+    expect(atPause.queued).toBeLessThanOrEqual(workers * slots * running.batch);
     expect(atPause.done).toBeLessThan(totalA);
 
     // The running games end; then nothing more is played. (An overview reads the counters before
@@ -1002,8 +1005,8 @@ describe('sweep lifecycle', () => {
     await waitFor(async () => (await detail(lab, idA)).counts.queued === 0, 'the running games of paused sweep A to finish', 10_000);
     const drained = await detail(lab, idA);
     expect(drained.status).toBe('paused');
-    // Only the games running at the pause (at most one per slot) may have finished since.
-    expect(drained.counts.done).toBeLessThanOrEqual(atPause.done + workers * slots);
+    // Only the games running at the pause (at most a batch per slot) may have finished since.
+    expect(drained.counts.done).toBeLessThanOrEqual(atPause.done + workers * slots * running.batch);
     await sleep(1200); // many feeder ticks, longer than a game
     const still = await detail(lab, idA);
     expect(still.status).toBe('paused');
@@ -1023,7 +1026,8 @@ describe('sweep lifecycle', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
     const atCancel = cancelled.body.counts;
-    expect(atCancel.queued).toBeLessThanOrEqual(workers * slots);
+    const batchB = (await detail(lab, idB)).batch;
+    expect(atCancel.queued).toBeLessThanOrEqual(workers * slots * batchB);
     expect(atCancel.done).toBeLessThan(totalB);
 
     // Resume A: it runs to the end, every game counted once.
@@ -1045,7 +1049,7 @@ describe('sweep lifecycle', () => {
     await waitFor(async () => (await detail(lab, idB)).counts.queued === 0, 'sweep B to have nothing queued', 10_000);
     const bAfter = await detail(lab, idB);
     expect(bAfter.status).toBe('cancelled');
-    expect(bAfter.counts.done).toBeLessThanOrEqual(atCancel.done + workers * slots);
+    expect(bAfter.counts.done).toBeLessThanOrEqual(atCancel.done + workers * slots * batchB);
     expect(bAfter.counts.done).toBeLessThan(totalB);
     expect(await lab.store.resultCount(idB)).toBe(bAfter.counts.done);
 
@@ -1078,17 +1082,18 @@ describe('sweep lifecycle', () => {
     // interleaving certain; it changes nothing else.
     const race = await startLab({ workers: 0, feedWindow });
     const store = race.coordinator.feederStore;
-    const realClaim = store.claim.bind(store);
-    let claimed!: (indices: number[]) => void;
-    const claimedOnce = new Promise<number[]>((resolve) => (claimed = resolve));
+    const realClaim = store.claimJobs.bind(store);
+    let claimed!: (games: number) => void;
+    const claimedOnce = new Promise<number>((resolve) => (claimed = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let armed = true;
-    store.claim = async (id: string, window: number) => {
+    store.claimJobs = async (id: string, window: number) => {
       const got = await realClaim(id, window);
-      if (armed && got.length) {
+      const games = got.singles.length + got.batches.reduce((sum, b) => sum + b.n, 0);
+      if (armed && games) {
         armed = false;
-        claimed(got);
+        claimed(games);
         await gate;
       }
       return got;
@@ -1099,8 +1104,9 @@ describe('sweep lifecycle', () => {
       const created = await post(race, '/api/sweeps', spec);
       expect(created.status).toBe(201);
       const id = created.body.id;
-      const got = await Promise.race([claimedOnce, sleep(5000).then(() => [] as number[])]);
-      expect(got.length).toBe(feedWindow);
+      const got = await Promise.race([claimedOnce, sleep(5000).then(() => 0)]);
+      const { batch } = (await detail(race, id)) as { batch: number };
+      expect(got).toBe(Math.min(total, batch > 1 ? Math.max(feedWindow, 8 * batch) : feedWindow));
 
       // No worker exists: no game is being played, so after the pause nothing may be.
       const paused = await post(race, `/api/sweeps/${id}/pause`);
@@ -1117,7 +1123,7 @@ describe('sweep lifecycle', () => {
       expect(after.counts).toMatchObject({ total, done: 0, queued: 0, pending: total });
     } finally {
       release();
-      store.claim = realClaim;
+      store.claimJobs = realClaim;
       await race.close();
     }
   });

@@ -4,13 +4,16 @@
  * Figures are printed as `name: value unit`; every run uses its own key prefix and deletes it.
  *
  * BENCH_ENQUEUE_GAMES (default 100000), BENCH_OVERHEAD_GAMES (default 2000),
- * BENCH_SCALE_GAMES (default 24) size the three parts.
+ * BENCH_SCALE_GAMES (default 24), BENCH_CHEAP_GAMES (default 20000) size the parts.
+ *
+ * The cheap sweep's Redis figures (commands and CPU per game) read INFO before and after: point
+ * REDIS_URL at a Redis nothing else uses while it runs, or they count the other clients too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { Sweep, parseSweepSpec, playGame, runGames, type SweepSpecInput } from '@wonderlab/shared';
+import { Sweep, batchSize, parseSweepSpec, playGame, runGames, type SweepSpecInput } from '@wonderlab/shared';
 import { SweepStore, connectRedis, deleteKeys, gameQueue, redisAnswers } from '@wonderlab/shared/store';
 import { GameWorker } from '@wonderlab/worker';
 import { Feeder } from '@wonderlab/coordinator';
@@ -19,6 +22,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ENQUEUE_GAMES = Number(process.env.BENCH_ENQUEUE_GAMES ?? 100_000);
 const OVERHEAD_GAMES = Number(process.env.BENCH_OVERHEAD_GAMES ?? 2000);
 const SCALE_GAMES = Number(process.env.BENCH_SCALE_GAMES ?? 24);
+const CHEAP_GAMES = Number(process.env.BENCH_CHEAP_GAMES ?? 20_000);
 const silent = pino({ level: 'silent' });
 const WORKER_MAIN = fileURLToPath(new URL('../../../worker/dist/src/main.js', import.meta.url));
 
@@ -150,11 +154,66 @@ async function throughput(processes: number): Promise<number> {
   }
 }
 
+/** Redis's own CPU seconds and the commands it has run (script-called ones included), from INFO. */
+async function redisCounters(redis: ReturnType<typeof connectRedis>): Promise<{ cpuSeconds: number; commands: number }> {
+  const cpu = await redis.info('cpu');
+  const stats = await redis.info('commandstats');
+  const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(cpu)![1]);
+  let commands = 0;
+  for (const m of stats.matchAll(/calls=(\d+)/g)) commands += Number(m[1]);
+  return { cpuSeconds: field('used_cpu_user') + field('used_cpu_sys'), commands };
+}
+
+/**
+ * A sweep of cheap games (three rule-based players, records kept, as `npm start` would play it)
+ * through a worker process of 2 slots, batched as the coordinator batches it, against the same
+ * games on 2 local threads; with Redis's commands and CPU per game.
+ */
+async function cheapSweep(): Promise<void> {
+  const { prefix, queueName, redis, store, queue } = setup();
+  let child: ChildProcess | undefined;
+  try {
+    const spec = parseSweepSpec({ name: 'cheap', players: 3, seats: ['rulebased', 'rulebased', 'rulebased'], deals: { count: CHEAP_GAMES } });
+    const sweep = new Sweep(spec);
+    const plans = Array.from({ length: sweep.size }, (_, k) => sweep.game(k));
+    let started = performance.now();
+    await runGames(plans, { threads: 2, record: true, onResult: () => {} });
+    const local = sweep.size / ((performance.now() - started) / 1000);
+
+    child = spawn(process.execPath, ['--single-threaded-gc', WORKER_MAIN], {
+      env: { ...process.env, REDIS_URL, KEY_PREFIX: prefix, QUEUE_NAME: queueName, WORKER_SLOTS: '2', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    const batch = batchSize(sweep.cells, sweep.size, 1, 500);
+    const feeder = new Feeder({ store, queue, window: 2000, intervalMs: 50, logger: silent });
+    const before = await redisCounters(redis);
+    const meta = await store.create(spec, sweep, Date.now(), undefined, batch);
+    started = performance.now();
+    feeder.start();
+    while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
+    const lab = sweep.size / ((performance.now() - started) / 1000);
+    await feeder.stop();
+    const after = await redisCounters(redis);
+    console.log(`cheap_sweep_local_2_threads: ${Math.round(local)} games/s (rulebased x3, records kept, ${sweep.size} games)`);
+    console.log(`cheap_sweep_through_lab: ${Math.round(lab)} games/s (one worker process of 2 slots, batches of ${batch})`);
+    console.log(`cheap_sweep_lab_over_local: ${(lab / local).toFixed(2)} (target >= 0.70)`);
+    console.log(`redis_commands_per_game: ${((after.commands - before.commands) / sweep.size).toFixed(1)} commands (batched cheap games)`);
+    console.log(`redis_cpu_per_game: ${((1e6 * (after.cpuSeconds - before.cpuSeconds)) / sweep.size).toFixed(1)} us (target <= 100)`);
+  } finally {
+    if (child && child.exitCode === null) await new Promise((r) => (child!.once('exit', r), child!.kill('SIGTERM')));
+    await queue.close();
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  }
+}
+
 if (!(await redisAnswers(REDIS_URL))) {
   console.log(`cluster benchmark skipped: no Redis at ${REDIS_URL}`);
 } else {
   await enqueueRate();
   await queueOverhead();
+  await cheapSweep();
   const one = await throughput(1);
   const two = await throughput(2);
   const localOne = await localThroughput(1);

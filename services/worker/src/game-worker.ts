@@ -5,7 +5,7 @@
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GamePool, gameSeconds, workerIdentity, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GamePool, gameSeconds, workerIdentity, type GameSummary, type WorkerIdentity } from '@wonderlab/shared';
 import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
@@ -81,12 +81,13 @@ export class GameWorker {
     return status;
   }
 
-  /** The job processor (public so tests can deliver a job twice). */
+  /** The job processor (public so tests can deliver a job twice). For a batch, the outcome of its last game. */
   async process(job: Job<GameJobData>, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
     const { s } = job.data;
     try {
       const status = await this.statusOf(s);
-      const outcome = await this.play(job, status, token, signal);
+      if (job.data.p !== undefined) return await this.playBatch(job, job.data.p, job.data.n, status, token, signal);
+      const outcome = await this.play(job, job.data.k, status, token, signal);
       this.counts[outcome]++;
       return outcome;
     } finally {
@@ -94,8 +95,8 @@ export class GameWorker {
     }
   }
 
-  private async play(job: Job<GameJobData>, status: SweepStatus | undefined, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
-    const { s, k } = job.data;
+  private async play(job: Job<GameJobData>, k: number, status: SweepStatus | undefined, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
+    const { s } = job.data;
     if (status === undefined) return 'unknown-sweep';
     if (status === 'cancelled') {
       await this.store.dropOutstanding(s, [k]);
@@ -118,12 +119,7 @@ export class GameWorker {
       if (job.id) this.running.set(job.id, { started: Date.now(), seconds: gameSeconds(plan.agents), game: plan.id });
       ({ summary, cpuMs } = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal));
     } catch (err) {
-      if (err instanceof GameAbortedError && token) {
-        // Shutting down: the job goes back to the queue at once instead of waiting to stall.
-        await job.moveToWait(token);
-        this.log.info({ sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
-        throw new WaitingError();
-      }
+      if (err instanceof GameAbortedError && token) await this.handBackJob(job, token, { sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
       const message = err instanceof Error ? err.message : String(err);
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         await this.store.recordFailure(s, k, plan?.id ?? `#${k}`, message);
@@ -135,6 +131,92 @@ export class GameWorker {
     const stored = await this.store.recordResult(loaded, summary, Date.now(), { cpuMs, worker: this.identity });
     this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
     return stored ? 'stored' : 'duplicate';
+  }
+
+  /** Shutting down: the job goes back to the queue at once instead of waiting to stall. */
+  private async handBackJob(job: Job<GameJobData>, token: string, log: Record<string, unknown>, message: string): Promise<never> {
+    await job.moveToWait(token);
+    this.log.info(log, message);
+    throw new WaitingError();
+  }
+
+  /**
+   * A batch: the games at positions p … p + n − 1 that are still outstanding (a batch delivered
+   * again skips the games stored or failed since), played one after another on this job's slot and
+   * stored together in one script call (SweepStore.recordBatch), each game once. A game that throws
+   * stores the games finished before it and fails the attempt, so the retry plays only the rest;
+   * on the last attempt it is recorded as failed and the batch goes on. Counts each game's outcome.
+   */
+  private async playBatch(job: Job<GameJobData>, p: number, n: number, status: SweepStatus | undefined, token?: string, signal?: AbortSignal): Promise<JobOutcome> {
+    const { s } = job.data;
+    if (status === undefined) return 'unknown-sweep';
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    let loaded;
+    try {
+      loaded = (await this.store.load(s))!;
+    } catch (err) {
+      // A spec that no longer expands: on the last attempt every game of the batch has failed.
+      if (!lastAttempt) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      const meta = await this.store.meta(s);
+      const positions = Array.from({ length: Math.max(0, Math.min(n, (meta?.total ?? 0) - p)) }, (_, i) => p + i);
+      for (const k of await this.store.stillOutstanding(s, await this.store.indicesAt(s, positions))) {
+        await this.store.recordFailure(s, k, `#${k}`, message);
+        this.counts.failed++;
+      }
+      this.log.error({ sweep: s, position: p, err: message }, 'batch failed on every attempt');
+      return 'failed';
+    }
+    const { sweep } = loaded;
+    const positions = Array.from({ length: Math.max(0, Math.min(n, sweep.size - p)) }, (_, i) => p + i);
+    const games = await this.store.stillOutstanding(s, positions.map((q) => sweep.indexAt(q)));
+    if (status === 'cancelled' || status === 'paused') {
+      if (status === 'cancelled') await this.store.dropOutstanding(s, games);
+      else await this.store.handBack(s, games);
+      this.counts[status] += games.length;
+      return status;
+    }
+    if (games.length === 0) return 'duplicate';
+    const plans = games.map((k) => sweep.game(k));
+    if (job.id) this.running.set(job.id, { started: Date.now(), seconds: plans.reduce((sum, plan) => sum + gameSeconds(plan.agents), 0), game: `${plans.length} games from position ${p}` });
+    const finished: { summary: GameSummary; cpuMs: number }[] = [];
+    /** Stores the games finished so far in one call; returns how many were new. */
+    const flush = () => this.store.recordBatch(loaded, finished.splice(0), Date.now(), this.identity);
+    let stored = 0;
+    let attempted = 0;
+    let last: JobOutcome = 'stored';
+    for (const plan of plans) {
+      try {
+        finished.push(await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal));
+        attempted++;
+        this.log.debug({ sweep: s, game: plan.id }, 'game played');
+      } catch (err) {
+        if (err instanceof GameAbortedError && token) {
+          stored += await flush();
+          this.countBatch(stored, attempted);
+          await this.handBackJob(job, token, { sweep: s, position: p, games: plans.length - attempted }, 'batch handed back to the queue');
+        }
+        const message = err instanceof Error ? err.message : String(err);
+        if (!lastAttempt) {
+          stored += await flush();
+          this.countBatch(stored, attempted);
+          throw err;
+        }
+        await this.store.recordFailure(s, plan.index, plan.id, message);
+        this.log.error({ sweep: s, game: plan.id, err: message }, 'game failed on every attempt');
+        this.counts.failed++;
+        last = 'failed';
+      }
+    }
+    stored += await flush();
+    this.countBatch(stored, attempted);
+    this.log.debug({ sweep: s, position: p, games: plans.length, stored }, 'batch finished');
+    return attempted > stored ? 'duplicate' : last;
+  }
+
+  private countBatch(stored: number, attempted: number): void {
+    this.counts.stored += stored;
+    this.counts.duplicate += attempted - stored;
   }
 
   /**

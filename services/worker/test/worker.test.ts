@@ -1,8 +1,9 @@
 /**
  * Integration tests of the queue worker on the real Redis: exactly-once results when a job is
  * delivered twice, a worker killed mid-game (the game is replayed by another worker and counted
- * once), the SIGTERM hand-back and the graceful finish, games that fail every attempt, and
- * idempotent failure records.
+ * once), the SIGTERM hand-back and the graceful finish, games that fail every attempt,
+ * idempotent failure records, and batches (a job of several games, each stored once however often
+ * the job is delivered or cut short).
  *
  * The process-level tests run the built entry point (services/worker/dist/src/main.js): build with
  * `npx tsc -b` first. Every test has its own key prefix and queue name, deleted afterwards.
@@ -15,7 +16,7 @@ import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { pino } from 'pino';
 import { WaitingError, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Sweep, parseSweepSpec, type SweepSpec } from '@wonderlab/shared';
+import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
 import { SweepStore, connectRedis, deleteKeys, gameQueue, jobId, type GameJobData } from '@wonderlab/shared/store';
 import { Feeder } from '@wonderlab/coordinator';
 import { GameWorker } from '../src/index.js';
@@ -493,3 +494,101 @@ test('recordFailure counts an index once, and does nothing once the game has a r
   expect(await l.store.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
   expect(await l.store.resultCount(id)).toBe(1);
 });
+
+// ---------------------------------------------------------------------------------------------
+// 7. Batches: a job of several games, each still stored exactly once
+
+/** A sweep whose games are queued in batches of `batch` positions. */
+async function createBatchedSweep(l: Lab, seats: string[], count: number, batch: number): Promise<{ id: string; sweep: Sweep }> {
+  const spec = parseSweepSpec({ name: 'worker-batch-test', players: seats.length, seats, deals: { count } });
+  const sweep = new Sweep(spec);
+  const meta = await l.store.create(spec, sweep, Date.now(), undefined, batch);
+  return { id: meta.id, sweep };
+}
+
+/** A batch job as BullMQ hands it to the processor. */
+function fakeBatchJob(s: string, p: number, n: number, attemptsMade = 0, attempts = 3, extra: object = {}): Job<GameJobData> {
+  return { id: `${s}.p${p}`, data: { s, p, n }, attemptsMade, opts: { attempts }, ...extra } as unknown as Job<GameJobData>;
+}
+
+/** The checks of "every game of this sweep was counted exactly once". */
+async function expectAllCountedOnce(l: Lab, id: string, games: number): Promise<void> {
+  const meta = (await l.store.meta(id))!;
+  expect(meta).toMatchObject({ status: 'done', total: games, done: games, failed: 0 });
+  expect(await l.store.resultCount(id)).toBe(games);
+  const agg = await l.store.aggregateTable(id);
+  expect(agg['c0|n']).toBe(String(games));
+  expect(gamesByLabel(agg)).toEqual({ 0: 2 * games, 1: games });
+  expect(await l.store.gamesDone()).toBe(games);
+  expect(await l.store.outstanding(id)).toEqual([]);
+}
+
+test('a batch delivered twice through process() stores each game once; the second delivery plays nothing', async () => {
+  const l = lab('batch-dup');
+  const { id, sweep } = await createBatchedSweep(l, CHEAP, 8, 4);
+  const claimed = await l.store.claimJobs(id, 1);
+  expect(claimed.batches).toEqual([{ p: 0, n: 4 }, { p: 4, n: 4 }]);
+  const { worker } = inProcessWorker(l, { start: false });
+
+  expect(await worker.process(fakeBatchJob(id, 0, 4))).toBe('stored');
+  expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
+  const agg = await l.store.aggregateTable(id);
+  expect(await l.store.resultCount(id)).toBe(4);
+  expect((await l.store.results(id, [0, 1, 2, 3].map((p) => sweep.game(sweep.indexAt(p)).id))).every(Boolean)).toBe(true);
+
+  expect(await worker.process(fakeBatchJob(id, 0, 4))).toBe('duplicate');
+  expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
+  expect(await l.store.aggregateTable(id)).toEqual(agg);
+
+  expect(await worker.process(fakeBatchJob(id, 4, 4))).toBe('stored');
+  await expectAllCountedOnce(l, id, 8);
+});
+
+test('a batch whose first games were stored before (its worker died after storing them) plays only the rest, each once', async () => {
+  const l = lab('batch-partial');
+  const { id, sweep } = await createBatchedSweep(l, CHEAP, 6, 6);
+  await l.store.claimJobs(id, 1);
+  const loaded = (await l.store.load(id))!;
+  const { worker } = inProcessWorker(l, { start: false });
+  for (const p of [0, 1]) await l.store.recordResult(loaded, playGame(sweep.game(sweep.indexAt(p))));
+  expect(await worker.process(fakeBatchJob(id, 0, 6))).toBe('stored');
+  expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
+  await expectAllCountedOnce(l, id, 6);
+});
+
+test('a batch failing on its last attempt records each of its games as failed; an earlier attempt stores nothing and throws', async () => {
+  const l = lab('batch-fail');
+  const { id, sweep } = await createBatchedSweep(l, CHEAP, 3, 3);
+  await corruptSpec(l, id, sweep.spec);
+  await l.store.claimJobs(id, 1);
+  const { worker } = inProcessWorker(l, { start: false });
+  await expect(worker.process(fakeBatchJob(id, 0, 3, 0, 3))).rejects.toThrow(/mcts\(it=abc\)/);
+  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await worker.process(fakeBatchJob(id, 0, 3, 2, 3))).toBe('failed');
+  expect(await l.store.meta(id)).toMatchObject({ status: 'done', done: 0, failed: 3 });
+  expect((await l.store.failures(id)).map((f) => f.index).sort()).toEqual([0, 1, 2]);
+  expect(await l.store.outstanding(id)).toEqual([]);
+});
+
+test('SIGTERM mid-batch: the games finished are stored, the batch goes back to the queue, and another worker plays only the rest', async () => {
+  const l = lab('batch-sigterm');
+  const games = 8;
+  const { id } = await createBatchedSweep(l, ['mcts(it=150)', 'mcts(it=150)', 'rulebased'], games, games);
+  const a = spawnWorker(l, { SHUTDOWN_GRACE_MS: '200' });
+  expect(await l.feeder.feed(id)).toBe(games);
+  // Kill once some of the batch's games have been played (none is stored before the batch ends).
+  await waitFor(async () => (a.logs.some((x) => x.msg === 'game played') ? true : undefined), 'the worker to play a game of the batch', 20_000, 20);
+  a.proc.kill('SIGTERM');
+  expect(await withTimeout(a.exit, 10_000, 'the worker to exit after SIGTERM')).toEqual({ code: 0, signal: null });
+  expect(logged(a.logs, 'batch handed back to the queue')).toHaveLength(1);
+  const storedByA = (await l.store.meta(id))!.done;
+  expect(storedByA).toBeGreaterThan(0);
+  expect(storedByA).toBeLessThan(games);
+  expect(logged(a.logs, 'worker stopped')[0]).toMatchObject({ stored: storedByA, failed: 0 });
+
+  const b = inProcessWorker(l);
+  await waitForStatus(l, id, 'done', 40_000);
+  expect(b.worker.counts).toMatchObject({ stored: games - storedByA, duplicate: 0, failed: 0 });
+  await expectAllCountedOnce(l, id, games);
+  await waitFor(async () => JSON.stringify(await queueCounts(l)) === JSON.stringify(EMPTY_QUEUE) || undefined, 'the queue to be empty', 5000);
+}, 60_000);

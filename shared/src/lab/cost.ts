@@ -84,3 +84,18 @@ export function baseGameSeconds(players: number): number {
 export function gameSeconds(agents: readonly string[]): number {
   return agents.reduce((sum, text) => sum + agentSeconds(text, agents.length), baseGameSeconds(agents.length));
 }
+
+/** A sweep is cut into at least this many jobs, so that a small sweep still spreads over the workers. */
+export const MIN_JOBS_PER_SWEEP = 16;
+
+/**
+ * Positions of a sweep's order per queue job: about `seconds` of play at the mean estimated cost of
+ * its cells' games, at least 1, at most `max`, and small enough to make MIN_JOBS_PER_SWEEP jobs of
+ * the sweep's `size` games. A job's fixed cost (about a millisecond of queue and Redis round trips)
+ * is then small beside its games: cheap games go in hundreds, MCTS games one by one.
+ */
+export function batchSize(cells: readonly { agents: readonly string[] }[], size: number, seconds: number, max: number): number {
+  if (cells.length === 0 || seconds <= 0) return 1;
+  const mean = cells.reduce((sum, cell) => sum + gameSeconds(cell.agents), 0) / cells.length;
+  return Math.max(1, Math.min(max, Math.ceil(size / MIN_JOBS_PER_SWEEP), Math.floor(seconds / mean)));
+}

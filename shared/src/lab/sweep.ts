@@ -11,7 +11,7 @@ import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '.
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
 import type { GamePlan } from './game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
-import { cellPlayRank, scheduledIndex, type ScheduleKind, type ScheduleShape } from './schedule.js';
+import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
 import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from './setups.js';
 import { Tournament, type TournamentOptions } from './tournament.js';
 
@@ -398,6 +398,11 @@ export class Sweep {
   /** The game index queued at position p of the sweep's order. */
   indexAt(p: number): number {
     return this.schedule === 'sequential' ? p : scheduledIndex(this.shape, p);
+  }
+
+  /** The position at which game k is queued (the inverse of indexAt). */
+  positionOf(k: number): number {
+    return this.schedule === 'sequential' ? k : schedulePosition(this.shape, k);
   }
 
   /** Game k's place in its cell's play order (0: the cell's first game queued). */

@@ -71,10 +71,14 @@ export function jobId(sweepId: string, index: number): string {
   return `${sweepId}.${index}`;
 }
 
-/** The data of a queued job: kept tiny, the worker rebuilds the game from the sweep's spec. */
-export interface GameJobData {
-  /** Sweep id. */
-  s: string;
-  /** Game index within the sweep. */
-  k: number;
+/** BullMQ job id of a batch: sweep id and the batch's first position in the sweep's order. */
+export function batchJobId(sweepId: string, position: number): string {
+  return `${sweepId}.p${position}`;
 }
+
+/**
+ * The data of a queued job: kept tiny, the worker rebuilds the games from the sweep's spec. A
+ * job is one game (k) or a batch (p, n): the games at positions p … p + n − 1 of the sweep's
+ * order that are still outstanding when it runs.
+ */
+export type GameJobData = { s: string; k: number; p?: undefined; n?: undefined } | { s: string; p: number; n: number; k?: undefined };

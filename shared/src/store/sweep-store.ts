@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { gameIncrements, pairedShare, placementOf, type GamePlacement } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
-import type { ScheduleKind } from '../lab/schedule.js';
+import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
@@ -242,6 +242,16 @@ export class SweepStore {
     const k = this.k(id);
     const [got, from, stop] = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue }, { window, now })) as [string[], number, number];
     return { indices: got.map(Number), from: Number(from), stop: Number(stop) };
+  }
+
+  /**
+   * The games at these positions of a sweep's order, from the shape fields of its meta alone (no
+   * spec is parsed: what a worker needs when the spec itself cannot be expanded).
+   */
+  async indicesAt(id: string, positions: readonly number[]): Promise<number[]> {
+    const [cells, sets, deals, orders] = (await this.redis.hmget(this.k(id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders')).map(Number);
+    if (!cells) return [...positions];
+    return positions.map((p) => scheduledIndex({ cells, sets, deals, orders }, p));
   }
 
   /** Of these game indices, those still outstanding (claimed, not yet stored, failed or handed back). */

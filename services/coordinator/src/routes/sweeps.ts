@@ -4,7 +4,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { Sweep, SweepSpecError, checkSweepSpec, codeVersion, type SweepCost } from '@wonderlab/shared';
+import { Sweep, SweepSpecError, batchSize, checkSweepSpec, codeVersion, type SweepCost } from '@wonderlab/shared';
 import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
 import { DetailQuery, ListQuery } from '../api-schemas.js';
 import { sweepLimits, type LimitsConfig } from '../config.js';
@@ -19,6 +19,8 @@ export interface SweepRouteDeps {
   feeder: Feeder;
   events: SweepEvents;
   limits: LimitsConfig;
+  /** Seconds of estimated play per queue job, and the most games in one (0 seconds: a job per game). */
+  batching: { seconds: number; max: number };
   logger: Logger;
   requireToken: RequestHandler;
   json: RequestHandler;
@@ -55,7 +57,8 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
 
   router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
     const { spec, size, cost } = validSpec(req.body);
-    const meta = await store.create(spec, new Sweep(spec), Date.now(), codeVersion());
+    const sweep = new Sweep(spec);
+    const meta = await store.create(spec, sweep, Date.now(), codeVersion(), batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max));
     logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
     feeder.kick();
     res
