@@ -5,7 +5,7 @@
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GamePool, gameSeconds, workerIdentity, type GameSummary, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GamePool, gameSeconds, placementOf, workerIdentity, type PlayedGame, type WorkerIdentity } from '@wonderlab/shared';
 import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
@@ -179,7 +179,7 @@ export class GameWorker {
     if (games.length === 0) return 'duplicate';
     const plans = games.map((k) => sweep.game(k));
     if (job.id) this.running.set(job.id, { started: Date.now(), seconds: plans.reduce((sum, plan) => sum + gameSeconds(plan.agents), 0), game: `${plans.length} games from position ${p}` });
-    const finished: { summary: GameSummary; cpuMs: number }[] = [];
+    const finished: PlayedGame[] = [];
     /** Stores the games finished so far in one call; returns how many were new. */
     const flush = () => this.store.recordBatch(loaded, finished.splice(0), Date.now(), this.identity);
     let stored = 0;
@@ -187,7 +187,7 @@ export class GameWorker {
     let last: JobOutcome = 'stored';
     for (const plan of plans) {
       try {
-        finished.push(await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal));
+        finished.push(await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal, placementOf(sweep, plan.index)));
         attempted++;
         this.log.debug({ sweep: s, game: plan.id }, 'game played');
       } catch (err) {

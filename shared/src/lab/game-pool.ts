@@ -4,14 +4,32 @@
  * while games run).
  */
 import { Worker } from 'node:worker_threads';
+import type { GamePlacement, PairedShare } from './aggregates.js';
 import type { GamePlan, GameSummary } from './game.js';
 
-type Reply = { ok: true; summary: GameSummary; cpuMs: number } | { ok: false; index: number; error: string };
+type Reply = { ok: true; summary: GameSummary; cpuMs: number; packed?: PackedGame } | { ok: false; index: number; error: string };
 
-/** A game played, with the CPU milliseconds its thread spent on it. */
+/**
+ * A game made ready for the store on its thread: the summary (without its record) and the record
+ * deflated as the store keeps them, and the aggregate increments and paired-group share it adds.
+ */
+export interface PackedGame {
+  summary: Uint8Array;
+  record?: Uint8Array;
+  increments: Map<string, number>;
+  share?: PairedShare;
+}
+
+/**
+ * A game played, with the CPU milliseconds its thread spent on it. Given the game's placement, the
+ * thread also makes it ready for the store (PackedGame): the summary then comes without its record,
+ * which travels only packed. Deflating and counting on the game threads keeps that work off the
+ * one thread that talks to the queue.
+ */
 export interface PlayedGame {
   summary: GameSummary;
   cpuMs: number;
+  packed?: PackedGame;
 }
 
 interface Slot {
@@ -45,7 +63,7 @@ export class GamePool {
       slot.busy = undefined;
       this.release(slot);
       if (!busy) return;
-      if (reply.ok) busy.resolve({ summary: reply.summary, cpuMs: reply.cpuMs });
+      if (reply.ok) busy.resolve({ summary: reply.summary, cpuMs: reply.cpuMs, ...(reply.packed ? { packed: reply.packed } : {}) });
       else busy.reject(new Error(reply.error));
     });
     const die = (err: Error) => {
@@ -86,8 +104,8 @@ export class GamePool {
     return (await this.playMeasured(plan, record, signal)).summary;
   }
 
-  /** The same, with the CPU time the game took. */
-  async playMeasured(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<PlayedGame> {
+  /** The same, with the CPU time the game took (and, given its placement in its sweep, the game made ready for the store). */
+  async playMeasured(plan: GamePlan, record: boolean, signal?: AbortSignal, placement?: GamePlacement): Promise<PlayedGame> {
     if (this.closed) throw new Error('the game pool is closed');
     if (signal?.aborted) throw new GameAbortedError(signal.reason);
     const slot = await this.acquire();
@@ -108,7 +126,7 @@ export class GamePool {
         reject: (e) => (done(), reject(e)),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      slot.thread.postMessage({ plan, record });
+      slot.thread.postMessage({ plan, record, placement });
     });
   }
 

@@ -4,8 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { gameIncrements, pairedShare, placementOf, type GamePlacement } from '../lab/aggregates.js';
+import { gameIncrements, pairedShare, placementOf, type PairedShare } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
+import type { PackedGame } from '../lab/game-pool.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
@@ -98,16 +99,18 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
   };
 }
 
-/** A paired design's group share as the record scripts take it, or undefined when the design is not paired. */
-function shareJson(summary: GameSummary, placement: GamePlacement) {
-  const share = pairedShare(summary, placement);
+/** A deflated blob from a game thread (a Uint8Array once it has crossed threads) as a Buffer, without a copy. */
+const asBuffer = (u: Uint8Array): Buffer => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
+
+/** A paired design's group share as the record scripts take it (undefined when the design is not paired). */
+function shareJson(share: PairedShare | undefined, cell: number) {
   if (!share) return undefined;
   return {
     group: share.group,
     size: share.size,
     keys: share.keys.map((key, i) => ({ key, wins: share.wins[i], seats: share.seats[i] })),
     ...(share.compared ? { a: share.compared[0], b: share.compared[1] } : {}),
-    cell: `c${placement.cell}`,
+    cell: `c${cell}`,
   };
 }
 
@@ -286,18 +289,18 @@ export class SweepStore {
    * Stores a finished game and its aggregate increments atomically; false when this game id was
    * stored before (a job delivered twice).
    */
-  async recordResult(loaded: LoadedSweep, summary: GameSummary, now = Date.now(), made: GameMaking = {}): Promise<boolean> {
+  async recordResult(loaded: LoadedSweep, summary: GameSummary, now = Date.now(), made: GameMaking = {}, packed?: PackedGame): Promise<boolean> {
     const k = this.k(loaded.id);
     const placement = placementOf(loaded.sweep, summary.index);
     const { record, ...rest } = summary;
     const increments = JSON.stringify([...gameIncrements(summary, placement)].map(([field, delta]) => [field, String(delta)]));
-    const share = shareJson(summary, placement);
+    const share = shareJson(pairedShare(summary, placement), placement.cell);
     const stored = await RECORD_RESULT.run(this.redis, this.recordKeys(k), {
       sweepId: loaded.id,
       gameId: summary.id,
       index: summary.index,
-      summary: pack(rest),
-      record: record ? pack(record) : '',
+      summary: packed ? asBuffer(packed.summary) : pack(rest),
+      record: packed ? (packed.record ? asBuffer(packed.record) : '') : record ? pack(record) : '',
       now,
       increments,
       share: share ? JSON.stringify(share) : '',
@@ -314,7 +317,7 @@ export class SweepStore {
    * (RECORD_BATCH); when one of them was stored before (a batch delivered again), stores them one
    * by one instead, each once. Returns how many were stored (the others were duplicates).
    */
-  async recordBatch(loaded: LoadedSweep, games: readonly { summary: GameSummary; cpuMs?: number }[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
+  async recordBatch(loaded: LoadedSweep, games: readonly { summary: GameSummary; cpuMs?: number; packed?: PackedGame }[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
     if (games.length === 0) return 0;
     const k = this.k(loaded.id);
     const list: [string, number, number, number][] = [];
@@ -323,21 +326,22 @@ export class SweepStore {
     const shares: ReturnType<typeof shareJson>[] = [];
     let cpuMs = 0;
     let cpuKnown = false;
-    for (const { summary, cpuMs: ms } of games) {
+    for (const { summary, cpuMs: ms, packed: ready } of games) {
       const placement = placementOf(loaded.sweep, summary.index);
       const { record, ...rest } = summary;
-      const packed = pack(rest);
-      const packedRecord = record ? pack(record) : undefined;
+      // Packed and counted on the game's thread already, or here.
+      const packed = ready ? asBuffer(ready.summary) : pack(rest);
+      const packedRecord = ready ? ready.record && asBuffer(ready.record) : record ? pack(record) : undefined;
       list.push([summary.id, summary.index, packed.length, packedRecord?.length ?? 0]);
       blobs.push(packed, ...(packedRecord ? [packedRecord] : []));
-      for (const [field, delta] of gameIncrements(summary, placement)) {
+      for (const [field, delta] of ready?.increments ?? gameIncrements(summary, placement)) {
         const acc = sums.get(field);
         if (acc) {
           acc.sum += delta;
           acc.float ||= !Number.isInteger(delta);
         } else sums.set(field, { sum: delta, float: !Number.isInteger(delta) });
       }
-      const share = shareJson(summary, placement);
+      const share = shareJson(ready ? ready.share : pairedShare(summary, placement), placement.cell);
       if (share) shares.push(share);
       if (ms !== undefined && Number.isFinite(ms)) {
         cpuMs += ms;
@@ -361,7 +365,7 @@ export class SweepStore {
     })) as number;
     if (stored >= 0) return stored;
     let one = 0;
-    for (const { summary, cpuMs: ms } of games) if (await this.recordResult(loaded, summary, now, { cpuMs: ms, worker })) one++;
+    for (const { summary, cpuMs: ms, packed } of games) if (await this.recordResult(loaded, summary, now, { cpuMs: ms, worker }, packed)) one++;
     return one;
   }
 
