@@ -19,3 +19,4 @@ export * from './limits.js';
 export * from './cost.js';
 export * from './published.js';
 export * from './paper-comparison.js';
+export * from './sprt.js';
