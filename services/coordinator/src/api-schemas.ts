@@ -60,6 +60,7 @@ export const SweepCountsSchema = z.object({
   failed: z.number().int(),
   queued: z.number().int().describe('In the queue now (waiting or being played).'),
   pending: z.number().int().describe('Not yet handed to the queue.'),
+  skipped: z.number().int().describe("Never to be played: their cell's stopping rule (spec.stop) decided first."),
 });
 
 export const SweepOverviewSchema = z.object({
@@ -125,6 +126,18 @@ export const CellAggregateSchema = z.object({
   roles: z
     .array(z.object({ seat: z.number().int(), agent: z.string(), ...Rate, meanVp: z.number(), paired: Paired.optional() }))
     .describe("Per seat of the spec: that seat's agent wherever the seating moves it (even when its spec also sits elsewhere)."),
+  stopped: z
+    .object({
+      rule: z.enum(['sprt', 'interval']),
+      games: z.number().int().describe("The cell's games evaluated, in play order (its first games)."),
+      decision: z.enum(['H0', 'H1', 'interval', 'max']).optional().describe('H0 / H1: the SPRT accepted it; interval: narrow enough; max: every game played undecided. Absent while undecided.'),
+      value: z.number().describe("The statistic now: the SPRT's log-likelihood ratio, or the interval's half-width."),
+      bounds: z.tuple([z.number(), z.number()]).optional().describe("The SPRT's bounds: accept H0 at or below the first, H1 at or above the second."),
+      trace: z.array(z.object({ games: z.number().int(), value: z.number() })).describe('The statistic as the games came in (at most about 200 points).'),
+    })
+    .nullable()
+    .optional()
+    .describe("With a stopping rule (spec.stop): where the cell's test stands (null before its first game)."),
   pairedDifference: Paired.extend({ seats: z.tuple([z.number().int(), z.number().int()]), labels: z.tuple([z.string(), z.string()]) })
     .optional()
     .describe("Paired difference of the compared roles' win rates (swap or matchup seats): first minus second."),
@@ -250,7 +263,7 @@ export const GamesPage = z.object({
       index: z.number().int(),
       id: z.string(),
       cell: z.number().int(),
-      state: z.enum(['done', 'failed', 'queued', 'pending']),
+      state: z.enum(['done', 'failed', 'queued', 'pending', 'skipped']).describe("skipped: its cell's stopping rule decided before it was queued; it is never played"),
       summary: z.record(z.string(), z.unknown()).optional(),
       error: z.string().optional(),
     }),

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { CellStopper, sprtBounds } from '@wonderlab/shared';
 import { batchJobId, bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
 
 export interface FeederOptions {
@@ -25,6 +26,8 @@ export class Feeder {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private ticks = 0;
+  /** Stopping sweeps' cell tests, kept between rounds (rebuilt from the results after a restart). */
+  private readonly stoppers = new Map<string, CellStopper[]>();
   private stopped = true;
 
   constructor(private readonly o: FeederOptions) {}
@@ -68,11 +71,50 @@ export class Feeder {
     if (!(await store.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) return 0;
     const reconcile = this.ticks++ % (this.o.reconcileEvery ?? 40) === 0;
     let queued = 0;
-    for (const id of await store.activeIds()) {
+    const active = await store.activeIds();
+    // Sweeps with a stopping rule: their cells are checked after every round (and once more after
+    // the sweep ends, for the games that finished last), and decided cells are fed no more.
+    for (const id of new Set([...active, ...this.stoppers.keys()])) await this.checkStops(id);
+    for (const id of active) {
       if (reconcile) queued += await this.reconcile(id);
-      queued += await this.feed(id);
+      queued += await this.feed(id, await this.windowOf(id));
     }
     return queued;
+  }
+
+  /** Stopping sweeps are fed a few rounds of every cell ahead, so that a decided cell wastes few games. */
+  private async windowOf(id: string): Promise<number> {
+    const loaded = await this.o.store.load(id);
+    if (!loaded?.spec.stop) return this.o.window;
+    return Math.min(this.o.window, 4 * loaded.sweep.cells.length * loaded.sweep.ordersPerDeal);
+  }
+
+  /** Each cell's stopping rule over its recorded games in play order; a decision is saved at once. */
+  private async checkStops(id: string): Promise<void> {
+    const { store } = this.o;
+    const loaded = await store.load(id);
+    const rule = loaded?.spec.stop;
+    if (!loaded || !rule) return;
+    const { sweep } = loaded;
+    let stoppers = this.stoppers.get(id);
+    if (!stoppers) this.stoppers.set(id, (stoppers = sweep.cells.map((_, cell) => new CellStopper(sweep, cell, rule))));
+    // Read before the check: a sweep seen ended here has every result in, so this check is its last.
+    const status = await store.status(id);
+    const bounds = 'sprt' in rule ? (Object.values(sprtBounds(rule.sprt.alpha, rule.sprt.beta)) as [number, number]) : undefined;
+    for (const stopper of stoppers) {
+      if (stopper.test.state.decision) continue;
+      const before = stopper.evaluated;
+      for (let next = stopper.nextGames(500); next.length; next = stopper.nextGames(500)) {
+        const from = stopper.evaluated;
+        stopper.feed(await store.results(id, next.map((k) => sweep.game(k).id)));
+        if (stopper.test.state.decision || stopper.evaluated - from < next.length) break;
+      }
+      if (stopper.evaluated !== before || stopper.test.state.decision) {
+        await store.saveStop(id, stopper.cell, stopper.report(bounds));
+        if (stopper.test.state.decision) this.o.logger.info({ sweep: id, cell: stopper.cell, decision: stopper.test.state.decision, games: stopper.evaluated }, 'cell decided by its stopping rule');
+      }
+    }
+    if (stoppers.every((s) => s.test.state.decision) || (status !== 'running' && status !== 'paused')) this.stoppers.delete(id);
   }
 
   /** Queues single-game jobs and batch jobs (positions p … p + n − 1) of a sweep. */

@@ -10,6 +10,8 @@ export interface SweepCounts {
   queued: number;
   /** Not yet handed to the queue. */
   pending: number;
+  /** Never to be played: their cell's stopping rule decided first (spec.stop). */
+  skipped: number;
 }
 
 export interface SweepOverview {
@@ -77,7 +79,7 @@ export interface CellPage {
 
 export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Date.now()): Promise<SweepOverview> {
   const [{ queued, handedBack }, ring] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id)]);
-  const finished = meta.done + meta.failed;
+  const finished = meta.done + meta.failed + meta.skipped;
   const pending = Math.max(0, meta.total - meta.cursor) + handedBack;
   const rate = throughput(meta, ring, now);
   return {
@@ -86,7 +88,7 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
     status: meta.status,
     priority: meta.priority,
     created: new Date(meta.created).toISOString(),
-    counts: { total: meta.total, done: meta.done, failed: meta.failed, queued, pending },
+    counts: { total: meta.total, done: meta.done, failed: meta.failed, queued, pending, skipped: meta.skipped },
     progress: meta.total ? finished / meta.total : 1,
     gamesPerSecond: rate.gamesPerSecond,
     etaSeconds: rate.etaSeconds,
@@ -130,6 +132,9 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
   const loaded = (await store.load(meta.id))!;
   const [overview, table, progress] = await Promise.all([sweepOverview(store, meta), store.aggregateTable(meta.id), cellProgress(store, loaded)]);
   const stats = sweepStatistics(table, loaded.sweep, page);
+  // A stopping sweep's cells carry their test: decision, games it took, statistic and trace.
+  const stops = loaded.spec.stop ? await store.stopStates(meta.id) : undefined;
+  const cells = stops ? stats.cells.map((c) => ({ ...c, stopped: stops.get(c.index) ?? null })) : stats.cells;
   return {
     ...overview,
     spec: meta.spec,
@@ -139,5 +144,6 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
     cellOffset: page.offset,
     cellProgress: progress,
     ...stats,
+    cells,
   };
 }

@@ -242,7 +242,7 @@ describe('a lab playing a small sweep', () => {
     await waitForSweep(lab, id, 30_000);
     finalDetail = await detail(lab, id);
     expect(finalDetail.status).toBe('done');
-    expect(finalDetail.counts).toEqual({ total: sweep.size, done: sweep.size, failed: 0, queued: 0, pending: 0 });
+    expect(finalDetail.counts).toEqual({ total: sweep.size, done: sweep.size, failed: 0, queued: 0, pending: 0, skipped: 0 });
     expect(finalDetail.progress).toBe(1);
     // The wall time a finished sweep took: from its first game to its last.
     const [created_, first, last] = [finalDetail.created, finalDetail.firstGameAt, finalDetail.lastGameAt].map((t: string) => Date.parse(t));
@@ -872,7 +872,7 @@ describe('a lab with an API token', () => {
     // A paused sweep is not backlog.
     expect((await api(lab.url, '/api/backlog')).body).toEqual({ backlog: 0 });
     // Nothing was played, so every game is back in line.
-    expect(paused.body.counts).toEqual({ total: games, done: 0, failed: 0, queued: 0, pending: games });
+    expect(paused.body.counts).toEqual({ total: games, done: 0, failed: 0, queued: 0, pending: games, skipped: 0 });
   });
 });
 
@@ -933,7 +933,7 @@ describe('access log and routes', () => {
       [2, 'queued', undefined],
     ]);
     const overview = (await api(lab.url, `/api/sweeps/${created.body.id}`)).body;
-    expect(overview.counts).toEqual({ total: 3, done: 0, failed: 1, queued: 2, pending: 0 });
+    expect(overview.counts).toEqual({ total: 3, done: 0, failed: 1, queued: 2, pending: 0, skipped: 0 });
   });
 
   test('unknown /api paths are JSON 404s, whatever the method, token or body', async () => {
@@ -1036,7 +1036,7 @@ describe('sweep lifecycle', () => {
     expect(resumed.body.status).toBe('running');
     const finished = await waitForSweep(lab, idA, 40_000);
     expect(finished.status).toBe('done');
-    expect(finished.counts).toEqual({ total: totalA, done: totalA, failed: 0, queued: 0, pending: 0 });
+    expect(finished.counts).toEqual({ total: totalA, done: totalA, failed: 0, queued: 0, pending: 0, skipped: 0 });
     expect(await lab.store.resultCount(idA)).toBe(totalA);
     expect(finished.cells[0].games).toBe(totalA);
     expect(finished.cells[0].labels.reduce((s: number, l: any) => s + l.games, 0)).toBe(totalA * slow.players);

@@ -28,6 +28,16 @@ const GRID_SWEEP = {
   deals: { count: 2 },
 };
 
+/** Adaptive: rulebased against random and back, each cell stopped by an SPRT. */
+const STOPPING_SWEEP = {
+  name: 'Browser test: SPRT',
+  players: 3,
+  seats: ['random', 'random', 'random'],
+  matchup: { specs: ['rulebased', 'random'], seats: [0, 1] },
+  deals: { count: 400 },
+  stop: { sprt: { seats: [0, 1], elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05 } },
+};
+
 const browser = new BrowserTests('sweep-page');
 let lab: TestLab;
 const ids: Record<string, string> = {};
@@ -36,7 +46,7 @@ beforeAll(
   () =>
     browser.start(async () => {
       lab = await startLab({ workers: 1, slots: 2 });
-      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP })) {
+      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP })) {
         const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
         if (res.status !== 201) throw new Error(`POST /api/sweeps (${key}): ${res.status} ${JSON.stringify(res.body)}`);
         ids[key] = res.body.id;
@@ -169,9 +179,30 @@ describe('the sweep page answers at a glance', () => {
     await page.close();
   });
 
+  test('a stopping sweep: each cell\'s decision, the games it took against the fixed design, and its LLR trace between the bounds', async () => {
+    const d = await detail(ids.stopping);
+    const page = await openSweep(ids.stopping);
+    expect(await page.isVisible('#stopping')).toBe(true);
+    const rows = await page.$$eval('#stopping-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+    expect(rows).toHaveLength(d.cells.length);
+    d.cells.forEach((c: any, i: number) => {
+      expect(rows[i][1]).toBe(`${c.stopped.decision} accepted`);
+      expect(rows[i][2]).toBe(String(c.stopped.games));
+      expect(rows[i][3]).toBe(String(c.games));
+      expect(rows[i][4]).toBe(String(d.gamesPerCell));
+    });
+    const chart = (await charts(page))['chart-stopping'];
+    expect(chart.datasets.map((ds: any) => ds.label).slice(-2)).toEqual(['accept H0', 'accept H1']);
+    expect(chart.datasets).toHaveLength(d.cells.length + 2);
+    chart.datasets.slice(0, -2).forEach((ds: any, i: number) => expect(ds.data.at(-1)).toEqual({ x: d.cells[i].stopped.games, y: d.cells[i].stopped.value }));
+    expect(await page.textContent('#stopping-note')).toContain(`of the fixed design's ${d.gamesPerCell * d.cellCount}`);
+    await page.screenshot({ path: `${browser.artifacts}sweep-stopping.png`, fullPage: true });
+    await page.close();
+  });
+
   test('one colour per agent configuration across charts and sweeps; each chart saves as PNG and CSV', async () => {
     const colours: Record<string, Set<string>> = {};
-    for (const id of Object.values(ids)) {
+    for (const id of [ids.preset, ids.grid]) {
       const page = await openSweep(id);
       const all = await charts(page);
       for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) {

@@ -20,3 +20,4 @@ export * from './cost.js';
 export * from './published.js';
 export * from './paper-comparison.js';
 export * from './sprt.js';
+export * from './stopping.js';

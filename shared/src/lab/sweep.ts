@@ -99,6 +99,30 @@ export const SweepSpecSchema = z
     open: z.boolean().default(false).meta({ title: 'Open hands', description: 'every hand visible to every agent' }),
     /** Keep each game's full move record (about 1.1 KB of Redis per 3-player game, deflated; each MCTS seat's search statistics add about 0.9 KB). */
     keepRecords: z.boolean().default(true).meta({ title: 'Keep move records', description: "each game's full move record, with the MCTS decisions' search statistics (about 1.1 KB of Redis per 3-player game, deflated, and about 0.9 KB more per MCTS seat)" }),
+    stop: z
+      .union([
+        z
+          .strictObject({
+            sprt: z
+              .strictObject({
+                seats: seatPair('seats', 'a and b: is seat a\'s agent stronger than seat b\'s, head to head (1 when a scores more VP than b, ½ on a tie)'),
+                elo0: z.number().min(-1000).max(1000).meta({ title: 'elo0', description: 'H0: a is this much stronger (Elo)' }),
+                elo1: z.number().min(-1000).max(1000).meta({ title: 'elo1', description: 'H1: a is this much stronger (Elo; more than elo0)' }),
+                alpha: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'alpha', description: 'chance of accepting H1 when H0 holds' }),
+                beta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'beta', description: 'chance of accepting H0 when H1 holds' }),
+              })
+              .meta({ title: 'SPRT' }),
+          })
+          .meta({ title: 'SPRT', description: 'stop a cell once the sequential probability ratio test decides between H0 and H1' }),
+        z
+          .strictObject({
+            ciHalfWidth: z.number().gt(0).lt(0.5).meta({ title: 'half-width', description: "stop a cell once the seat's Wilson 95 % win-rate interval is this narrow on each side (0.02: ±2 points)" }),
+            seat: z.number().int().min(0).meta({ title: 'seat' }),
+          })
+          .meta({ title: 'interval', description: "stop a cell once the seat's win rate is known this precisely" }),
+      ])
+      .optional()
+      .meta({ title: 'Stopping rule', description: 'per cell: stop feeding its games once the question is decided (deals.count stays the upper bound); decided in play order from the recorded results alone' }),
     paper: z
       .enum(PUBLISHED_IDS)
       .optional()
@@ -115,6 +139,16 @@ export const SweepSpecSchema = z
       [['swapSeats'], spec.swapSeats],
       [['wonders', 'seats'], spec.wonders.mode === 'duplicated' ? spec.wonders.seats : undefined],
     ] as const;
+    const stopSeats = spec.stop ? ('sprt' in spec.stop ? spec.stop.sprt.seats : undefined) : undefined;
+    if (stopSeats && (stopSeats[0] === stopSeats[1] || stopSeats.some((q) => q < 0 || q >= spec.players))) {
+      ctx.addIssue({ code: 'custom', path: ['stop', 'sprt', 'seats'], message: `expected two different seats from 0 to ${spec.players - 1}` });
+    }
+    if (spec.stop && 'sprt' in spec.stop && spec.stop.sprt.elo1 <= spec.stop.sprt.elo0) {
+      ctx.addIssue({ code: 'custom', path: ['stop', 'sprt', 'elo1'], message: `expected more than elo0 (${spec.stop.sprt.elo0})` });
+    }
+    if (spec.stop && 'seat' in spec.stop && spec.stop.seat >= spec.players) {
+      ctx.addIssue({ code: 'custom', path: ['stop', 'seat'], message: `expected a seat from 0 to ${spec.players - 1}` });
+    }
     for (const [path, pair] of pairs) {
       if (pair && (pair[0] === pair[1] || pair.some((q) => q < 0 || q >= spec.players))) {
         ctx.addIssue({ code: 'custom', path: [...path], message: `expected two different seats from 0 to ${spec.players - 1}` });
@@ -403,6 +437,13 @@ export class Sweep {
   /** The position at which game k is queued (the inverse of indexAt). */
   positionOf(k: number): number {
     return this.schedule === 'sequential' ? k : schedulePosition(this.shape, k);
+  }
+
+  /** The game with place `rank` in cell `cell`'s play order (the inverse of playRank within a cell). */
+  cellGameAt(cell: number, rank: number): number {
+    if (this.schedule === 'sequential') return cell * this.gamesPerCell + rank;
+    const { cells, orders } = this.shape;
+    return scheduledIndex(this.shape, Math.floor(rank / orders) * cells * orders + cell * orders + (rank % orders));
   }
 
   /** Game k's place in its cell's play order (0: the cell's first game queued). */

@@ -19,6 +19,8 @@ export interface SweepClock {
   done: number;
   failed: number;
   total: number;
+  /** Games a stopping rule will never play. */
+  skipped?: number;
   firstDone?: number;
   lastDone?: number;
   activeMs?: number;
@@ -44,7 +46,7 @@ export function activeMillis(c: SweepClock, now: number): number | undefined {
 }
 
 export function throughput(c: SweepClock, ring: RateRing, now: number): Throughput {
-  const remaining = c.total - c.done - c.failed;
+  const remaining = c.total - c.done - c.failed - (c.skipped ?? 0);
   const eta = (rate: number) => (c.status === 'running' && rate > 0 ? remaining / rate : null);
   const active = activeMillis(c, now);
   if (active === undefined) {

@@ -38,6 +38,10 @@ export interface SweepKeys {
   rate: string;
   /** Hash: worker identity (JSON: host, pid, code version) → games it stored. */
   workers: string;
+  /** Hash: cell → JSON of its stopping test (spec.stop): games evaluated, statistic, trace, decision. */
+  stops: string;
+  /** Set: cells whose stopping test has decided; the claim script skips their games not yet queued. */
+  stopped: string;
 }
 
 export function keys(prefix: string): Keys {
@@ -61,6 +65,8 @@ export function keys(prefix: string): Keys {
         failed: `${base}:failed`,
         rate: `${base}:rate`,
         workers: `${base}:workers`,
+        stops: `${base}:stops`,
+        stopped: `${base}:stopped`,
       };
     },
   };

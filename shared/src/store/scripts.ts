@@ -86,15 +86,16 @@ local function stop_clock(meta, now)
 end
 `;
 
-/** Marks the sweep done when every game has a result or has failed (shared by the scripts). */
+/** Marks the sweep done when every game has a result, has failed or was skipped by a stopping rule (shared by the scripts). */
 const FINISH_CHECK =
   CLOCK +
   `
 local function finish_check(meta, active, sweep_id, now)
   local done = tonumber(redis.call('HGET', meta, 'done') or '0')
   local failed = tonumber(redis.call('HGET', meta, 'failed') or '0')
+  local skipped = tonumber(redis.call('HGET', meta, 'skipped') or '0')
   local total = tonumber(redis.call('HGET', meta, 'total'))
-  if done + failed >= total then
+  if done + failed + skipped >= total then
     local status = redis.call('HGET', meta, 'status')
     if status == 'running' or status == 'paused' then
       redis.call('HSET', meta, 'status', 'done')
@@ -274,8 +275,9 @@ return 1
  */
 export const CLAIM_GAMES = new Script(
   'claim-games',
-  { keys: ['meta', 'out', 'requeue'], args: ['window', 'now'] },
-  `
+  { keys: ['meta', 'out', 'requeue', 'stopped', 'active'], args: ['window', 'now', 'sweepId'] },
+  FINISH_CHECK +
+    `
 if redis.call('HGET', meta, 'status') ~= 'running' then return {{}, 0, 0} end
 local batch = tonumber(redis.call('HGET', meta, 'batch') or '1')
 -- Batched: room for at least eight jobs, so that a window smaller than a few batches cannot starve the workers.
@@ -307,14 +309,48 @@ if want > 0 then
     return cell * sets * deals * orders + set * deals * orders + deal * orders + order
   end
   local cursor = tonumber(redis.call('HGET', meta, 'cursor'))
-  from = cursor
-  stop = math.min(tonumber(redis.call('HGET', meta, 'total')), cursor + math.ceil(want / batch) * batch)
-  for p = cursor, stop - 1 do
-    local k = string.format('%d', index_at(p))
-    redis.call('SADD', out, k)
-    got[#got + 1] = k
+  local total = tonumber(redis.call('HGET', meta, 'total'))
+  local decided = redis.call('SMEMBERS', stopped)
+  if #decided == 0 then
+    from = cursor
+    stop = math.min(total, cursor + math.ceil(want / batch) * batch)
+    for p = cursor, stop - 1 do
+      local k = string.format('%d', index_at(p))
+      redis.call('SADD', out, k)
+      got[#got + 1] = k
+    end
+    redis.call('HSET', meta, 'cursor', stop)
+  else
+    -- Cells decided by the stopping rule: their games not yet queued are skipped (counted, never
+    -- played). Games go one by one here (a stopping sweep is not batched); the scan is bounded.
+    local skip = {}
+    for _, c in ipairs(decided) do skip[tonumber(c)] = true end
+    local p, skipped, scanned = cursor, 0, 0
+    if cells and #decided >= cells then
+      skipped = total - cursor
+      p = total
+    end
+    while p < total and want > 0 and scanned < 100000 do
+      local cell = cells and math.floor((p % (cells * orders)) / orders) or 0
+      if skip[cell] then
+        skipped = skipped + 1
+      else
+        local k = string.format('%d', index_at(p))
+        redis.call('SADD', out, k)
+        got[#got + 1] = k
+        want = want - 1
+      end
+      p = p + 1
+      scanned = scanned + 1
+    end
+    redis.call('HSET', meta, 'cursor', p)
+    if skipped > 0 then
+      redis.call('HINCRBY', meta, 'skipped', skipped)
+      finish_check(meta, active, sweepId, now)
+    end
+    -- Reported as single games (from = stop): batches never mix with a stopping rule.
+    from, stop = p, p
   end
-  redis.call('HSET', meta, 'cursor', stop)
 end
 if #got > 0 then redis.call('HSETNX', meta, 'startedAt', now) end
 return {got, from, stop}

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { gameIncrements, pairedShare, placementOf, type PairedShare } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
+import type { CellStop } from '../lab/stopping.js';
 import type { PackedGame } from '../lab/game-pool.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
@@ -54,6 +55,8 @@ export interface SweepMeta {
   cpuMs?: number;
   /** Positions of its order per queue job (1: a job per game, as every sweep stored before batches). */
   batch: number;
+  /** Games never played because their cell's stopping rule had decided (spec.stop). */
+  skipped: number;
 }
 
 /** How a stored game was made: its thread's CPU time and the worker that played it. */
@@ -92,6 +95,7 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ...(h.lastDone ? { lastDone: num('lastDone') } : {}),
     schedule: h.sCells ? 'interleaved' : 'sequential',
     batch: Number(h.batch ?? 1),
+    skipped: Number(h.skipped ?? 0),
     ...Object.fromEntries(
       (['startedAt', 'finishedAt', 'activeMs', 'runningSince', 'firstDoneActive', 'lastDoneActive', 'cpuMs'] as const).filter((k) => h[k] !== undefined).map((k) => [k, num(k)]),
     ),
@@ -243,7 +247,11 @@ export class SweepStore {
 
   private async claimRaw(id: string, window: number, now: number): Promise<{ indices: number[]; from: number; stop: number }> {
     const k = this.k(id);
-    const [got, from, stop] = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue }, { window, now })) as [string[], number, number];
+    const [got, from, stop] = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue, stopped: k.stopped, active: this.keys.active }, { window, now, sweepId: id })) as [
+      string[],
+      number,
+      number,
+    ];
     return { indices: got.map(Number), from: Number(from), stop: Number(stop) };
   }
 
@@ -255,6 +263,20 @@ export class SweepStore {
     const [cells, sets, deals, orders] = (await this.redis.hmget(this.k(id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders')).map(Number);
     if (!cells) return [...positions];
     return positions.map((p) => scheduledIndex({ cells, sets, deals, orders }, p));
+  }
+
+  /** Each cell's stopping test as last saved (spec.stop), by cell. */
+  async stopStates(id: string): Promise<Map<number, CellStop>> {
+    const h = await this.redis.hgetall(this.k(id).stops);
+    return new Map(Object.entries(h).map(([cell, json]) => [Number(cell), JSON.parse(json) as CellStop]));
+  }
+
+  /** Saves a cell's stopping test; once decided, the claim script skips the cell's games not yet queued. */
+  async saveStop(id: string, cell: number, stop: CellStop): Promise<void> {
+    const k = this.k(id);
+    const multi = this.redis.multi().hset(k.stops, String(cell), JSON.stringify(stop));
+    if (stop.decision && stop.decision !== 'max') multi.sadd(k.stopped, String(cell));
+    await multi.exec();
   }
 
   /** Of these game indices, those still outstanding (claimed, not yet stored, failed or handed back). */
@@ -467,11 +489,11 @@ export class SweepStore {
     const ids = await this.activeIds();
     if (ids.length === 0) return 0;
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hmget(this.k(id).meta, 'total', 'done', 'failed');
+    for (const id of ids) pipeline.hmget(this.k(id).meta, 'total', 'done', 'failed', 'skipped');
     let sum = 0;
     for (const [, row] of (await pipeline.exec()) ?? []) {
-      const [total, done, failed] = (row as (string | null)[] | null) ?? [];
-      if (total) sum += Number(total) - Number(done ?? 0) - Number(failed ?? 0);
+      const [total, done, failed, skipped] = (row as (string | null)[] | null) ?? [];
+      if (total) sum += Number(total) - Number(done ?? 0) - Number(failed ?? 0) - Number(skipped ?? 0);
     }
     return sum;
   }

@@ -20,6 +20,9 @@ export function gameRoutes(store: SweepStore, limits: LimitsConfig): Router {
     const plans = indices.map((k) => sweep.game(k));
     const [summaries, errors, outstanding] = await Promise.all([store.results(meta.id, plans.map((p) => p.id)), store.failureErrors(meta.id, indices), store.outstanding(meta.id)]);
     const queued = new Set(outstanding);
+    // A game of a decided cell whose place in the order the cursor has passed without queueing it: skipped.
+    const decided = meta.spec.stop ? new Set([...(await store.stopStates(meta.id))].filter(([, st]) => st.decision && st.decision !== 'max').map(([cell]) => cell)) : undefined;
+    const skipped = (k: number, cell: number) => decided?.has(cell) === true && sweep.positionOf(k) < meta.cursor;
     res.json({
       offset,
       limit,
@@ -27,7 +30,7 @@ export function gameRoutes(store: SweepStore, limits: LimitsConfig): Router {
       items: plans.map((plan, i) => {
         const summary = summaries[i];
         const error = errors[i];
-        const state = summary ? 'done' : error ? 'failed' : queued.has(plan.index) ? 'queued' : 'pending';
+        const state = summary ? 'done' : error ? 'failed' : queued.has(plan.index) ? 'queued' : skipped(plan.index, plan.cell) ? 'skipped' : 'pending';
         return { index: plan.index, id: plan.id, cell: plan.cell, state, ...(summary ? { summary } : {}), ...(error ? { error } : {}) };
       }),
     });

@@ -58,7 +58,9 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
     const { spec, size, cost } = validSpec(req.body);
     const sweep = new Sweep(spec);
-    const meta = await store.create(spec, sweep, Date.now(), codeVersion(), batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max));
+    // A stopping sweep goes a game per job: its cells are decided game by game.
+    const batch = spec.stop ? 1 : batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max);
+    const meta = await store.create(spec, sweep, Date.now(), codeVersion(), batch);
     logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
     feeder.kick();
     res

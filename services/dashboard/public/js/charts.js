@@ -364,3 +364,34 @@ export function ratingsLadder(ratings) {
     }),
   };
 }
+
+/** Each cell's stopping test against its games: the SPRT's LLR with its two bounds as dashed lines, or the interval's half-width. */
+export function stoppingChart(detail) {
+  const cells = detail.cells.filter((c) => c.stopped);
+  const sprt = cells.some((c) => c.stopped.rule === 'sprt');
+  const bounds = cells.find((c) => c.stopped.bounds)?.stopped.bounds;
+  const maxGames = Math.max(1, ...cells.map((c) => c.stopped.games));
+  const datasets = cells.map((c, i) => ({
+    label: `${cellName(c)}: ${c.stopped.decision ?? 'undecided'}`,
+    data: c.stopped.trace.map((p) => ({ x: p.games, y: p.value })),
+    borderColor: COLORS[i % COLORS.length],
+    backgroundColor: COLORS[i % COLORS.length],
+    pointRadius: 0,
+  }));
+  if (bounds) {
+    for (const [name, y] of [['accept H0', bounds[0]], ['accept H1', bounds[1]]]) {
+      datasets.push({ label: name, data: [{ x: 0, y }, { x: maxGames, y }], borderColor: '#555', backgroundColor: '#555', borderDash: [6, 4], pointRadius: 0 });
+    }
+  }
+  return {
+    type: 'line',
+    data: { datasets },
+    options: baseOptions({
+      parsing: true,
+      scales: {
+        x: { type: 'linear', title: { display: true, text: "the cell's games, in play order" } },
+        y: { title: { display: true, text: sprt ? 'log-likelihood ratio (H1 over H0)' : 'Wilson 95 % half-width' } },
+      },
+    }),
+  };
+}

@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, scopedLabels, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -206,6 +206,26 @@ function heatCell(value, colour, attrs, text) {
   return td;
 }
 
+/** A stopping sweep: each cell's decision, the games it took against the fixed design's, and the test's trace. */
+function renderStopping(d) {
+  const rule = d.spec?.stop;
+  $('#stopping').hidden = !rule;
+  if (!rule) return;
+  const DECISIONS = { H1: 'H1 accepted', H0: 'H0 accepted', interval: 'interval reached', max: 'every game played, undecided' };
+  const rows = d.cells.map((c) => {
+    const st = c.stopped;
+    const saved = st?.decision && st.decision !== 'max' ? 1 - c.games / d.gamesPerCell : 0;
+    return [`${c.index}: ${cellName(c)}`, st ? (st.decision ? DECISIONS[st.decision] : 'undecided') : 'no game yet', st?.games ?? 0, c.games, d.gamesPerCell, st ? num(st.value, 3) : '–', `${pct(saved)} %`];
+  });
+  fillTable($('#stopping-table'), ['cell', 'decision', { text: 'games to decide', num: true }, { text: 'games played', num: true }, { text: 'fixed design', num: true }, { text: rule.sprt ? 'LLR' : 'half-width', num: true }, { text: 'games saved', num: true }], rows);
+  const played = d.cells.reduce((s, c) => s + c.games, 0);
+  const fixed = d.gamesPerCell * d.cellCount;
+  $('#stopping-note').textContent = rule.sprt
+    ? `SPRT of seat ${rule.sprt.seats[0]}'s agent against seat ${rule.sprt.seats[1]}'s, head to head (more VP: 1, a tie: ½): H0 ${rule.sprt.elo0} Elo, H1 ${rule.sprt.elo1} Elo, α ${rule.sprt.alpha}, β ${rule.sprt.beta}. ${played} games played of the fixed design's ${fixed} (${pct(1 - played / fixed)} % saved).`
+    : `Seat ${rule.seat}'s win rate until its Wilson 95 % interval is ±${pct(rule.ciHalfWidth)} points. ${played} games played of the fixed design's ${fixed} (${pct(1 - played / fixed)} % saved).`;
+  draw('chart-stopping', stoppingChart(d));
+}
+
 function renderMatchup(d) {
   const matrix = d.matchup;
   $('#matchup').hidden = !matrix;
@@ -372,6 +392,7 @@ function render(d) {
   renderHeadline(d);
   renderScopes(d);
   renderParameters(d);
+  renderStopping(d);
   renderMatchup(d);
   renderVersus(d);
   renderCharts(d);
