@@ -21,3 +21,4 @@ export * from './published.js';
 export * from './paper-comparison.js';
 export * from './sprt.js';
 export * from './stopping.js';
+export * from './ladder.js';

@@ -239,13 +239,15 @@ export interface Ratings {
   ratings: Rating[];
 }
 
+const BRADLEY_TERRY_METHOD = `Bradley–Terry on every pair of seats with different configurations (VP ties half), ${VIRTUAL_DRAWS} virtual drawn comparison per pair that met; 95 % intervals from the sandwich variance clustered by game`;
+
 /**
  * Elo ratings from a fit: centred on each component's mean, or with `anchor` at 0 (its interval
  * then 0 to 0, and every other interval that of the difference from it).
  */
-export function eloRatings(configs: readonly string[], fit: BradleyTerryFit, games: number, anchor?: string): Ratings {
+export function eloRatings(configs: readonly string[], fit: BradleyTerryFit, games: number, anchor?: string, method = BRADLEY_TERRY_METHOD): Ratings {
   const a = anchor === undefined ? -1 : configs.indexOf(anchor);
-  if (anchor !== undefined && a < 0) throw new RangeError(`no configuration '${anchor}' in this sweep (${configs.join(', ')})`);
+  if (anchor !== undefined && a < 0) throw new RangeError(`no configuration '${anchor}' among ${configs.join(', ')}`);
   const rows = configs.map((config, i): Rating => {
     const sameComponent = a >= 0 && fit.component[a] === fit.component[i];
     const theta = sameComponent ? fit.theta[i] - fit.theta[a] : fit.theta[i];
@@ -256,7 +258,7 @@ export function eloRatings(configs: readonly string[], fit: BradleyTerryFit, gam
   });
   const compared = new Set(rows.filter((r) => r.comparisons > 0).map((r) => r.component));
   return {
-    method: `Bradley–Terry on every pair of seats with different configurations (VP ties half), ${VIRTUAL_DRAWS} virtual drawn comparison per pair that met; 95 % intervals from the sandwich variance clustered by game`,
+    method,
     anchor: a >= 0 ? configs[a] : 'the mean of each component',
     games,
     components: compared.size,

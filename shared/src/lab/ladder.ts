@@ -1,0 +1,188 @@
+/**
+ * One rating ladder over every sweep: each agent configuration (its canonical spec) rated from the
+ * full finishing order of every recorded game, on an Elo-like scale.
+ *
+ * Batch fit — Plackett–Luce: configuration i has strength γ_i = e^θ_i, and a finishing order is
+ * built best first, each place going to one of the seats still unplaced with probability
+ * proportional to its γ. A VP tie of several seats is taken together (Breslow's approximation:
+ * each tied seat is drawn from the same remaining set). Each pair of configurations that met also
+ * gets one virtual drawn game between the two (as the pairwise ratings do), so a configuration that
+ * always won keeps a finite rating. θ is fitted by Newton's method; its covariance is the inverse of
+ * the information (games are independent), and ratings are reported with `eloRatings` (anchor at 0).
+ *
+ * Online — openskill's Plackett–Luce model (Weng & Lin's Bayesian approximation) updated game by
+ * game as results land, with no rescan; the batch fit checks it.
+ */
+import { rate, rating, type Rating as SkillRating } from 'openskill';
+import type { BradleyTerryFit, Ranking } from './ratings.js';
+
+/** Virtual drawn games per pair of configurations that met. */
+const VIRTUAL_GAMES = 1;
+
+/** The stages of a finishing order: at each, the seats placed together and the seats still unplaced. */
+function stages(groups: readonly (readonly number[])[]): { chosen: readonly number[]; remaining: number[] }[] {
+  const out: { chosen: readonly number[]; remaining: number[] }[] = [];
+  for (let t = 0; t < groups.length; t++) {
+    const remaining = groups.slice(t).flat();
+    if (remaining.length > 1) out.push({ chosen: groups[t], remaining });
+  }
+  return out;
+}
+
+/** Solves A x = b by Gaussian elimination with partial pivoting. */
+function solve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[pivot][c])) pivot = r;
+    [M[c], M[pivot]] = [M[pivot], M[c]];
+    const d = M[c][c];
+    if (d === 0) throw new Error('singular system');
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r][c] / d;
+      if (f !== 0) for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
+    }
+  }
+  return M.map((row, i) => row[n] / row[i]);
+}
+
+/** Plackett–Luce fit of `m` configurations to finishing orders (see the module's comment). */
+export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): BradleyTerryFit {
+  const games = new Array<number>(m).fill(0);
+  const comparisons = new Array<number>(m).fill(0);
+  const met = new Set<string>();
+  const data: { count: number; stages: ReturnType<typeof stages> }[] = [];
+  for (const r of rankings) {
+    const seats = r.groups.flat();
+    if (new Set(seats).size < 2) continue;
+    for (const c of new Set(seats)) games[c] += r.count;
+    for (let p = 0; p < seats.length; p++) {
+      for (let q = p + 1; q < seats.length; q++) {
+        if (seats[p] === seats[q]) continue;
+        comparisons[seats[p]] += r.count;
+        comparisons[seats[q]] += r.count;
+        met.add(seats[p] < seats[q] ? `${seats[p]},${seats[q]}` : `${seats[q]},${seats[p]}`);
+      }
+    }
+    data.push({ count: r.count, stages: stages(r.groups) });
+  }
+  // The virtual drawn game of each pair that met: half a game won by each.
+  for (const pair of met) {
+    const [i, j] = pair.split(',').map(Number);
+    data.push({ count: VIRTUAL_GAMES / 2, stages: stages([[i], [j]]) }, { count: VIRTUAL_GAMES / 2, stages: stages([[j], [i]]) });
+  }
+
+  // Components: configurations linked by games.
+  const component = new Array<number>(m).fill(-1);
+  const adjacency = Array.from({ length: m }, () => new Set<number>());
+  for (const pair of met) {
+    const [i, j] = pair.split(',').map(Number);
+    adjacency[i].add(j);
+    adjacency[j].add(i);
+  }
+  let components = 0;
+  for (let start = 0; start < m; start++) {
+    if (component[start] >= 0) continue;
+    component[start] = components;
+    const stack = [start];
+    while (stack.length) for (const j of adjacency[stack.pop()!]) if (component[j] < 0) (component[j] = components), stack.push(j);
+    components++;
+  }
+
+  const theta = new Array<number>(m).fill(NaN);
+  const cov = Array.from({ length: m }, () => new Array<number>(m).fill(NaN));
+  let iterations = 0;
+  for (let c = 0; c < components; c++) {
+    const idx = [...component.keys()].filter((i) => component[i] === c);
+    if (idx.length < 2) continue;
+    const k = idx.length;
+    const local = new Map(idx.map((i, a) => [i, a]));
+    const mine = data.filter((d) => local.has(d.stages[0]?.remaining[0] ?? -1));
+    const gradientAndInformation = (th: number[]) => {
+      const grad = new Array<number>(k).fill(0);
+      const info = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+      let ll = 0;
+      for (const { count, stages: st } of mine) {
+        for (const { chosen, remaining } of st) {
+          const rs = remaining.map((i) => local.get(i)!);
+          const max = Math.max(...rs.map((a) => th[a]));
+          const weights = rs.map((a) => Math.exp(th[a] - max));
+          const total = weights.reduce((s, x) => s + x, 0);
+          const p = weights.map((x) => x / total);
+          const g = chosen.length;
+          for (const i of chosen) {
+            grad[local.get(i)!] += count;
+            ll += count * th[local.get(i)!];
+          }
+          ll -= count * g * (max + Math.log(total));
+          rs.forEach((a, x) => {
+            grad[a] -= count * g * p[x];
+            rs.forEach((b, y) => (info[a][b] += count * g * ((x === y ? p[x] : 0) - p[x] * p[y])));
+          });
+        }
+      }
+      return { grad, info, ll };
+    };
+    // Newton's method with θ of the component's first configuration held at 0; halved steps keep
+    // the (concave) log-likelihood rising.
+    let th = new Array<number>(k).fill(0);
+    let now = gradientAndInformation(th);
+    for (let it = 1; it <= 200; it++) {
+      iterations = Math.max(iterations, it);
+      const step = [0, ...solve(now.info.slice(1).map((row) => row.slice(1)), now.grad.slice(1))];
+      let scale = 1;
+      let next = th.map((x, a) => x + step[a]);
+      let after = gradientAndInformation(next);
+      while (after.ll < now.ll - 1e-12 && scale > 1e-6) {
+        scale /= 2;
+        next = th.map((x, a) => x + scale * step[a]);
+        after = gradientAndInformation(next);
+      }
+      th = next;
+      now = after;
+      if (Math.max(...step.map((x) => Math.abs(scale * x))) < 1e-10) break;
+    }
+    const mean = th.reduce((s, x) => s + x, 0) / k;
+    th = th.map((x) => x - mean);
+    // Covariance: the information's pseudo-inverse (its null space is the constant vector).
+    const H = gradientAndInformation(th).info;
+    const P = 1 / k;
+    const shifted = H.map((row, a) => row.map((x, b) => x + P));
+    const columns = Array.from({ length: k }, (_, j) => solve(shifted, Array.from({ length: k }, (_, i) => (i === j ? 1 : 0))));
+    idx.forEach((i, a) => {
+      theta[i] = th[a];
+      idx.forEach((j, b) => (cov[i][j] = columns[b][a] - P));
+    });
+  }
+  return { theta, cov, component, comparisons, games, iterations };
+}
+
+/**
+ * openskill's Plackett–Luce ratings, updated as games land. `add` takes a finishing order of
+ * configuration names (best first, VP ties grouped) and how many games ended in it.
+ */
+export class OnlineLadder {
+  private readonly ratings = new Map<string, SkillRating>();
+  games = 0;
+
+  add(groups: readonly (readonly string[])[], count = 1): void {
+    const seats = groups.flatMap((g, place) => g.map((config) => ({ config, place })));
+    if (new Set(seats.map((s) => s.config)).size < 2) return;
+    for (let n = 0; n < count; n++) {
+      const teams = seats.map((s) => [this.ratings.get(s.config) ?? rating()]);
+      const updated = rate(teams, { rank: seats.map((s) => s.place + 1) });
+      // A configuration in several seats of one game: its last seat's update stands (rare: the
+      // ladder's games are the sweeps', where a spec seldom sits twice).
+      seats.forEach((s, i) => this.ratings.set(s.config, updated[i][0]));
+      this.games++;
+    }
+  }
+
+  /** Each configuration's μ and σ, best μ first; with `anchor`, μ relative to it. */
+  standings(anchor?: string): { config: string; mu: number; sigma: number }[] {
+    const zero = anchor !== undefined ? (this.ratings.get(anchor)?.mu ?? 0) : 0;
+    return [...this.ratings].map(([config, r]) => ({ config, mu: r.mu - zero, sigma: r.sigma })).sort((a, b) => b.mu - a.mu);
+  }
+}
