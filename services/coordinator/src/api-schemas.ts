@@ -334,3 +334,10 @@ export const TimelineSchema = z.object({
     }),
   ),
 });
+
+export const LadderResponse = z.object({
+  anchor: z.string().describe('What 0 is.'),
+  games: z.number().int().describe('Games with two or more configurations at the table, over every sweep.'),
+  batch: RatingsSchema.describe('Plackett–Luce batch fit over every finishing order, on the Elo scale, best first.'),
+  online: z.array(z.object({ config: z.string(), mu: z.number(), sigma: z.number() })).describe("openskill's online Plackett–Luce ratings (μ relative to the anchor's), best first."),
+});

@@ -20,6 +20,8 @@ import { ratingsRoutes } from './routes/ratings.js';
 import { summaryRoutes } from './routes/summary.js';
 import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
+import { ladderRoutes } from './routes/ladder.js';
+import type { LadderService } from './ladder.js';
 
 export { HttpError } from './http.js';
 
@@ -32,6 +34,8 @@ export interface AppOptions {
   /** What one request may ask for (see config.ts). */
   limits: LimitsConfig;
   eventsIntervalMs: number;
+  /** The lab's rating ladder (GET /api/ratings); without one, the route is not served. */
+  ladder?: LadderService;
   /** How a new sweep's games are batched into queue jobs (BATCH_SECONDS, MAX_BATCH); default: a job per game. */
   batching?: { seconds: number; max: number };
   /** A request not answered by then gets a 503 (Redis slow or unreachable). */
@@ -60,6 +64,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.use(schemaRoutes());
   app.use(sweepRoutes({ store, feeder: o.feeder, events, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
   app.use(gameRoutes(store, limits));
+  if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));
   app.use(ratingsRoutes(store));
   app.use(summaryRoutes(store));

@@ -49,6 +49,8 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   /** Most games in one batch (the games a killed worker's batch replays, and its result call's size). */
   MAX_BATCH: positiveInt(500),
   FEED_INTERVAL_MS: positiveInt(250),
+  /** How often the ladder reads the finishing orders of games finished since (GET /api/ratings). */
+  LADDER_INTERVAL_MS: positiveInt(5000),
   /** How often Server-Sent Events check a sweep for news. */
   EVENTS_INTERVAL_MS: positiveInt(1000),
   /** A request Redis has not let the API answer by then gets a 503 (Redis slow or unreachable). */

@@ -44,6 +44,7 @@ function makeOpenApiDocument(): object {
         SweepDetail: json(api.SweepDetailSchema),
         GamesPage: json(api.GamesPage),
         Ratings: json(api.RatingsResponse),
+        Ladder: json(api.LadderResponse),
         RecordedMove: json(api.RecordedMoveSchema),
         Timeline: json(api.TimelineSchema),
       },
@@ -130,6 +131,13 @@ function makeOpenApiDocument(): object {
         get: {
           summary: "Every agent kind and MCTS option: key, range, each named agent's default, meaning (the parameter table a seat's params and spec strings are read with)",
           responses: { 200: { description: '{ kinds, parameters, buryRule }', content: { 'application/json': { example: agentCatalog() } } } },
+        },
+      },
+      '/api/ratings': {
+        get: {
+          summary: "The lab's ladder: every agent configuration ever played (canonical spec), rated from every recorded game's full finishing order (Plackett–Luce batch fit with 95 % intervals, and openskill's online ratings); 0 is the rule-based player, or ?anchor=<spec>",
+          parameters: [{ name: 'anchor', in: 'query', required: false, schema: { type: 'string' }, description: 'the configuration rated 0 (an agent spec)' }],
+          responses: { 200: { description: 'The ladder', content: content('Ladder') }, 400: error('Bad anchor') },
         },
       },
       '/api/backlog': { get: { summary: 'Unfinished games of running sweeps (for autoscalers)', responses: { 200: { description: '{ backlog }' } } } },

@@ -12,6 +12,7 @@ import { OutageLog, SweepStore, closeRedis, connectRedis, connectRedisFailFast, 
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
+import { LadderService } from './ladder.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -45,6 +46,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   const apiQueue = gameQueue(apiRedis, store.keys, config.QUEUE_NAME);
   for (const [q, source] of [[queue, 'feeder queue'], [apiQueue, 'api queue']] as const) q.on('error', (err) => outage.error(err, source));
   const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger });
+  const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger);
   const { app, close: closeApp } = createApp({
     store,
     queue: apiQueue,
@@ -54,6 +56,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
+    ladder,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     outage,
     mount: hooks.mount,
@@ -66,6 +69,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   });
   const port = (server.address() as AddressInfo).port;
   feeder.start();
+  ladder.start();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${port}`;
   logger.info({ url, queue: config.QUEUE_NAME, prefix: config.KEY_PREFIX, auth: Boolean(config.API_TOKEN) }, 'coordinator listening');
@@ -89,6 +93,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
       // unreachable: there is nothing to flush then (a round cut short is reconciled by the next
       // coordinator), and waiting would only eat the orchestrator's grace.
       const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
+      ladder.stop();
       clean = (await within(feeder.stop(), bound())) && clean;
       clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;
       await Promise.all([closeRedis(redis, Math.min(1000, left())), closeRedis(apiRedis, Math.min(1000, left()))]);

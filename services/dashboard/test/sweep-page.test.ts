@@ -200,6 +200,21 @@ describe('the sweep page answers at a glance', () => {
     await page.close();
   });
 
+  test('the ladder page: every configuration of every sweep, rated, with the online ratings beside', async () => {
+    const ladder = (await api(lab.url, '/api/ratings')).body;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${lab.url}/ladder`);
+    await page.waitForSelector('#ladder-table tbody tr');
+    const rows = await page.$$eval('#ladder-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+    const rated = ladder.batch.ratings.filter((r: any) => r.elo !== null);
+    expect(rows.map((r) => r[0])).toEqual(rated.map((r: any) => r.config));
+    rows.forEach((r, i) => expect(r[1]).toBe(rated[i].elo.toFixed(0)));
+    expect((await charts(page))['chart-ladder'].datasets[0].data).toHaveLength(rated.length);
+    expect(await page.textContent('#ladder-note')).toContain(`from ${ladder.games} games`);
+    await page.screenshot({ path: `${browser.artifacts}ladder.png`, fullPage: true });
+    await page.close();
+  });
+
   test('one colour per agent configuration across charts and sweeps; each chart saves as PNG and CSV', async () => {
     const colours: Record<string, Set<string>> = {};
     for (const id of [ids.preset, ids.grid]) {

@@ -469,6 +469,18 @@ export class SweepStore {
     return blob ? (unpack(blob) as GameRecord) : undefined;
   }
 
+  /** A sweep's finishing-order counters (`c<cell>|O<order>` → games), read by a server-side scan of its aggregates. */
+  async finishingOrders(id: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(this.k(id).agg, cursor, 'MATCH', 'c*|O*', 'COUNT', 1000);
+      for (let i = 0; i < flat.length; i += 2) out.set(flat[i], Number(flat[i + 1]));
+      cursor = next;
+    } while (cursor !== '0');
+    return out;
+  }
+
   async aggregateTable(id: string): Promise<Record<string, string>> {
     return this.redis.hgetall(this.k(id).agg);
   }

@@ -1,0 +1,94 @@
+/**
+ * The lab's one rating ladder (issue 18): every agent configuration ever played, by its canonical
+ * spec, rated from the finishing orders of every recorded game of every sweep. The aggregates keep
+ * each cell's finishing orders as counters (`c<cell>|O<order>`), so the ladder reads only the
+ * counters that grew since it last looked — no game is read twice — and feeds the new games to the
+ * online ratings (openskill); the batch Plackett–Luce fit over all the counts is made on request.
+ */
+import type { Logger } from 'pino';
+import { OnlineLadder, cellLabels, configOf, eloRatings, fitPlackettLuce, parseFinishingOrder, type Ranking, type Ratings } from '@wonderlab/shared';
+import type { SweepStore } from '@wonderlab/shared/store';
+
+export interface LadderReport {
+  /** What 0 is (the rule-based player when it has played). */
+  anchor: string;
+  /** Games with two or more configurations at the table. */
+  games: number;
+  /** The batch Plackett–Luce fit with 95 % intervals. */
+  batch: Ratings;
+  /** openskill's online ratings (μ relative to the anchor's, σ), best first. */
+  online: { config: string; mu: number; sigma: number }[];
+}
+
+export class LadderService {
+  private readonly online = new OnlineLadder();
+  /** Per sweep: the finishing-order counters already fed, and the games done when last read. */
+  private readonly seen = new Map<string, { counts: Map<string, number>; done: number }>();
+  /** Every finishing order seen, by its canonical configurations (best first, ties grouped), and how often. */
+  private readonly orders = new Map<string, { groups: string[][]; count: number }>();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly store: SweepStore,
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      this.update()
+        .catch((err) => this.logger.warn({ err }, 'updating the ladder failed'))
+        .finally(() => (this.timer = setTimeout(tick, this.intervalMs)));
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** Feeds the games every sweep finished since the last update. */
+  update(): Promise<void> {
+    this.running ??= this.read().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async read(): Promise<void> {
+    for (const meta of await this.store.list()) {
+      const seen = this.seen.get(meta.id) ?? { counts: new Map<string, number>(), done: -1 };
+      if (meta.done === seen.done) continue;
+      const loaded = await this.store.load(meta.id);
+      if (!loaded) continue;
+      const counters = await this.store.finishingOrders(meta.id);
+      for (const [field, total] of counters) {
+        if (!/^c\d+\|O/.test(field)) continue;
+        const fed = seen.counts.get(field) ?? 0;
+        if (total <= fed) continue;
+        const bar = field.indexOf('|');
+        const labels = cellLabels(loaded.sweep.cells[Number(field.slice(1, bar))]).map(configOf);
+        const groups = parseFinishingOrder(field.slice(bar + 2)).map((g) => g.map((L) => labels[L]));
+        this.online.add(groups, total - fed);
+        const key = JSON.stringify(groups);
+        const known = this.orders.get(key);
+        if (known) known.count += total - fed;
+        else this.orders.set(key, { groups, count: total - fed });
+        seen.counts.set(field, total);
+      }
+      seen.done = meta.done;
+      this.seen.set(meta.id, seen);
+    }
+  }
+
+  /** The ladder now: the batch fit over every game so far, and the online ratings. */
+  async report(anchor = 'rulebased'): Promise<LadderReport> {
+    await this.update();
+    const configs = [...new Set([...this.orders.values()].flatMap((o) => o.groups.flat()))].sort();
+    const index = new Map(configs.map((c, i) => [c, i]));
+    const rankings: Ranking[] = [...this.orders.values()].map((o) => ({ groups: o.groups.map((g) => g.map((c) => index.get(c)!)), count: o.count }));
+    const games = rankings.filter((r) => new Set(r.groups.flat()).size > 1).reduce((s, r) => s + r.count, 0);
+    const zero = index.has(anchor) ? anchor : undefined;
+    const batch = eloRatings(configs, fitPlackettLuce(configs.length, rankings), games, zero, 'Plackett–Luce on full finishing orders (VP ties by Breslow\'s approximation), one virtual drawn game per pair that met; 95 % intervals from the information');
+    return { anchor: batch.anchor, games, batch, online: this.online.standings(zero) };
+  }
+}

@@ -1,0 +1,31 @@
+// The lab's ladder (GET /api/ratings): every configuration of every sweep, rated by a batch
+// Plackett–Luce fit with 95 % intervals, beside openskill's online ratings; 0 is the anchor.
+import { el, fillTable, getJSON, num } from './api.js';
+import { configColour, errorBarsPlugin, ratingsLadder } from './charts.js';
+
+const Chart = window.Chart;
+Chart.register(errorBarsPlugin);
+const $ = (sel) => document.querySelector(sel);
+
+try {
+  const anchor = new URLSearchParams(location.search).get('anchor');
+  const ladder = await getJSON(`/api/ratings${anchor ? `?anchor=${encodeURIComponent(anchor)}` : ''}`);
+  const rated = ladder.batch.ratings.filter((r) => Number.isFinite(r.elo));
+  $('#ladder-note').textContent = rated.length
+    ? `${rated.length} configurations from ${ladder.games} games of every sweep; 0 Elo: ${ladder.anchor}. ${ladder.batch.method}. The online column is openskill's Plackett–Luce rating, updated as games land (μ relative to the anchor's, ± σ).`
+    : 'No games with two or more configurations yet.';
+  new Chart($('#chart-ladder'), ratingsLadder(ladder.batch));
+  const online = new Map(ladder.online.map((o) => [o.config, o]));
+  fillTable(
+    $('#ladder-table'),
+    ['configuration', { text: 'Elo', num: true }, { text: '95 % interval', num: true }, { text: 'games', num: true }, { text: 'online μ ± σ', num: true }],
+    rated.map((r) => {
+      const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+      swatch.style.background = configColour(r.config);
+      const o = online.get(r.config);
+      return [el('td', {}, swatch, r.config), r.elo.toFixed(0), `[${r.low.toFixed(0)}, ${r.high.toFixed(0)}]`, r.games, o ? `${num(o.mu, 2)} ± ${num(o.sigma, 2)}` : '–'];
+    }),
+  );
+} catch (err) {
+  $('#ladder-note').textContent = `Cannot load the ladder: ${err.message}`;
+}
