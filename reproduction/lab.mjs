@@ -2,16 +2,18 @@
 // Plays the papers' presets on a running lab (`npm start`) and saves what REPRODUCTION.md reads:
 //
 //   node reproduction/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--priority P]
-//   node reproduction/lab.mjs collect [--url U] [--partial] [--commit C]
+//   node reproduction/lab.mjs collect [--url U] [--partial] [--commit C] [--merge]
 //
 // submit posts each preset (deals.count replaced by --deals when given) as a sweep named
 // `repro/<preset>/d<deals>`, skipping names the lab has already. collect writes each finished one
 // to results/<preset>.json: the spec, the cells' aggregates as the API gives them, each seat
 // order's standings for paired designs (computed from the exported games with the lab's own
 // Standings), and `lab`: the sweep id, games, when its first and last game finished, the wall time
-// and games/s, and the commit that played it (--commit; default: this checkout's HEAD).
+// and games/s, and the commit that played it (--commit; default: this checkout's HEAD). With
+// --merge, a preset played in parts (a sweep of the swept values not played yet, named
+// `repro/<preset>/…`) is added to the saved result instead of replacing it (mergeResults).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Standings, Sweep, parseSweepSpec } from '../shared/dist/src/index.js';
 
 import { labApi, options } from './lab-client.mjs';
@@ -84,9 +86,53 @@ async function collect() {
       ...(orders ? { orders } : {}),
       lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, commit: commit() },
     };
-    writeFileSync(new URL(`results/${preset}.json`, here), JSON.stringify(result, null, 1) + '\n');
+    const file = new URL(`results/${preset}.json`, here);
+    const saved = args.includes('--merge') && existsSync(file) ? mergeResults(JSON.parse(readFileSync(file, 'utf8')), result) : result;
+    writeFileSync(file, JSON.stringify(saved, null, 1) + '\n');
     console.log(`${s.name}: ${s.counts.done} games (${s.status}) in ${wallSeconds?.toFixed(0)} s -> results/${preset}.json`);
   }
+}
+
+/**
+ * A preset played in parts (e.g. some values of a swept parameter now, the rest later): the saved
+ * result's cells whose swept values the new sweep does not play are kept beside the new ones, in
+ * order of their values, and so are its parameter points; the lab block adds up games and wall time
+ * and names both commits. Pooled agents are dropped: they cannot be summed from two sweeps' results.
+ */
+function mergeResults(old, fresh) {
+  const key = (cell) => JSON.stringify(cell.swept);
+  const seen = new Set(fresh.cells.map(key));
+  const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
+  const first = (cell) => Object.values(cell.swept)[0];
+  const cells = [...old.cells.filter((c) => !seen.has(key(c))), ...fresh.cells].sort((a, b) => byValue(first(a), first(b))).map((c, index) => ({ ...c, index }));
+  const parameters = fresh.parameters.map((series) => {
+    const before = old.parameters?.find((p) => p.key === series.key);
+    const values = new Set(series.points.map((p) => p.value));
+    const points = [...(before?.points ?? []).filter((p) => !values.has(p.value)), ...series.points].sort((a, b) => byValue(a.value, b.value));
+    const { lines: _, ...rest } = series;
+    return { ...rest, points };
+  });
+  const games = old.lab.games + fresh.lab.games;
+  const wallSeconds = old.lab.wallSeconds + fresh.lab.wallSeconds;
+  const { pooled: _, ...kept } = fresh;
+  return {
+    ...kept,
+    spec: { ...fresh.spec, seats: fresh.spec.seats.map((seat, i) => mergeSweptSeat(old.spec.seats[i], seat)) },
+    cells,
+    parameters,
+    lab: { ...fresh.lab, sweep: `${old.lab.sweep} + ${fresh.lab.sweep}`, games, wallSeconds, gamesPerSecond: games / wallSeconds, commit: `${old.lab.commit} + ${fresh.lab.commit}` },
+  };
+}
+
+/** A seat whose swept values were played in two parts: the values of both. */
+function mergeSweptSeat(old, fresh) {
+  if (typeof fresh === 'string' || typeof old === 'string') return fresh;
+  const params = { ...fresh.params };
+  for (const [k, v] of Object.entries(fresh.params ?? {})) {
+    const before = old.params?.[k];
+    if (Array.isArray(v) && Array.isArray(before)) params[k] = [...new Set([...before, ...v])].sort((a, b) => a - b);
+  }
+  return { ...fresh, params };
 }
 
 const commands = { submit, collect };
