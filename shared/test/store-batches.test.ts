@@ -6,24 +6,18 @@
  * the compiled play-worker: `npx tsc -b` first); a batch delivered again stores each game once; a
  * whole delta to a counter that holds a fraction is added, not refused.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Redis } from 'ioredis';
 import { GamePool } from '@wonderlab/shared';
 import { Sweep, parseSweepSpec, placementOf, playGame, type GameSummary } from '../src/lab/index.js';
-import { RECORD_RESULT, SweepStore, connectRedis, deleteKeys } from '../src/store/index.js';
+import { RECORD_RESULT, type SweepStore } from '../src/store/index.js';
+import { storeForTests } from './store-support.js';
 
-const prefix = `wltest-batch-${process.pid}-${randomBytes(4).toString('hex')}`;
+const opened = storeForTests('batch');
 let redis: Redis;
 let store: SweepStore;
-
 beforeAll(() => {
-  redis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  store = new SweepStore(redis, prefix);
-});
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
+  [redis, store] = [opened.redis(), opened.store()];
 });
 
 /** Cheap games in a paired design (swapped seats), three cells, with records. */

@@ -4,23 +4,17 @@
  * before that order keeps its sequential cursor), and the active clock leaves paused time out of
  * a sweep's rate.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Redis } from 'ioredis';
 import { RATE_BUCKET_MS, Sweep, parseSweepSpec, playGame, throughput } from '../src/lab/index.js';
-import { SweepStore, connectRedis, deleteKeys } from '../src/store/index.js';
+import { SweepStore } from '../src/store/index.js';
+import { storeForTests } from './store-support.js';
 
-const prefix = `wltest-store-${process.pid}-${randomBytes(4).toString('hex')}`;
+const opened = storeForTests('store');
 let redis: Redis;
 let store: SweepStore;
-
 beforeAll(() => {
-  redis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  store = new SweepStore(redis, prefix);
-});
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
+  [redis, store] = [opened.redis(), opened.store()];
 });
 
 const specOf = (over: object) => parseSweepSpec({ name: 'order', players: 3, seats: [{ agent: 'mcts', params: { it: [10, 20, 30] } }, 'random', 'random'], deals: { count: 5 }, ...over });
@@ -52,7 +46,7 @@ describe('queue order', () => {
     await redis.hdel(store.keys.sweep(meta.id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders');
     expect((await store.meta(meta.id))!.schedule).toBe('sequential');
     expect(await store.claim(meta.id, 4)).toEqual([0, 1, 2, 3]);
-    const fresh = new SweepStore(redis, prefix);
+    const fresh = new SweepStore(redis, opened.prefix);
     expect((await fresh.load(meta.id))!.sweep.schedule).toBe('sequential');
   });
 });

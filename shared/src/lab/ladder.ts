@@ -14,6 +14,7 @@
  * game as results land, with no rescan; the batch fit checks it.
  */
 import { rate, rating, type Rating as SkillRating } from 'openskill';
+import { inverse, solve } from './linear.js';
 import type { BradleyTerryFit, Ranking } from './ratings.js';
 
 /** Virtual drawn games per pair of configurations that met. */
@@ -27,25 +28,6 @@ function stages(groups: readonly (readonly number[])[]): { chosen: readonly numb
     if (remaining.length > 1) out.push({ chosen: groups[t], remaining });
   }
   return out;
-}
-
-/** Solves A x = b by Gaussian elimination with partial pivoting. */
-function solve(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[pivot][c])) pivot = r;
-    [M[c], M[pivot]] = [M[pivot], M[c]];
-    const d = M[c][c];
-    if (d === 0) throw new Error('singular system');
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r][c] / d;
-      if (f !== 0) for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  return M.map((row, i) => row[n] / row[i]);
 }
 
 /** Plackett–Luce fit of `m` configurations to finishing orders (see the module's comment). */
@@ -149,11 +131,10 @@ export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): Bradle
     // Covariance: the information's pseudo-inverse (its null space is the constant vector).
     const H = gradientAndInformation(th).info;
     const P = 1 / k;
-    const shifted = H.map((row, a) => row.map((x, b) => x + P));
-    const columns = Array.from({ length: k }, (_, j) => solve(shifted, Array.from({ length: k }, (_, i) => (i === j ? 1 : 0))));
+    const Hplus = inverse(H.map((row, a) => row.map((x, b) => x + P)));
     idx.forEach((i, a) => {
       theta[i] = th[a];
-      idx.forEach((j, b) => (cov[i][j] = columns[b][a] - P));
+      idx.forEach((j, b) => (cov[i][j] = Hplus[a][b] - P));
     });
   }
   return { theta, cov, component, comparisons, games, iterations };

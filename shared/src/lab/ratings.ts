@@ -19,6 +19,7 @@
  * and identifiable only up to a constant within a connected set of configurations (one that met,
  * directly or through others): each such component is centred on its mean.
  */
+import { inverse, solve } from './linear.js';
 import { Z95 } from './stats.js';
 
 /** Elo points per unit of θ (natural log-odds). */
@@ -48,32 +49,6 @@ export interface BradleyTerryFit {
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-
-/** Solves A x = b (A square, non-singular) by Gaussian elimination with partial pivoting. */
-function solve(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[pivot][c])) pivot = r;
-    [M[c], M[pivot]] = [M[pivot], M[c]];
-    const d = M[c][c];
-    if (d === 0) throw new Error('singular system');
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r][c] / d;
-      if (f === 0) continue;
-      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  return M.map((row, i) => row[n] / row[i]);
-}
-
-function inverse(A: number[][]): number[][] {
-  const n = A.length;
-  const cols = Array.from({ length: n }, (_, j) => solve(A, Array.from({ length: n }, (_, i) => (i === j ? 1 : 0))));
-  return Array.from({ length: n }, (_, i) => cols.map((col) => col[i]));
-}
 
 const matmul = (A: number[][], B: number[][]) => A.map((row) => B[0].map((_, j) => row.reduce((s, a, k) => s + a * B[k][j], 0)));
 
