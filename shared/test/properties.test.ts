@@ -604,6 +604,52 @@ describe('random games: legal moves', () => {
   });
 });
 
+/**
+ * Checks that each 'cheapest' move pays the cheapest of the undominated payments 'all' lists for
+ * that card and action (least total, then least to the right neighbour), and that both modes offer
+ * the same cards and actions: the two modes' searches are separate code (a bound-pruned search and
+ * a full enumeration with its Pareto front), so each checks the other.
+ */
+function checkCheapestAgainstAll(s: GameState, where: string): void {
+  for (const p of actingSeats(s)) {
+    const best = new Map<number, number>();
+    for (const m of legalMoves(s, p, 'all')) {
+      const key = m & 0x3ff;
+      const have = best.get(key);
+      const total = movePayLeft(m) + movePayRight(m);
+      if (have === undefined || total < movePayLeft(have) + movePayRight(have) || (total === movePayLeft(have) + movePayRight(have) && movePayRight(m) < movePayRight(have))) best.set(key, m);
+    }
+    const cheapest = legalMoves(s, p, 'cheapest');
+    expect(sorted(cheapest), `${where}: seat ${p}'s cheapest moves`).toEqual(sorted([...best.values()]));
+  }
+}
+
+describe('random games: cheapest payments', () => {
+  it('equal the cheapest undominated payment, with games, clones and their diverging copies interleaved', () => {
+    fc.assert(
+      fc.property(setupArb, setupArb, moveSeedArb, (setupA, setupB, moveSeed) => {
+        const rng = new Rng(moveSeed);
+        const live = [newGame(configOf(setupA)), newGame(configOf(setupB))];
+        const moves = new Int32Array(7);
+        for (let round = 0; live.length > 0; round++) {
+          expect(round).toBeLessThan(4 * MAX_STEPS);
+          // The payment search keeps scratch state between calls (the loaded seat, the prices):
+          // several games and clones in turn check that nothing of one leaks into another.
+          if (round % 3 === 0 && live.length < 5) live.push(clone(live[rng.int(live.length)]));
+          for (let i = 0; i < live.length; i++) {
+            const x = live[i];
+            checkCheapestAgainstAll(x, `state ${i}, round ${round}`);
+            pickMoves(x, rng, 'cheapest', moves);
+            step(x, moves);
+          }
+          for (let i = live.length - 1; i >= 0; i--) if (live[i].isOver()) live.splice(i, 1);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
 /** Plays a random game while recording it; returns the record, the final state and the moves. */
 function recordedGame(setup: Setup, moveSeed: number, mode: MoveMode) {
   const config = configOf(setup);
