@@ -5,6 +5,9 @@
  * a regression shows as a number. Alternating spreads a busy or warming machine's drift over both
  * builds instead of charging it to whichever ran second.
  *
+ * With --same-process, the two builds run instead in one process, in alternating slices of a few
+ * workloads (ab.ts), which measures a few per cent where whole runs drift by tens.
+ *
  * REF is built in a temporary git worktree (npm ci, tsc -b) that is removed afterwards. This
  * checkout is taken as built (the npm script runs tsc -b first), uncommitted changes included.
  */
@@ -19,12 +22,14 @@ interface Options {
   ref: string;
   rounds: number;
   bench: string;
+  sameProcess: boolean;
 }
 
-const USAGE = 'usage: npm run bench:compare -- [REF (default HEAD~1)] [--rounds N (default 3)] [--bench engine|agents|records]';
+const USAGE =
+  'usage: npm run bench:compare -- [REF (default HEAD~1)] [--rounds N (default 3)] [--bench engine|agents|records] [--same-process]';
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { ref: 'HEAD~1', rounds: 3, bench: 'engine' };
+  const opts: Options = { ref: 'HEAD~1', rounds: 3, bench: 'engine', sameProcess: false };
   let refGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -34,6 +39,8 @@ function parseArgs(argv: string[]): Options {
     } else if (a === '--bench') {
       opts.bench = argv[++i] ?? '';
       if (!/^[a-z][a-z0-9-]*$/.test(opts.bench)) fail(`--bench: expected a benchmark name such as engine, got '${opts.bench}'`);
+    } else if (a === '--same-process') {
+      opts.sameProcess = true;
     } else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -125,6 +132,13 @@ async function main(): Promise<void> {
   await run('npx', ['tsc', '-b'], tree, toStderr);
   if (!existsSync(join(tree, 'shared', 'dist', 'bench', `${opts.bench}.js`))) {
     fail(`${label} has no ${opts.bench} benchmark (shared/bench/${opts.bench}.ts)`);
+  }
+
+  if (opts.sameProcess) {
+    // Both builds in one process, in alternating slices (ab.ts): steadier on a drifting machine.
+    const ab = join(root, 'shared', 'dist', 'bench', 'ab.js');
+    process.stdout.write(await run(process.execPath, [ab, tree, root], root));
+    return;
   }
 
   const oldRuns: Figures[] = [];

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareRuns, formatComparison, lowerIsBetter, parseFigures } from '../bench/figures.js';
+import { formatPaired, pairedSummary, type Slice } from '../bench/interleave.js';
 
 const RUN = `# wonderlab engine benchmark — Node v20.20.2, 5 rounds of 1s, one core
 calibration: 82355 units/s (median of 5, spread ±6.0%)
@@ -72,5 +73,45 @@ describe('formatComparison', () => {
     expect(lowerIsBetter('games/s')).toBe(false);
     const [c] = compareRuns([parseFigures('game: 2.5 s')], [parseFigures('game: 2.25 s')]);
     expect(formatComparison(c)).toBe('game: 0.900 new/old (old 2.50 ±0.0%, new 2.25 ±0.0% s, lower is better)');
+  });
+});
+
+describe('pairedSummary (same-process A/B)', () => {
+  const slice = (build: 0 | 1, ops: number, cpuSeconds = 1): Slice => ({ build, ops, cpuSeconds });
+
+  it('takes the median of neighbouring pairs, so a machine that halves its speed halfway leaves the ratio alone', () => {
+    // The new build is 10 % faster throughout; the machine runs at full speed, then at half.
+    const slices = [slice(0, 100), slice(1, 110), slice(1, 110), slice(0, 100), slice(0, 50), slice(1, 55), slice(1, 55), slice(0, 50)];
+    const s = pairedSummary(slices);
+    expect(s.pairs).toBe(4);
+    expect(s.ratio).toBeCloseTo(1.1, 12);
+    expect(s.low).toBeCloseTo(1.1, 12);
+    expect(s.high).toBeCloseTo(1.1, 12);
+    expect(s.oldRate).toBe(75);
+    expect(s.newRate).toBeCloseTo(82.5, 12);
+  });
+
+  it('counts CPU seconds, not slices: a slice that got half the CPU did half the work', () => {
+    const s = pairedSummary([slice(0, 100, 1), slice(1, 60, 0.5), slice(1, 120, 1), slice(0, 50, 0.5)]);
+    expect(s.ratio).toBeCloseTo(1.2, 12);
+  });
+
+  it('gives the quartiles of the pair ratios', () => {
+    const ratios = [0.8, 1, 1.2, 1.4, 1.6];
+    const s = pairedSummary(ratios.flatMap((r) => [slice(0, 100), slice(1, 100 * r)]));
+    expect(s.ratio).toBeCloseTo(1.2, 12);
+    expect(s.low).toBeCloseTo(1, 12);
+    expect(s.high).toBeCloseTo(1.4, 12);
+  });
+
+  it('refuses slices that do not alternate between the builds', () => {
+    expect(() => pairedSummary([slice(0, 100), slice(0, 100)])).toThrow(/must alternate/);
+    expect(() => pairedSummary([slice(0, 100)])).toThrow(/no pair/);
+  });
+
+  it('prints a figure line whose value is the median ratio', () => {
+    const line = formatPaired('random_games_3p', 'games/s', pairedSummary([slice(0, 100), slice(1, 105)]));
+    expect(line).toBe('random_games_3p: 1.050 new/old (quartiles 1.050–1.050 over 1 pairs of slices; old 100, new 105 games/s per CPU-second)');
+    expect(parseFigures(line).get('random_games_3p')).toEqual({ value: 1.05, unit: 'new/old' });
   });
 });

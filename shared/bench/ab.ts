@@ -1,0 +1,118 @@
+/**
+ * Same-process A/B of two builds (`npm run bench:compare -- REF --same-process` runs it):
+ *
+ *   node shared/dist/bench/ab.js OLD_ROOT NEW_ROOT [--pairs N] [--slice-ms M]
+ *
+ * Loads both checkouts' built engine and agents into this one process and runs each workload in
+ * alternating slices (old, new, new, old, …) of M ms (default 250), N pairs (default 20) after a
+ * warm-up, counting CPU time rather than wall time. Prints per workload the median new/old ratio
+ * of neighbouring slices with its quartiles (interleave.ts). Both builds must export the engine's
+ * newGame, playRandom and Rng and the agents' createAgent and decisionContext.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatPaired, pairedSummary, type Slice } from './interleave.js';
+
+/** What the workloads use of another build's engine and agents (its types are not ours to import). */
+interface EngineModule {
+  Rng: new (seed: number) => unknown;
+  newGame(config: { players: number; seed: number; sides?: string }): unknown;
+  playRandom(s: unknown, rng: unknown): number;
+  legalMoves(s: unknown, p: number, mode: string, out: number[]): number[];
+}
+interface SearchAgent {
+  moveMode: string;
+  decide(ctx: unknown): { iterations?: number };
+}
+interface AgentsModule {
+  createAgent(spec: string): SearchAgent;
+  decisionContext(s: unknown, seat: number, legal: number[], rng: unknown, open: boolean): unknown;
+}
+interface Build {
+  engine: EngineModule;
+  agents: AgentsModule;
+}
+
+/** A workload on one build: does some operations and returns how many. */
+type Work = (b: Build, state: Map<string, unknown>) => number;
+
+const USAGE = 'usage: node shared/dist/bench/ab.js OLD_ROOT NEW_ROOT [--pairs N] [--slice-ms M]';
+
+async function load(root: string): Promise<Build> {
+  const at = (p: string) => pathToFileURL(resolve(root, 'shared', 'dist', 'src', p)).href;
+  return { engine: (await import(at('engine/index.js'))) as EngineModule, agents: (await import(at('agents/index.js'))) as AgentsModule };
+}
+
+function randomGames(players: number): Work {
+  return (b, state) => {
+    let rng = state.get('rng');
+    if (!rng) state.set('rng', (rng = new b.engine.Rng(7)));
+    const seed = ((state.get('seed') as number | undefined) ?? 0) + 1;
+    state.set('seed', seed);
+    b.engine.playRandom(b.engine.newGame({ players, seed }), rng);
+    return 1;
+  };
+}
+
+function firstDecision(spec: string): Work {
+  return (b, state) => {
+    let setup = state.get('setup') as { s: unknown; agent: SearchAgent; legal: number[]; rng: unknown } | undefined;
+    if (!setup) {
+      const s = b.engine.newGame({ players: 3, seed: 3, sides: 'A' });
+      const agent = b.agents.createAgent(spec);
+      setup = { s, agent, legal: b.engine.legalMoves(s, 0, agent.moveMode, []), rng: new b.engine.Rng(5) };
+      state.set('setup', setup);
+    }
+    return setup.agent.decide(b.agents.decisionContext(setup.s, 0, setup.legal, setup.rng, false)).iterations ?? 0;
+  };
+}
+
+const WORKLOADS: { name: string; unit: string; work: Work }[] = [
+  { name: 'random_games_3p', unit: 'games', work: randomGames(3) },
+  { name: 'random_games_7p', unit: 'games', work: randomGames(7) },
+  { name: 'mcts_first_decision_3p', unit: 'iterations', work: firstDecision('mcts(it=500,time=0)') },
+  { name: 'mcts_strong_first_decision_3p', unit: 'iterations', work: firstDecision('mcts-strong(it=500,time=0)') },
+];
+
+function slice(b: Build, state: Map<string, unknown>, work: Work, ms: number, build: 0 | 1): Slice {
+  const cpu0 = process.cpuUsage();
+  const until = performance.now() + ms;
+  let ops = 0;
+  while (performance.now() < until) ops += work(b, state);
+  const cpu = process.cpuUsage(cpu0);
+  return { build, ops, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const roots: string[] = [];
+  let pairs = 20;
+  let sliceMs = 250;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--pairs') pairs = Number(args[++i]);
+    else if (args[i] === '--slice-ms') sliceMs = Number(args[++i]);
+    else roots.push(args[i]);
+  }
+  if (roots.length !== 2 || !(pairs >= 1) || !(sliceMs >= 10)) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const builds = [await load(roots[0]), await load(roots[1])];
+  console.log(`# same-process A/B — old: ${roots[0]}, new: ${roots[1]}; ${pairs} pairs of ${sliceMs} ms slices per workload, CPU time`);
+  for (const w of WORKLOADS) {
+    const states = [new Map<string, unknown>(), new Map<string, unknown>()];
+    for (const i of [0, 1] as const) slice(builds[i], states[i], w.work, 2 * sliceMs, i); // warm-up
+    const slices: Slice[] = [];
+    for (let k = 0; k < pairs; k++) {
+      // old-new, then new-old: a machine speeding up or slowing down favours neither build.
+      const order: (0 | 1)[] = k % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) slices.push(slice(builds[i], states[i], w.work, sliceMs, i));
+    }
+    console.log(formatPaired(w.name, `${w.unit}/s`, pairedSummary(slices)));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`ab: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
