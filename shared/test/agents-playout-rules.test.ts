@@ -1,11 +1,12 @@
 /**
  * The thesis's rule-based player exists twice: as an agent reading its observation
  * (ThesisRuleBasedAgent) and as an allocation-free playout policy reading the state
- * (thesisRuleCandidates). They must agree on every position.
+ * (thesisRuleCandidates). They must agree on every position. The playouts' lazy form, which
+ * searches payments only for the cards of the rules it tries, must pick the very same move.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ThesisRuleBasedAgent, thesisRuleCandidates } from '../src/agents/index.js';
+import { ThesisRuleBasedAgent, thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from '../src/agents/index.js';
 import { Rng, actingSeats, legalMoves, newGame, step } from '../src/engine/index.js';
 import { decisionContext } from '../src/agents/index.js';
 
@@ -38,6 +39,38 @@ describe('rule-based playouts follow the same rules as the rulebased agent', () 
     );
     expect(checked).toBeGreaterThan(1000);
     // Random play reaches every rule, so each branch of both versions was compared.
+    expect([...rulesSeen].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe('the lazy rule-based playout move', () => {
+  it('property: the same move as thesisRulesMove over the legal list, drawn with the same number, with and without a payment cap', () => {
+    let checked = 0;
+    const rulesSeen = new Set<number>();
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(0, 8), (players, seed, cap) => {
+        const s = newGame({ players, seed });
+        const rng = new Rng(seed);
+        const moves = new Array<number>(players).fill(0);
+        const legal: number[] = [];
+        const candidates: number[] = [];
+        while (!s.isOver()) {
+          for (const p of actingSeats(s)) {
+            legalMoves(s, p, 'cheapest', legal, cap);
+            rulesSeen.add(thesisRuleCandidates(s, p, legal, candidates));
+            const eager = new Rng(seed + checked);
+            const lazy = new Rng(seed + checked);
+            expect(thesisRulesMoveLazily(s, p, lazy, cap)).toBe(thesisRulesMove(s, p, legal, eager));
+            expect(Array.from(lazy.s), 'the same numbers drawn').toEqual(Array.from(eager.s));
+            checked++;
+            moves[p] = legal[rng.int(legal.length)];
+          }
+          step(s, moves);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect(checked).toBeGreaterThan(1000);
     expect([...rulesSeen].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });

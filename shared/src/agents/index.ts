@@ -35,4 +35,4 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
       return new MctsAgent(s.params, options);
   }
 }
-export { thesisRuleCandidates, thesisRulesMove } from './playout-rules.js';
+export { thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from './playout-rules.js';

@@ -10,12 +10,23 @@ import {
   BLUE,
   CARDS,
   GREEN,
+  NO_PAYMENT,
   NUM_CARD_TYPES,
   NUM_RESOURCES,
+  PHASE_TURN,
   RED,
+  cheapestStagePayment,
   choiceBase,
+  encodeMove,
+  handBase,
+  hasFreeBuild,
+  legalMoves,
+  loadSeat,
   moveAction,
   moveCard,
+  paymentLeft,
+  paymentRight,
+  pushCheapestBuilds,
   resourceIndex,
   type GameState,
   type Rng,
@@ -97,4 +108,75 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
 export function thesisRulesMove(s: GameState, p: number, legal: readonly number[], rng: Rng): number {
   thesisRuleCandidates(s, p, legal, candidates);
   return candidates[rng.int(candidates.length)];
+}
+
+const legalBuf: number[] = [];
+/** The distinct cards of the hand being looked at, in hand order, and each one's build rule. */
+const handCards = new Int32Array(7);
+const handRules = new Int32Array(7);
+
+/**
+ * thesisRulesMove without listing every legal move first: the same move, drawn with the same
+ * number from rng, for seat p of s in cheapest mode with the payment search capped at
+ * `branchLimit` (0: none). The rules look at the cards in their order and stop at the first rule
+ * that has a move, so only the cards of the rules tried have their payments searched; a playout
+ * step that lists every card's payments spends most of its time there. Outside a normal turn it
+ * lists the legal moves as thesisRulesMove does.
+ */
+export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchLimit = 0): number {
+  if (s.phase !== PHASE_TURN) {
+    legalMoves(s, p, 'cheapest', legalBuf, branchLimit);
+    return thesisRulesMove(s, p, legalBuf, rng);
+  }
+  const have = producedBy(s, p);
+  const strongest = strongestInWar(s, p);
+  const base = handBase(p);
+  let count = 0;
+  for (let i = 0; i < s.handLen[p]; i++) {
+    const c = s.hands[base + i];
+    let dup = false;
+    for (let j = 0; j < count; j++) if (handCards[j] === c) dup = true;
+    if (dup) continue;
+    handCards[count] = c;
+    handRules[count++] = thesisBuildRule(c, have, strongest);
+  }
+  loadSeat(s, p);
+  const freeBuildReady = hasFreeBuild(s, p);
+  const out = candidates;
+  out.length = 0;
+  // Rules 1–3: builds of the cards that fall under them.
+  for (let rule = 1; rule <= 3; rule++) {
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) pushCheapestBuilds(s, p, handCards[i], freeBuildReady, out, branchLimit);
+    if (out.length > 0) return out[rng.int(out.length)];
+  }
+  // Rule 4: a wonder stage, with any card (each card is a move of its own, as in the legal list).
+  const stagePay = cheapestStagePayment(s, p, branchLimit);
+  if (stagePay !== NO_PAYMENT) {
+    for (let i = 0; i < count; i++) out.push(encodeMove(handCards[i], ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay)));
+    return out[rng.int(out.length)];
+  }
+  // Rule 5: the buildable blue cards worth the most VP.
+  let bestVp = -1;
+  for (let i = 0; i < count; i++) {
+    if (handRules[i] !== 5) continue;
+    const vp = CARDS[handCards[i]].vp;
+    if (vp < bestVp) continue;
+    const before = out.length;
+    pushCheapestBuilds(s, p, handCards[i], freeBuildReady, out, branchLimit);
+    if (out.length === before) continue;
+    if (vp > bestVp) {
+      // Drop the cheaper blue cards' moves, keeping this card's, in their order.
+      out.splice(0, before);
+      bestVp = vp;
+    }
+  }
+  if (out.length > 0) return out[rng.int(out.length)];
+  // Rules 6 and 7.
+  for (let rule = 6; rule <= 7; rule++) {
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) pushCheapestBuilds(s, p, handCards[i], freeBuildReady, out, branchLimit);
+    if (out.length > 0) return out[rng.int(out.length)];
+  }
+  // Rule 8: discard any card.
+  for (let i = 0; i < count; i++) out.push(encodeMove(handCards[i], ACTION_DISCARD));
+  return out[rng.int(out.length)];
 }

@@ -124,7 +124,7 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
       stagePay = cheapestForLoaded(stage.costPacked, coins, branchLimit);
     }
   }
-  const freeBuildReady = (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
+  const freeBuildReady = hasFreeBuild(s, p);
   const hand = handBase(p);
   const len = s.handLen[p];
   for (let i = 0; i < len; i++) {
@@ -133,26 +133,19 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
     for (let j = 0; j < i; j++) if (s.hands[hand + j] === c) dup = true;
     if (dup) continue;
     const card = CARDS[c];
-    let buildIsFree = false;
-    if (!s.ownsName[ownsNameIndex(p, card.nameId)]) {
+    if (!all) {
+      pushCheapestBuilds(s, p, c, freeBuildReady, out, branchLimit);
+    } else if (!s.ownsName[ownsNameIndex(p, card.nameId)]) {
+      let buildIsFree = false;
       if (hasChain(s, p, c)) {
         out.push(encodeMove(c, ACTION_BUILD));
         buildIsFree = true;
       } else if (card.coinCost <= coins) {
-        const budget = coins - card.coinCost;
-        if (all) {
-          payBuf.length = 0;
-          allForLoaded(card.costPacked, budget, payBuf);
-          for (const pay of payBuf) {
-            out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
-            if (pay === 0 && card.coinCost === 0) buildIsFree = true;
-          }
-        } else {
-          const pay = cheapestForLoaded(card.costPacked, budget, branchLimit);
-          if (pay !== NO_PAYMENT) {
-            out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
-            if (pay === 0 && card.coinCost === 0) buildIsFree = true;
-          }
+        payBuf.length = 0;
+        allForLoaded(card.costPacked, coins - card.coinCost, payBuf);
+        for (const pay of payBuf) {
+          out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
+          if (pay === 0 && card.coinCost === 0) buildIsFree = true;
         }
       }
       if (freeBuildReady && !buildIsFree) out.push(encodeMove(c, ACTION_FREE_BUILD));
@@ -165,6 +158,44 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
     out.push(encodeMove(c, ACTION_DISCARD));
   }
   return out;
+}
+
+/** Whether seat p may still use Olympia A's free build in this Age. */
+export function hasFreeBuild(s: GameState, p: number): boolean {
+  return (s.powers[p] & POWER_FREE_BUILD) !== 0 && s.freeBuildAge[p] !== s.age;
+}
+
+/**
+ * Appends seat p's build moves for card c in cheapest mode, as legalMoves lists them: nothing if p
+ * already has a building of that name; else the build (free when chained, otherwise at its
+ * cheapest payment if it has one), then Olympia A's free build when `freeBuildReady` and building
+ * would cost something or be impossible. loadSeat(s, p) must have been called for s. For policies
+ * that look at a few cards of a hand rather than at every legal move (agents/playout-rules.ts).
+ */
+export function pushCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], branchLimit = 0): void {
+  const card = CARDS[c];
+  if (s.ownsName[ownsNameIndex(p, card.nameId)]) return;
+  let buildIsFree = false;
+  if (hasChain(s, p, c)) {
+    out.push(encodeMove(c, ACTION_BUILD));
+    buildIsFree = true;
+  } else if (card.coinCost <= s.coins[p]) {
+    const pay = cheapestForLoaded(card.costPacked, s.coins[p] - card.coinCost, branchLimit);
+    if (pay !== NO_PAYMENT) {
+      out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
+      if (pay === 0 && card.coinCost === 0) buildIsFree = true;
+    }
+  }
+  if (freeBuildReady && !buildIsFree) out.push(encodeMove(c, ACTION_FREE_BUILD));
+}
+
+/**
+ * The cheapest payment of seat p's next wonder stage, or NO_PAYMENT when there is none or it cannot
+ * be paid. loadSeat(s, p) must have been called for s.
+ */
+export function cheapestStagePayment(s: GameState, p: number, branchLimit = 0): number {
+  const stage = nextStage(s, p);
+  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p], branchLimit) : NO_PAYMENT;
 }
 
 const checkBuf: number[] = [];

@@ -4,7 +4,7 @@
  */
 import { ACTION_DISCARD, MAX_PLAYERS, legalMoves, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
-import { thesisRulesMove } from '../playout-rules.js';
+import { thesisRulesMoveLazily } from '../playout-rules.js';
 import { armOf, groupArms, resolveArm } from './arms.js';
 
 export type PolicyName = MctsParams['playout'];
@@ -85,11 +85,11 @@ export class Playouts {
   move(world: GameState, q: number, policy: PolicyName, rng: Rng): number {
     const p = this.params;
     const legal = this.legal;
-    legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1]);
     let m: number;
     if (policy === 'rulebased') {
-      m = thesisRulesMove(world, q, legal, rng);
+      m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1]);
     } else {
+      legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1]);
       const grouped = p.playoutArms === 'grouped';
       const options = grouped ? groupArms(legal, this.arms) : legal;
       if (policy === 'nodiscard') {
