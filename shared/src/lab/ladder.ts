@@ -14,6 +14,7 @@
  * game as results land, with no rescan; the batch fit checks it.
  */
 import { rate, rating, type Rating as SkillRating } from 'openskill';
+import { connectedComponents } from './graph.js';
 import { inverse, solve } from './linear.js';
 import type { BradleyTerryFit, Ranking } from './ratings.js';
 
@@ -57,27 +58,18 @@ export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): Bradle
   }
 
   // Components: configurations linked by games.
-  const component = new Array<number>(m).fill(-1);
   const adjacency = Array.from({ length: m }, () => new Set<number>());
   for (const pair of met) {
     const [i, j] = pair.split(',').map(Number);
     adjacency[i].add(j);
     adjacency[j].add(i);
   }
-  let components = 0;
-  for (let start = 0; start < m; start++) {
-    if (component[start] >= 0) continue;
-    component[start] = components;
-    const stack = [start];
-    while (stack.length) for (const j of adjacency[stack.pop()!]) if (component[j] < 0) (component[j] = components), stack.push(j);
-    components++;
-  }
+  const { component, members } = connectedComponents(m, (i) => adjacency[i]);
 
   const theta = new Array<number>(m).fill(NaN);
   const cov = Array.from({ length: m }, () => new Array<number>(m).fill(NaN));
   let iterations = 0;
-  for (let c = 0; c < components; c++) {
-    const idx = [...component.keys()].filter((i) => component[i] === c);
+  for (const idx of members) {
     if (idx.length < 2) continue;
     const k = idx.length;
     const local = new Map(idx.map((i, a) => [i, a]));

@@ -19,6 +19,7 @@
  * and identifiable only up to a constant within a connected set of configurations (one that met,
  * directly or through others): each such component is centred on its mean.
  */
+import { connectedComponents } from './graph.js';
 import { inverse, solve } from './linear.js';
 import { Z95 } from './stats.js';
 
@@ -79,29 +80,13 @@ export function fitBradleyTerry(m: number, rankings: readonly Ranking[], virtual
   });
 
   // Components of the comparison graph.
-  const component = new Array<number>(m).fill(-1);
-  let components = 0;
-  for (let start = 0; start < m; start++) {
-    if (component[start] >= 0) continue;
-    const stack = [start];
-    component[start] = components;
-    while (stack.length) {
-      const i = stack.pop()!;
-      for (let j = 0; j < m; j++) {
-        if (n[i][j] > 0 && component[j] < 0) {
-          component[j] = components;
-          stack.push(j);
-        }
-      }
-    }
-    components++;
-  }
+  const linked = (i: number) => [...n[i].keys()].filter((j) => n[i][j] > 0);
+  const { component, members } = connectedComponents(m, linked);
 
   const theta = new Array<number>(m).fill(NaN);
   const cov = Array.from({ length: m }, () => new Array<number>(m).fill(NaN));
   let iterations = 0;
-  for (let c = 0; c < components; c++) {
-    const idx = [...component.keys()].filter((i) => component[i] === c);
+  for (const idx of members) {
     if (idx.length < 2) continue;
     const k = idx.length;
     // Pair data of the component with the virtual draws.
