@@ -5,7 +5,8 @@
  *
  * Loads both checkouts' built engine and agents into this one process and runs each workload in
  * alternating slices (old, new, new, old, …) of M ms (default 250), N pairs (default 20) after a
- * warm-up, counting CPU time rather than wall time. Prints per workload the median new/old ratio
+ * warm-up, counting CPU time rather than wall time. Workloads: random games, the first decision of
+ * mcts and mcts-strong, and the decisions of whole games of mcts and mcts-robilliard. Prints per workload the median new/old ratio
  * of neighbouring slices with its quartiles (interleave.ts). Both builds must export the engine's
  * newGame, playRandom and Rng and the agents' createAgent and decisionContext.
  */
@@ -16,13 +17,15 @@ import { formatPaired, pairedSummary, type Slice } from './interleave.js';
 /** What the workloads use of another build's engine and agents (its types are not ours to import). */
 interface EngineModule {
   Rng: new (seed: number) => unknown;
-  newGame(config: { players: number; seed: number; sides?: string }): unknown;
+  newGame(config: { players: number; seed: number; sides?: string }): { isOver(): boolean };
   playRandom(s: unknown, rng: unknown): number;
   legalMoves(s: unknown, p: number, mode: string, out: number[]): number[];
+  actingSeats(s: unknown): number[];
+  step(s: unknown, moves: ArrayLike<number>): void;
 }
 interface SearchAgent {
   moveMode: string;
-  decide(ctx: unknown): { iterations?: number };
+  decide(ctx: unknown): { move: number; iterations?: number };
 }
 interface AgentsModule {
   createAgent(spec: string): SearchAgent;
@@ -67,11 +70,42 @@ function firstDecision(spec: string): Work {
   };
 }
 
+/**
+ * Whole games of `spec` in seat 0 against two rulebased, one decision of the searching seat per
+ * operation (counted in its iterations): later decisions hold more hidden cards and longer
+ * Ages than the first, as in the lab's games. Both builds play the same games in the same order.
+ */
+function gameDecisions(spec: string): Work {
+  return (b, state) => {
+    type Game = { s: { isOver(): boolean }; agents: SearchAgent[]; rngs: unknown[]; moves: number[] };
+    let game = state.get('game') as Game | undefined;
+    if (!game || game.s.isOver()) {
+      const seed = ((state.get('seed') as number | undefined) ?? 0) + 1;
+      state.set('seed', seed);
+      const agents = [spec, 'rulebased', 'rulebased'].map((x) => b.agents.createAgent(x));
+      game = { s: b.engine.newGame({ players: 3, seed, sides: 'A' }), agents, rngs: [0, 1, 2].map((k) => new b.engine.Rng(seed * 3 + k)), moves: [0, 0, 0] };
+      state.set('game', game);
+    }
+    const { s, agents, rngs, moves } = game;
+    let iterations = 0;
+    for (const seat of b.engine.actingSeats(s)) {
+      const legal = b.engine.legalMoves(s, seat, agents[seat].moveMode, []);
+      const decision = agents[seat].decide(b.agents.decisionContext(s, seat, legal, rngs[seat], false));
+      moves[seat] = decision.move;
+      iterations += decision.iterations ?? 0;
+    }
+    b.engine.step(s, moves);
+    return iterations;
+  };
+}
+
 const WORKLOADS: { name: string; unit: string; work: Work }[] = [
   { name: 'random_games_3p', unit: 'games', work: randomGames(3) },
   { name: 'random_games_7p', unit: 'games', work: randomGames(7) },
   { name: 'mcts_first_decision_3p', unit: 'iterations', work: firstDecision('mcts(it=500,time=0)') },
   { name: 'mcts_strong_first_decision_3p', unit: 'iterations', work: firstDecision('mcts-strong(it=500,time=0)') },
+  { name: 'mcts_games_3p', unit: 'iterations', work: gameDecisions('mcts(it=100,time=0)') },
+  { name: 'mcts_robilliard_games_3p', unit: 'iterations', work: gameDecisions('mcts-robilliard(it=100,time=0)') },
 ];
 
 function slice(b: Build, state: Map<string, unknown>, work: Work, ms: number, build: 0 | 1): Slice {
