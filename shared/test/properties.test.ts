@@ -36,6 +36,7 @@ import {
   ageDeckWithoutGuilds,
   cityView,
   clone,
+  Determinizer,
   determinize,
   encodeMove,
   findBoard,
@@ -955,6 +956,36 @@ describe('determinize', () => {
     // The draws did exercise both kinds of hidden hand.
     expect(varied).toBeGreaterThan(0);
     expect(subsetChecks).toBeGreaterThan(0);
+  });
+
+  it('one Determinizer drawing world after world gives what a fresh determinize gives each time', () => {
+    // A decision builds its Determinizer once and samples hundreds of worlds from it: nothing of
+    // one draw may leak into the next (scratch buffers, the precomputed groups, the guild pool).
+    let compared = 0;
+    fc.assert(
+      fc.property(setupArb, moveSeedArb, fc.integer({ min: 0, max: 17 }), fc.nat(), fc.integer(), (setup, moveSeed, stopAt, viewerPick, detSeed) => {
+        const s = midGame(setup, moveSeed, 'cheapest', stopAt);
+        const viewer = viewerPick % s.n;
+        const reused = new Determinizer(s, viewer);
+        // The snapshots include the worlds' RNGs, and the two generators must end level.
+        const a = new Rng(detSeed);
+        const b = new Rng(detSeed);
+        for (let i = 0; i < 4; i++) {
+          const world = reused.sample(a);
+          expect(snapshot(world)).toEqual(snapshot(determinize(s, viewer, b)));
+          compared++;
+        }
+        expect(Array.from(a.s)).toEqual(Array.from(b.s));
+      }),
+      { numRuns: 40 },
+    );
+    for (const { state, seed } of specialStates()) {
+      const reused = new Determinizer(state, 0);
+      const a = new Rng(seed);
+      const b = new Rng(seed);
+      for (let i = 0; i < 3; i++) expect(snapshot(reused.sample(a))).toEqual(snapshot(determinize(state, 0, b)));
+    }
+    expect(compared).toBeGreaterThan(0);
   });
 
   it('holds in the seventh-card and discard-build phases, for every viewer', () => {

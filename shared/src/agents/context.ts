@@ -2,7 +2,7 @@
  * The DecisionContext an agent decides in: built from the true state by whoever runs the game,
  * handing the agent only what its seat may know.
  */
-import { clone, determinize, observe, type GameState, type Rng } from '../engine/index.js';
+import { Determinizer, clone, observe, type GameState, type Rng } from '../engine/index.js';
 import type { DecisionContext } from './types.js';
 
 /**
@@ -10,6 +10,8 @@ import type { DecisionContext } from './types.js';
  * hand visible). `legal` must be legalMoves(s, seat, agent.moveMode).
  */
 export function decisionContext(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
+  // Built at the first draw: a search draws hundreds of worlds of this one state.
+  let determinizer: Determinizer | undefined;
   return {
     seat,
     players: s.n,
@@ -18,7 +20,7 @@ export function decisionContext(s: GameState, seat: number, legal: number[], rng
     rng,
     observe: () => observe(s, seat),
     sampleWorld: (r: Rng) => {
-      if (!open) return determinize(s, seat, r);
+      if (!open) return (determinizer ??= new Determinizer(s, seat)).sample(r);
       // Open information: every hand is visible, but later Ages' decks are not dealt yet.
       const world = clone(s);
       world.rng = r.fork();

@@ -14,7 +14,8 @@
  * - clone(state)                    a deep copy with its own RNG; no JSON involved.
  * - observe(state, seat)            what that seat knows.
  * - determinize(state, seat, rng)   a copy in which everything the seat cannot know is resampled
- *                                   consistently with what it has seen, on a forked RNG.
+ *                                   consistently with what it has seen, on a forked RNG;
+ *                                   new Determinizer(state, seat).sample(rng) draws many.
  * Same seed and same moves give the same game on every machine.
  */
 export * from './resources.js';

@@ -186,59 +186,155 @@ function writePlace(s: GameState, at: number, card: number): void {
 
 /**
  * A copy of the state in which everything `viewer` cannot know is resampled consistently with what
- * it has seen. Uses (and advances) `rng`; the copy's own RNG is forked from it.
+ * it has seen. Uses (and advances) `rng`; the copy's own RNG is forked from it. To draw many worlds
+ * of one state, build a Determinizer once.
  */
 export function determinize(s: GameState, viewer: number, rng: Rng): GameState {
-  const d = clone(s);
-  d.rng = rng.fork();
+  return new Determinizer(s, viewer).sample(rng);
+}
+
+/**
+ * Draws worlds of one state for one viewer (see determinize, which is one draw). Which places are
+ * hidden, how they group and which cards each group holds depend only on the state and the
+ * viewer, so they are worked out once here; a draw is then a copy, a shuffle per group and the
+ * writes. The state must not change while the Determinizer is in use.
+ */
+export class Determinizer {
+  /** Places to shuffle, group after group, each group's in the order the places were found. */
+  private readonly at: Int32Array;
+  /** Each group's cards, sorted: the world drawn depends on what the viewer knows only. */
+  private readonly cards: Int32Array;
+  /** Group g covers [groupStart[g], groupStart[g + 1]) of `at` and `cards`. */
+  private readonly groupStart: Int32Array;
+  /** Age III: groups before this one are shuffled before the unseen guilds are redrawn. */
+  private readonly guildsBefore: number;
+  /** The group holding the redrawn guilds, whose cards are read after the redraw (−1: none). */
+  private readonly guildGroup: number;
+  /** Places of the guilds the viewer has never seen, and the guilds they are redrawn from. */
+  private readonly guildAt: Int32Array;
+  private readonly guildPool: number[];
+  private readonly pool: number[] = [];
+  private readonly scratch: Int32Array;
+
+  constructor(
+    private readonly s: GameState,
+    viewer: number,
+  ) {
+    const n = s.n;
+    const at: number[] = [];
+    const starts: number[] = [];
+    let guildsBefore = -1;
+    let guildGroup = -1;
+    let guildAt: number[] = [];
+    let guildPool: number[] = [];
+    for (let age = 1; age <= s.age; age++) {
+      const places = hiddenPlaces(s, viewer, age);
+      if (age === 3) {
+        guildsBefore = starts.length;
+        const free = places.filter((pl) => pl.group === n && CARDS[readPlace(s, pl.at)].isGuild);
+        guildAt = free.map((pl) => pl.at);
+        guildPool = free.length > 0 ? unseenGuilds(s, free, n) : [];
+      }
+      for (let g = 0; g <= n; g++) {
+        const members = places.filter((pl) => pl.group === g);
+        if (members.length < 2) continue;
+        if (age === 3 && g === n && guildAt.length > 0) guildGroup = starts.length;
+        starts.push(at.length);
+        for (const pl of members) at.push(pl.at);
+      }
+    }
+    starts.push(at.length);
+    this.at = Int32Array.from(at);
+    this.groupStart = Int32Array.from(starts);
+    this.cards = new Int32Array(at.length);
+    this.scratch = new Int32Array(at.length);
+    for (let g = 0; g + 1 < starts.length; g++) {
+      for (let i = starts[g]; i < starts[g + 1]; i++) this.cards[i] = readPlace(s, at[i]);
+      this.cards.subarray(starts[g], starts[g + 1]).sort();
+    }
+    this.guildsBefore = guildsBefore < 0 ? starts.length : guildsBefore;
+    this.guildGroup = guildGroup;
+    this.guildAt = Int32Array.from(guildAt);
+    this.guildPool = guildPool;
+  }
+
+  /** One world (see determinize); uses and advances rng exactly as determinize does. */
+  sample(rng: Rng): GameState {
+    const d = clone(this.s);
+    d.rng = rng.fork();
+    const groups = this.groupStart.length - 1;
+    for (let g = 0; g < groups; g++) {
+      if (g === this.guildsBefore) this.redrawGuilds(d, rng);
+      this.shuffleGroup(d, g, rng);
+    }
+    if (groups === this.guildsBefore) this.redrawGuilds(d, rng);
+    return d;
+  }
+
+  private shuffleGroup(d: GameState, g: number, rng: Rng): void {
+    const from = this.groupStart[g];
+    const to = this.groupStart[g + 1];
+    const cards = this.scratch;
+    if (g === this.guildGroup) {
+      // The redraw has changed some of this group's cards: read them back from the world.
+      for (let i = from; i < to; i++) cards[i] = readPlace(d, this.at[i]);
+      cards.subarray(from, to).sort();
+    } else {
+      cards.set(this.cards.subarray(from, to), from);
+    }
+    rng.shuffle(cards, from, to);
+    for (let i = from; i < to; i++) writePlace(d, this.at[i], cards[i]);
+  }
+
+  private redrawGuilds(d: GameState, rng: Rng): void {
+    if (this.guildAt.length === 0) return;
+    const pool = this.pool;
+    pool.length = 0;
+    for (const c of this.guildPool) pool.push(c);
+    rng.shuffle(pool);
+    for (let i = 0; i < this.guildAt.length; i++) writePlace(d, this.guildAt[i], pool[i]);
+  }
+}
+
+/**
+ * The places of an Age's cards that the viewer cannot see, each with its group: group h < n is
+ * hand lineage h as the viewer last saw it, group n the free group.
+ */
+function hiddenPlaces(s: GameState, viewer: number, age: number): Place[] {
   const n = s.n;
-  for (let age = 1; age <= s.age; age++) {
-    const current = age === s.age;
-    const done = current ? Math.min(turnsDone(s), TURNS_PER_AGE) : TURNS_PER_AGE;
-    const lastSeen = new Array<number>(n);
-    for (let h = 0; h < n; h++) lastSeen[h] = lastHeld(s, age, h, viewer, done);
-    const places: Place[] = [];
-    // Group n is the free group; group h < n is lineage h as the viewer last saw it.
-    const groupOf = (h: number, turn: number) => (lastSeen[h] > 0 && turn > lastSeen[h] ? h : n);
-    // Slots not played yet are LOG_NONE and skipped.
-    for (let slot = 0; slot < LOG_SLOTS; slot++) {
-      const turn = Math.min(slot + 1, TURNS_PER_AGE);
-      for (let seat = 0; seat < n; seat++) {
-        const log = s.logIndex(age, slot, seat);
-        if (s.logKind[log] === 0 || knownRemoval(s, viewer, age, slot, seat)) continue;
-        // The seventh card counts as removed after turn 6.
-        places.push({ at: -1 - log, group: groupOf(lineageAt(n, age, turn, seat), slot + 1) });
-      }
-    }
-    if (current) {
-      const turn = Math.min(s.turn, TURNS_PER_AGE);
-      for (let q = 0; q < n; q++) {
-        if (q === viewer) continue;
-        const group = groupOf(lineageAt(n, age, turn, q), TURNS_PER_AGE + 1);
-        for (let i = 0; i < s.handLen[q]; i++) places.push({ at: handBase(q) + i, group });
-      }
-    }
-    if (age === 3) redrawUnseenGuilds(s, d, places, n, rng);
-    for (let g = 0; g <= n; g++) {
-      const members = places.filter((pl) => pl.group === g);
-      if (members.length < 2) continue;
-      // Sorted first, so the world drawn depends on what the viewer knows, not on where the
-      // hidden cards really are: two states with one information set give the same worlds.
-      const cards = members.map((pl) => readPlace(d, pl.at)).sort((a, b) => a - b);
-      rng.shuffle(cards);
-      members.forEach((pl, i) => writePlace(d, pl.at, cards[i]));
+  const current = age === s.age;
+  const done = current ? Math.min(turnsDone(s), TURNS_PER_AGE) : TURNS_PER_AGE;
+  const lastSeen = new Array<number>(n);
+  for (let h = 0; h < n; h++) lastSeen[h] = lastHeld(s, age, h, viewer, done);
+  const places: Place[] = [];
+  const groupOf = (h: number, turn: number) => (lastSeen[h] > 0 && turn > lastSeen[h] ? h : n);
+  // Slots not played yet are LOG_NONE and skipped.
+  for (let slot = 0; slot < LOG_SLOTS; slot++) {
+    const turn = Math.min(slot + 1, TURNS_PER_AGE);
+    for (let seat = 0; seat < n; seat++) {
+      const log = s.logIndex(age, slot, seat);
+      if (s.logKind[log] === 0 || knownRemoval(s, viewer, age, slot, seat)) continue;
+      // The seventh card counts as removed after turn 6.
+      places.push({ at: -1 - log, group: groupOf(lineageAt(n, age, turn, seat), slot + 1) });
     }
   }
-  return d;
+  if (current) {
+    const turn = Math.min(s.turn, TURNS_PER_AGE);
+    for (let q = 0; q < n; q++) {
+      if (q === viewer) continue;
+      const group = groupOf(lineageAt(n, age, turn, q), TURNS_PER_AGE + 1);
+      for (let i = 0; i < s.handLen[q]; i++) places.push({ at: handBase(q) + i, group });
+    }
+  }
+  return places;
 }
 
 /**
  * Age III: the guilds in the free group are ones the viewer has never seen; which guilds are in
- * the game at all is unknown to it, so their identities are redrawn from all unseen guilds.
+ * the game at all is unknown to it, so their identities are redrawn from all the guilds it has
+ * not seen (in catalogue order; a draw shuffles them).
  */
-function redrawUnseenGuilds(s: GameState, d: GameState, places: Place[], n: number, rng: Rng): void {
-  const free = places.filter((pl) => pl.group === n && CARDS[readPlace(s, pl.at)].isGuild);
-  if (free.length === 0) return;
+function unseenGuilds(s: GameState, free: readonly Place[], n: number): number[] {
   const inFree = new Set(free.map((pl) => readPlace(s, pl.at)));
   const inGame = new Set<number>();
   for (let q = 0; q < n; q++) {
@@ -252,6 +348,5 @@ function redrawUnseenGuilds(s: GameState, d: GameState, places: Place[], n: numb
     if (c !== NO_CARD && CARDS[c].isGuild) inGame.add(c);
   }
   const seen = [...inGame].filter((c) => !inFree.has(c));
-  const pool = rng.shuffle(GUILD_IDS.filter((c) => !seen.includes(c)));
-  free.forEach((pl, i) => writePlace(d, pl.at, pool[i]));
+  return GUILD_IDS.filter((c) => !seen.includes(c));
 }
