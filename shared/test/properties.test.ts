@@ -36,6 +36,7 @@ import {
   ageDeckWithoutGuilds,
   cityView,
   clone,
+  copyState,
   Determinizer,
   determinize,
   encodeMove,
@@ -768,6 +769,30 @@ describe('clone', () => {
   });
 });
 
+describe('copyState', () => {
+  it('makes a used state of as many players a clone: equal, sharing nothing, playing the same game', () => {
+    fc.assert(
+      fc.property(setupArb, moveSeedArb, fc.integer({ min: 0, max: 17 }), moveSeedArb, (setup, moveSeed, stopAt, playSeed) => {
+        const s = midGame(setup, moveSeed, 'cheapest', stopAt);
+        const into = midGame(setup, moveSeed + 1, 'cheapest', 17 - stopAt);
+        scribble(into);
+        const c = copyState(into, s);
+        expect(c).toBe(into);
+        expect(snapshotDiff(snapshot(c), snapshot(s))).toEqual([]);
+        expect(c.rng.s.buffer).not.toBe(s.rng.s.buffer);
+        const reference = clone(s);
+        playOut(c, new Rng(playSeed), 'cheapest');
+        playOut(reference, new Rng(playSeed), 'cheapest');
+        expect(snapshotDiff(snapshot(c), snapshot(reference))).toEqual([]);
+        // forkInto draws what fork draws.
+        expect(Array.from(new Rng(playSeed).forkInto(new Rng(3)).s)).toEqual(Array.from(new Rng(playSeed).fork().s));
+      }),
+      { numRuns: 40 },
+    );
+    expect(() => copyState(newGame({ players: 4, seed: 1 }), newGame({ players: 3, seed: 1 }))).toThrow(/3 players into a state of 4/);
+  });
+});
+
 // ── Determinize ─────────────────────────────────────────────────────────────
 
 /** The observation with candidate lists in a canonical order (their order carries no meaning). */
@@ -932,6 +957,16 @@ function specialStates(): SpecialState[] {
   return found;
 }
 
+/** Overwrites every field of s with junk (a world about to be reused). */
+function scribble(s: GameState): void {
+  new Uint8Array(s.buffer).fill(7);
+  s.age = 9;
+  s.turn = 9;
+  s.phase = 9;
+  s.pendingSeventh = 9;
+  s.rng.s.fill(9);
+}
+
 describe('determinize', () => {
   it('never reveals what the viewer has not seen, and gives a consistent, playable world', () => {
     let varied = 0;
@@ -970,8 +1005,12 @@ describe('determinize', () => {
         // The snapshots include the worlds' RNGs, and the two generators must end level.
         const a = new Rng(detSeed);
         const b = new Rng(detSeed);
+        let world: GameState | undefined;
         for (let i = 0; i < 4; i++) {
-          const world = reused.sample(a);
+          // Every other draw overwrites the last world, scribbled over first: a field the copy
+          // misses shows.
+          if (world && i % 2 === 1) scribble(world);
+          world = reused.sample(a, i % 2 === 1 ? world : undefined);
           expect(snapshot(world)).toEqual(snapshot(determinize(s, viewer, b)));
           compared++;
         }

@@ -2,7 +2,7 @@
  * The DecisionContext an agent decides in: built from the true state by whoever runs the game,
  * handing the agent only what its seat may know.
  */
-import { Determinizer, clone, observe, type GameState, type Rng } from '../engine/index.js';
+import { Determinizer, clone, copyState, observe, type GameState, type Rng } from '../engine/index.js';
 import type { DecisionContext } from './types.js';
 
 /**
@@ -19,11 +19,11 @@ export function decisionContext(s: GameState, seat: number, legal: number[], rng
     legal,
     rng,
     observe: () => observe(s, seat),
-    sampleWorld: (r: Rng) => {
-      if (!open) return (determinizer ??= new Determinizer(s, seat)).sample(r);
+    sampleWorld: (r: Rng, into?: GameState) => {
+      if (!open) return (determinizer ??= new Determinizer(s, seat)).sample(r, into);
       // Open information: every hand is visible, but later Ages' decks are not dealt yet.
-      const world = clone(s);
-      world.rng = r.fork();
+      const world = into ? copyState(into, s) : clone(s);
+      r.forkInto(world.rng);
       return world;
     },
   };

@@ -23,9 +23,11 @@ export interface DecisionContext {
   observe(): Observation;
   /**
    * A full game state consistent with what the seat knows, freshly sampled with `rng`; the
-   * caller may mutate it. The seat's own hand and every public fact are exact.
+   * caller may mutate it. The seat's own hand and every public fact are exact. Given `into` (a
+   * world of an earlier call, no longer needed), it may be overwritten and returned instead of
+   * a new state: use the returned one.
    */
-  sampleWorld(rng: Rng): GameState;
+  sampleWorld(rng: Rng, into?: GameState): GameState;
 }
 
 export interface Decision {

@@ -34,6 +34,7 @@ import {
   TURNS_PER_AGE,
   cityView,
   clone,
+  copyState,
   handBase,
   handView,
   holderAt,
@@ -258,10 +259,13 @@ export class Determinizer {
     this.guildPool = guildPool;
   }
 
-  /** One world (see determinize); uses and advances rng exactly as determinize does. */
-  sample(rng: Rng): GameState {
-    const d = clone(this.s);
-    d.rng = rng.fork();
+  /**
+   * One world (see determinize); uses and advances rng exactly as determinize does. Written into
+   * `into` when given (a state of as many players, which it returns), else into a new state.
+   */
+  sample(rng: Rng, into?: GameState): GameState {
+    const d = into ? copyState(into, this.s) : clone(this.s);
+    rng.forkInto(d.rng);
     const groups = this.groupStart.length - 1;
     for (let g = 0; g < groups; g++) {
       if (g === this.guildsBefore) this.redrawGuilds(d, rng);

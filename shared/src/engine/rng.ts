@@ -75,10 +75,18 @@ export class Rng {
 
   /** An independent generator derived from this one (advances this one by four draws). */
   fork(): Rng {
-    const seed = new Uint32Array([this.nextU32(), this.nextU32(), this.nextU32(), this.nextU32() | 1]);
-    const r = new Rng(seed);
-    for (let i = 0; i < 12; i++) r.nextU32();
-    return r;
+    return this.forkInto(new Rng(new Uint32Array(4)));
+  }
+
+  /** fork, written into an existing generator (no allocation); returns it. */
+  forkInto(target: Rng): Rng {
+    const t = target.s;
+    t[0] = this.nextU32();
+    t[1] = this.nextU32();
+    t[2] = this.nextU32();
+    t[3] = this.nextU32() | 1;
+    for (let i = 0; i < 12; i++) target.nextU32();
+    return target;
   }
 
   clone(): Rng {

@@ -18,6 +18,7 @@ import {
   PHASE_TURN,
   Rng,
   clone,
+  copyState,
   legalMoves,
   scoreSeat,
   step,
@@ -46,6 +47,8 @@ export class MctsAgent implements Agent {
   private readonly path: Node[] = [];
   private readonly playouts: Playouts;
   private readonly keys: MoveKeys;
+  /** The world the iterations play in, kept for the next decision's draws. */
+  private world: GameState | undefined;
   /** reuse=on: the subtree under the agent's last move, the next decision's root. */
   private kept: Node | undefined;
   /** The last decision's trees (one, or `worlds` with det=pimc), for inspection. */
@@ -96,6 +99,8 @@ export class MctsAgent implements Agent {
     let shown = worlds?.[0];
     let done = 0;
     let cutShort = false;
+    // One world serves every iteration, overwritten by the next draw: no state is allocated.
+    let world = this.world?.n === ctx.players ? this.world : undefined;
     while (done < budget) {
       // Reading the clock every iteration would cost more than a short playout.
       if ((done & 7) === 0 && done > 0 && performance.now() >= deadline) {
@@ -103,11 +108,12 @@ export class MctsAgent implements Agent {
         break;
       }
       const k = done % roots.length;
-      const world = worlds ? clone(worlds[k]) : ctx.sampleWorld(rng);
+      world = worlds ? (world ? copyState(world, worlds[k]) : clone(worlds[k])) : ctx.sampleWorld(rng, world);
       if (this.explains && !shown) shown = clone(world);
       this.iterate(world, me, roots[k], c, rng);
       done++;
     }
+    this.world = world;
     this.lastRoots = roots;
     // A kept subtree (reuse=on) also has moves that were legal only in the worlds it was grown in.
     const allowed = new Set(ctx.legal.map((m) => this.keys.key(m)));
