@@ -26,7 +26,8 @@ import {
   moveCard,
   paymentLeft,
   paymentRight,
-  pushCheapestBuilds,
+  setListLength,
+  writeCheapestBuilds,
   resourceIndex,
   type GameState,
   type Rng,
@@ -80,7 +81,7 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
   const strongest = strongestInWar(s, p);
   let bestRule = 9;
   let bestVp = -1;
-  out.length = 0;
+  let k = 0;
   for (let i = 0; i < len; i++) {
     const m = legal[i];
     const a = moveAction(m);
@@ -97,10 +98,11 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
     if (rule < bestRule || (rule === 5 && vp > bestVp)) {
       bestRule = rule;
       bestVp = vp;
-      out.length = 0;
+      k = 0;
     } else if (rule === 5 && vp < bestVp) continue;
-    out.push(m);
+    out[k++] = m;
   }
+  setListLength(out, k);
   return bestRule;
 }
 
@@ -142,18 +144,19 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   }
   loadSeat(s, p);
   const freeBuildReady = hasFreeBuild(s, p);
+  // The candidates are out[0..k).
   const out = candidates;
-  out.length = 0;
+  let k = 0;
   // Rules 1–3: builds of the cards that fall under them.
   for (let rule = 1; rule <= 3; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) pushCheapestBuilds(s, p, handCards[i], freeBuildReady, out, branchLimit);
-    if (out.length > 0) return out[rng.int(out.length)];
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    if (k > 0) return out[rng.int(k)];
   }
   // Rule 4: a wonder stage, with any card (each card is a move of its own, as in the legal list).
   const stagePay = cheapestStagePayment(s, p, branchLimit);
   if (stagePay !== NO_PAYMENT) {
-    for (let i = 0; i < count; i++) out.push(encodeMove(handCards[i], ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay)));
-    return out[rng.int(out.length)];
+    for (let i = 0; i < count; i++) out[k++] = encodeMove(handCards[i], ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
+    return out[rng.int(k)];
   }
   // Rule 5: the buildable blue cards worth the most VP.
   let bestVp = -1;
@@ -161,22 +164,23 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
     if (handRules[i] !== 5) continue;
     const vp = CARDS[handCards[i]].vp;
     if (vp < bestVp) continue;
-    const before = out.length;
-    pushCheapestBuilds(s, p, handCards[i], freeBuildReady, out, branchLimit);
-    if (out.length === before) continue;
+    const before = k;
+    k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    if (k === before) continue;
     if (vp > bestVp) {
       // Drop the cheaper blue cards' moves, keeping this card's, in their order.
-      out.splice(0, before);
+      out.copyWithin(0, before, k);
+      k -= before;
       bestVp = vp;
     }
   }
-  if (out.length > 0) return out[rng.int(out.length)];
+  if (k > 0) return out[rng.int(k)];
   // Rules 6 and 7.
   for (let rule = 6; rule <= 7; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) pushCheapestBuilds(s, p, handCards[i], freeBuildReady, out, branchLimit);
-    if (out.length > 0) return out[rng.int(out.length)];
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    if (k > 0) return out[rng.int(k)];
   }
   // Rule 8: discard any card.
-  for (let i = 0; i < count; i++) out.push(encodeMove(handCards[i], ACTION_DISCARD));
-  return out[rng.int(out.length)];
+  for (let i = 0; i < count; i++) out[k++] = encodeMove(handCards[i], ACTION_DISCARD);
+  return out[rng.int(k)];
 }

@@ -91,24 +91,39 @@ export function actingSeats(s: GameState): number[] {
 const payBuf: number[] = [];
 
 /**
- * Appends seat p's legal moves to `out` (cleared first) and returns it. Empty when p does not act
+ * Cuts a reused list to its first k entries. The hot paths refill their lists by index and cut
+ * them afterwards rather than emptying them with `length = 0` and pushing: V8 drops an emptied
+ * array's storage, so every call would regrow it (about 4x the cost for a list of 14 moves).
+ */
+export function setListLength(list: unknown[], k: number): void {
+  if (list.length !== k) list.length = k;
+}
+
+/**
+ * Fills `out` with seat p's legal moves (whatever it held is overwritten) and returns it. Empty when p does not act
  * in this phase. `branchLimit` (cheapest mode only; 0: none) caps the payment search per card and
  * action, so a payment it does not find within the cap counts as unaffordable (see
  * cheapestForLoaded).
  */
 export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = [], branchLimit = 0): number[] {
-  out.length = 0;
+  setListLength(out, listLegalMoves(s, p, mode, out, branchLimit));
+  return out;
+}
+
+/** legalMoves written over out[0..k), returning k; entries from k on are left as they were. */
+function listLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[], branchLimit: number): number {
+  let k = 0;
   if (s.phase === PHASE_DISCARD_BUILD) {
-    if (s.pendingDiscardBuilds[p] === 0) return out;
+    if (s.pendingDiscardBuilds[p] === 0) return 0;
     for (let c = 0; c < s.discard.length; c++) {
       if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, CARDS[c].nameId)]) {
-        out.push(encodeMove(c, ACTION_BUILD_DISCARDED));
+        out[k++] = encodeMove(c, ACTION_BUILD_DISCARDED);
       }
     }
-    return out;
+    return k;
   }
-  if (s.phase === PHASE_OVER) return out;
-  if (s.phase === PHASE_SEVENTH && s.pendingSeventh !== p) return out;
+  if (s.phase === PHASE_OVER) return 0;
+  if (s.phase === PHASE_SEVENTH && s.pendingSeventh !== p) return 0;
   const coins = s.coins[p];
   const all = mode === 'all';
   const stage = nextStage(s, p);
@@ -134,30 +149,30 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
     if (dup) continue;
     const card = CARDS[c];
     if (!all) {
-      pushCheapestBuilds(s, p, c, freeBuildReady, out, branchLimit);
+      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, branchLimit);
     } else if (!s.ownsName[ownsNameIndex(p, card.nameId)]) {
       let buildIsFree = false;
       if (hasChain(s, p, c)) {
-        out.push(encodeMove(c, ACTION_BUILD));
+        out[k++] = encodeMove(c, ACTION_BUILD);
         buildIsFree = true;
       } else if (card.coinCost <= coins) {
         payBuf.length = 0;
         allForLoaded(card.costPacked, coins - card.coinCost, payBuf);
         for (const pay of payBuf) {
-          out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
+          out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
           if (pay === 0 && card.coinCost === 0) buildIsFree = true;
         }
       }
-      if (freeBuildReady && !buildIsFree) out.push(encodeMove(c, ACTION_FREE_BUILD));
+      if (freeBuildReady && !buildIsFree) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
     }
     if (stagePays) {
-      for (const pay of stagePays) out.push(encodeMove(c, ACTION_STAGE, paymentLeft(pay), paymentRight(pay)));
+      for (const pay of stagePays) out[k++] = encodeMove(c, ACTION_STAGE, paymentLeft(pay), paymentRight(pay));
     } else if (stagePay !== NO_PAYMENT) {
-      out.push(encodeMove(c, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay)));
+      out[k++] = encodeMove(c, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     }
-    out.push(encodeMove(c, ACTION_DISCARD));
+    out[k++] = encodeMove(c, ACTION_DISCARD);
   }
-  return out;
+  return k;
 }
 
 /** Whether seat p may still use Olympia A's free build in this Age. */
@@ -166,27 +181,29 @@ export function hasFreeBuild(s: GameState, p: number): boolean {
 }
 
 /**
- * Appends seat p's build moves for card c in cheapest mode, as legalMoves lists them: nothing if p
- * already has a building of that name; else the build (free when chained, otherwise at its
- * cheapest payment if it has one), then Olympia A's free build when `freeBuildReady` and building
- * would cost something or be impossible. loadSeat(s, p) must have been called for s. For policies
- * that look at a few cards of a hand rather than at every legal move (agents/playout-rules.ts).
+ * Writes seat p's build moves for card c in cheapest mode, as legalMoves lists them, into out from
+ * index k on, and returns the index after them: nothing if p already has a building of that name;
+ * else the build (free when chained, otherwise at its cheapest payment if it has one), then
+ * Olympia A's free build when `freeBuildReady` and building would cost something or be
+ * impossible. loadSeat(s, p) must have been called for s. For policies that look at a few cards
+ * of a hand rather than at every legal move (agents/playout-rules.ts).
  */
-export function pushCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], branchLimit = 0): void {
+export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0): number {
   const card = CARDS[c];
-  if (s.ownsName[ownsNameIndex(p, card.nameId)]) return;
+  if (s.ownsName[ownsNameIndex(p, card.nameId)]) return k;
   let buildIsFree = false;
   if (hasChain(s, p, c)) {
-    out.push(encodeMove(c, ACTION_BUILD));
+    out[k++] = encodeMove(c, ACTION_BUILD);
     buildIsFree = true;
   } else if (card.coinCost <= s.coins[p]) {
     const pay = cheapestForLoaded(card.costPacked, s.coins[p] - card.coinCost, branchLimit);
     if (pay !== NO_PAYMENT) {
-      out.push(encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay)));
+      out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
       if (pay === 0 && card.coinCost === 0) buildIsFree = true;
     }
   }
-  if (freeBuildReady && !buildIsFree) out.push(encodeMove(c, ACTION_FREE_BUILD));
+  if (freeBuildReady && !buildIsFree) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
+  return k;
 }
 
 /**

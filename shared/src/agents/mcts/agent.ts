@@ -145,8 +145,9 @@ export class MctsAgent implements Agent {
     const playouts = this.playouts;
     const mast = playouts.mast;
     const keys = this.keys;
-    path.length = 0;
-    path.push(root);
+    // The nodes visited are path[0..pathLen): the list is reused, never emptied (see setListLength).
+    let pathLen = 0;
+    path[pathLen++] = root;
     let node = root;
     let turns = 0;
     let expanded = false;
@@ -164,7 +165,7 @@ export class MctsAgent implements Agent {
         const next = selectChild(p, node, q, keys.keys(legal, this.treeKeys), c, rng);
         if (next.visits === 0) expanded = true;
         node = next;
-        path.push(node);
+        path[pathLen++] = node;
         moves[q] = keys.resolve(world, q, node.move, legal, rng);
         mast?.note(q, moves[q]);
       }
@@ -182,7 +183,8 @@ export class MctsAgent implements Agent {
     for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
     fillRewards(p.reward, scores, n, rewards);
     mast?.update(rewards);
-    for (const visited of path) {
+    for (let i = 0; i < pathLen; i++) {
+      const visited = path[i];
       visited.visits++;
       if (visited.mover >= 0) {
         visited.reward += rewards[visited.mover];

@@ -19,6 +19,7 @@ import {
   moveCard,
   movePayLeft,
   movePayRight,
+  setListLength,
   type GameState,
   type Rng,
 } from '../../engine/index.js';
@@ -40,14 +41,20 @@ export function armOf(m: number): number {
 
 /** Fills `out` with the distinct arms of `legal`, in order of first appearance; returns it. */
 export function groupArms(legal: readonly number[], out: number[]): number[] {
-  out.length = 0;
+  let k = 0;
   for (let i = 0; i < legal.length; i++) {
     const m = legal[i];
     const arm = armOf(m);
-    if (arm === m) out.push(m);
-    else if (!out.includes(arm)) out.push(arm);
+    if (arm === m || !listed(out, k, arm)) out[k++] = arm;
   }
+  setListLength(out, k);
   return out;
+}
+
+/** Whether x is among list[0..k) (the list's entries from k on are stale). */
+function listed(list: readonly number[], k: number, x: number): boolean {
+  for (let i = 0; i < k; i++) if (list[i] === x) return true;
+  return false;
 }
 
 /** Bits of a move that say its card and action, without the payment. */
@@ -77,11 +84,12 @@ export class MoveKeys {
 
   /** Fills `out` with the distinct keys of `legal`, in order of first appearance; returns it. */
   keys(legal: readonly number[], out: number[]): number[] {
-    out.length = 0;
+    let k = 0;
     for (let i = 0; i < legal.length; i++) {
-      const k = this.key(legal[i]);
-      if (!out.includes(k)) out.push(k);
+      const key = this.key(legal[i]);
+      if (!listed(out, k, key)) out[k++] = key;
     }
+    setListLength(out, k);
     return out;
   }
 

@@ -69,7 +69,8 @@ export function selectChild(p: MctsParams, node: Node, q: number, legal: number[
     legal.sort(byWidenRank);
     limit = Math.min(legal.length, Math.max(1, Math.floor(p.pwq * (node.visits + 1) ** p.pw)));
   }
-  untried.length = 0;
+  // The untried moves are untried[0..open): the list is reused, never emptied (see setListLength).
+  let open = 0;
   let best: Node | undefined;
   let bestValue = -Infinity;
   let ties = 0;
@@ -77,11 +78,11 @@ export function selectChild(p: MctsParams, node: Node, q: number, legal: number[
     const m = legal[i];
     const child = node.child(m, q);
     if (!child) {
-      untried.push(m);
+      untried[open++] = m;
       continue;
     }
     child.avail++;
-    if (untried.length > 0) continue;
+    if (open > 0) continue;
     const mean = child.reward / child.visits;
     let value = mean + c * Math.sqrt(Math.log(child.avail) / child.visits);
     if (p.kscore > 0) value += (p.kscore / Math.log(1 + child.visits)) * (child.vp / child.visits / 100);
@@ -93,8 +94,8 @@ export function selectChild(p: MctsParams, node: Node, q: number, legal: number[
       best = child;
     }
   }
-  if (untried.length > 0) {
-    const child = new Node(untried[rng.int(untried.length)], q);
+  if (open > 0) {
+    const child = new Node(untried[rng.int(open)], q);
     child.avail = 1;
     node.children.push(child);
     return child;
