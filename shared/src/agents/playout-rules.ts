@@ -169,7 +169,8 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
     if (k === before) continue;
     if (vp > bestVp) {
       // Drop the cheaper blue cards' moves, keeping this card's, in their order.
-      out.copyWithin(0, before, k);
+      // (A loop: Array.prototype.copyWithin is generic and slow on a plain array.)
+      for (let j = before; j < k; j++) out[j - before] = out[j];
       k -= before;
       bestVp = vp;
     }
