@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MctsAgent, createAgent, decisionContext, parseAgentSpec, type DecisionContext } from '../src/agents/index.js';
+import { MctsAgent, createAgent, decisionContext, parseAgentSpec, thesisRuleCandidates, type DecisionContext } from '../src/agents/index.js';
 import { ARM_CARD, armOf, groupArms, isArm, resolveArm } from '../src/agents/mcts/arms.js';
 import { Mast, Playouts } from '../src/agents/mcts/policies.js';
 import { MARGIN_SPAN, fillRewards } from '../src/agents/mcts/reward.js';
@@ -18,6 +18,7 @@ import {
   ACTION_FREE_BUILD,
   ACTION_STAGE,
   MAX_PLAYERS,
+  PHASE_TURN,
   Rng,
   actingSeats,
   determinize,
@@ -179,6 +180,52 @@ describe('playout policies', () => {
     expect(Math.abs(discardsAll - pAll)).toBeLessThan(0.03);
     expect(Math.abs(discardsGrouped - 1 / arms.length)).toBeLessThan(0.03);
     expect(pAll - 1 / arms.length).toBeGreaterThan(0.1);
+  });
+
+  it('pe: a rule-based simulated move is drawn as nodiscard draws it with probability pe', () => {
+    let outsideRules = 0;
+    let checked = 0;
+    const candidates: number[] = [];
+    for (const s of positions(30)) {
+      if (s.phase !== PHASE_TURN) continue;
+      for (const q of actingSeats(s)) {
+        const legal = legalMoves(s, q, 'cheapest', []);
+        thesisRuleCandidates(s, q, legal, candidates);
+        const canDoElse = legal.some((m) => moveAction(m) !== ACTION_DISCARD);
+        const draw = (spec: string, draws: number) => {
+          const params = mctsParams(spec);
+          const playouts = new Playouts(params);
+          const rng = new Rng(11);
+          return Array.from({ length: draws }, () => playouts.move(s, q, playouts.policyOf(q, (q + 1) % s.n), rng));
+        };
+        // pe = 0: the rules' moves only, for the agent's own playouts and its simulated opponents.
+        for (const m of draw('mcts(playout=rulebased,pe=0)', 20)) expect(candidates).toContain(m);
+        for (const m of draw('mcts(playout=random,opp=rulebased,pe=0)', 20)) expect(candidates).toContain(m);
+        // pe = 1: nodiscard's draws, which leave the rules' candidates whenever there is a choice.
+        const mixed = draw('mcts(playout=rulebased,pe=1)', 40);
+        for (const m of mixed) {
+          expect(legal).toContain(m);
+          if (canDoElse) expect(moveAction(m)).not.toBe(ACTION_DISCARD);
+        }
+        outsideRules += mixed.filter((m) => !candidates.includes(m)).length;
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(outsideRules).toBeGreaterThan(0);
+    // In between, the share of the rules' moves is halfway between pe = 0's (all) and pe = 1's.
+    const s = newGame({ players: 3, seed: 3 });
+    thesisRuleCandidates(s, 0, legalMoves(s, 0, 'cheapest', []), candidates);
+    const shareInRules = (pe: number) => {
+      const playouts = new Playouts(mctsParams(`mcts(playout=rulebased,pe=${pe})`));
+      const rng = new Rng(2);
+      const moves = Array.from({ length: 2000 }, () => playouts.move(s, 0, 'rulebased', rng));
+      return moves.filter((m) => candidates.includes(m)).length / moves.length;
+    };
+    const none = shareInRules(1);
+    expect(shareInRules(0)).toBe(1);
+    expect(none).toBeLessThan(0.7);
+    expect(Math.abs(shareInRules(0.5) - (1 + none) / 2)).toBeLessThan(0.05);
   });
 
   it('MAST: means per seat, card and action; never-tried moves count as 1; eps and gibbs pick by them', () => {

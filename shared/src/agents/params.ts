@@ -52,6 +52,7 @@ export const MCTS_PARAMETERS = {
   opponents: choice('opp', 'simulated opponents', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
   mast: choice('mast', 'MAST selection', ['eps', 'gibbs'], 'eps', 'how a mast playout picks: eps, the best mean with probability 1 − ε, else uniform; gibbs, with probability ∝ exp(mean/τ)'),
   mastp: number('mastp', 'MAST ε or τ', 0, 100, 0.1, 'ε of mast=eps, or the temperature τ of mast=gibbs'),
+  ruleEpsilon: number('pe', 'rule-based playout ε', 0, 1, 0, 'the probability that a simulated move of the rulebased policy (playout or opp) is drawn as nodiscard draws it instead (ε-greedy heavy playouts; 0: never)'),
   det: choice('det', 'determinization', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, worlds fixed worlds sampled once, a tree each, their votes combined'),
   worlds: integer('worlds', 'PIMC worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
   vote: choice('vote', 'PIMC vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),

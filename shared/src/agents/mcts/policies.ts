@@ -86,6 +86,8 @@ export class Playouts {
     const p = this.params;
     const legal = this.legal;
     let m: number;
+    // ε-greedy heavy playouts: the draw is made only when pe > 0, so pe = 0 plays the same games.
+    if (policy === 'rulebased' && p.ruleEpsilon > 0 && rng.float() < p.ruleEpsilon) policy = 'nodiscard';
     if (policy === 'rulebased') {
       m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1]);
     } else {
