@@ -37,6 +37,7 @@ import {
   legalMoves,
   newGame,
   placeCard,
+  productionChanged,
   step,
   type CardType,
   type Counter,
@@ -402,7 +403,8 @@ interface StageOutcome {
  */
 function buildNextStage(s: GameState): StageOutcome {
   const stage = BOARDS[s.board[0]].sides[s.side[0]][s.stages[0]];
-  for (let r = 0; r < 7; r++) s.fixed[r] = Math.max(s.fixed[r], stage.cost[r]);
+  for (let r = 0; r < 7; r++) s.fixed[r] = Math.max(s.fixed[r], stage.cost[r]); // seat 0's block
+  productionChanged(s);
   const moves = new Int32Array(s.n);
   for (const p of actingSeats(s)) {
     const hand = s.hands[p * HAND_SIZE];

@@ -14,7 +14,7 @@
  * nothing, and it is not re-entrant.
  */
 import { DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
-import { MAX_CHOICES, choiceBase, resourceIndex, type GameState } from './state.js';
+import { MAX_CHOICES, MAX_PLAYERS, choiceBase, resourceIndex, type GameState } from './state.js';
 
 /** A payment packed into one number: left in the low byte, right in the next. */
 export const packPayment = (left: number, right: number): number => left | (right << 8);
@@ -25,9 +25,44 @@ export const NO_PAYMENT = -1;
 const MAX_UNITS = 16;
 const MAX_SOURCES = MAX_CHOICES + 2 + 2 * MAX_CHOICES;
 
-// The seat being paid for (loadSeat), read once per legal-move generation.
-const priceLeft = new Int32Array(7);
-const priceRight = new Int32Array(7);
+/*
+ * What the search reads of a seat's side of a payment: its own one-of productions and its
+ * neighbours' tradable production as sources, in both orders, and the prices its discounts give.
+ * Every seat has a block of its own in these arrays, refilled only when the state's production
+ * stamp has changed since it was read (most turns change nobody's production). Sources: own
+ * one-of productions first (free), then each side's fixed production and one-of productions;
+ * `orderLeftFirst` / `orderRightFirst` list them (by index into the source arrays) with the
+ * cheaper side first, so the first complete payment found is already a good bound. Seat p's
+ * block starts at p × MAX_SOURCES in the source and order arrays and at p × 7 in the
+ * per-resource ones, so the search indexes them with no copy.
+ */
+const priceLeft = new Int32Array(MAX_PLAYERS * 7);
+const priceRight = new Int32Array(MAX_PLAYERS * 7);
+/** Units of each resource the neighbours make outright; the search lends them out and back. */
+const leftFixed = new Int32Array(MAX_PLAYERS * 7);
+const rightFixed = new Int32Array(MAX_PLAYERS * 7);
+const srcMask = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
+/** 0 = own (free), 1 = left, 2 = right. */
+const srcSide = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
+/** 1 for a neighbour's fixed production (reusable while its count lasts). */
+const srcFixed = new Uint8Array(MAX_PLAYERS * MAX_SOURCES);
+const srcUsed = new Uint8Array(MAX_PLAYERS * MAX_SOURCES);
+const orderLeftFirst = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
+const orderRightFirst = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
+/** Per seat: the productionStamp its block was read at (−1: never), and the state's player count. */
+const readStamp = new Float64Array(MAX_PLAYERS).fill(-1);
+const readPlayers = new Uint8Array(MAX_PLAYERS);
+/** Per seat: its number of sources, and the masks below. */
+const sourceCount = new Int32Array(MAX_PLAYERS);
+const seatOwnHas = new Int32Array(MAX_PLAYERS);
+const seatLeftHas = new Int32Array(MAX_PLAYERS);
+const seatRightHas = new Int32Array(MAX_PLAYERS);
+const seatChoiceUnion = new Int32Array(MAX_PLAYERS);
+
+// The loaded seat's block: where it starts, and its end in the order arrays.
+let resBase = 0;
+let srcBase = 0;
+let srcEnd = 0;
 /** Union of all one-of masks: a cost missing none of them needs no search. */
 let choiceUnion = 0;
 /** Resources each party can give at all. */
@@ -35,26 +70,15 @@ let ownHas = 0;
 let leftHas = 0;
 let rightHas = 0;
 
-// Scratch state for one search. Sources: own one-of productions first (free), then each side's
-// fixed production and one-of productions; `orderLeftFirst` / `orderRightFirst` list them with
-// the cheaper side first, so the first complete payment found is already a good bound.
+// Scratch state for one search.
 const unitRes = new Int32Array(MAX_UNITS);
-/** Position in the unit's source order of the source that covers it. */
+/** resBase + the unit's resource: its index into the per-resource arrays. */
+const unitAt = new Int32Array(MAX_UNITS);
+/** Position in the order arrays of the source that covers the unit. */
 const unitPos = new Int32Array(MAX_UNITS);
 /** Lower bound on what units u.. will cost at least. */
 const lowerBound = new Int32Array(MAX_UNITS + 1);
-const srcMask = new Int32Array(MAX_SOURCES);
-/** 0 = own (free), 1 = left, 2 = right. */
-const srcSide = new Int32Array(MAX_SOURCES);
-/** 1 for a neighbour's fixed production (reusable while its count lasts). */
-const srcFixed = new Uint8Array(MAX_SOURCES);
-const srcUsed = new Uint8Array(MAX_SOURCES);
-const orderLeftFirst = new Int32Array(MAX_SOURCES);
-const orderRightFirst = new Int32Array(MAX_SOURCES);
-const leftFixed = new Int32Array(7);
-const rightFixed = new Int32Array(7);
 let numUnits = 0;
-let numSources = 0;
 let budget = 0;
 let allMode = false;
 let bestTotal = 0;
@@ -82,35 +106,36 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
     return;
   }
   const r = unitRes[u];
+  const at = unitAt[u];
   const bit = 1 << r;
-  const order = priceRight[r] < priceLeft[r] ? orderRightFirst : orderLeftFirst;
+  const order = priceRight[at] < priceLeft[at] ? orderRightFirst : orderLeftFirst;
   const rest = lowerBound[u + 1];
   // Units of one resource take sources in non-decreasing order: no permutations of one choice.
-  const first = u > 0 && unitRes[u - 1] === r ? unitPos[u - 1] : 0;
-  for (let pos = first; pos < numSources; pos++) {
+  const first = u > 0 && unitRes[u - 1] === r ? unitPos[u - 1] : srcBase;
+  for (let pos = first; pos < srcEnd; pos++) {
     const k = order[pos];
     if (!(srcMask[k] & bit)) continue;
     const side = srcSide[k];
     const fixed = srcFixed[k];
     if (fixed) {
-      if ((side === 1 ? leftFixed[r] : rightFixed[r]) === 0) continue;
+      if ((side === 1 ? leftFixed[at] : rightFixed[at]) === 0) continue;
     } else if (srcUsed[k]) {
       continue;
     }
     let l = paidLeft;
     let rt = paidRight;
-    if (side === 1) l += priceLeft[r];
-    else if (side === 2) rt += priceRight[r];
+    if (side === 1) l += priceLeft[at];
+    else if (side === 2) rt += priceRight[at];
     const bound = l + rt + rest;
     if (bound > budget) continue;
     if (!allMode && (bound > bestTotal || (bound === bestTotal && rt >= bestRight))) continue;
     unitPos[u] = pos;
     if (fixed) {
-      if (side === 1) leftFixed[r]--;
-      else rightFixed[r]--;
+      if (side === 1) leftFixed[at]--;
+      else rightFixed[at]--;
       dfs(u + 1, l, rt);
-      if (side === 1) leftFixed[r]++;
-      else rightFixed[r]++;
+      if (side === 1) leftFixed[at]++;
+      else rightFixed[at]++;
     } else {
       srcUsed[k] = 1;
       dfs(u + 1, l, rt);
@@ -119,21 +144,25 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
   }
 }
 
-function addSource(mask: number, side: number, fixed: number): void {
-  srcMask[numSources] = mask;
-  srcSide[numSources] = side;
-  srcFixed[numSources] = fixed;
-  srcUsed[numSources++] = 0;
+/** Appends a source to the block being read; returns the index after it. */
+function addSource(k: number, mask: number, side: number, fixed: number): number {
+  srcMask[k] = mask;
+  srcSide[k] = side;
+  srcFixed[k] = fixed;
+  srcUsed[k] = 0;
+  return k + 1;
 }
 
-function addChoices(masks: Uint8Array, len: number, seat: number, side: number): number {
+/** Appends seat's one-of productions (masks[choiceBase(seat) ..] of length len) as sources of `side`. */
+function addChoices(k: number, masks: Uint8Array, len: number, seat: number, side: number): number {
+  for (let i = 0; i < len; i++) k = addSource(k, masks[choiceBase(seat) + i], side, 0);
+  return k;
+}
+
+/** The resources any of seat's one-of productions can give. */
+function unionOf(masks: Uint8Array, len: number, seat: number): number {
   let union = 0;
-  const base = choiceBase(seat);
-  for (let i = 0; i < len; i++) {
-    const mask = masks[base + i];
-    union |= mask;
-    addSource(mask, side, 0);
-  }
+  for (let i = 0; i < len; i++) union |= masks[choiceBase(seat) + i];
   return union;
 }
 
@@ -157,8 +186,6 @@ export function loadSeat(s: GameState, p: number): void {
 const GUARDS = 0x8888888;
 const LOW_BITS = 0x7777777;
 let ownFixedPacked = 0;
-/** The discount flags priceLeft/priceRight were filled for (−1: not yet). */
-let pricedDiscount = -1;
 let loadedState: GameState | undefined;
 let loadedSeat = 0;
 let neighboursLoaded = false;
@@ -168,52 +195,65 @@ function loadNeighbours(): void {
   neighboursLoaded = true;
   const s = loadedState!;
   const p = loadedSeat;
+  if (readStamp[p] !== s.productionStamp || readPlayers[p] !== s.n) readSources(s, p);
+  resBase = p * 7;
+  srcBase = p * MAX_SOURCES;
+  srcEnd = srcBase + sourceCount[p];
+  choiceUnion = seatChoiceUnion[p];
+  ownHas = seatOwnHas[p];
+  leftHas = seatLeftHas[p];
+  rightHas = seatRightHas[p];
+}
+
+/** Fills seat p's block from s. */
+function readSources(s: GameState, p: number): void {
+  readStamp[p] = s.productionStamp;
+  readPlayers[p] = s.n;
   const left = s.left(p);
   const right = s.right(p);
   const d = s.discount[p];
-  leftHas = 0;
-  rightHas = 0;
-  // The search restores these counts as it backtracks, so one copy serves every cost.
+  const rb = p * 7;
+  let lHas = 0;
+  let rHas = 0;
   for (let r = 0; r < 7; r++) {
-    const l = (leftFixed[r] = s.tradeFixed[resourceIndex(left, r)]);
-    const rt = (rightFixed[r] = s.tradeFixed[resourceIndex(right, r)]);
-    if (l) leftHas |= 1 << r;
-    if (rt) rightHas |= 1 << r;
-  }
-  if (d !== pricedDiscount) {
-    pricedDiscount = d;
-    for (let r = 0; r < 7; r++) {
-      if (r < 4) {
-        priceLeft[r] = d & DISCOUNT_RAW_LEFT ? 1 : 2;
-        priceRight[r] = d & DISCOUNT_RAW_RIGHT ? 1 : 2;
-      } else {
-        priceLeft[r] = priceRight[r] = d & DISCOUNT_MANUFACTURED ? 1 : 2;
-      }
+    const l = (leftFixed[rb + r] = s.tradeFixed[resourceIndex(left, r)]);
+    const rt = (rightFixed[rb + r] = s.tradeFixed[resourceIndex(right, r)]);
+    if (l) lHas |= 1 << r;
+    if (rt) rHas |= 1 << r;
+    if (r < 4) {
+      priceLeft[rb + r] = d & DISCOUNT_RAW_LEFT ? 1 : 2;
+      priceRight[rb + r] = d & DISCOUNT_RAW_RIGHT ? 1 : 2;
+    } else {
+      priceLeft[rb + r] = priceRight[rb + r] = d & DISCOUNT_MANUFACTURED ? 1 : 2;
     }
   }
-  numSources = 0;
-  ownHas = addChoices(s.choices, s.choiceLen[p], p, 0);
-  const ownCount = numSources;
-  const leftStart = numSources;
-  addSource(0x7f, 1, 1);
-  const leftChoices = addChoices(s.tradeChoices, s.tradeChoiceLen[left], left, 1);
-  leftHas |= leftChoices;
-  const rightStart = numSources;
-  addSource(0x7f, 2, 1);
-  const rightChoices = addChoices(s.tradeChoices, s.tradeChoiceLen[right], right, 2);
-  rightHas |= rightChoices;
-  choiceUnion = ownHas | leftChoices | rightChoices;
-  let pos = 0;
-  for (let k = 0; k < ownCount; k++) orderLeftFirst[pos] = orderRightFirst[pos++] = k;
-  const leftLen = rightStart - leftStart;
-  const rightLen = numSources - rightStart;
+  const base = p * MAX_SOURCES;
+  let k = addChoices(base, s.choices, s.choiceLen[p], p, 0);
+  const ownEnd = k;
+  k = addSource(k, 0x7f, 1, 1);
+  k = addChoices(k, s.tradeChoices, s.tradeChoiceLen[left], left, 1);
+  const rightStart = k;
+  k = addSource(k, 0x7f, 2, 1);
+  k = addChoices(k, s.tradeChoices, s.tradeChoiceLen[right], right, 2);
+  const own = unionOf(s.choices, s.choiceLen[p], p);
+  const leftChoices = unionOf(s.tradeChoices, s.tradeChoiceLen[left], left);
+  const rightChoices = unionOf(s.tradeChoices, s.tradeChoiceLen[right], right);
+  sourceCount[p] = k - base;
+  seatOwnHas[p] = own;
+  seatLeftHas[p] = lHas | leftChoices;
+  seatRightHas[p] = rHas | rightChoices;
+  seatChoiceUnion[p] = own | leftChoices | rightChoices;
+  // Own sources first in both orders, then the cheaper side's.
+  for (let i = base; i < ownEnd; i++) orderLeftFirst[i] = orderRightFirst[i] = i;
+  const leftLen = rightStart - ownEnd;
+  const rightLen = k - rightStart;
   for (let i = 0; i < leftLen; i++) {
-    orderLeftFirst[ownCount + i] = leftStart + i;
-    orderRightFirst[ownCount + rightLen + i] = leftStart + i;
+    orderLeftFirst[ownEnd + i] = ownEnd + i;
+    orderRightFirst[ownEnd + rightLen + i] = ownEnd + i;
   }
   for (let i = 0; i < rightLen; i++) {
-    orderLeftFirst[ownCount + leftLen + i] = rightStart + i;
-    orderRightFirst[ownCount + i] = rightStart + i;
+    orderLeftFirst[ownEnd + leftLen + i] = rightStart + i;
+    orderRightFirst[ownEnd + i] = rightStart + i;
   }
 }
 
@@ -236,7 +276,10 @@ function missingUnits(missing: number): number {
     const r = (31 - Math.clz32(missing & -missing)) >> 2;
     const k = (missing >>> (4 * r)) & 7;
     mask |= 1 << r;
-    for (let i = 0; i < k; i++) unitRes[numUnits++] = r;
+    for (let i = 0; i < k; i++) {
+      unitAt[numUnits] = resBase + r;
+      unitRes[numUnits++] = r;
+    }
     missing &= ~(0xf << (4 * r));
   }
   return mask;
@@ -246,12 +289,12 @@ function missingUnits(missing: number): number {
 function setLowerBounds(): boolean {
   lowerBound[numUnits] = 0;
   for (let u = numUnits - 1; u >= 0; u--) {
-    const r = unitRes[u];
-    const bit = 1 << r;
+    const at = unitAt[u];
+    const bit = 1 << unitRes[u];
     let cheapest: number;
     if (ownHas & bit) cheapest = 0;
-    else if (leftHas & bit) cheapest = rightHas & bit ? Math.min(priceLeft[r], priceRight[r]) : priceLeft[r];
-    else if (rightHas & bit) cheapest = priceRight[r];
+    else if (leftHas & bit) cheapest = rightHas & bit ? Math.min(priceLeft[at], priceRight[at]) : priceLeft[at];
+    else if (rightHas & bit) cheapest = priceRight[at];
     else return false;
     lowerBound[u] = lowerBound[u + 1] + cheapest;
   }
@@ -267,21 +310,22 @@ function buyWithoutChoices(): boolean {
   let paidRight = 0;
   for (let u = 0; u < numUnits; ) {
     const r = unitRes[u];
+    const at = unitAt[u];
     let k = 0;
     while (u + k < numUnits && unitRes[u + k] === r) k++;
     u += k;
-    const leftFirst = priceLeft[r] <= priceRight[r];
-    const firstSupply = leftFirst ? leftFixed[r] : rightFixed[r];
-    const secondSupply = leftFirst ? rightFixed[r] : leftFixed[r];
+    const leftFirst = priceLeft[at] <= priceRight[at];
+    const firstSupply = leftFirst ? leftFixed[at] : rightFixed[at];
+    const secondSupply = leftFirst ? rightFixed[at] : leftFixed[at];
     if (k > firstSupply + secondSupply) return false;
     const fromFirst = Math.min(k, firstSupply);
     const fromSecond = k - fromFirst;
     if (leftFirst) {
-      paidLeft += fromFirst * priceLeft[r];
-      paidRight += fromSecond * priceRight[r];
+      paidLeft += fromFirst * priceLeft[at];
+      paidRight += fromSecond * priceRight[at];
     } else {
-      paidRight += fromFirst * priceRight[r];
-      paidLeft += fromSecond * priceLeft[r];
+      paidRight += fromFirst * priceRight[at];
+      paidLeft += fromSecond * priceLeft[at];
     }
   }
   bestLeft = paidLeft;

@@ -31,6 +31,7 @@ import {
   TOKENS_PER_SEAT,
   handBase,
   ownsNameIndex,
+  productionChanged,
   resourceIndex,
   tokenBase,
 } from './state.js';
@@ -113,6 +114,7 @@ export function stateFromPosition(input: unknown): GameState {
     const res = BOARDS[board].resource;
     s.fixed[resourceIndex(p, res)]++;
     s.tradeFixed[resourceIndex(p, res)]++;
+    productionChanged(s);
     s.coins[p] = int(raw.coins, `${at}.coins`, 0, 999, 3);
     const stageTypes = BOARDS[board].sides[s.side[p]];
     const stages = int(raw.stages, `${at}.stages`, 0, stageTypes.length, 0);

@@ -56,6 +56,7 @@ import {
   logPosition,
   ownsNameIndex,
   passDirection,
+  productionChanged,
   resourceIndex,
   scienceIndex,
   tokenIndex,
@@ -118,6 +119,7 @@ export function newGame(config: GameConfig): GameState {
     s.fixed[resourceIndex(p, res)]++;
     s.tradeFixed[resourceIndex(p, res)]++;
   }
+  productionChanged(s);
   dealAge(s, 1);
   return s;
 }
@@ -156,20 +158,27 @@ export function placeCard(s: GameState, p: number, c: number): void {
   s.city[cityBase(p) + s.cityLen[p]++] = c;
   s.colourCount[colourIndex(p, card.colour)]++;
   const tradable = card.colour === BROWN || card.colour === GREY;
+  let production = false;
   for (let r = 0; r < 7; r++) {
     const k = card.produces[r];
     if (k) {
       s.fixed[resourceIndex(p, r)] += k;
       if (tradable) s.tradeFixed[resourceIndex(p, r)] += k;
+      production = true;
     }
   }
   if (card.choiceMask) {
     s.choices[choiceBase(p) + s.choiceLen[p]++] = card.choiceMask;
     if (tradable) s.tradeChoices[choiceBase(p) + s.tradeChoiceLen[p]++] = card.choiceMask;
+    production = true;
   }
   s.shields[p] += card.shields;
   if (card.science >= 0) s.science[scienceIndex(p, card.science)]++;
-  s.discount[p] |= card.discount;
+  if (card.discount) {
+    s.discount[p] |= card.discount;
+    production = true;
+  }
+  if (production) productionChanged(s);
 }
 
 /** Coins card c pays seat p when built, counted from the cities as they stand now. */
@@ -192,6 +201,7 @@ export function buildStage(s: GameState, p: number, c: number): number {
   s.shields[p] += stage.shields;
   if (stage.science >= 0) s.science[scienceIndex(p, stage.science)]++;
   s.discount[p] |= stage.discount;
+  if (stage.choiceMask || stage.discount) productionChanged(s);
   if (stage.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
   if (stage.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
   if (stage.copyGuild) s.powers[p] |= POWER_COPY_GUILD;

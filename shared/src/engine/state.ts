@@ -115,6 +115,17 @@ export const LOG_DISCARD_TAKEN = 4;
 
 export const NO_CARD = 255;
 
+let lastProductionStamp = 0;
+
+/**
+ * Marks that some seat's production (fixed, tradeFixed, choices, tradeChoices and their lengths)
+ * or discounts changed: every write to those arrays must be followed by a call, or the payment
+ * search may read what it kept from before (GameState.productionStamp).
+ */
+export function productionChanged(s: GameState): void {
+  s.productionStamp = ++lastProductionStamp;
+}
+
 export class GameState {
   /** Number of players. */
   readonly n: number;
@@ -126,6 +137,14 @@ export class GameState {
   /** The seat that plays its seventh card in PHASE_SEVENTH (Babylon B), else −1. */
   pendingSeventh = -1;
   rng: Rng;
+  /**
+   * Names the state of every seat's production and discounts: a new number, drawn from one
+   * counter for all states, at each change (productionChanged), and copied with the state. Two
+   * states with the same stamp therefore have the same production, so the payment search keeps
+   * what it read of a seat's neighbours until the stamp changes (payment.ts): most turns of a
+   * game or a playout change nobody's production.
+   */
+  productionStamp = 0;
 
   readonly board: Uint8Array;
   /** 0 = side A, 1 = side B. */
@@ -235,8 +254,10 @@ export class GameState {
       this.turn = src.turn;
       this.phase = src.phase;
       this.pendingSeventh = src.pendingSeventh;
+      this.productionStamp = src.productionStamp;
     } else {
       this.logCard.fill(NO_CARD);
+      productionChanged(this);
     }
   }
 
@@ -301,6 +322,7 @@ export function copyState(into: GameState, from: GameState): GameState {
   into.turn = from.turn;
   into.phase = from.phase;
   into.pendingSeventh = from.pendingSeventh;
+  into.productionStamp = from.productionStamp;
   into.rng.s.set(from.rng.s);
   return into;
 }

@@ -1,0 +1,64 @@
+/**
+ * The payment search keeps what it read of each seat's neighbours (their tradable production, the
+ * seat's one-of sources and prices) until the state's production stamp changes. Every legal-move
+ * list must therefore be exactly the one a search that reads everything afresh gives: a clone
+ * with a new stamp, which nothing kept can match. Games of different sizes are interleaved so that
+ * one seat's kept block serves several states in turn, as in a search with many worlds.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  Rng,
+  actingSeats,
+  clone,
+  copyState,
+  legalMoves,
+  newGame,
+  productionChanged,
+  step,
+  type GameState,
+} from '../src/engine/index.js';
+
+function freshlyRead(s: GameState): GameState {
+  const c = clone(s);
+  productionChanged(c);
+  return c;
+}
+
+describe('the payment search across production changes', () => {
+  it('lists the same legal moves, in every mode, as a search that reads the neighbours afresh', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), (n1, n2, seed) => {
+        const games = [newGame({ players: n1, seed }), newGame({ players: n2, seed: seed + 1 })];
+        // A world that is reset to a game's state and played on, as a search does with its world.
+        const world = clone(games[0]);
+        const rng = new Rng(seed);
+        while (games.some((g) => !g.isOver())) {
+          for (const s of games) {
+            if (s.isOver()) continue;
+            const moves = new Array<number>(s.n).fill(0);
+            for (const p of actingSeats(s)) {
+              const reference = freshlyRead(s);
+              for (const [mode, limit] of [['cheapest', 0], ['cheapest', 3], ['all', 0]] as const) {
+                const expected = legalMoves(reference, p, mode, [], limit);
+                expect(legalMoves(s, p, mode, [], limit)).toEqual(expected);
+                compared++;
+              }
+              const legal = legalMoves(s, p, 'cheapest', []);
+              moves[p] = legal[rng.int(legal.length)];
+            }
+            if (s === games[0] && !s.isOver()) {
+              copyState(world, s);
+              step(world, moves);
+              for (const p of actingSeats(world)) expect(legalMoves(world, p, 'cheapest', [])).toEqual(legalMoves(freshlyRead(world), p, 'cheapest', []));
+            }
+            step(s, moves);
+          }
+        }
+      }),
+      { numRuns: 15 },
+    );
+    expect(compared).toBeGreaterThan(1000);
+  });
+});
