@@ -8,16 +8,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ACTION_BUILD,
   Rng,
   actingSeats,
   clone,
   copyState,
   legalMoves,
+  movePayLeft,
+  movePayRight,
   newGame,
   productionChanged,
   step,
   type GameState,
 } from '../src/engine/index.js';
+import { findMove, game } from './rules-helpers.js';
 
 function freshlyRead(s: GameState): GameState {
   const c = clone(s);
@@ -60,5 +64,27 @@ describe('the payment search across production changes', () => {
       { numRuns: 15 },
     );
     expect(compared).toBeGreaterThan(1000);
+  });
+
+  // Gizah (stone) needs wood for a Stockade; its left neighbour sells wood only through a Timber
+  // Yard (stone or wood), so the search runs. Coins are not production: the stamp stays, and the
+  // kept answer must still follow the coins both ways.
+  it('follows the coins when production stays: unaffordable at 1 coin, then 2 to the left at 3, then unaffordable again', () => {
+    const s = game(1, [
+      { wonder: 'Gizah', coins: 1, hand: ['Stockade'] },
+      { wonder: 'Rhodes', built: ['Timber Yard'] },
+      { wonder: 'Babylon' },
+    ]);
+    const stamp = s.productionStamp;
+    const paid = () => {
+      const m = findMove(s, 0, 'Stockade', ACTION_BUILD);
+      return m === undefined ? undefined : [movePayLeft(m), movePayRight(m)];
+    };
+    expect(paid()).toBeUndefined();
+    s.coins[0] = 3;
+    expect(paid()).toEqual([2, 0]);
+    s.coins[0] = 1;
+    expect(paid()).toBeUndefined();
+    expect(s.productionStamp).toBe(stamp);
   });
 });

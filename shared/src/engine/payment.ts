@@ -188,6 +188,8 @@ const LOW_BITS = 0x7777777;
 let ownFixedPacked = 0;
 let loadedState: GameState | undefined;
 let loadedSeat = 0;
+/** loadedState's productionStamp when the neighbours were loaded. */
+let loadedStamp = -1;
 let neighboursLoaded = false;
 
 /** The neighbours' side of loadSeat, read only when some cost is not covered outright. */
@@ -195,7 +197,8 @@ function loadNeighbours(): void {
   neighboursLoaded = true;
   const s = loadedState!;
   const p = loadedSeat;
-  if (readStamp[p] !== s.productionStamp || readPlayers[p] !== s.n) readSources(s, p);
+  loadedStamp = s.productionStamp;
+  if (readStamp[p] !== loadedStamp || readPlayers[p] !== s.n) readSources(s, p);
   resBase = p * 7;
   srcBase = p * MAX_SOURCES;
   srcEnd = srcBase + sourceCount[p];
@@ -334,6 +337,29 @@ function buyWithoutChoices(): boolean {
   return true;
 }
 
+/*
+ * Kept results of uncapped cheapest-payment searches, per seat: a small table indexed by a hash
+ * of the missing units and valid while the state's production stamp is the one they were found
+ * at. A seat is asked the same missing units again and again (cards share costs, hands come round
+ * again, and a search replays the same turns many times), and the answer does not depend on the
+ * budget: the cheapest payment is the same whatever the coins, only whether it is affordable
+ * changes. A search that found nothing within its budget keeps that budget instead.
+ */
+const KEPT_BITS = 6;
+const KEPT_SLOTS = 1 << KEPT_BITS;
+/** Kept best: no payment at any price. */
+const IMPOSSIBLE = -1;
+/** Kept best: none within keptBudget (the search stopped there). */
+const ABOVE_BUDGET = -2;
+const keptStamp = new Float64Array(MAX_PLAYERS * KEPT_SLOTS).fill(-1);
+const keptMissing = new Int32Array(MAX_PLAYERS * KEPT_SLOTS);
+const keptBest = new Int32Array(MAX_PLAYERS * KEPT_SLOTS);
+const keptBudget = new Int32Array(MAX_PLAYERS * KEPT_SLOTS);
+
+function keptSlot(missing: number): number {
+  return loadedSeat * KEPT_SLOTS + (Math.imul(missing, 0x9e3779b1) >>> (32 - KEPT_BITS));
+}
+
 /**
  * cheapestPayment for the seat last loaded with loadSeat. `limit` caps the search nodes visited
  * (0: none): Robilliard et al. (2014) cap the trade branches their playouts explore per card to
@@ -346,11 +372,20 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 
   const packed = missingPacked(costPacked);
   if (packed === 0) return 0;
   if (!neighboursLoaded) loadNeighbours();
+  // A capped search's result depends on its order and budget: only uncapped ones are kept.
+  const slot = limit > 0 ? -1 : keptSlot(packed);
+  if (slot >= 0 && keptStamp[slot] === loadedStamp && keptMissing[slot] === packed) {
+    const best = keptBest[slot];
+    if (best >= 0) return paymentLeft(best) + paymentRight(best) <= maxCoins ? best : NO_PAYMENT;
+    if (best === IMPOSSIBLE || maxCoins <= keptBudget[slot]) return NO_PAYMENT;
+  }
   const missing = missingUnits(packed);
+  let best: number;
   if ((choiceUnion & missing) === 0) {
-    if (!buyWithoutChoices()) return NO_PAYMENT;
+    best = buyWithoutChoices() ? packPayment(bestLeft, bestRight) : IMPOSSIBLE;
+  } else if (!setLowerBounds()) {
+    best = IMPOSSIBLE;
   } else {
-    if (!setLowerBounds()) return NO_PAYMENT;
     allMode = false;
     budget = maxCoins;
     bestTotal = maxCoins + 1;
@@ -359,8 +394,15 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 
     branches = 0;
     branchLimit = limit > 0 ? limit : 0;
     dfs(0, 0, 0);
+    best = bestTotal <= maxCoins ? packPayment(bestLeft, bestRight) : ABOVE_BUDGET;
   }
-  return bestTotal <= maxCoins ? packPayment(bestLeft, bestRight) : NO_PAYMENT;
+  if (slot >= 0) {
+    keptStamp[slot] = loadedStamp;
+    keptMissing[slot] = packed;
+    keptBest[slot] = best;
+    keptBudget[slot] = maxCoins;
+  }
+  return best >= 0 && bestTotal <= maxCoins ? best : NO_PAYMENT;
 }
 
 /** allPayments for the seat last loaded with loadSeat. */
