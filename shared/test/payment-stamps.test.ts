@@ -49,6 +49,13 @@ describe('the payment search across production changes', () => {
                 expect(legalMoves(s, p, mode, [], limit)).toEqual(expected);
                 compared++;
               }
+              // Coins are not production: the same stamp is asked again with other budgets.
+              const coins = s.coins[p];
+              for (const k of [1, 4, 0, 2, 7, 3, coins]) {
+                s.coins[p] = k;
+                const other = freshlyRead(s);
+                for (const limit of [0, 1, 3]) expect(legalMoves(s, p, 'cheapest', [], limit)).toEqual(legalMoves(other, p, 'cheapest', [], limit));
+              }
               const legal = legalMoves(s, p, 'cheapest', []);
               moves[p] = legal[rng.int(legal.length)];
             }
