@@ -106,12 +106,16 @@ export function setListLength(list: unknown[], k: number): void {
  * cheapestForLoaded).
  */
 export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = [], branchLimit = 0): number[] {
-  setListLength(out, listLegalMoves(s, p, mode, out, branchLimit));
+  setListLength(out, writeLegalMoves(s, p, mode, out, branchLimit));
   return out;
 }
 
-/** legalMoves written over out[0..k), returning k; entries from k on are left as they were. */
-function listLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[], branchLimit: number): number {
+/**
+ * legalMoves written over out[0..k), returning k; entries from k on are left as they were. For a
+ * caller that draws one move and reuses its list: cutting the list to length on every call is a
+ * few per cent of a random game.
+ */
+export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[], branchLimit: number): number {
   let k = 0;
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return 0;
