@@ -3,7 +3,7 @@
  * name (RULES-NOTES 10), and the coin cost of brown cards paid to the bank.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTION_BUILD, ACTION_DISCARD, ACTION_STAGE } from '../src/engine/index.js';
+import { ACTION_BUILD, ACTION_DISCARD, ACTION_STAGE, CARDS, legalMoves, moveAction, moveCard } from '../src/engine/index.js';
 import { cityNames, findMove, game, handEntry, move, play, position } from './rules-helpers.js';
 
 describe('chains', () => {
@@ -66,6 +66,20 @@ describe('same name', () => {
     ]);
     expect(handEntry(pos, 0, 'Altar').build.legal).toBe(false);
     expect(handEntry(pos, 0, 'Theater').build.legal).toBe(true);
+  });
+  // Games of five or more players deal two copies of some cards: a hand holding both lists each
+  // of the card's moves once, as for one copy.
+  it('two copies of a card in one hand give its moves once', () => {
+    const s = game(1, [
+      { wonder: 'Gizah', hand: ['Lumber Yard', 'Lumber Yard', 'Altar'] },
+      { wonder: 'Rhodes', hand: ['Stockade', 'Baths', 'Altar'] },
+      { wonder: 'Babylon', hand: ['Theater', 'Baths', 'Altar'] },
+    ]);
+    const moves = legalMoves(s, 0, 'cheapest');
+    expect(new Set(moves).size).toBe(moves.length);
+    const lumber = moves.filter((m) => CARDS[moveCard(m)].name === 'Lumber Yard').map(moveAction);
+    expect(lumber.sort()).toEqual([ACTION_BUILD, ACTION_DISCARD]);
+    expect(legalMoves(s, 0, 'all').filter((m) => CARDS[moveCard(m)].name === 'Lumber Yard')).toHaveLength(2);
   });
 });
 
