@@ -14,7 +14,7 @@
  * Olympia A's free build is its own action, offered only when building the card would otherwise
  * cost something or be impossible (using it on a free card only wastes it).
  */
-import { BOARDS, CARDS } from './catalog.js';
+import { BOARDS, CARDS, NUM_CARD_TYPES } from './catalog.js';
 import { allForLoaded, cheapestForLoaded, loadSeat, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
 import {
   PHASE_DISCARD_BUILD,
@@ -63,11 +63,22 @@ export function decodeMove(m: number): DecodedMove {
   };
 }
 
+// The fields of the catalogue's cards that legal-move generation reads for every card of every
+// hand, as typed arrays: reading them off the card objects was a visible part of listing moves.
+const NAME_OF = Uint8Array.from(CARDS, (c) => c.nameId);
+const COIN_COST = Uint8Array.from(CARDS, (c) => c.coinCost);
+const COST = Int32Array.from(CARDS, (c) => c.costPacked);
+/** The (at most two) names each card chains from; −1 for none. */
+const CHAIN_FIRST = Int16Array.from(CARDS, (c) => c.chainFrom[0] ?? -1);
+const CHAIN_SECOND = Int16Array.from(CARDS, (c) => c.chainFrom[1] ?? -1);
+for (const c of CARDS) if (c.chainFrom.length > 2) throw new Error(`${c.name} chains from more than two buildings`);
+
 /** Whether seat p owns a building that chains into card c. */
 export function hasChain(s: GameState, p: number, c: number): boolean {
-  const from = CARDS[c].chainFrom;
-  for (let i = 0; i < from.length; i++) if (s.ownsName[ownsNameIndex(p, from[i])]) return true;
-  return false;
+  const a = CHAIN_FIRST[c];
+  if (a >= 0 && s.ownsName[ownsNameIndex(p, a)]) return true;
+  const b = CHAIN_SECOND[c];
+  return b >= 0 && s.ownsName[ownsNameIndex(p, b)] === 1;
 }
 
 /** The stage type seat p would build next, or undefined when its wonder is complete. */
@@ -110,6 +121,10 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
   return out;
 }
 
+/** Per card type, the listing (a count of writeLegalMoves calls) that last listed it. */
+const listedIn = new Float64Array(NUM_CARD_TYPES);
+let listings = 0;
+
 /**
  * legalMoves written over out[0..k), returning k; entries from k on are left as they were. For a
  * caller that draws one move and reuses its list: cutting the list to length on every call is a
@@ -146,11 +161,12 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
   const freeBuildReady = hasFreeBuild(s, p);
   const hand = handBase(p);
   const len = s.handLen[p];
+  const listing = ++listings;
   for (let i = 0; i < len; i++) {
     const c = s.hands[hand + i];
-    let dup = false;
-    for (let j = 0; j < i; j++) if (s.hands[hand + j] === c) dup = true;
-    if (dup) continue;
+    // A card type listed already from this hand (larger games deal duplicates).
+    if (listedIn[c] === listing) continue;
+    listedIn[c] = listing;
     const card = CARDS[c];
     if (!all) {
       k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, branchLimit);
@@ -193,17 +209,17 @@ export function hasFreeBuild(s: GameState, p: number): boolean {
  * of a hand rather than at every legal move (agents/playout-rules.ts).
  */
 export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0): number {
-  const card = CARDS[c];
-  if (s.ownsName[ownsNameIndex(p, card.nameId)]) return k;
+  if (s.ownsName[ownsNameIndex(p, NAME_OF[c])]) return k;
   let buildIsFree = false;
+  const coinCost = COIN_COST[c];
   if (hasChain(s, p, c)) {
     out[k++] = encodeMove(c, ACTION_BUILD);
     buildIsFree = true;
-  } else if (card.coinCost <= s.coins[p]) {
-    const pay = cheapestForLoaded(card.costPacked, s.coins[p] - card.coinCost, branchLimit);
+  } else if (coinCost <= s.coins[p]) {
+    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost, branchLimit);
     if (pay !== NO_PAYMENT) {
       out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
-      if (pay === 0 && card.coinCost === 0) buildIsFree = true;
+      if (pay === 0 && coinCost === 0) buildIsFree = true;
     }
   }
   if (freeBuildReady && !buildIsFree) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
