@@ -194,9 +194,9 @@ function minus(from: readonly number[], sub: readonly number[]): number[] | unde
 function snapshot(s: GameState): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) {
-    // The stamp names a version of the production for the payment search's kept reads; two equal
-    // games reach equal production under different stamps.
-    if (k === 'productionStamp') continue;
+    // The stamps name versions of the seats' sources for the payment search's kept reads; two
+    // equal games reach equal production under different stamps.
+    if (k === 'sourceStamps') continue;
     if (ArrayBuffer.isView(v)) out[k] = Array.from(v as Uint8Array);
     else if (v instanceof Rng) out[k] = Array.from(v.s);
     else out[k] = v;

@@ -28,8 +28,8 @@ const MAX_SOURCES = MAX_CHOICES + 2 + 2 * MAX_CHOICES;
 /*
  * What the search reads of a seat's side of a payment: its own one-of productions and its
  * neighbours' tradable production as sources, in both orders, and the prices its discounts give.
- * Every seat has a block of its own in these arrays, refilled only when the state's production
- * stamp has changed since it was read (most turns change nobody's production). Sources: own
+ * Every seat has a block of its own in these arrays, refilled only when the seat's source stamp
+ * (GameState.sourceStamps) has changed since it was read: most turns change few seats' sources. Sources: own
  * one-of productions first (free), then each side's fixed production and one-of productions;
  * `orderLeftFirst` / `orderRightFirst` list them (by index into the source arrays) with the
  * cheaper side first, so the first complete payment found is already a good bound. Seat p's
@@ -49,7 +49,7 @@ const srcFixed = new Uint8Array(MAX_PLAYERS * MAX_SOURCES);
 const srcUsed = new Uint8Array(MAX_PLAYERS * MAX_SOURCES);
 const orderLeftFirst = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
 const orderRightFirst = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
-/** Per seat: the productionStamp its block was read at (−1: never), and the state's player count. */
+/** Per seat: the source stamp its block was read at (−1: never), and the state's player count. */
 const readStamp = new Float64Array(MAX_PLAYERS).fill(-1);
 const readPlayers = new Uint8Array(MAX_PLAYERS);
 /** Per seat: its number of sources, and the masks below. */
@@ -188,7 +188,7 @@ const LOW_BITS = 0x7777777;
 let ownFixedPacked = 0;
 let loadedState: GameState | undefined;
 let loadedSeat = 0;
-/** loadedState's productionStamp when the neighbours were loaded. */
+/** The loaded seat's source stamp when the neighbours were loaded. */
 let loadedStamp = -1;
 let neighboursLoaded = false;
 
@@ -197,7 +197,7 @@ function loadNeighbours(): void {
   neighboursLoaded = true;
   const s = loadedState!;
   const p = loadedSeat;
-  loadedStamp = s.productionStamp;
+  loadedStamp = s.sourceStamps[p];
   if (readStamp[p] !== loadedStamp || readPlayers[p] !== s.n) readSources(s, p);
   resBase = p * 7;
   srcBase = p * MAX_SOURCES;
@@ -210,7 +210,7 @@ function loadNeighbours(): void {
 
 /** Fills seat p's block from s. */
 function readSources(s: GameState, p: number): void {
-  readStamp[p] = s.productionStamp;
+  readStamp[p] = s.sourceStamps[p];
   readPlayers[p] = s.n;
   const left = s.left(p);
   const right = s.right(p);
@@ -339,7 +339,7 @@ function buyWithoutChoices(): boolean {
 
 /*
  * Kept results of uncapped cheapest-payment searches, per seat: a small table indexed by a hash
- * of the missing units and valid while the state's production stamp is the one they were found
+ * of the missing units and valid while the seat's source stamp is the one they were found
  * at. A seat is asked the same missing units again and again (cards share costs, hands come round
  * again, and a search replays the same turns many times), and the answer does not depend on the
  * budget: the cheapest payment is the same whatever the coins, only whether it is affordable

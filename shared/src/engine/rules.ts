@@ -57,6 +57,7 @@ import {
   ownsNameIndex,
   passDirection,
   productionChanged,
+  sourcesChanged,
   resourceIndex,
   scienceIndex,
   tokenIndex,
@@ -158,27 +159,37 @@ export function placeCard(s: GameState, p: number, c: number): void {
   s.city[cityBase(p) + s.cityLen[p]++] = c;
   s.colourCount[colourIndex(p, card.colour)]++;
   const tradable = card.colour === BROWN || card.colour === GREY;
-  let production = false;
+  // Own fixed production is no source (a cost is first reduced by it); the neighbours buy from
+  // the tradable part.
+  let forNeighbours = false;
   for (let r = 0; r < 7; r++) {
     const k = card.produces[r];
     if (k) {
       s.fixed[resourceIndex(p, r)] += k;
-      if (tradable) s.tradeFixed[resourceIndex(p, r)] += k;
-      production = true;
+      if (tradable) {
+        s.tradeFixed[resourceIndex(p, r)] += k;
+        forNeighbours = true;
+      }
     }
   }
   if (card.choiceMask) {
     s.choices[choiceBase(p) + s.choiceLen[p]++] = card.choiceMask;
-    if (tradable) s.tradeChoices[choiceBase(p) + s.tradeChoiceLen[p]++] = card.choiceMask;
-    production = true;
+    sourcesChanged(s, p);
+    if (tradable) {
+      s.tradeChoices[choiceBase(p) + s.tradeChoiceLen[p]++] = card.choiceMask;
+      forNeighbours = true;
+    }
   }
   s.shields[p] += card.shields;
   if (card.science >= 0) s.science[scienceIndex(p, card.science)]++;
   if (card.discount) {
     s.discount[p] |= card.discount;
-    production = true;
+    sourcesChanged(s, p);
   }
-  if (production) productionChanged(s);
+  if (forNeighbours) {
+    sourcesChanged(s, s.left(p));
+    sourcesChanged(s, s.right(p));
+  }
 }
 
 /** Coins card c pays seat p when built, counted from the cities as they stand now. */
@@ -201,7 +212,7 @@ export function buildStage(s: GameState, p: number, c: number): number {
   s.shields[p] += stage.shields;
   if (stage.science >= 0) s.science[scienceIndex(p, stage.science)]++;
   s.discount[p] |= stage.discount;
-  if (stage.choiceMask || stage.discount) productionChanged(s);
+  if (stage.choiceMask || stage.discount) sourcesChanged(s, p);
   if (stage.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
   if (stage.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
   if (stage.copyGuild) s.powers[p] |= POWER_COPY_GUILD;

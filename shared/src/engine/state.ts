@@ -115,15 +115,21 @@ export const LOG_DISCARD_TAKEN = 4;
 
 export const NO_CARD = 255;
 
-let lastProductionStamp = 0;
+let lastSourceStamp = 0;
 
 /**
- * Marks that some seat's production (fixed, tradeFixed, choices, tradeChoices and their lengths)
- * or discounts changed: every write to those arrays must be followed by a call, or the payment
- * search may read what it kept from before (GameState.productionStamp).
+ * Marks that what seat p pays with has changed: its own one-of productions or discounts, or a
+ * neighbour's tradable production (GameState.sourceStamps). placeCard and buildStage call it;
+ * code that writes those arrays itself must too, or the payment search may read what it kept
+ * from before.
  */
+export function sourcesChanged(s: GameState, p: number): void {
+  s.sourceStamps[p] = ++lastSourceStamp;
+}
+
+/** sourcesChanged for every seat: after writing production directly (positions, tests). */
 export function productionChanged(s: GameState): void {
-  s.productionStamp = ++lastProductionStamp;
+  for (let p = 0; p < s.n; p++) sourcesChanged(s, p);
 }
 
 export class GameState {
@@ -138,13 +144,14 @@ export class GameState {
   pendingSeventh = -1;
   rng: Rng;
   /**
-   * Names the state of every seat's production and discounts: a new number, drawn from one
-   * counter for all states, at each change (productionChanged), and copied with the state. Two
-   * states with the same stamp therefore have the same production, so the payment search keeps
-   * what it read of a seat's neighbours until the stamp changes (payment.ts): most turns of a
-   * game or a playout change nobody's production.
+   * Per seat, a name for what it can pay with from outside its own fixed production: its one-of
+   * productions, its discounts and its neighbours' tradable production. A new number, drawn from
+   * one counter for all states, at each change (sourcesChanged), and copied with the state, so
+   * two states with the same stamp for a seat offer it the same sources, and the payment search
+   * keeps what it read of them until the stamp changes (payment.ts). Most turns change few
+   * seats' sources: a brown card renews its neighbours' stamps, not its owner's.
    */
-  productionStamp = 0;
+  readonly sourceStamps: Float64Array;
 
   readonly board: Uint8Array;
   /** 0 = side A, 1 = side B. */
@@ -254,9 +261,10 @@ export class GameState {
       this.turn = src.turn;
       this.phase = src.phase;
       this.pendingSeventh = src.pendingSeventh;
-      this.productionStamp = src.productionStamp;
+      this.sourceStamps = new Float64Array(src.sourceStamps);
     } else {
       this.logCard.fill(NO_CARD);
+      this.sourceStamps = new Float64Array(n);
       productionChanged(this);
     }
   }
@@ -322,7 +330,7 @@ export function copyState(into: GameState, from: GameState): GameState {
   into.turn = from.turn;
   into.phase = from.phase;
   into.pendingSeventh = from.pendingSeventh;
-  into.productionStamp = from.productionStamp;
+  into.sourceStamps.set(from.sourceStamps);
   into.rng.s.set(from.rng.s);
   return into;
 }
