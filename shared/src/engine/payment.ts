@@ -29,11 +29,11 @@ const MAX_SOURCES = MAX_CHOICES + 2 + 2 * MAX_CHOICES;
  * What the search reads of a seat's side of a payment: its own one-of productions and its
  * neighbours' tradable production as sources, in both orders, and the prices its discounts give.
  * Every seat has a block of its own in these arrays, refilled only when the seat's source stamp
- * (GameState.sourceStamps) has changed since it was read: most turns change few seats' sources. Sources: own
- * one-of productions first (free), then each side's fixed production and one-of productions;
- * `orderLeftFirst` / `orderRightFirst` list them (by index into the source arrays) with the
- * cheaper side first, so the first complete payment found is already a good bound. Seat p's
- * block starts at p × MAX_SOURCES in the source and order arrays and at p × 7 in the
+ * (GameState.sourceStamps) has changed since it was read: most turns change few seats' sources.
+ * Sources: own one-of productions first (free), then each side's fixed production and one-of
+ * productions; `orderLeftFirst` / `orderRightFirst` list them (by index into the source arrays)
+ * with the cheaper side first, so the first complete payment found is already a good bound. Seat
+ * p's block starts at p × MAX_SOURCES in the source and order arrays and at p × 7 in the
  * per-resource ones, so the search indexes them with no copy.
  */
 const priceLeft = new Int32Array(MAX_PLAYERS * 7);
