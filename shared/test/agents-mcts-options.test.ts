@@ -372,7 +372,7 @@ function countingContext(s: GameState, seat: number, agent: MctsAgent, seed: num
 describe('determinization: det=is against det=pimc', () => {
   it('is samples a world per iteration; pimc samples `worlds` once and grows a tree on each', () => {
     const s = newGame({ players: 4, seed: 12 });
-    const is = createAgent('mcts(it=40)') as MctsAgent;
+    const is = createAgent('mcts(it=40,det=is)') as MctsAgent;
     const a = countingContext(s, 1, is, 3);
     is.decide(a.ctx);
     expect(a.calls()).toBe(40);
@@ -420,9 +420,9 @@ describe('reuse=on keeps the subtree under the last move', () => {
   }
 
   it('the second decision starts with the visits the first gave its move; off, every decision starts empty', () => {
-    const off = rootVisits('mcts(it=50)', 4);
+    const off = rootVisits('mcts(it=50,det=is)', 4);
     expect(off).toEqual([50, 50, 50, 50]);
-    const on = rootVisits('mcts(it=50,reuse=on)', 4);
+    const on = rootVisits('mcts(it=50,det=is,reuse=on)', 4);
     expect(on[0]).toBe(50);
     for (const v of on.slice(1)) expect(v).toBeGreaterThan(50);
   });

@@ -13,11 +13,12 @@ import { randomPosition } from './random-positions.js';
 /** One spec per way the search can shape its root: arms, payments, trees, votes, the final choice, reuse. */
 const SPECS = [
   'mcts(it=60)',
+  'mcts(it=60,det=is)',
   'mcts(it=60,arms=all)',
   'mcts(it=60,tree=seats,trades=all,pw=0.35)',
   'mcts(it=60,det=pimc,worlds=4,vote=majority)',
   'mcts(it=60,final=mean)',
-  'mcts(it=60,reuse=on)',
+  'mcts(it=60,det=is,reuse=on)',
 ];
 
 /** A seeded game of `spec` at seat 0 against random seats: every decision of seat 0, and its RNG's state at the end. */
@@ -59,7 +60,7 @@ describe('asking for the statistics changes nothing the agent does', () => {
 
   it('it samples no world of its own: the search samples as many as without', () => {
     const s = randomPosition(4, 12, 13, 3);
-    for (const spec of ['mcts(it=40)', 'mcts(it=40,det=pimc,worlds=5)']) {
+    for (const spec of ['mcts(it=40,det=is)', 'mcts(it=40,det=pimc,worlds=5)']) {
       const counts = [false, true].map((searchStatistics) => {
         const agent = createAgent(spec, { searchStatistics });
         const base = decisionContext(s, 1, legalMoves(s, 1, agent.moveMode, []), new Rng(3), false);
@@ -98,7 +99,8 @@ describe('what the statistics say', () => {
         }
         expect(new Set(search.moves.map((m) => m.move)).size, where).toBe(search.moves.length);
         expect(search.moves.map((m) => m.move), where).toContain(d.move);
-        expect(search.moves.some((m) => m.votes !== undefined), `${where}: votes only with det=pimc`).toBe(spec.includes('pimc'));
+        const { det, worlds } = (createAgent(spec) as MctsAgent).params;
+        expect(search.moves.some((m) => m.votes !== undefined), `${where}: votes only with det=pimc over more than one world`).toBe(det === 'pimc' && worlds > 1);
       }
     }
   });
@@ -140,11 +142,11 @@ describe('what the statistics say', () => {
   });
 
   it('reuse=on says how many visits the kept subtree brought', () => {
-    const { decisions } = play('mcts(it=60,reuse=on)', true, 9);
+    const { decisions } = play('mcts(it=60,det=is,reuse=on)', true, 9);
     const withChoice = decisions.filter((d) => d.search);
     expect(withChoice[0].search!.carried).toBeUndefined();
     expect(withChoice.slice(1).some((d) => (d.search!.carried ?? 0) > 0)).toBe(true);
-    const { decisions: off } = play('mcts(it=60)', true, 9);
+    const { decisions: off } = play('mcts(it=60,det=is)', true, 9);
     expect(off.every((d) => d.search?.carried === undefined)).toBe(true);
   });
 });

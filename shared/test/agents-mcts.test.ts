@@ -470,7 +470,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
   it('Age I, turn 1: opponents’ hands are resampled (not the true ones), the own hand never changes', () => {
     const s = newGame({ players: 3, seed: 2024 });
     // arms=all: a chosen grouped arm samples one more world to pick its card; here one world per iteration.
-    const agent = createAgent('mcts(it=300,depth=1,arms=all)');
+    const agent = createAgent('mcts(it=300,depth=1,arms=all,det=is)');
     const sink: GameState[] = [];
     const problems: string[] = [];
     agent.decide(checkedContext(agent, s, 0, 5, sink, problems));
@@ -516,7 +516,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
     expect(handCandidates(s, 0, 2)).toBeNull();
     const free = [...handOf(s, 2), moveCard(m1), moveCard(m2)];
 
-    const agent = createAgent('mcts(it=200,depth=1)');
+    const agent = createAgent('mcts(it=200,depth=1,det=is)');
     const sink: GameState[] = [];
     const problems: string[] = [];
     agent.decide(checkedContext(agent, s, 0, 3, sink, problems));
@@ -540,7 +540,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
 
   it('open information: every sampled world shows the true hands', () => {
     const s = randomPosition(4, 3, 4, 5);
-    const agent = createAgent('mcts(it=20,depth=1,arms=all)');
+    const agent = createAgent('mcts(it=20,depth=1,arms=all,det=is)');
     const legal = legalMoves(s, 0, agent.moveMode, []);
     const ctx = decisionContext(s, 0, legal, new Rng(1), true);
     const hands: number[][][] = [];
@@ -584,8 +584,8 @@ const OPTION_SPECS = [
   'mcts(it=10,opp=mast,tree=seats)',
   'mcts(it=12,det=pimc,worlds=3)',
   'mcts(it=12,det=pimc,worlds=3,vote=majority,arms=grouped)',
-  'mcts(it=10,reuse=on)',
-  'mcts(it=10,reuse=on,arms=grouped,parms=grouped)',
+  'mcts(it=10,det=is,reuse=on)',
+  'mcts(it=10,det=is,reuse=on,arms=grouped,parms=grouped)',
   'mcts-robilliard(it=10)',
   'mcts-strong(it=10)',
   'mcts(it=8,tree=seats,trades=all,pw=0.35,kscore=0.1,playout=nodiscard,tl=8/24/32,cs=age,reward=rank,depth=4,final=mean)',

@@ -332,11 +332,10 @@ describe('the parameter table is the one source of every option', () => {
   function otherValue(def: (typeof PARAMETER_LIST)[number]): string {
     switch (def.type) {
       case 'choice':
-        return def.values!.find((v) => v !== def.default)!;
+        return def.values!.find((v) => v !== MCTS_DEFAULTS[def.field])!;
       case 'integer':
-        return String(def.default === def.max ? def.min : def.max);
       case 'number':
-        return String(def.default === def.max ? def.min : def.max);
+        return String(MCTS_DEFAULTS[def.field] === def.max ? def.min : def.max);
       case 'perAge':
         return `${def.min}/${def.max}/${def.min}`;
     }
@@ -344,13 +343,16 @@ describe('the parameter table is the one source of every option', () => {
 
   it.each(PARAMETER_LIST.map((def) => [def.key, def] as const))('%s round-trips through the parser, the canonical and the full form', (key, def) => {
     const value = otherValue(def);
-    // reuse=on is refused unless the tree is joint and the determinization is; the defaults are.
-    const text = `mcts(${key}=${value})`;
+    // reuse=on is refused unless the tree is joint and the determinization is (mcts's is pimc).
+    const needs: Record<string, string> = { reuse: 'det=is' };
+    const prefix = needs[key] ? `${needs[key]},` : '';
+    const base = prefix ? params(`mcts(${needs[key]})`) : MCTS_DEFAULTS;
+    const text = `mcts(${prefix}${key}=${value})`;
     const parsed = params(text);
-    expect(parsed[def.field], text).not.toEqual(MCTS_DEFAULTS[def.field]);
-    expect({ ...parsed, [def.field]: MCTS_DEFAULTS[def.field] }).toEqual(MCTS_DEFAULTS);
+    expect(parsed[def.field], text).not.toEqual(base[def.field]);
+    expect({ ...parsed, [def.field]: base[def.field] }).toEqual(base);
     const canonical = canonicalSpec(parseAgentSpec(text));
-    expect(canonical).toBe(`mcts(${key}=${value})`);
+    expect(canonical).toBe(text);
     expect(params(canonical)).toEqual(parsed);
     expect(params(fullSpec(parseAgentSpec(text)))).toEqual(parsed);
   });
@@ -398,9 +400,10 @@ describe('the parameter table is the one source of every option', () => {
   });
 
   it('reuse=on needs tree=joint and det=is', () => {
-    expect(params('mcts(reuse=on)').reuse).toBe('on');
-    expect(errorOf('mcts(reuse=on,tree=seats)')).toMatch(/reuse: 'on' needs tree=joint and det=is.*tree=seats/);
-    expect(errorOf('mcts(reuse=on,det=pimc)')).toMatch(/reuse: 'on' needs tree=joint and det=is.*det=pimc/);
+    expect(params('mcts(det=is,reuse=on)').reuse).toBe('on');
+    expect(errorOf('mcts(det=is,reuse=on,tree=seats)')).toMatch(/reuse: 'on' needs tree=joint and det=is.*tree=seats/);
+    // mcts's own determinization is pimc: reuse alone is refused, naming it.
+    expect(errorOf('mcts(reuse=on)')).toMatch(/reuse: 'on' needs tree=joint and det=is.*det=pimc/);
     expect(errorOf('mcts-robilliard(reuse=on)')).toMatch(/tree=seats/);
   });
 });

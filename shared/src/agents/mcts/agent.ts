@@ -134,7 +134,7 @@ export class MctsAgent implements Agent {
   private explain(ctx: DecisionContext, chosen: number, move: number, iterations: number, carried: number, world: GameState): SearchStatistics {
     const draws = new Rng(ctx.seat);
     const moveOf = (key: number) => (key === chosen ? move : this.keys.resolve(world, ctx.seat, key, ctx.legal, draws));
-    return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' });
+    return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' && this.params.worlds > 1 });
   }
 
   private iterate(world: GameState, me: number, root: Node, c: number, rng: Rng): void {
