@@ -54,7 +54,8 @@ const commit = () => {
 
 async function collect() {
   const partial = args.includes('--partial');
-  for (const s of await api('/api/sweeps')) {
+  const all = await api('/api/sweeps');
+  for (const s of all) {
     if (!s.name.startsWith('repro/') || (s.status !== 'done' && !partial)) continue;
     const preset = s.name.split('/')[1];
     const detail = await api(`/api/sweeps/${s.id}`);
@@ -76,6 +77,8 @@ async function collect() {
       }));
     }
     const wallSeconds = s.firstGameAt && s.lastGameAt ? (Date.parse(s.lastGameAt) - Date.parse(s.firstGameAt)) / 1000 : null;
+    // Sweeps that played games while this one did: its wall time and games/s are then shares of the lab.
+    const concurrentSweeps = all.filter((o) => o.id !== s.id && o.firstGameAt && o.lastGameAt && s.firstGameAt && s.lastGameAt && o.firstGameAt < s.lastGameAt && o.lastGameAt > s.firstGameAt).length;
     const result = {
       spec: detail.spec,
       gamesPerCell: detail.gamesPerCell,
@@ -84,7 +87,7 @@ async function collect() {
       pooled: detail.pooled,
       parameters: detail.parameters,
       ...(orders ? { orders } : {}),
-      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, commit: commit() },
+      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, concurrentSweeps, commit: commit() },
     };
     const file = new URL(`results/${preset}.json`, here);
     const saved = args.includes('--merge') && existsSync(file) ? mergeResults(JSON.parse(readFileSync(file, 'utf8')), result) : result;
