@@ -35,7 +35,11 @@ for (const table of PUBLISHED_TABLES) {
     const { games, wallSeconds, gamesPerSecond, commit, concurrentSweeps } = result.lab;
     const sharing = concurrentSweeps > 0 ? `, sharing the lab with ${concurrentSweeps} other sweep${concurrentSweeps > 1 ? 's' : ''}` : '';
     const wall = wallSeconds >= 3600 ? `${(wallSeconds / 3600).toFixed(1)} h` : `${Math.round(wallSeconds / 60)} min`;
-    lines.push(`Ours: played on the lab (\`node reproduction/lab.mjs submit --presets ${table.preset} --deals ${result.spec.deals.count}\`): ${result.gamesPerCell} games per cell, ${games} in all, in ${wall} of wall time on the 2-core dev machine${sharing} (${gamesPerSecond.toFixed(2)} games/s; commit ${commit}).`, '');
+    // A sweep collected before it finished (--partial): its cells are fed deal by deal, so each has about its share.
+    const size = result.lab.status === 'done'
+      ? `${result.gamesPerCell} games per cell, ${games} in all`
+      : `stopped at ${games} of its ${result.gamesPerCell * result.cells.length} games (${result.cells.map((c) => c.games).join(' / ')} per cell)`;
+    lines.push(`Ours: played on the lab (\`node reproduction/lab.mjs submit --presets ${table.preset} --deals ${result.spec.deals.count}\`): ${size}, in ${wall} of wall time on the 2-core dev machine${sharing} (${gamesPerSecond.toFixed(2)} games/s; commit ${commit}).`, '');
   } else if (result) {
     const deals = result.spec.deals.count;
     lines.push(`Ours: \`wonderlab sweep run ${table.preset} --deals ${deals}\` (${result.gamesPerCell} games per cell; the paper: see the title).`, '');
