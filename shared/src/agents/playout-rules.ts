@@ -112,6 +112,22 @@ export function thesisRulesMove(s: GameState, p: number, legal: readonly number[
   return candidates[rng.int(candidates.length)];
 }
 
+/**
+ * Writes the distinct card types of seat p's hand into out, in hand order (larger games deal
+ * duplicates), and returns how many there are.
+ */
+export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
+  const base = handBase(p);
+  let count = 0;
+  for (let i = 0; i < s.handLen[p]; i++) {
+    const c = s.hands[base + i];
+    let dup = false;
+    for (let j = 0; j < count; j++) if (out[j] === c) dup = true;
+    if (!dup) out[count++] = c;
+  }
+  return count;
+}
+
 const legalBuf: number[] = [];
 /** The distinct cards of the hand being looked at, in hand order, and each one's build rule. */
 const handCards = new Int32Array(7);
@@ -132,16 +148,8 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   }
   const have = producedBy(s, p);
   const strongest = strongestInWar(s, p);
-  const base = handBase(p);
-  let count = 0;
-  for (let i = 0; i < s.handLen[p]; i++) {
-    const c = s.hands[base + i];
-    let dup = false;
-    for (let j = 0; j < count; j++) if (handCards[j] === c) dup = true;
-    if (dup) continue;
-    handCards[count] = c;
-    handRules[count++] = thesisBuildRule(c, have, strongest);
-  }
+  const count = distinctHandCards(s, p, handCards);
+  for (let i = 0; i < count; i++) handRules[i] = thesisBuildRule(handCards[i], have, strongest);
   loadSeat(s, p);
   const freeBuildReady = hasFreeBuild(s, p);
   // The candidates are out[0..k).

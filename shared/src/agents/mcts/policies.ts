@@ -2,10 +2,11 @@
  * Playout policies: how a seat moves in the simulated part of an iteration (and, with tree=joint,
  * how the other seats move inside the tree's steps), and MAST's statistics.
  */
-import { ACTION_DISCARD, MAX_PLAYERS, legalMoves, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
+import { ACTION_DISCARD, MAX_PLAYERS, PHASE_TURN, legalMoves, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
-import { armOf, groupArms, resolveArm } from './arms.js';
+import { armOf, groupArms, isArm, resolveArm } from './arms.js';
+import { NO_DRAW, drawUniformMove } from '../uniform-draw.js';
 
 export type PolicyName = MctsParams['playout'];
 
@@ -90,6 +91,8 @@ export class Playouts {
     if (policy === 'rulebased' && p.ruleEpsilon > 0 && rng.float() < p.ruleEpsilon) policy = 'nodiscard';
     if (policy === 'rulebased') {
       m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1]);
+    } else if (policy !== 'mast' && world.phase === PHASE_TURN) {
+      m = this.drawLazily(world, q, policy === 'nodiscard', rng);
     } else {
       legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1]);
       const grouped = p.playoutArms === 'grouped';
@@ -105,6 +108,21 @@ export class Playouts {
     }
     this.mast?.note(q, m);
     return m;
+  }
+
+  /**
+   * A random or no-discard move without listing the hand (uniform-draw.ts): the same choice among
+   * the same options as listing them and drawing one, at the cost of the cards it looks at.
+   */
+  private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
+    const grouped = this.params.playoutArms === 'grouped';
+    const limit = this.params.tradeLimit[world.age - 1];
+    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit);
+    // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
+    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit);
+    if (!isArm(choice)) return choice;
+    legalMoves(world, q, 'cheapest', this.legal, limit);
+    return resolveArm(world, q, choice, this.legal, rng);
   }
 
   /** MAST's pick among `options`: ε-greedy or Gibbs sampling on the moves' mean rewards. */

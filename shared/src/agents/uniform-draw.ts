@@ -1,0 +1,101 @@
+/**
+ * A uniform draw among a seat's cheapest-mode legal moves without listing them all first, for the
+ * random and no-discard playout policies. Listing a hand prices every card (a payment search
+ * each); a draw needs only the cards it looks at.
+ *
+ * Why it is uniform: every move the listing could hold has one slot here (each distinct card's
+ * build and Olympia free build, its stage and its discard, or with grouped arms one stage slot and
+ * one discard slot for the whole hand). The slots are visited in a random order (a Fisher–Yates
+ * shuffle drawn as it goes) and the first legal one is taken, so each legal move is first among the
+ * legal ones with the same probability. Discards are always legal, so a random draw usually stops
+ * after a slot or two; a no-discard draw stops at the first build or stage it can pay.
+ */
+import {
+  ACTION_DISCARD,
+  ACTION_STAGE,
+  NO_PAYMENT,
+  PHASE_TURN,
+  encodeMove,
+  hasFreeBuild,
+  loadSeat,
+  nextStage,
+  paymentLeft,
+  paymentRight,
+  cheapestStagePayment,
+  writeCheapestBuilds,
+  type GameState,
+  type Rng,
+} from '../engine/index.js';
+import { ARM_CARD, DISCARD_ARM } from './mcts/arms.js';
+import { distinctHandCards } from './playout-rules.js';
+
+/** drawUniformMove's result when no move qualifies: a no-discard draw from a hand it can only sell. */
+export const NO_DRAW = -1;
+
+// Slot kinds, in the low two bits of a slot; the card's index in `cards` above them.
+const FIRST_BUILD = 0;
+const SECOND_BUILD = 1;
+const STAGE = 2;
+const DISCARD = 3;
+/** The grouped stage and discard slots carry this card index: they stand for the whole hand. */
+const WHOLE_HAND = 7;
+
+const cards = new Int32Array(7);
+/** Per card index: its build moves as writeCheapestBuilds lists them (at most two), once found. */
+const builds = new Int32Array(14);
+const buildCount = new Int8Array(7);
+const slots = new Int32Array(32);
+const buildBuf: number[] = [];
+
+/**
+ * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
+ * normal turn (`branchLimit` caps the payment search as there; 0: none). With `grouped` (arms=
+ * grouped), among the grouped options — each build, one stage arm, one discard arm — returning an
+ * arm as its key (DISCARD_ARM, or a stage arm with the stage's payment) for the caller to resolve.
+ * With `noDiscard`, among the moves that are not discards, or NO_DRAW when there are none. Only
+ * for s.phase === PHASE_TURN. Positional flags rather than an options object: it runs at every
+ * step of a playout and allocates nothing.
+ */
+export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number): number {
+  if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
+  const count = distinctHandCards(s, p, cards);
+  buildCount.fill(-1);
+  loadSeat(s, p);
+  const freeBuildReady = hasFreeBuild(s, p);
+  const hasStage = nextStage(s, p) !== undefined;
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    slots[n++] = (i << 2) | FIRST_BUILD;
+    if (freeBuildReady) slots[n++] = (i << 2) | SECOND_BUILD;
+  }
+  if (grouped) {
+    if (hasStage) slots[n++] = (WHOLE_HAND << 2) | STAGE;
+    if (!noDiscard) slots[n++] = (WHOLE_HAND << 2) | DISCARD;
+  } else {
+    if (hasStage) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | STAGE;
+    if (!noDiscard) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | DISCARD;
+  }
+  let stagePay: number | undefined;
+  for (let i = 0; i < n; i++) {
+    const j = i + rng.int(n - i);
+    const slot = slots[j];
+    slots[j] = slots[i];
+    slots[i] = slot;
+    const index = slot >> 2;
+    const kind = slot & 3;
+    if (kind === DISCARD) return index === WHOLE_HAND ? DISCARD_ARM : encodeMove(cards[index], ACTION_DISCARD);
+    if (kind === STAGE) {
+      if (stagePay === undefined) stagePay = cheapestStagePayment(s, p, branchLimit);
+      if (stagePay === NO_PAYMENT) continue;
+      const card = index === WHOLE_HAND ? ARM_CARD : cards[index];
+      return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
+    }
+    if (buildCount[index] < 0) {
+      const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit);
+      buildCount[index] = k;
+      for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
+    }
+    if (kind < buildCount[index]) return builds[2 * index + kind];
+  }
+  return NO_DRAW;
+}
