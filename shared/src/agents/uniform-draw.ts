@@ -59,7 +59,7 @@ const buildBuf: number[] = [];
 export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number): number {
   if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
   const count = distinctHandCards(s, p, cards);
-  buildCount.fill(-1);
+  for (let i = 0; i < count; i++) buildCount[i] = -1;
   loadSeat(s, p);
   const freeBuildReady = hasFreeBuild(s, p);
   const hasStage = nextStage(s, p) !== undefined;

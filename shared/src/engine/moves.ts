@@ -99,7 +99,9 @@ export function actingSeats(s: GameState): number[] {
   return seats;
 }
 
+/** Payments listed in 'all' mode: a card's builds, and the stage's (stale past the count in hand). */
 const payBuf: number[] = [];
+const stagePayBuf: number[] = [];
 
 /**
  * Cuts a reused list to its first k entries. The hot paths refill their lists by index and cut
@@ -149,11 +151,10 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
   loadSeat(s, p);
   // The stage's payment does not depend on the card used: compute it once.
   let stagePay = NO_PAYMENT;
-  let stagePays: number[] | undefined;
+  let stagePays = 0;
   if (stage) {
     if (all) {
-      stagePays = [];
-      allForLoaded(stage.costPacked, coins, stagePays);
+      stagePays = allForLoaded(stage.costPacked, coins, stagePayBuf, 0);
     } else {
       stagePay = cheapestForLoaded(stage.costPacked, coins, branchLimit);
     }
@@ -176,17 +177,17 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
         out[k++] = encodeMove(c, ACTION_BUILD);
         buildIsFree = true;
       } else if (card.coinCost <= coins) {
-        payBuf.length = 0;
-        allForLoaded(card.costPacked, coins - card.coinCost, payBuf);
-        for (const pay of payBuf) {
+        const pays = allForLoaded(card.costPacked, coins - card.coinCost, payBuf, 0);
+        for (let j = 0; j < pays; j++) {
+          const pay = payBuf[j];
           out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
           if (pay === 0 && card.coinCost === 0) buildIsFree = true;
         }
       }
       if (freeBuildReady && !buildIsFree) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
     }
-    if (stagePays) {
-      for (const pay of stagePays) out[k++] = encodeMove(c, ACTION_STAGE, paymentLeft(pay), paymentRight(pay));
+    if (all) {
+      for (let j = 0; j < stagePays; j++) out[k++] = encodeMove(c, ACTION_STAGE, paymentLeft(stagePayBuf[j]), paymentRight(stagePayBuf[j]));
     } else if (stagePay !== NO_PAYMENT) {
       out[k++] = encodeMove(c, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     }

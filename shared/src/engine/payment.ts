@@ -84,7 +84,13 @@ let allMode = false;
 let bestTotal = 0;
 let bestLeft = 0;
 let bestRight = 0;
-const found: number[] = [];
+/**
+ * What an allMode search found, per payment to the left neighbour: the least payment to the right
+ * one that goes with it (NONE_FOUND: none). Only those can be on the Pareto front. Payments per
+ * side are at most 2 coins × MAX_UNITS.
+ */
+const rightForLeft = new Int32Array(2 * MAX_UNITS + 1);
+const NONE_FOUND = 0x7fffffff;
 /** The cap of the running cheapest-payment search (0: none) and the nodes it has visited. */
 let branchLimit = 0;
 let branches = 0;
@@ -93,7 +99,7 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
   if (branchLimit !== 0 && !allMode && ++branches > branchLimit) return;
   if (u === numUnits) {
     if (allMode) {
-      found.push(packPayment(paidLeft, paidRight));
+      if (paidRight < rightForLeft[paidLeft]) rightForLeft[paidLeft] = paidRight;
     } else {
       const total = paidLeft + paidRight;
       // Least total; ties go to the payment that pays the right neighbour least.
@@ -405,38 +411,42 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 
   return best >= 0 && bestTotal <= maxCoins ? best : NO_PAYMENT;
 }
 
-/** allPayments for the seat last loaded with loadSeat. */
-export function allForLoaded(costPacked: number, maxCoins: number, out: number[]): number {
+/**
+ * allPayments for the seat last loaded with loadSeat, written over out[at..) (entries from there
+ * on are overwritten, the list is not cut); returns how many. Allocates nothing: a search lists
+ * every payment at each node of its tree on every iteration.
+ */
+export function allForLoaded(costPacked: number, maxCoins: number, out: number[], at = out.length): number {
   if (maxCoins < 0) return 0;
   const packed = missingPacked(costPacked);
   if (!neighboursLoaded && packed !== 0) loadNeighbours();
   const missing = missingUnits(packed);
   if (missing === 0) {
-    out.push(0);
+    out[at] = 0;
     return 1;
   }
   if (!setLowerBounds()) return 0;
   allMode = true;
   budget = maxCoins;
   branchLimit = 0;
-  found.length = 0;
+  rightForLeft.fill(NONE_FOUND);
   dfs(0, 0, 0);
-  if (found.length === 0) return 0;
-  // Pareto front: sorted by left ascending (then right), keep each payment whose right part is
-  // below every earlier one's.
-  found.sort((a, b) => paymentLeft(a) - paymentLeft(b) || paymentRight(a) - paymentRight(b));
-  const front: number[] = [];
-  let minRight = Infinity;
-  for (const pay of found) {
-    const r = paymentRight(pay);
-    if (r < minRight) {
-      front.push(pay);
-      minRight = r;
+  // Pareto front: by payment to the left ascending, each one whose right part is below every
+  // earlier one's; written out left descending.
+  let k = 0;
+  let minRight = NONE_FOUND;
+  for (let left = 0; left < rightForLeft.length; left++) {
+    const right = rightForLeft[left];
+    if (right < minRight) {
+      frontBuf[k++] = packPayment(left, right);
+      minRight = right;
     }
   }
-  for (let i = front.length - 1; i >= 0; i--) out.push(front[i]);
-  return front.length;
+  for (let i = 0; i < k; i++) out[at + i] = frontBuf[k - 1 - i];
+  return k;
 }
+
+const frontBuf = new Int32Array(2 * MAX_UNITS + 1);
 
 /**
  * The cheapest payment for seat p to pay `cost` with at most `maxCoins` coins of trade, or
@@ -455,5 +465,5 @@ export function cheapestPayment(s: GameState, p: number, cost: readonly number[]
  */
 export function allPayments(s: GameState, p: number, cost: readonly number[], maxCoins: number, out: number[]): number {
   loadSeat(s, p);
-  return allForLoaded(packResources(cost), maxCoins, out);
+  return allForLoaded(packResources(cost), maxCoins, out, out.length);
 }
