@@ -28,7 +28,7 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [];
-for (const grouped of [false, true]) for (const noDiscard of [false, true]) for (const cap of [0, 8]) VARIANTS.push({ grouped, noDiscard, cap });
+for (const grouped of [false, true]) for (const noDiscard of [false, true]) for (const cap of [0, 2, 8]) VARIANTS.push({ grouped, noDiscard, cap });
 
 /** The options a listing-based draw chooses among: the legal list, grouped or not, discards left out when anything else is there. */
 function listedOptions(s: GameState, p: number, v: Variant): number[] {
