@@ -91,6 +91,8 @@ let bestRight = 0;
  */
 const rightForLeft = new Int32Array(2 * MAX_UNITS + 1);
 const NONE_FOUND = 0x7fffffff;
+/** The Pareto front allForLoaded reads off rightForLeft, before writing it out reversed. */
+const frontBuf = new Int32Array(2 * MAX_UNITS + 1);
 /** The cap of the running cheapest-payment search (0: none) and the nodes it has visited. */
 let branchLimit = 0;
 let branches = 0;
@@ -446,8 +448,6 @@ export function allForLoaded(costPacked: number, maxCoins: number, out: number[]
   return k;
 }
 
-const frontBuf = new Int32Array(2 * MAX_UNITS + 1);
-
 /**
  * The cheapest payment for seat p to pay `cost` with at most `maxCoins` coins of trade, or
  * NO_PAYMENT. Ties between equal totals go to the split that pays the right neighbour least
@@ -465,5 +465,5 @@ export function cheapestPayment(s: GameState, p: number, cost: readonly number[]
  */
 export function allPayments(s: GameState, p: number, cost: readonly number[], maxCoins: number, out: number[]): number {
   loadSeat(s, p);
-  return allForLoaded(packResources(cost), maxCoins, out, out.length);
+  return allForLoaded(packResources(cost), maxCoins, out);
 }
