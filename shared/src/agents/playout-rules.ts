@@ -34,8 +34,12 @@ import {
 } from '../engine/index.js';
 import { resourceMask, resourceTypes, resourceUnits } from './features.js';
 
+// What the rules read of a card, as typed arrays: the rules run for every card of every hand at
+// every step of a playout.
 const MASK = new Uint8Array(NUM_CARD_TYPES);
 const MULTI = new Uint8Array(NUM_CARD_TYPES);
+const COLOUR = Uint8Array.from(CARDS, (card) => card.colour);
+const VP = Int32Array.from(CARDS, (card) => card.vp);
 for (const card of CARDS) {
   MASK[card.id] = resourceMask(card.id);
   MULTI[card.id] = resourceUnits(card.id) >= 2 || resourceTypes(card.id) >= 2 ? 1 : 0;
@@ -62,12 +66,12 @@ export function strongestInWar(s: GameState, p: number): boolean {
  * `have` (producedBy) that is or is not `strongest` (strongestInWar).
  */
 export function thesisBuildRule(c: number, have: number, strongest: boolean): number {
-  const card = CARDS[c];
   if (MULTI[c]) return 1;
   if (MASK[c] & ~have) return 2;
-  if (card.colour === RED && !strongest) return 3;
-  if (card.colour === BLUE) return 5;
-  if (card.colour === GREEN) return 6;
+  const colour = COLOUR[c];
+  if (colour === RED && !strongest) return 3;
+  if (colour === BLUE) return 5;
+  if (colour === GREEN) return 6;
   return 7;
 }
 
@@ -92,7 +96,7 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
     else {
       const c = moveCard(m);
       rule = thesisBuildRule(c, have, strongest);
-      if (rule === 5) vp = CARDS[c].vp;
+      if (rule === 5) vp = VP[c];
     }
     if (rule > bestRule) continue;
     if (rule < bestRule || (rule === 5 && vp > bestVp)) {
@@ -112,18 +116,24 @@ export function thesisRulesMove(s: GameState, p: number, legal: readonly number[
   return candidates[rng.int(candidates.length)];
 }
 
+/** Per card type, the call of distinctHandCards that last saw it (a stamp instead of clearing a set). */
+const seenIn = new Float64Array(NUM_CARD_TYPES);
+let seenCall = 0;
+
 /**
  * Writes the distinct card types of seat p's hand into out, in hand order (larger games deal
  * duplicates), and returns how many there are.
  */
 export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
   const base = handBase(p);
+  const len = s.handLen[p];
+  const call = ++seenCall;
   let count = 0;
-  for (let i = 0; i < s.handLen[p]; i++) {
+  for (let i = 0; i < len; i++) {
     const c = s.hands[base + i];
-    let dup = false;
-    for (let j = 0; j < count; j++) if (out[j] === c) dup = true;
-    if (!dup) out[count++] = c;
+    if (seenIn[c] === call) continue;
+    seenIn[c] = call;
+    out[count++] = c;
   }
   return count;
 }
@@ -170,7 +180,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   let bestVp = -1;
   for (let i = 0; i < count; i++) {
     if (handRules[i] !== 5) continue;
-    const vp = CARDS[handCards[i]].vp;
+    const vp = VP[handCards[i]];
     if (vp < bestVp) continue;
     const before = k;
     k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);

@@ -46,6 +46,8 @@ const builds = new Int32Array(14);
 const buildCount = new Int8Array(7);
 const slots = new Int32Array(32);
 const buildBuf: number[] = [];
+/** No payment looked up yet (NO_PAYMENT, −1, is an answer). */
+const NOT_PRICED = -2;
 
 /**
  * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
@@ -75,7 +77,8 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
     if (hasStage) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | STAGE;
     if (!noDiscard) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | DISCARD;
   }
-  let stagePay: number | undefined;
+  // The stage's payment, looked up once when a stage slot first comes up (NOT_PRICED until then).
+  let stagePay = NOT_PRICED;
   for (let i = 0; i < n; i++) {
     const j = i + rng.int(n - i);
     const slot = slots[j];
@@ -85,7 +88,7 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
     const kind = slot & 3;
     if (kind === DISCARD) return index === WHOLE_HAND ? DISCARD_ARM : encodeMove(cards[index], ACTION_DISCARD);
     if (kind === STAGE) {
-      if (stagePay === undefined) stagePay = cheapestStagePayment(s, p, branchLimit);
+      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit);
       if (stagePay === NO_PAYMENT) continue;
       const card = index === WHOLE_HAND ? ARM_CARD : cards[index];
       return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
