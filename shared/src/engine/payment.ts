@@ -15,6 +15,7 @@
  */
 import { DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
 import { MAX_CHOICES, MAX_PLAYERS, choiceBase, resourceIndex, type GameState } from './state.js';
+import { NUM_RESOURCES } from './resources.js';
 
 /** A payment packed into one number: left in the low byte, right in the next. */
 export const packPayment = (left: number, right: number): number => left | (right << 8);
@@ -33,14 +34,14 @@ const MAX_SOURCES = MAX_CHOICES + 2 + 2 * MAX_CHOICES;
  * Sources: own one-of productions first (free), then each side's fixed production and one-of
  * productions; `orderLeftFirst` / `orderRightFirst` list them (by index into the source arrays)
  * with the cheaper side first, so the first complete payment found is already a good bound. Seat
- * p's block starts at p × MAX_SOURCES in the source and order arrays and at p × 7 in the
- * per-resource ones, so the search indexes them with no copy.
+ * p's block starts at p × MAX_SOURCES in the source and order arrays and at resourceIndex(p, 0)
+ * in the per-resource ones (laid out as the state's), so the search indexes them with no copy.
  */
-const priceLeft = new Int32Array(MAX_PLAYERS * 7);
-const priceRight = new Int32Array(MAX_PLAYERS * 7);
+const priceLeft = new Int32Array(MAX_PLAYERS * NUM_RESOURCES);
+const priceRight = new Int32Array(MAX_PLAYERS * NUM_RESOURCES);
 /** Units of each resource the neighbours make outright; the search lends them out and back. */
-const leftFixed = new Int32Array(MAX_PLAYERS * 7);
-const rightFixed = new Int32Array(MAX_PLAYERS * 7);
+const leftFixed = new Int32Array(MAX_PLAYERS * NUM_RESOURCES);
+const rightFixed = new Int32Array(MAX_PLAYERS * NUM_RESOURCES);
 const srcMask = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
 /** 0 = own (free), 1 = left, 2 = right. */
 const srcSide = new Int32Array(MAX_PLAYERS * MAX_SOURCES);
@@ -207,7 +208,7 @@ function loadNeighbours(): void {
   const p = loadedSeat;
   loadedStamp = s.sourceStamps[p];
   if (readStamp[p] !== loadedStamp || readPlayers[p] !== s.n) readSources(s, p);
-  resBase = p * 7;
+  resBase = resourceIndex(p, 0);
   srcBase = p * MAX_SOURCES;
   srcEnd = srcBase + sourceCount[p];
   choiceUnion = seatChoiceUnion[p];
@@ -223,7 +224,7 @@ function readSources(s: GameState, p: number): void {
   const left = s.left(p);
   const right = s.right(p);
   const d = s.discount[p];
-  const rb = p * 7;
+  const rb = resourceIndex(p, 0);
   let lHas = 0;
   let rHas = 0;
   for (let r = 0; r < 7; r++) {
