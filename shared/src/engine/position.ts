@@ -114,7 +114,6 @@ export function stateFromPosition(input: unknown): GameState {
     const res = BOARDS[board].resource;
     s.fixed[resourceIndex(p, res)]++;
     s.tradeFixed[resourceIndex(p, res)]++;
-    productionChanged(s);
     s.coins[p] = int(raw.coins, `${at}.coins`, 0, 999, 3);
     const stageTypes = BOARDS[board].sides[s.side[p]];
     const stages = int(raw.stages, `${at}.stages`, 0, stageTypes.length, 0);
@@ -147,6 +146,8 @@ export function stateFromPosition(input: unknown): GameState {
     s.handLen[p] = hand.length;
     handSizes.push(hand.length);
   });
+  // The boards' resources were written directly: every seat's sources are renamed once, at the end.
+  productionChanged(s);
   nameList(input.discard, 'discard').forEach((name, i) => s.discard[cardId(name, `discard[${i}]`)]++);
   const longest = Math.max(...handSizes);
   s.turn = Math.min(6, Math.max(1, HAND_SIZE + 1 - longest));
