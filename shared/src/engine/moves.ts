@@ -137,7 +137,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return 0;
     for (let c = 0; c < s.discard.length; c++) {
-      if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, CARDS[c].nameId)]) {
+      if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
         out[k++] = encodeMove(c, ACTION_BUILD_DISCARDED);
       }
     }
@@ -168,20 +168,20 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     // A card type listed already from this hand (larger games deal duplicates).
     if (listedIn[c] === listing) continue;
     listedIn[c] = listing;
-    const card = CARDS[c];
     if (!all) {
       k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, branchLimit);
-    } else if (!s.ownsName[ownsNameIndex(p, card.nameId)]) {
+    } else if (!s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
       let buildIsFree = false;
+      const coinCost = COIN_COST[c];
       if (hasChain(s, p, c)) {
         out[k++] = encodeMove(c, ACTION_BUILD);
         buildIsFree = true;
-      } else if (card.coinCost <= coins) {
-        const pays = allForLoaded(card.costPacked, coins - card.coinCost, payBuf, 0);
+      } else if (coinCost <= coins) {
+        const pays = allForLoaded(COST[c], coins - coinCost, payBuf, 0);
         for (let j = 0; j < pays; j++) {
           const pay = payBuf[j];
           out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
-          if (pay === 0 && card.coinCost === 0) buildIsFree = true;
+          if (pay === 0 && coinCost === 0) buildIsFree = true;
         }
       }
       if (freeBuildReady && !buildIsFree) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
