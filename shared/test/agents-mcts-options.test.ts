@@ -428,6 +428,41 @@ describe('reuse=on keeps the subtree under the last move', () => {
   });
 });
 
+describe('rs: the real score K_score weighs', () => {
+  /** The agent's root children's mean real score (vp / visits), by move. */
+  const meanRealScores = (agent: MctsAgent) => agent.lastRoots[0].children.filter((c) => c.visits > 0).map((c) => c.vp / c.visits);
+
+  it('node: the VP right after the move (a few points on the first turn); final: the VP at the end of the game', () => {
+    const s = newGame({ players: 3, seed: 31 });
+    const node = meanRealScores(searchAt('mcts-robilliard(it=120,kscore=0.1,rs=node)', s, 0, 5).agent);
+    const final = meanRealScores(searchAt('mcts-robilliard(it=120,kscore=0.1,rs=final)', s, 0, 5).agent);
+    expect(node.length).toBeGreaterThan(3);
+    for (const vp of node) expect(vp).toBeLessThanOrEqual(10);
+    for (const vp of final) expect(vp).toBeGreaterThanOrEqual(20);
+  });
+
+  it('on the last turn of the game, after which it is over, node and final are the same search', () => {
+    // No Babylon (a seventh card) and no Halicarnassus (a build from the discard pile) after it.
+    const s = newGame({ players: 3, seed: 32, boards: ['Rhodes', 'Gizah', 'Ephesos'] });
+    const rng = new Rng(9);
+    const moves = new Int32Array(3);
+    while (!(s.age === 3 && s.turn === 6)) {
+      for (const p of actingSeats(s)) {
+        const legal = legalMoves(s, p, 'cheapest');
+        moves[p] = legal[rng.int(legal.length)];
+      }
+      step(s, moves);
+    }
+    const stats = (spec: string) => {
+      const { agent, move } = searchAt(spec, s, 1, 11);
+      return { move, children: agent.lastRoots[0].children.map((c) => [c.move, c.visits, c.reward, c.vp]) };
+    };
+    const node = stats('mcts-robilliard(it=60,kscore=0.5,rs=node)');
+    expect(node.children.length).toBeGreaterThan(1);
+    expect(node).toEqual(stats('mcts-robilliard(it=60,kscore=0.5,rs=final)'));
+  });
+});
+
 describe('ties are broken by the seeded RNG, never by move order', () => {
   it('UCB: two children with the same statistics are both chosen across seeds', () => {
     const params = mctsParams('mcts');

@@ -565,6 +565,7 @@ const OPTION_SPECS = [
   'mcts(it=10,pw=0.35)',
   'mcts(it=10,pw=0.5,pwq=2)',
   'mcts(it=10,kscore=0.1)',
+  'mcts(it=10,kscore=0.1,rs=node)',
   'mcts(it=10,playout=nodiscard)',
   'mcts(it=10,playout=rulebased)',
   'mcts(it=10,opp=rulebased)',

@@ -45,6 +45,8 @@ export class MctsAgent implements Agent {
   private readonly scores = new Int32Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
   private readonly path: Node[] = [];
+  /** rs=node: the mover's VP right after each path node's move (pathVp[i] for path[i]). */
+  private readonly pathVp: number[] = [];
   private readonly playouts: Playouts;
   private readonly keys: MoveKeys;
   /** The world the iterations play in, kept for the next decision's draws. */
@@ -151,9 +153,11 @@ export class MctsAgent implements Agent {
     let node = root;
     let turns = 0;
     let expanded = false;
+    const scoresAfterMove = p.kscore > 0 && p.realScore === 'node';
     // Descent: one tree level per acting seat that the tree models, the agent's own first (the
     // root's children are its moves; the order of simultaneous choices is otherwise immaterial).
     while (!expanded && !world.isOver() && turns < p.depth) {
+      const pathLenBefore = pathLen;
       for (let k = 0; k < n; k++) {
         const q = me + k < n ? me + k : me + k - n;
         if (!acts(world, q)) continue;
@@ -171,6 +175,7 @@ export class MctsAgent implements Agent {
       }
       if (world.phase === PHASE_TURN) turns++;
       step(world, moves);
+      if (scoresAfterMove) for (let i = pathLenBefore; i < pathLen; i++) this.pathVp[i] = scoreSeat(world, path[i].mover).total;
     }
     // Playout.
     while (!world.isOver() && turns < p.depth) {
@@ -188,7 +193,7 @@ export class MctsAgent implements Agent {
       visited.visits++;
       if (visited.mover >= 0) {
         visited.reward += rewards[visited.mover];
-        visited.vp += scores[visited.mover];
+        visited.vp += scoresAfterMove ? this.pathVp[i] : scores[visited.mover];
       }
     }
   }

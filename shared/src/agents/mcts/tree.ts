@@ -17,7 +17,10 @@ export class Node {
   avail = 0;
   /** Sum of the rewards of the seat that made `move`. */
   reward = 0;
-  /** Sum of that seat's VP at the end of the simulations (the real-score bias). */
+  /**
+   * Sum of that seat's real score over the visits (the real-score bias): its VP at the end of the
+   * simulation, or with rs=node right after this node's move.
+   */
   vp = 0;
   constructor(
     /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
