@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// A lab sweep's cells as a record to keep (reproduction/targets/): each cell's agents, games, how
+// its games were decided, and each agent's wins, win rate with its Wilson 95 % interval and mean
+// VP — for screens whose question is per cell (a matchup of variants), where h2h.mjs's pooled
+// rates would mix the cells.
+//
+//   node reproduction/cells.mjs <sweep id or name> [--url U] [--token T]
+import { labApi, options } from './lab-client.mjs';
+
+const args = process.argv.slice(2);
+const opt = options(args);
+const api = labApi(opt('url', process.env.LAB_URL ?? 'http://127.0.0.1:8080'), opt('token', process.env.API_TOKEN));
+
+const ref = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+if (!ref) {
+  console.error('usage: cells.mjs <sweep id or name> [--url U] [--token T]');
+  process.exit(2);
+}
+const sweep = (await api('/api/sweeps')).find((s) => s.id === ref || s.name === ref);
+if (!sweep) throw new Error(`no sweep '${ref}'`);
+const detail = await api(`/api/sweeps/${sweep.id}`);
+const { code, wallSeconds, cpuSeconds } = detail.provenance;
+const cells = detail.cells.map((c) => ({
+  agents: c.agents,
+  games: c.games,
+  decidedBy: c.decidedBy,
+  rates: c.labels.map((l) => ({ label: l.label, games: l.games, wins: l.wins, winRate: l.winRate, wilson: l.wilson, meanVp: l.vp.mean })),
+}));
+console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, status: sweep.status, spec: detail.spec, commit: code.commit, wallSeconds, cpuSeconds, cells }, null, 1));
