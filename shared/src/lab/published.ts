@@ -184,8 +184,8 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     kind: 'cells',
     reason: 'VP ties count for nobody; the rule-based third wins more',
     rows: [
-      { label: 'P 0.15: without', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.15)'], seat: 0, paper: [58.6, 3.05], reason: 'the paper gives no Q for widening; ours is Q = 1' },
-      { label: 'P 0.15: with', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.15)'], seat: 1, paper: [40.7, 3.04], reason: 'the paper gives no Q for widening; ours is Q = 1' },
+      { label: 'P 0.15: without', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.15)'], seat: 0, paper: [58.6, 3.05], reason: 'Q, which the paper leaves open, is 1 here; Q = 2 reproduces this row (see below)' },
+      { label: 'P 0.15: with', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.15)'], seat: 1, paper: [40.7, 3.04], reason: 'Q, which the paper leaves open, is 1 here; Q = 2 reproduces this row (see below)' },
       { label: 'P 0.25: without', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.25)'], seat: 0, paper: [46.4, 3.09] },
       { label: 'P 0.25: with', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.25)'], seat: 1, paper: [53.2, 3.09] },
       { label: 'P 0.35: without', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.35)'], seat: 0, paper: [46.4, 3.09] },
