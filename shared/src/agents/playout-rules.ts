@@ -11,14 +11,13 @@ import {
   CARDS,
   GREEN,
   NO_PAYMENT,
-  NUM_CARD_TYPES,
   NUM_RESOURCES,
   PHASE_TURN,
   RED,
   cheapestStagePayment,
+  distinctHandCards,
   choiceBase,
   encodeMove,
-  handBase,
   hasFreeBuild,
   legalMoves,
   loadSeat,
@@ -36,14 +35,10 @@ import { resourceMask, resourceTypes, resourceUnits } from './features.js';
 
 // What the rules read of a card, as typed arrays: the rules run for every card of every hand at
 // every step of a playout.
-const MASK = new Uint8Array(NUM_CARD_TYPES);
-const MULTI = new Uint8Array(NUM_CARD_TYPES);
+const MASK = Uint8Array.from(CARDS, (card) => resourceMask(card.id));
+const MULTI = Uint8Array.from(CARDS, (card) => (resourceUnits(card.id) >= 2 || resourceTypes(card.id) >= 2 ? 1 : 0));
 const COLOUR = Uint8Array.from(CARDS, (card) => card.colour);
 const VP = Int32Array.from(CARDS, (card) => card.vp);
-for (const card of CARDS) {
-  MASK[card.id] = resourceMask(card.id);
-  MULTI[card.id] = resourceUnits(card.id) >= 2 || resourceTypes(card.id) >= 2 ? 1 : 0;
-}
 
 const candidates: number[] = [];
 
@@ -114,28 +109,6 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
 export function thesisRulesMove(s: GameState, p: number, legal: readonly number[], rng: Rng): number {
   thesisRuleCandidates(s, p, legal, candidates);
   return candidates[rng.int(candidates.length)];
-}
-
-/** Per card type, the call of distinctHandCards that last saw it (a stamp instead of clearing a set). */
-const seenIn = new Float64Array(NUM_CARD_TYPES);
-let seenCall = 0;
-
-/**
- * Writes the distinct card types of seat p's hand into out, in hand order (larger games deal
- * duplicates), and returns how many there are.
- */
-export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
-  const base = handBase(p);
-  const len = s.handLen[p];
-  const call = ++seenCall;
-  let count = 0;
-  for (let i = 0; i < len; i++) {
-    const c = s.hands[base + i];
-    if (seenIn[c] === call) continue;
-    seenIn[c] = call;
-    out[count++] = c;
-  }
-  return count;
 }
 
 const legalBuf: number[] = [];

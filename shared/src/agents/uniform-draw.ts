@@ -22,12 +22,12 @@ import {
   paymentLeft,
   paymentRight,
   cheapestStagePayment,
+  distinctHandCards,
   writeCheapestBuilds,
   type GameState,
   type Rng,
 } from '../engine/index.js';
 import { ARM_CARD, DISCARD_ARM } from './mcts/arms.js';
-import { distinctHandCards } from './playout-rules.js';
 
 /** drawUniformMove's result when no move qualifies: a no-discard draw from a hand it can only sell. */
 export const NO_DRAW = -1;

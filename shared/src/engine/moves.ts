@@ -123,9 +123,31 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
   return out;
 }
 
-/** Per card type, the listing (a count of writeLegalMoves calls) that last listed it. */
+/**
+ * Per card type, the listing (a count of writeLegalMoves and distinctHandCards calls) that last
+ * listed it: a stamp instead of clearing a set.
+ */
 const listedIn = new Float64Array(NUM_CARD_TYPES);
 let listings = 0;
+
+/**
+ * Writes the distinct card types of seat p's hand into out, in hand order (larger games deal
+ * duplicates), and returns how many there are. For policies that look at the hand's cards rather
+ * than at every legal move.
+ */
+export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
+  const base = handBase(p);
+  const len = s.handLen[p];
+  const listing = ++listings;
+  let count = 0;
+  for (let i = 0; i < len; i++) {
+    const c = s.hands[base + i];
+    if (listedIn[c] === listing) continue;
+    listedIn[c] = listing;
+    out[count++] = c;
+  }
+  return count;
+}
 
 /**
  * legalMoves written over out[0..k), returning k; entries from k on are left as they were. For a
