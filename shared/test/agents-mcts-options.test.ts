@@ -26,6 +26,8 @@ import {
   legalMoves,
   moveAction,
   moveCard,
+  movePayLeft,
+  movePayRight,
   newGame,
   step,
   type GameState,
@@ -226,6 +228,40 @@ describe('playout policies', () => {
     expect(shareInRules(0)).toBe(1);
     expect(none).toBeLessThan(0.7);
     expect(Math.abs(shareInRules(0.5) - (1 + none) / 2)).toBeLessThan(0.05);
+  });
+
+  it('tord=random: playouts of every policy pay for what they build as the random-order search finds it, not the cheapest', () => {
+    // Over the same positions and draws, tord=cheapest always pays the cheapest payment of a move;
+    // tord=random never less, often more, and more coins in all; every move is legal up to its payment.
+    for (const policy of ['nodiscard', 'random', 'rulebased']) {
+      let paidCheapest = 0;
+      let paidRandom = 0;
+      let dearer = 0;
+      for (const s of positions(40)) {
+        if (s.phase !== PHASE_TURN) continue;
+        for (const q of actingSeats(s)) {
+          const cheapest = legalMoves(s, q, 'cheapest', []);
+          const key = (m: number) => `${moveCard(m)}/${moveAction(m)}`;
+          const paid = (m: number) => movePayLeft(m) + movePayRight(m);
+          for (const tord of ['cheapest', 'random']) {
+            const playouts = new Playouts(mctsParams(`mcts(playout=${policy},parms=all,tord=${tord})`));
+            const rng = new Rng(21);
+            for (let i = 0; i < 20; i++) {
+              const m = playouts.move(s, q, policy as 'nodiscard', rng);
+              const same = cheapest.find((x) => key(x) === key(m));
+              expect(same, `${policy} ${tord}: ${key(m)}`).toBeDefined();
+              expect(paid(m)).toBeGreaterThanOrEqual(paid(same!));
+              if (tord === 'cheapest') expect(paid(m)).toBe(paid(same!));
+              if (paid(m) > paid(same!)) dearer++;
+              if (tord === 'cheapest') paidCheapest += paid(m);
+              else paidRandom += paid(m);
+            }
+          }
+        }
+      }
+      expect(paidRandom, policy).toBeGreaterThan(paidCheapest);
+      expect(dearer, policy).toBeGreaterThan(10);
+    }
   });
 
   it('MAST: means per seat, card and action; never-tried moves count as 1; eps and gibbs pick by them', () => {

@@ -571,6 +571,8 @@ const OPTION_SPECS = [
   'mcts(it=10,opp=rulebased)',
   'mcts(it=10,opp=nodiscard,tree=seats)',
   'mcts(it=10,tl=8/24/32)',
+  'mcts(it=10,tl=8/24/32,tord=random)',
+  'mcts-robilliard(it=10,tord=random)',
   'mcts(it=10,cs=age)',
   'mcts(it=10,reward=rank)',
   'mcts(it=10,reward=margin)',

@@ -59,6 +59,7 @@ export const MCTS_PARAMETERS = {
   vote: choice('vote', 'PIMC vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),
   reuse: choice('reuse', 'tree reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),
   tradeLimit: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search branches per card in playouts (0: none); a card not paid for within it counts as unaffordable'),
+  tradeOrder: choice('tord', 'payment order in playouts', ['cheapest', 'random'], 'cheapest', 'how playouts pay for a card: cheapest, the cheapest payment (tl then rarely binds); random, the first payment found with the trade choices tried in a random order, tl counting the dead ends (the 2014 paper\'s playouts)'),
   ageScale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
   final: choice('final', 'final move', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
 } as const;

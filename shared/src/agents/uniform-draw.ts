@@ -51,14 +51,15 @@ const NOT_PRICED = -2;
 
 /**
  * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
- * normal turn (`branchLimit` caps the payment search as there; 0: none). With `grouped` (arms=
+ * normal turn (`branchLimit` caps the payment search as there, 0: none; `tradeOrder`, when given,
+ * orders it at random as there). With `grouped` (arms=
  * grouped), among the grouped options — each build, one stage arm, one discard arm — returning an
  * arm as its key (DISCARD_ARM, or a stage arm with the stage's payment) for the caller to resolve.
  * With `noDiscard`, among the moves that are not discards, or NO_DRAW when there are none. Only
  * for s.phase === PHASE_TURN. Positional flags rather than an options object: it runs at every
  * step of a playout and allocates nothing.
  */
-export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number): number {
+export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number, tradeOrder: Rng | null = null): number {
   if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
   const count = distinctHandCards(s, p, cards);
   for (let i = 0; i < count; i++) buildCount[i] = -1;
@@ -88,13 +89,13 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
     const kind = slot & 3;
     if (kind === DISCARD) return index === WHOLE_HAND ? DISCARD_ARM : encodeMove(cards[index], ACTION_DISCARD);
     if (kind === STAGE) {
-      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit);
+      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit, tradeOrder);
       if (stagePay === NO_PAYMENT) continue;
       const card = index === WHOLE_HAND ? ARM_CARD : cards[index];
       return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     }
     if (buildCount[index] < 0) {
-      const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit);
+      const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit, tradeOrder);
       buildCount[index] = k;
       for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
     }

@@ -16,6 +16,7 @@
  */
 import { BOARDS, CARDS, NUM_CARD_TYPES } from './catalog.js';
 import { allForLoaded, cheapestForLoaded, loadSeat, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
+import type { Rng } from './rng.js';
 import {
   PHASE_DISCARD_BUILD,
   PHASE_OVER,
@@ -115,11 +116,12 @@ export function setListLength(list: unknown[], k: number): void {
 /**
  * Fills `out` with seat p's legal moves (whatever it held is overwritten) and returns it. Empty when p does not act
  * in this phase. `branchLimit` (cheapest mode only; 0: none) caps the payment search per card and
- * action, so a payment it does not find within the cap counts as unaffordable (see
- * cheapestForLoaded).
+ * action, so a payment it does not find within the cap counts as unaffordable; with a `tradeOrder`
+ * generator (cheapest mode only) each payment is the first one found in a random order rather than
+ * the cheapest (see cheapestForLoaded).
  */
-export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = [], branchLimit = 0): number[] {
-  setListLength(out, writeLegalMoves(s, p, mode, out, branchLimit));
+export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = [], branchLimit = 0, tradeOrder: Rng | null = null): number[] {
+  setListLength(out, writeLegalMoves(s, p, mode, out, branchLimit, tradeOrder));
   return out;
 }
 
@@ -154,7 +156,7 @@ export function distinctHandCards(s: GameState, p: number, out: Int32Array): num
  * caller that draws one move and reuses its list: cutting the list to length on every call is a
  * few per cent of a random game.
  */
-export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[], branchLimit: number): number {
+export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[], branchLimit: number, tradeOrder: Rng | null = null): number {
   let k = 0;
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return 0;
@@ -178,7 +180,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (all) {
       stagePays = allForLoaded(stage.costPacked, coins, stagePayBuf, 0);
     } else {
-      stagePay = cheapestForLoaded(stage.costPacked, coins, branchLimit);
+      stagePay = cheapestForLoaded(stage.costPacked, coins, branchLimit, tradeOrder);
     }
   }
   const freeBuildReady = hasFreeBuild(s, p);
@@ -191,7 +193,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (listedIn[c] === listing) continue;
     listedIn[c] = listing;
     if (!all) {
-      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, branchLimit);
+      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, branchLimit, tradeOrder);
     } else if (!s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
       let buildIsFree = false;
       const coinCost = COIN_COST[c];
@@ -231,7 +233,7 @@ export function hasFreeBuild(s: GameState, p: number): boolean {
  * impossible. loadSeat(s, p) must have been called for s. For policies that look at a few cards
  * of a hand rather than at every legal move (agents/playout-rules.ts).
  */
-export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0): number {
+export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0, tradeOrder: Rng | null = null): number {
   if (s.ownsName[ownsNameIndex(p, NAME_OF[c])]) return k;
   let buildIsFree = false;
   const coinCost = COIN_COST[c];
@@ -239,7 +241,7 @@ export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuil
     out[k++] = encodeMove(c, ACTION_BUILD);
     buildIsFree = true;
   } else if (coinCost <= s.coins[p]) {
-    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost, branchLimit);
+    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost, branchLimit, tradeOrder);
     if (pay !== NO_PAYMENT) {
       out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
       if (pay === 0 && coinCost === 0) buildIsFree = true;
@@ -253,9 +255,9 @@ export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuil
  * The cheapest payment of seat p's next wonder stage, or NO_PAYMENT when there is none or it cannot
  * be paid. loadSeat(s, p) must have been called for s.
  */
-export function cheapestStagePayment(s: GameState, p: number, branchLimit = 0): number {
+export function cheapestStagePayment(s: GameState, p: number, branchLimit = 0, tradeOrder: Rng | null = null): number {
   const stage = nextStage(s, p);
-  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p], branchLimit) : NO_PAYMENT;
+  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p], branchLimit, tradeOrder) : NO_PAYMENT;
 }
 
 const checkBuf: number[] = [];

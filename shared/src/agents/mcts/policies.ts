@@ -2,7 +2,7 @@
  * Playout policies: how a seat moves in the simulated part of an iteration (and, with tree=joint,
  * how the other seats move inside the tree's steps), and MAST's statistics.
  */
-import { ACTION_DISCARD, MAX_PLAYERS, PHASE_TURN, legalMoves, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
+import { ACTION_DISCARD, ACTION_STAGE, MAX_PLAYERS, PHASE_TURN, distinctHandCards, encodeMove, legalMoves, moveAction, moveCard, movePayLeft, movePayRight, setListLength, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
 import { armOf, groupArms, isArm, resolveArm } from './arms.js';
@@ -68,12 +68,18 @@ export class Playouts {
   private readonly legal: number[] = [];
   private readonly arms: number[] = [];
   private readonly weights: number[] = [];
+  private readonly handCards = new Int32Array(7);
   /** MAST's statistics, when some seat's policy is mast. */
   readonly mast: Mast | undefined;
 
   constructor(private readonly params: MctsParams) {
     const usesMast = params.playout === 'mast' || params.opponents === 'mast';
     this.mast = usesMast ? new Mast(params.playoutArms === 'grouped') : undefined;
+  }
+
+  /** The generator that orders the payment search at random (tord=random), or null: the cheapest payment. */
+  private tradeOrder(rng: Rng): Rng | null {
+    return this.params.tradeOrder === 'random' ? rng : null;
   }
 
   /** The policy seat q follows when `me` is the searching seat. */
@@ -90,11 +96,11 @@ export class Playouts {
     // ε-greedy heavy playouts: the draw is made only when pe > 0, so pe = 0 plays the same games.
     if (policy === 'rulebased' && p.ruleEpsilon > 0 && rng.float() < p.ruleEpsilon) policy = 'nodiscard';
     if (policy === 'rulebased') {
-      m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1]);
+      m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1], this.tradeOrder(rng));
     } else if (policy !== 'mast' && world.phase === PHASE_TURN) {
       m = this.drawLazily(world, q, policy === 'nodiscard', rng);
     } else {
-      legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1]);
+      legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1], this.tradeOrder(rng));
       const grouped = p.playoutArms === 'grouped';
       const options = grouped ? groupArms(legal, this.arms) : legal;
       if (policy === 'nodiscard') {
@@ -117,12 +123,28 @@ export class Playouts {
   private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
     const grouped = this.params.playoutArms === 'grouped';
     const limit = this.params.tradeLimit[world.age - 1];
-    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit);
+    const order = this.tradeOrder(rng);
+    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit, order);
     // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
-    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit);
+    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit, order);
     if (!isArm(choice)) return choice;
-    legalMoves(world, q, 'cheapest', this.legal, limit);
+    legalMoves(world, q, 'cheapest', this.legal, limit, order);
+    if (order !== null && moveAction(choice) === ACTION_STAGE) this.payStagesAs(world, q, choice);
     return resolveArm(world, q, choice, this.legal, rng);
+  }
+
+  /**
+   * With tord=random the listing that resolves a stage arm searched the stage's payment afresh, so
+   * it may have found another one, or none within the cap: its stage moves are made to carry the
+   * arm's payment, one per card of the hand, so that the arm resolves to the payment drawn.
+   */
+  private payStagesAs(world: GameState, q: number, arm: number): void {
+    const legal = this.legal;
+    let k = 0;
+    for (let i = 0; i < legal.length; i++) if (moveAction(legal[i]) !== ACTION_STAGE) legal[k++] = legal[i];
+    const count = distinctHandCards(world, q, this.handCards);
+    for (let i = 0; i < count; i++) legal[k++] = encodeMove(this.handCards[i], ACTION_STAGE, movePayLeft(arm), movePayRight(arm));
+    setListLength(legal, k);
   }
 
   /** MAST's pick among `options`: ε-greedy or Gibbs sampling on the moves' mean rewards. */
