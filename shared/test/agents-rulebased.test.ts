@@ -20,9 +20,14 @@ import {
 import {
   ACTION_FREE_BUILD,
   Rng,
+  actingSeats,
   decodeMove,
   legalMoves,
   moveAction,
+  movePayLeft,
+  movePayRight,
+  newGame,
+  step,
   stateFromPosition,
   type DecodedMove,
   type GameState,
@@ -34,6 +39,7 @@ import { position } from './rules-helpers.js';
 type AgentFactory = () => Agent;
 const thesis: AgentFactory = () => new ThesisRuleBasedAgent();
 const robilliard: AgentFactory = () => new RobilliardRuleBasedAgent();
+const robilliardNoTrade: AgentFactory = () => new RobilliardRuleBasedAgent({ trades: false });
 const dawieang: AgentFactory = () => new DawieangRuleBasedAgent();
 
 interface Chosen extends DecodedMove {
@@ -347,6 +353,43 @@ describe('RobilliardRuleBasedAgent (rulebased-robilliard)', () => {
       { wonder: 'Babylon' },
     ]);
     expect(decide(robilliard, s)).toMatchObject({ card: 'Stockade', payLeft: 2, payRight: 0, reason: 'rule 3: military' });
+  });
+
+  it('without trades (rulebased-robilliard-notrade) the Stockade that needs bought wood is passed over for rule 4', () => {
+    const s = state(1, [
+      { wonder: 'Gizah', hand: ['Stockade', 'Altar', 'Theater'] },
+      { wonder: 'Olympia' },
+      { wonder: 'Babylon' },
+    ]);
+    const ds = overSeeds(robilliardNoTrade, s, 20);
+    for (const d of ds) expect(d).toMatchObject({ action: 'build', payLeft: 0, payRight: 0, reason: 'rule 4: civilian with most VP' });
+    expect(cards(ds)).toEqual(['Altar', 'Theater']);
+  });
+
+  it('without trades, no move over whole games pays a neighbour, where the trading player does', () => {
+    let traded = 0;
+    let decisions = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const s = newGame({ players: 3, seed, sides: 'A' });
+      const rng = new Rng(seed);
+      const agents = [robilliardNoTrade(), robilliard(), robilliard()];
+      const moves = new Int32Array(3);
+      while (!s.isOver()) {
+        for (const p of actingSeats(s)) {
+          const legal = legalMoves(s, p, 'cheapest', []);
+          moves[p] = agents[p].decide(decisionContext(s, p, legal, rng, false)).move;
+          expect(legal).toContain(moves[p]);
+          if (movePayLeft(moves[p]) + movePayRight(moves[p]) > 0) {
+            expect(p, `seat ${p} paid a neighbour`).not.toBe(0);
+            traded++;
+          }
+          if (p === 0) decisions++;
+        }
+        step(s, moves);
+      }
+    }
+    expect(decisions).toBeGreaterThan(100);
+    expect(traded).toBeGreaterThan(0);
   });
 
   it('rule 3 is skipped when the card would not make it one of the leaders (Stockade: 1 < 2)', () => {

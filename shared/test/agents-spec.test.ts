@@ -50,6 +50,7 @@ describe('thesis syntax', () => {
     expect(parseAgentSpec('rulebased')).toEqual({ kind: 'rulebased', text: 'rulebased' });
     expect(parseAgentSpec('rulebased-robilliard').kind).toBe('rulebased-robilliard');
     expect(parseAgentSpec('rulebased-dawieang').kind).toBe('rulebased-dawieang');
+    expect(parseAgentSpec('rulebased-robilliard-notrade').kind).toBe('rulebased-robilliard-notrade');
     // Surrounding blanks are not part of the spec.
     expect(parseAgentSpec('  random ')).toEqual({ kind: 'random', text: 'random' });
   });

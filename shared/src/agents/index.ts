@@ -27,6 +27,8 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
       return new ThesisRuleBasedAgent();
     case 'rulebased-robilliard':
       return new RobilliardRuleBasedAgent();
+    case 'rulebased-robilliard-notrade':
+      return new RobilliardRuleBasedAgent({ trades: false });
     case 'rulebased-dawieang':
       return new DawieangRuleBasedAgent();
     case 'mcts':

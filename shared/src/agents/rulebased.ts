@@ -13,7 +13,7 @@
  * - A resource is "missing" or "lacking" when the player's board, cards and stages never produce it.
  * - Olympia's free build is used for a card that would otherwise cost coins.
  */
-import { CARDS, moveCard, type Rng } from '../engine/index.js';
+import { CARDS, moveCard, movePayLeft, movePayRight, type Rng } from '../engine/index.js';
 import {
   buildOptions,
   coinsSpent,
@@ -59,6 +59,22 @@ function civilianWithMostVp(builds: Map<number, number>): number[] {
   if (blue.length === 0) return [];
   const top = Math.max(...blue.map((m) => CARDS[moveCard(m)].vp));
   return blue.filter((m) => CARDS[moveCard(m)].vp === top);
+}
+
+/** The coins a move pays the neighbours. */
+const coinsToNeighbours = (m: number): number => movePayLeft(m) + movePayRight(m);
+
+/** ctx with another list of legal moves (never empty: a discard is always among them). */
+function withLegal(ctx: DecisionContext, legal: readonly number[]): DecisionContext {
+  return {
+    seat: ctx.seat,
+    players: ctx.players,
+    age: ctx.age,
+    legal,
+    rng: ctx.rng,
+    observe: () => ctx.observe(),
+    sampleWorld: (rng, into) => ctx.sampleWorld(rng, into),
+  };
 }
 
 type Rule = [reason: string, candidates: () => number[]];
@@ -111,11 +127,22 @@ export class ThesisRuleBasedAgent implements Agent {
   }
 }
 
-/** Robilliard, Fonlupt and Teytaud (2014), section 6.1. */
+/**
+ * Robilliard, Fonlupt and Teytaud (2014), section 6.1. The paper plays a card "of course if it is
+ * affordable" without saying whether buying from the neighbours makes a card affordable; with
+ * `trades: false` it does not, and the player never trades (rulebased-robilliard-notrade).
+ */
 export class RobilliardRuleBasedAgent implements Agent {
   readonly moveMode = 'cheapest' as const;
+  private readonly trades: boolean;
 
-  decide(ctx: DecisionContext): Decision {
+  constructor(options: { trades?: boolean } = {}) {
+    this.trades = options.trades ?? true;
+  }
+
+  decide(full: DecisionContext): Decision {
+    // A move the player cannot make without trading is one it does not see.
+    const ctx = this.trades ? full : withLegal(full, full.legal.filter((m) => coinsToNeighbours(m) === 0));
     if (ctx.age === 3) return bestImmediateVp(ctx);
     const { rng, legal, seat } = ctx;
     const obs = ctx.observe();
