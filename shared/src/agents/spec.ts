@@ -21,7 +21,7 @@ export const SIMPLE_AGENTS = {
   random: 'uniform among the legal moves (each card and action at its cheapest payment)',
   rulebased: "Minenko (2025)'s rule-based player",
   'rulebased-robilliard': 'Robilliard, Fonlupt & Teytaud (2014)\'s rule-based player',
-  'rulebased-robilliard-notrade': 'the same player reading "affordable" as payable without buying from the neighbours: it never trades (a weaker reading of the paper\'s)',
+  'rulebased-robilliard-notrade': 'the same player reading "affordable" as payable without buying from the neighbours, so that it never trades: the reading that fits the paper\'s Table 2 (REPRODUCTION.md), used by its presets',
   'rulebased-dawieang': "dawieang (2021)'s nine-rule player",
 } as const;
 export type SimpleKind = keyof typeof SIMPLE_AGENTS;
