@@ -128,7 +128,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 2: MCTS against two rule-based players (20 board sets × 50 deals)',
     preset: 'robilliard-2014-table2',
     kind: 'cells',
-    reason: "5–7 points below at every budget: our rbAI reading is likely stronger than the paper's (see below)",
+    reason: 'sampling: every row is inside with the literal reading, a child for every move and a rule-based player that never trades (see below)',
     rows: [
       { label: '125 simulations', swept: {'seats.0.it': 125}, seat: 0, paper: [67.63, 2.89] },
       { label: '250 simulations', swept: {'seats.0.it': 250}, seat: 0, paper: [81.87, 2.38] },
