@@ -141,7 +141,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 3: K_UCT of MCTS-1 against MCTS-2, 1000 simulations, rbAI third (duplicated boards, swapped seats)',
     preset: 'robilliard-2014-table3-kuct',
     kind: 'cells',
-    reason: 'VP ties count for nobody; the rule-based third wins more',
+    reason: 'VP ties (4–6 % of games) count for nobody, and larger K_UCT does better here than in the paper (see below)',
     rows: [
       { label: 'K 0.1 vs 0.2: MCTS-1', agents: ['mcts-robilliard(c=0.1)', 'mcts-robilliard(c=0.2)'], seat: 0, paper: [34.2, 2.94] },
       { label: 'K 0.2 vs 0.3: MCTS-1', agents: ['mcts-robilliard(c=0.2)', 'mcts-robilliard(c=0.3)'], seat: 0, paper: [42.6, 3.06] },
