@@ -127,6 +127,7 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
     if (!(srcMask[k] & bit)) continue;
     const side = srcSide[k];
     const fixed = srcFixed[k];
+    // takeSource and giveBackSource inlined with these locals: the calls cost a random game 2–3 %.
     if (fixed) {
       if ((side === 1 ? leftFixed[at] : rightFixed[at]) === 0) continue;
     } else if (srcUsed[k]) {
@@ -152,6 +153,26 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
       srcUsed[k] = 0;
     }
   }
+}
+
+/** Whether source k can still give a unit at price position `at` (a fixed source's count left there, a one-of not yet used). */
+function sourceFree(k: number, at: number): boolean {
+  if (srcFixed[k]) return (srcSide[k] === 1 ? leftFixed[at] : rightFixed[at]) !== 0;
+  return srcUsed[k] === 0;
+}
+
+/** Source k gives a unit at `at`: one fewer of a fixed source's units there, or its one-of used. */
+function takeSource(k: number, at: number): void {
+  if (!srcFixed[k]) srcUsed[k] = 1;
+  else if (srcSide[k] === 1) leftFixed[at]--;
+  else rightFixed[at]--;
+}
+
+/** Undoes takeSource(k, at). */
+function giveBackSource(k: number, at: number): void {
+  if (!srcFixed[k]) srcUsed[k] = 0;
+  else if (srcSide[k] === 1) leftFixed[at]++;
+  else rightFixed[at]++;
 }
 
 /** Appends a source to the block being read; returns the index after it. */
@@ -443,12 +464,7 @@ function dfsRandom(u: number, paidLeft: number, paidRight: number): void {
   const base = u * MAX_SOURCES;
   let n = 0;
   for (let k = srcBase; k < srcEnd; k++) {
-    if (!(srcMask[k] & bit)) continue;
-    if (srcFixed[k]) {
-      if ((srcSide[k] === 1 ? leftFixed[at] : rightFixed[at]) === 0) continue;
-    } else if (srcUsed[k]) {
-      continue;
-    }
+    if (!(srcMask[k] & bit) || !sourceFree(k, at)) continue;
     randomCandidates[base + n++] = k;
   }
   if (n === 0) {
@@ -467,16 +483,10 @@ function dfsRandom(u: number, paidLeft: number, paidRight: number): void {
     else if (side === 2) rt += priceRight[at];
     if (l + rt > budget) {
       branches++;
-    } else if (srcFixed[k]) {
-      if (side === 1) leftFixed[at]--;
-      else rightFixed[at]--;
-      dfsRandom(u + 1, l, rt);
-      if (side === 1) leftFixed[at]++;
-      else rightFixed[at]++;
     } else {
-      srcUsed[k] = 1;
+      takeSource(k, at);
       dfsRandom(u + 1, l, rt);
-      srcUsed[k] = 0;
+      giveBackSource(k, at);
     }
     if (randomFound || (branchLimit !== 0 && branches >= branchLimit)) return;
   }
