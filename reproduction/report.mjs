@@ -23,6 +23,39 @@ function ours(row, result) {
   return rowFromCells(result.cells, row);
 }
 
+/** The cell a row names (as rowFromCells finds it). */
+function cellOf(row, result) {
+  if (row.swept) return result.cells.find((c) => Object.entries(row.swept).every(([k, v]) => c.swept[k] === v));
+  if (row.agents) return result.cells.find((c) => row.agents.every((a, i) => c.agents[i] === a));
+  return result.cells[0];
+}
+
+/**
+ * A row counted by the rulebook's winner instead: a VP tie goes to the seat with more coins. The
+ * cells keep coin wins per agent (label), so this is only known where the row's agent sits once.
+ */
+function rulebookRow(row, result) {
+  const strict = typeof row.order === 'number' ? undefined : rowFromCells(result.cells, row);
+  const cell = strict && cellOf(row, result);
+  const label = cell?.labels?.find((l) => l.label === cell.agents[row.seat]);
+  if (!strict || !label || label.seats !== 1 || label.coinWins === undefined) return undefined;
+  return { ...strict, wins: strict.wins + label.coinWins };
+}
+
+/** One line on how the table reads with VP ties decided on coins, or undefined when it cannot be told. */
+function rulebookLine(table, result, strict) {
+  const rulebook = comparePaper(table, (row) => rulebookRow(row, result));
+  const pairs = strict.rows.map((s, i) => [s, rulebook.rows[i]]).filter(([s, r]) => s.ours && r.ours);
+  if (pairs.length === 0 || pairs.length !== strict.rows.filter((s) => s.ours).length) return undefined;
+  const shifts = pairs.map(([s, r]) => 100 * (r.ours.winRate - s.ours.winRate));
+  const sampling = (c) => c.rows.filter((r) => r.reason === 'sampling').length;
+  const rows = (k) => `${k} row${k === 1 ? '' : 's'}`;
+  return (
+    `Counted by the rulebook instead (a VP tie goes to the seat with more coins; the coin wins are in the same cells): ` +
+    `the rates rise by ${fmt(Math.min(...shifts))}–${fmt(Math.max(...shifts))} points; ${rows(rulebook.inside)} inside, ${sampling(rulebook)} within both errors ` +
+    `(counted strictly: ${strict.inside} and ${sampling(strict)}).`
+  );}
+
 const lines = [];
 let inside = 0;
 let outside = 0;
@@ -65,6 +98,8 @@ for (const table of PUBLISHED_TABLES) {
     lines.push(`| ${row.label} | ${paper} | ${pct(row.ours.winRate)} ± ${pct(row.ours.halfWidth)} | ${row.ours.games} | ${vp(fmt(row.ours.vp ?? NaN))}${verdict} | ${reason} |`);
   }
   lines.push('');
+  const rulebook = result && rulebookLine(table, result, comparison);
+  if (rulebook) lines.push(rulebook, '');
 }
 lines.unshift(`## Row by row`, '', `Rows: ${inside} inside the paper's interval, ${outside} outside, ${missing} not run yet.`, '');
 const charts = readdirSync(new URL('charts/', here)).filter((f) => f.endsWith('.png')).sort();
