@@ -4,8 +4,8 @@
  * offers (each card's moves, or the grouped arms) and nothing else, each as often as the others.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_DRAW, drawUniformMove } from '../src/agents/uniform-draw.js';
-import { groupArms } from '../src/agents/mcts/arms.js';
+import { NO_DRAW, drawUniformMove, resolveDrawnArm } from '../src/agents/uniform-draw.js';
+import { groupArms, isArm, resolveArm } from '../src/agents/mcts/arms.js';
 import {
   ACTION_DISCARD,
   ACTION_FREE_BUILD,
@@ -118,6 +118,43 @@ describe('drawUniformMove', () => {
     expect(tested).toBeGreaterThan(100);
     // Chi-square over `freedom` degrees of freedom: mean freedom, sd √(2·freedom).
     expect(Math.abs(chiSquare - freedom)).toBeLessThan(5 * Math.sqrt(2 * freedom));
+  });
+
+  it('resolves a drawn arm to the move resolveArm picks from the full listing, drawing the same numbers', () => {
+    const drawRng = new Rng(29);
+    let resolved = 0;
+    let stages = 0;
+    let tiesDrawn = 0;
+    for (const { s, p } of sample) {
+      for (const cap of [0, 2, 8]) {
+        for (let k = 0; k < 6; k++) {
+          const arm = drawUniformMove(s, p, drawRng, true, false, cap);
+          if (!isArm(arm)) continue;
+          const seed = 7919 * resolved + k;
+          const lazyRng = new Rng(seed);
+          const lazy = resolveDrawnArm(s, p, arm, lazyRng, cap);
+          const listRng = new Rng(seed);
+          const listed = resolveArm(s, p, arm, legalMoves(s, p, 'cheapest', [], cap), listRng);
+          expect(lazy).toBe(listed);
+          // Both generators are at the same point afterwards: the same numbers were drawn.
+          const next = lazyRng.int(1 << 30);
+          expect(next).toBe(listRng.int(1 << 30));
+          if (next !== new Rng(seed).int(1 << 30)) tiesDrawn++;
+          if (moveAction(arm) !== ACTION_DISCARD) stages++;
+          resolved++;
+        }
+      }
+    }
+    expect(resolved).toBeGreaterThan(2000);
+    expect(stages).toBeGreaterThan(100);
+    expect(tiesDrawn).toBeGreaterThan(100);
+  });
+
+  it('refuses to resolve an arm for another state or seat than the last draw', () => {
+    const { s, p } = sample[0];
+    const arm = drawUniformMove(s, p, new Rng(1), true, false, 0);
+    expect(() => resolveDrawnArm(clone(s), p, arm, new Rng(1), 0)).toThrow(/last draw/);
+    expect(() => resolveDrawnArm(s, (p + 1) % s.n, arm, new Rng(1), 0)).toThrow(/last draw/);
   });
 
   it('refuses a phase other than a normal turn', () => {

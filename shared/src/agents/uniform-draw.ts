@@ -13,6 +13,9 @@
 import {
   ACTION_DISCARD,
   ACTION_STAGE,
+  moveAction,
+  movePayLeft,
+  movePayRight,
   NO_PAYMENT,
   PHASE_TURN,
   encodeMove,
@@ -27,7 +30,8 @@ import {
   type GameState,
   type Rng,
 } from '../engine/index.js';
-import { ARM_CARD, DISCARD_ARM } from './mcts/arms.js';
+import { ARM_CARD, DISCARD_ARM, buryPick, buryRank } from './mcts/arms.js';
+import { producedBy, strongestInWar } from './playout-rules.js';
 
 /** drawUniformMove's result when no move qualifies: a no-discard draw from a hand it can only sell. */
 export const NO_DRAW = -1;
@@ -48,6 +52,11 @@ const slots = new Int32Array(32);
 const buildBuf: number[] = [];
 /** No payment looked up yet (NO_PAYMENT, −1, is an answer). */
 const NOT_PRICED = -2;
+/** What the last draw looked at: its state and seat, its distinct cards, and Olympia's free build. */
+let drawnState: GameState | undefined;
+let drawnSeat = -1;
+let drawnCount = 0;
+let drawnFreeBuild = false;
 
 /**
  * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
@@ -65,6 +74,10 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   for (let i = 0; i < count; i++) buildCount[i] = -1;
   loadSeat(s, p);
   const freeBuildReady = hasFreeBuild(s, p);
+  drawnState = s;
+  drawnSeat = p;
+  drawnCount = count;
+  drawnFreeBuild = freeBuildReady;
   const hasStage = nextStage(s, p) !== undefined;
   let n = 0;
   for (let i = 0; i < count; i++) {
@@ -102,4 +115,30 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
     if (kind < buildCount[index]) return builds[2 * index + kind];
   }
   return NO_DRAW;
+}
+
+/**
+ * The move that a grouped arm just drawn by drawUniformMove(s, p, …) stands for: the bury rule's
+ * card, ties drawn with `rng` in hand order — the move resolveArm (mcts/arms.ts) picks from the
+ * full listing, drawing the same numbers — but pricing only the cards the draw did not price.
+ * Only for cheapest payments (`branchLimit` as in the draw): with a random payment order, pricing
+ * draws numbers too, so the caller lists the hand instead. `s` must not have changed since the draw.
+ */
+export function resolveDrawnArm(s: GameState, p: number, arm: number, rng: Rng, branchLimit: number): number {
+  if (s !== drawnState || p !== drawnSeat) throw new Error('resolveDrawnArm resolves the arm of the last draw, for its state and seat');
+  const discard = moveAction(arm) === ACTION_DISCARD;
+  const have = producedBy(s, p);
+  const strongest = strongestInWar(s, p);
+  loadSeat(s, p);
+  buryPick.reset();
+  for (let i = 0; i < drawnCount; i++) {
+    if (buildCount[i] < 0) {
+      const k = writeCheapestBuilds(s, p, cards[i], drawnFreeBuild, buildBuf, 0, branchLimit);
+      buildCount[i] = k;
+      for (let b = 0; b < k; b++) builds[2 * i + b] = buildBuf[b];
+    }
+    const m = discard ? encodeMove(cards[i], ACTION_DISCARD) : encodeMove(cards[i], ACTION_STAGE, movePayLeft(arm), movePayRight(arm));
+    buryPick.offer(m, buryRank(cards[i], buildCount[i] > 0, have, strongest), rng);
+  }
+  return buryPick.best;
 }

@@ -116,13 +116,47 @@ function buryScore(c: number, legal: readonly number[], have: number, strongest:
   for (let i = 0; i < legal.length; i++) {
     const m = legal[i];
     const a = moveAction(m);
-    if (moveCard(m) === c && (a === ACTION_BUILD || a === ACTION_FREE_BUILD)) {
-      const rule = thesisBuildRule(c, have, strongest);
-      return rule * 100 + (rule === 5 ? 99 - CARDS[c].vp : 0);
+    if (moveCard(m) === c && (a === ACTION_BUILD || a === ACTION_FREE_BUILD)) return buryRank(c, true, have, strongest);
+  }
+  return buryRank(c, false, have, strongest);
+}
+
+/** buryScore of card c given whether seat q can build it at all (the bury rule, in one place). */
+export function buryRank(c: number, buildable: boolean, have: number, strongest: boolean): number {
+  if (!buildable) return 900;
+  const rule = thesisBuildRule(c, have, strongest);
+  return rule * 100 + (rule === 5 ? 99 - CARDS[c].vp : 0);
+}
+
+/**
+ * The highest-scoring of the moves offered one by one, ties drawn uniformly with the generator
+ * (reservoir sampling: the k-th tied move replaces the kept one with probability 1/k): the bury
+ * rule's pick among an arm's moves. One instance, reset per pick: picks do not nest.
+ */
+class BestPick {
+  best = -1;
+  private score = -1;
+  private ties = 0;
+
+  reset(): void {
+    this.best = -1;
+    this.score = -1;
+    this.ties = 0;
+  }
+
+  offer(m: number, score: number, rng: Rng): void {
+    if (score > this.score) {
+      this.score = score;
+      this.best = m;
+      this.ties = 1;
+    } else if (score === this.score && rng.int(++this.ties) === 0) {
+      this.best = m;
     }
   }
-  return 900;
 }
+
+/** The pick resolveArm and uniform-draw.ts's resolveDrawnArm make their bury-rule choice with. */
+export const buryPick = new BestPick();
 
 /**
  * The move that arm `key` stands for, for seat q in `world` with legal moves `legal` (which hold
@@ -133,21 +167,11 @@ export function resolveArm(world: GameState, q: number, key: number, legal: read
   if (!isArm(key)) return key;
   const have = producedBy(world, q);
   const strongest = strongestInWar(world, q);
-  let best = -1;
-  let bestScore = -1;
-  let ties = 0;
+  buryPick.reset();
   for (let i = 0; i < legal.length; i++) {
     const m = legal[i];
-    if (keyOf(m) !== key) continue;
-    const score = buryScore(moveCard(m), legal, have, strongest);
-    if (score > bestScore) {
-      bestScore = score;
-      best = m;
-      ties = 1;
-    } else if (score === bestScore && rng.int(++ties) === 0) {
-      best = m;
-    }
+    if (keyOf(m) === key) buryPick.offer(m, buryScore(moveCard(m), legal, have, strongest), rng);
   }
-  if (best < 0) throw new Error(`arm ${key} has no move among the legal moves`);
-  return best;
+  if (buryPick.best < 0) throw new Error(`arm ${key} has no move among the legal moves`);
+  return buryPick.best;
 }

@@ -6,7 +6,7 @@ import { ACTION_DISCARD, ACTION_STAGE, MAX_PLAYERS, PHASE_TURN, distinctHandCard
 import type { MctsParams } from '../params.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
 import { armOf, groupArms, isArm, resolveArm } from './arms.js';
-import { NO_DRAW, drawUniformMove } from '../uniform-draw.js';
+import { NO_DRAW, drawUniformMove, resolveDrawnArm } from '../uniform-draw.js';
 
 export type PolicyName = MctsParams['playout'];
 
@@ -118,7 +118,9 @@ export class Playouts {
 
   /**
    * A random or no-discard move without listing the hand (uniform-draw.ts): the same choice among
-   * the same options as listing them and drawing one, at the cost of the cards it looks at.
+   * the same options as listing them and drawing one, at the cost of the cards it looks at. A
+   * drawn arm is resolved from the draw's own pricing too (resolveDrawnArm), except with a random
+   * payment order, whose pricing draws numbers of its own and is done by listing as before.
    */
   private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
     const grouped = this.params.playoutArms === 'grouped';
@@ -128,6 +130,7 @@ export class Playouts {
     // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
     if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit, order);
     if (!isArm(choice)) return choice;
+    if (order === null) return resolveDrawnArm(world, q, choice, rng, limit);
     legalMoves(world, q, 'cheapest', this.legal, limit, order);
     if (order !== null && moveAction(choice) === ACTION_STAGE) this.payStagesAs(world, q, choice);
     return resolveArm(world, q, choice, this.legal, rng);
