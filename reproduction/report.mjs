@@ -5,7 +5,7 @@
 // shared/src/lab/paper-comparison.ts — the sweep page's own — then reasons.md and the charts:
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { PUBLISHED_TABLES, comparePaper, rowFromCells } from '../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, comparePaper, rowFromCells, rulebookRowFromCells } from '../shared/dist/src/index.js';
 import { fitReport } from './fit/fit.mjs';
 
 const here = new URL('.', import.meta.url);
@@ -23,28 +23,9 @@ function ours(row, result) {
   return rowFromCells(result.cells, row);
 }
 
-/** The cell a row names (as rowFromCells finds it). */
-function cellOf(row, result) {
-  if (row.swept) return result.cells.find((c) => Object.entries(row.swept).every(([k, v]) => c.swept[k] === v));
-  if (row.agents) return result.cells.find((c) => row.agents.every((a, i) => c.agents[i] === a));
-  return result.cells[0];
-}
-
-/**
- * A row counted by the rulebook's winner instead: a VP tie goes to the seat with more coins. The
- * cells keep coin wins per agent (label), so this is only known where the row's agent sits once.
- */
-function rulebookRow(row, result) {
-  const strict = typeof row.order === 'number' ? undefined : rowFromCells(result.cells, row);
-  const cell = strict && cellOf(row, result);
-  const label = cell?.labels?.find((l) => l.label === cell.agents[row.seat]);
-  if (!strict || !label || label.seats !== 1 || label.coinWins === undefined) return undefined;
-  return { ...strict, wins: strict.wins + label.coinWins };
-}
-
-/** One line on how the table reads with VP ties decided on coins, or undefined when it cannot be told. */
+/** One line on how the table reads with VP ties decided on coins (rulebookRowFromCells), or undefined where some row cannot be told. */
 function rulebookLine(table, result, strict) {
-  const rulebook = comparePaper(table, (row) => rulebookRow(row, result));
+  const rulebook = comparePaper(table, (row) => rulebookRowFromCells(result.cells, row));
   const pairs = strict.rows.map((s, i) => [s, rulebook.rows[i]]).filter(([s, r]) => s.ours && r.ours);
   if (pairs.length === 0 || pairs.length !== strict.rows.filter((s) => s.ours).length) return undefined;
   const shifts = pairs.map(([s, r]) => 100 * (r.ours.winRate - s.ours.winRate));
@@ -54,7 +35,8 @@ function rulebookLine(table, result, strict) {
     `Counted by the rulebook instead (a VP tie goes to the seat with more coins; the coin wins are in the same cells): ` +
     `the rates rise by ${fmt(Math.min(...shifts))}–${fmt(Math.max(...shifts))} points; ${rows(rulebook.inside)} inside, ${sampling(rulebook)} within both errors ` +
     `(counted strictly: ${strict.inside} and ${sampling(strict)}).`
-  );}
+  );
+}
 
 const lines = [];
 let inside = 0;

@@ -16,6 +16,7 @@ import {
   playGame,
   publishedTable,
   rowFromCells,
+  rulebookRowFromCells,
   sweepStatistics,
   type PublishedTable,
 } from '../src/lab/index.js';
@@ -71,6 +72,18 @@ describe('rows among cells', () => {
     expect(rowFromCells(cells, { label: '', seat: 1, paper: [0, 0], order: 'all' })).toEqual({ games: 10, wins: 3, vp: 30 });
     expect(rowFromCells(cells, { label: '', seat: 0, paper: [0, 0], order: 2 })).toBeUndefined();
     expect(rowFromCells(cells, { label: '', seat: 0, paper: [0, 0], swept: { 'seats.0.it': 500 } })).toBeUndefined();
+  });
+
+  it("counted by the rulebook, a row's agent also wins its VP ties decided on coins; unknown where the agent sits twice or the cell keeps no coin wins", () => {
+    const withLabels = [
+      { ...cells[0], labels: [{ label: 'a', seats: 1, coinWins: 2 }, { label: 'x', seats: 1, coinWins: 1 }] },
+      { agents: ['b', 'b'], swept: { 'seats.0.it': 250 }, roles: cells[1].roles, labels: [{ label: 'b', seats: 2, coinWins: 4 }] },
+    ];
+    expect(rulebookRowFromCells(withLabels, { label: '', seat: 0, paper: [0, 0], agents: ['a', 'x'] })).toEqual({ games: 10, wins: 9, vp: 40 });
+    expect(rulebookRowFromCells(withLabels, { label: '', seat: 1, paper: [0, 0], swept: { 'seats.0.it': 100 } })).toEqual({ games: 10, wins: 4, vp: 30 });
+    expect(rulebookRowFromCells(withLabels, { label: '', seat: 0, paper: [0, 0], swept: { 'seats.0.it': 250 } })).toBeUndefined();
+    expect(rulebookRowFromCells(cells, { label: '', seat: 0, paper: [0, 0], agents: ['a', 'x'] })).toBeUndefined();
+    expect(rulebookRowFromCells(withLabels, { label: '', seat: 0, paper: [0, 0], order: 2 })).toBeUndefined();
   });
 });
 

@@ -91,6 +91,15 @@ export interface CellRoles {
   agents: readonly string[];
   swept: Readonly<Record<string, number | string>>;
   roles: readonly { seat: number; games: number; wins: number; meanVp: number }[];
+  /** Per agent: the seats it holds and its wins on coins after a VP tie (for rulebookRowFromCells). */
+  labels?: readonly { label: string; seats: number; coinWins: number }[];
+}
+
+/** The cell a row names: by its swept values, by its agents, or the first one. */
+function cellOfRow<C extends CellRoles>(cells: readonly C[], row: PublishedRow): C | undefined {
+  if (row.swept) return cells.find((c) => Object.entries(row.swept!).every(([k, v]) => c.swept[k] === v));
+  if (row.agents) return cells.find((c) => row.agents!.every((a, i) => c.agents[i] === a));
+  return cells[0];
 }
 
 /**
@@ -100,11 +109,20 @@ export interface CellRoles {
  */
 export function rowFromCells(cells: readonly CellRoles[], row: PublishedRow): OurRow | undefined {
   if (typeof row.order === 'number') return undefined;
-  const cell = row.swept
-    ? cells.find((c) => Object.entries(row.swept!).every(([k, v]) => c.swept[k] === v))
-    : row.agents
-      ? cells.find((c) => row.agents!.every((a, i) => c.agents[i] === a))
-      : cells[0];
-  const role = cell?.roles[row.seat];
+  const role = cellOfRow(cells, row)?.roles[row.seat];
   return role ? { games: role.games, wins: role.wins, vp: role.meanVp } : undefined;
+}
+
+/**
+ * rowFromCells counted as the rulebook counts a win: a VP tie goes to the seat with more coins
+ * (our rows count strictly the most VP, and a tie for nobody). The cells keep coin wins per agent
+ * rather than per seat, so this is known only where the row's agent holds one seat of its cell;
+ * undefined otherwise.
+ */
+export function rulebookRowFromCells(cells: readonly CellRoles[], row: PublishedRow): OurRow | undefined {
+  const strict = rowFromCells(cells, row);
+  const cell = strict && cellOfRow(cells, row);
+  const label = cell?.labels?.find((l) => l.label === cell.agents[row.seat]);
+  if (!strict || !label || label.seats !== 1) return undefined;
+  return { ...strict, wins: strict.wins + label.coinWins };
 }
