@@ -58,6 +58,13 @@ let drawnSeat = -1;
 let drawnCount = 0;
 let drawnFreeBuild = false;
 
+/** Finds the build moves of the draw's card `index` (builds, buildCount), as writeCheapestBuilds lists them; loadSeat(s, p) done. */
+function priceCard(s: GameState, p: number, index: number, freeBuildReady: boolean, branchLimit: number, tradeOrder: Rng | null): void {
+  const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit, tradeOrder);
+  buildCount[index] = k;
+  for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
+}
+
 /**
  * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
  * normal turn (`branchLimit` caps the payment search as there, 0: none; `tradeOrder`, when given,
@@ -107,11 +114,7 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
       const card = index === WHOLE_HAND ? ARM_CARD : cards[index];
       return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     }
-    if (buildCount[index] < 0) {
-      const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit, tradeOrder);
-      buildCount[index] = k;
-      for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
-    }
+    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, branchLimit, tradeOrder);
     if (kind < buildCount[index]) return builds[2 * index + kind];
   }
   return NO_DRAW;
@@ -132,11 +135,7 @@ export function resolveDrawnArm(s: GameState, p: number, arm: number, rng: Rng, 
   loadSeat(s, p);
   buryPick.reset();
   for (let i = 0; i < drawnCount; i++) {
-    if (buildCount[i] < 0) {
-      const k = writeCheapestBuilds(s, p, cards[i], drawnFreeBuild, buildBuf, 0, branchLimit);
-      buildCount[i] = k;
-      for (let b = 0; b < k; b++) builds[2 * i + b] = buildBuf[b];
-    }
+    if (buildCount[i] < 0) priceCard(s, p, i, drawnFreeBuild, branchLimit, null);
     const m = discard ? encodeMove(cards[i], ACTION_DISCARD) : encodeMove(cards[i], ACTION_STAGE, movePayLeft(arm), movePayRight(arm));
     buryPick.offer(m, buryRank(cards[i], buildCount[i] > 0, have, strongest), rng);
   }

@@ -132,7 +132,7 @@ export class Playouts {
     if (!isArm(choice)) return choice;
     if (order === null) return resolveDrawnArm(world, q, choice, rng, limit);
     legalMoves(world, q, 'cheapest', this.legal, limit, order);
-    if (order !== null && moveAction(choice) === ACTION_STAGE) this.payStagesAs(world, q, choice);
+    if (moveAction(choice) === ACTION_STAGE) this.payStagesAs(world, q, choice);
     return resolveArm(world, q, choice, this.legal, rng);
   }
 
