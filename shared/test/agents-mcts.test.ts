@@ -467,6 +467,36 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
     expect(unseenHands).toBeGreaterThan(0);
   });
 
+  it('property: on a normal turn every sampled world lists the same moves for the seat as the true state (the root level reuses the decision’s list)', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 7 }),
+        fc.integer(),
+        fc.integer(),
+        fc.integer({ min: 0, max: 20 }),
+        fc.nat(),
+        fc.integer(),
+        (players, seed, moveSeed, steps, viewerPick, worldSeed) => {
+          const s = randomPosition(players, seed, moveSeed, steps);
+          fc.pre(!s.isOver() && s.phase === PHASE_TURN);
+          const viewer = viewerPick % players;
+          const rng = new Rng(worldSeed);
+          for (const mode of ['cheapest', 'all'] as const) {
+            const legal = legalMoves(s, viewer, mode, []);
+            const ctx = decisionContext(s, viewer, legal, rng, false);
+            for (let w = 0; w < 4; w++) {
+              expect(legalMoves(ctx.sampleWorld(rng), viewer, mode, []), `${mode}, players ${players}, age ${s.age} turn ${s.turn}`).toEqual(legal);
+              compared++;
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(compared).toBeGreaterThan(0);
+  });
+
   it('Age I, turn 1: opponents’ hands are resampled (not the true ones), the own hand never changes', () => {
     const s = newGame({ players: 3, seed: 2024 });
     // arms=all: a chosen grouped arm samples one more world to pick its card; here one world per iteration.

@@ -42,6 +42,13 @@ export class MctsAgent implements Agent {
   private readonly moves = new Int32Array(MAX_PLAYERS);
   private readonly treeLegal: number[] = [];
   private readonly treeKeys: number[] = [];
+  /**
+   * The decision's own legal moves and their tree keys, for the root level of every iteration on
+   * a normal turn: there the agent's moves depend only on what it knows (its hand, its city, the
+   * public cities and coins), so every world it samples lists the same moves as the true state.
+   */
+  private rootLegal: readonly number[] = [];
+  private readonly rootKeys: number[] = [];
   private readonly scores = new Int32Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
   private readonly path: Node[] = [];
@@ -96,6 +103,8 @@ export class MctsAgent implements Agent {
       roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
     }
     const carried = roots[0].visits;
+    this.rootLegal = ctx.legal;
+    this.keys.keys(ctx.legal, this.rootKeys);
     // A world to resolve the statistics' grouped arms in, taken from the search's own worlds so
     // that explaining samples none of its own (the bury rule reads only what the seat knows).
     let shown = worlds?.[0];
@@ -165,8 +174,9 @@ export class MctsAgent implements Agent {
           moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
           continue;
         }
-        const legal = legalMoves(world, q, p.trades, this.treeLegal);
-        const next = selectChild(p, node, q, keys.keys(legal, this.treeKeys), c, rng);
+        const atRoot = pathLen === 1 && world.phase === PHASE_TURN;
+        const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
+        const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), c, rng);
         if (next.visits === 0) expanded = true;
         node = next;
         path[pathLen++] = node;
