@@ -101,7 +101,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Thesis Table 7.4: iterations per decision, against two rulebased (21 wonder sets)',
     preset: 'thesis-7.4-iterations',
     kind: 'cells',
-    reason: "5 points below at 100 iterations, where one world per decision costs most (unknown; see below)",
+    reason: "below at 100 iterations; with a replication on other deals every budget is outside, the curve steeper than the thesis's (unknown; see below)",
     rows: [
       { label: '100 iterations', swept: {'seats.0.it': 100}, seat: 0, paper: [71.6, 2.7], vp: 43.6 },
       { label: '250 iterations', swept: {'seats.0.it': 250}, seat: 0, paper: [81.9, 2.3], vp: 46.2 },
