@@ -499,6 +499,28 @@ describe('rs: the real score K_score weighs', () => {
   });
 });
 
+describe('cutoff: what a simulation stopped at the depth scores', () => {
+  /** The summed reward of the root's children (the agent's own rewards). */
+  const rootReward = (spec: string, s: GameState, seat: number) => searchAt(spec, s, seat, 3).agent.lastRoots[0].children.reduce((t, c) => t + c.reward, 0);
+
+  it('none: a cut-off game has no winner, so an Age I search two turns deep gets no reward; standing: the leader on VP so far wins', () => {
+    const s = newGame({ players: 3, seed: 41 });
+    expect(rootReward('mcts(it=60,depth=2,cutoff=none)', s, 0)).toBe(0);
+    expect(rootReward('mcts(it=60,depth=2,cutoff=standing)', s, 0)).toBeGreaterThan(0);
+    // The margin reward of equal scores is 0.5 a simulation.
+    expect(rootReward('mcts(it=60,depth=2,cutoff=none,reward=margin)', s, 0)).toBe(30);
+  });
+
+  it('a simulation that reaches the end of the game is scored as it ends, cut-off or not', () => {
+    const s = randomPosition(3, 42, 43, 16);
+    expect(s.age).toBe(3);
+    const search = (spec: string) => searchAt(spec, s, 0, 3).agent.lastRoots[0].children.map((c) => [c.move, c.visits, c.reward]);
+    const none = search('mcts(it=60,cutoff=none)');
+    expect(none.some(([, , reward]) => reward > 0)).toBe(true);
+    expect(none).toEqual(search('mcts(it=60,cutoff=standing)'));
+  });
+});
+
 describe('ties are broken by the seeded RNG, never by move order', () => {
   it('UCB: two children with the same statistics are both chosen across seeds', () => {
     const params = mctsParams('mcts');

@@ -37,7 +37,8 @@ const perAge = (key: string, name: string, min: number, max: number, def: PerAge
 export const MCTS_PARAMETERS = {
   iterations: integer('it', 'iterations', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
   timeLimit: number('time', 'time limit (s)', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
-  depth: integer('depth', 'search depth (turns)', 1, 100, 100, 'turns simulated from the decision (tree and playout); at the cut-off the VP standing is scored'),
+  depth: integer('depth', 'search depth (turns)', 1, 100, 100, 'turns simulated from the decision (tree and playout); what a simulation cut off there scores: see cutoff'),
+  cutoff: choice('cutoff', 'depth cut-off score', ['standing', 'none'], 'standing', 'what a simulation cut off at depth before the game ends scores: standing, the seats\' VP so far as if the game ended there; none, no seat has won (every seat 0 VP: reward=win gives 0, the other rewards as for equal scores)'),
   c: number('c', 'exploration constant C', 0, 100, 0.4, 'UCB exploration constant (C_MCTS, K_UCT)'),
   cSchedule: choice('cs', 'C schedule', ['const', 'age'], 'const', 'const: C in every Age; age: C in Age I, C/2 in Age II, C/4 in Age III'),
   reward: choice('reward', 'reward', ['win', 'rank', 'margin', 'share'], 'win', 'win: 1 for strictly the most VP, else 0; rank: (n − rank)/(n − 1); margin: 0.5 + (own VP − best other VP)/40 clamped to [0, 1]; share: own VP / all seats\' VP'),

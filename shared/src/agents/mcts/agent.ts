@@ -195,7 +195,9 @@ export class MctsAgent implements Agent {
     }
     const scores = this.scores;
     const rewards = this.rewards;
-    for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
+    // cutoff=none: a game stopped at the depth has no winner yet, so its simulation tells nothing.
+    const unfinished = p.cutoff === 'none' && !world.isOver();
+    for (let q = 0; q < n; q++) scores[q] = unfinished ? 0 : scoreSeat(world, q).total;
     fillRewards(p.reward, scores, n, rewards);
     mast?.update(rewards);
     for (let i = 0; i < pathLen; i++) {
