@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MctsAgent, createAgent, decisionContext, parseAgentSpec, thesisRuleCandidates, type DecisionContext } from '../src/agents/index.js';
 import { ARM_CARD, armOf, groupArms, isArm, resolveArm } from '../src/agents/mcts/arms.js';
 import { Mast, Playouts } from '../src/agents/mcts/policies.js';
-import { MARGIN_SPAN, fillRewards } from '../src/agents/mcts/reward.js';
+import { MARGIN_SPAN, cutOffScore, fillRewards } from '../src/agents/mcts/reward.js';
 import { randomPosition } from './random-positions.js';
 import { Node, rankRootMoves, selectChild } from '../src/agents/mcts/tree.js';
 import {
@@ -29,6 +29,7 @@ import {
   movePayLeft,
   movePayRight,
   newGame,
+  stateFromPosition,
   step,
   type GameState,
 } from '../src/engine/index.js';
@@ -509,6 +510,22 @@ describe('cutoff: what a simulation stopped at the depth scores', () => {
     expect(rootReward('mcts(it=60,depth=2,cutoff=standing)', s, 0)).toBeGreaterThan(0);
     // The margin reward of equal scores is 0.5 a simulation.
     expect(rootReward('mcts(it=60,depth=2,cutoff=none,reward=margin)', s, 0)).toBe(30);
+  });
+
+  it('printed: the VP printed on blue cards and stages and the conflict tokens, without science, guilds, yellow cards or coins', () => {
+    // Seat 0: Gizah A with one stage (3), Baths (3) and Altar (2), tokens +1 −1 +3, science and
+    // 9 coins: standing 3 + 5 + 3 + 3 (treasury) + 10 (a science set) = 24, printed 3 + 5 + 3 = 11.
+    const s = stateFromPosition({
+      age: 2,
+      players: [
+        { wonder: 'Gizah', side: 'A', stages: 1, coins: 9, military: [1, -1, 3], built: ['Baths', 'Altar', 'Apothecary', 'Workshop', 'Scriptorium'] },
+        { wonder: 'Rhodes', coins: 0 },
+        { wonder: 'Ephesus', coins: 0 },
+      ],
+    });
+    expect(cutOffScore(s, 0, 'standing')).toBe(24);
+    expect(cutOffScore(s, 0, 'printed')).toBe(11);
+    expect(cutOffScore(s, 0, 'none')).toBe(0);
   });
 
   it('a simulation that reaches the end of the game is scored as it ends, cut-off or not', () => {

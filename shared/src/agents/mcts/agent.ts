@@ -28,7 +28,7 @@ import type { MctsParams } from '../params.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
 import { Playouts } from './policies.js';
-import { fillRewards } from './reward.js';
+import { cutOffScore, fillRewards } from './reward.js';
 import { searchStatistics } from './statistics.js';
 import { Node, rankRootMoves, selectChild, type RootMove } from './tree.js';
 
@@ -195,9 +195,8 @@ export class MctsAgent implements Agent {
     }
     const scores = this.scores;
     const rewards = this.rewards;
-    // cutoff=none: a game stopped at the depth has no winner yet, so its simulation tells nothing.
-    const unfinished = p.cutoff === 'none' && !world.isOver();
-    for (let q = 0; q < n; q++) scores[q] = unfinished ? 0 : scoreSeat(world, q).total;
+    const cutOff = world.isOver() ? 'standing' : p.cutoff;
+    for (let q = 0; q < n; q++) scores[q] = cutOffScore(world, q, cutOff);
     fillRewards(p.reward, scores, n, rewards);
     mast?.update(rewards);
     for (let i = 0; i < pathLen; i++) {
