@@ -431,18 +431,20 @@ function checkedContext(agent: Agent, s: GameState, seat: number, seed: number, 
   };
 }
 
+/**
+ * A point of a random game and a seat to look from, as the properties below draw them: players,
+ * the game's seed, the moves' seed, the steps played, a number that picks the seat, and a seed for
+ * the search or the worlds.
+ */
+const randomPoint = [fc.integer({ min: 3, max: 7 }), fc.integer(), fc.integer(), fc.integer({ min: 0, max: 20 }), fc.nat(), fc.integer()] as const;
+
 describe("MCTS's determinizations never show a card the agent cannot know", () => {
   it('property: at any point of a random game, every sampled world agrees with what the seat knows', () => {
     let worlds = 0;
     let unseenHands = 0;
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 7 }),
-        fc.integer(),
-        fc.integer(),
-        fc.integer({ min: 0, max: 20 }),
-        fc.nat(),
-        fc.integer(),
+        ...randomPoint,
         (players, seed, moveSeed, steps, viewerPick, agentSeed) => {
           const s = randomPosition(players, seed, moveSeed, steps);
           fc.pre(!s.isOver());
@@ -471,12 +473,7 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
     let compared = 0;
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 7 }),
-        fc.integer(),
-        fc.integer(),
-        fc.integer({ min: 0, max: 20 }),
-        fc.nat(),
-        fc.integer(),
+        ...randomPoint,
         (players, seed, moveSeed, steps, viewerPick, worldSeed) => {
           const s = randomPosition(players, seed, moveSeed, steps);
           fc.pre(!s.isOver() && s.phase === PHASE_TURN);
