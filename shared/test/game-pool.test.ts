@@ -131,6 +131,70 @@ group('GamePool', () => {
   });
 });
 
+/** Lanes: a thread held for a series of games, the next one queued on it while one plays. */
+group('GamePool lanes', () => {
+  it('plays games queued ahead on one thread in order, each as playGame does', async () => {
+    const p = pool(1);
+    const lane = await p.lane();
+    // All queued before any is awaited: the thread takes each as soon as the one before ends.
+    const played = plans.slice(0, 4).map((plan) => lane.play(plan, true));
+    const results = await Promise.all(played);
+    lane.release();
+    results.forEach((r, i) => {
+      expect(r.packed).toBeUndefined();
+      expect(strip(r.summary as GameSummary)).toEqual(strip(playGame(plans[i], { record: true })));
+      expect(r.cpuMs).toBeGreaterThan(0);
+    });
+  });
+
+  it('holds its thread: other callers wait until it is released', async () => {
+    const p = pool(1);
+    const lane = await p.lane();
+    const other = p.play(plans[1], false);
+    expect(await settledWithin(other, 300)).toBe('pending');
+    await lane.play(plans[0], false);
+    expect(await settledWithin(other, 300)).toBe('pending');
+    lane.release();
+    expect(strip(await other)).toEqual(strip(playGame(plans[1])));
+  });
+
+  it('a game that throws rejects alone; the game queued behind it is played', async () => {
+    const p = pool(1);
+    const lane = await p.lane();
+    const bad: GamePlan = { ...plans[0], agents: ['random', 'random', 'no-such-agent'] };
+    const failing = lane.play(bad, false);
+    const next = lane.play(plans[2], false);
+    await expect(failing).rejects.toThrow(/no-such-agent/);
+    expect(strip((await next).summary as GameSummary)).toEqual(strip(playGame(plans[2])));
+    lane.release();
+  });
+
+  it('aborting rejects every game queued on the lane with GameAbortedError; the pool plays on', async () => {
+    const p = pool(1);
+    const controller = new AbortController();
+    const lane = await p.lane(controller.signal);
+    const first = lane.play(slowPlan, false);
+    const second = lane.play(plans[0], false);
+    setTimeout(() => controller.abort('shutting down'), 200);
+    await expect(first).rejects.toBeInstanceOf(GameAbortedError);
+    await expect(second).rejects.toBeInstanceOf(GameAbortedError);
+    await expect(lane.play(plans[1], false)).rejects.toBeInstanceOf(GameAbortedError);
+    lane.release();
+    expect(strip(await p.play(plans[3], false))).toEqual(strip(playGame(plans[3])));
+  });
+
+  it('games dropped at release are never taken for the next caller’s game', async () => {
+    const p = pool(1);
+    const lane = await p.lane();
+    const dropped = [lane.play(plans[0], false), lane.play(plans[1], false)];
+    lane.release();
+    for (const d of dropped) await expect(d).rejects.toThrow('the lane was released');
+    // The thread still plays the dropped games first; their replies must not answer this one.
+    expect(strip(await p.play(plans[4], false))).toEqual(strip(playGame(plans[4])));
+    await expect(lane.play(plans[0], false)).rejects.toThrow('the lane was released');
+  });
+});
+
 /** Regressions: aborts before a game starts, and games running when the pool closes. */
 group('GamePool edge cases', () => {
   // The worker hands a job back to the queue only on GameAbortedError: an abort that comes before

@@ -5,7 +5,7 @@
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GamePool, gameSeconds, placementOf, workerIdentity, type PlayedGame, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type WorkerIdentity } from '@wonderlab/shared';
 import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
@@ -185,28 +185,46 @@ export class GameWorker {
     let stored = 0;
     let attempted = 0;
     let last: JobOutcome = 'stored';
-    for (const plan of plans) {
-      try {
-        finished.push(await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal, placementOf(sweep, plan.index)));
-        attempted++;
-        this.log.debug({ sweep: s, game: plan.id }, 'game played');
-      } catch (err) {
-        if (err instanceof GameAbortedError && token) {
-          stored += await flush();
-          this.countBatch(stored, attempted);
-          await this.handBackJob(job, token, { sweep: s, position: p, games: plans.length - attempted }, 'batch handed back to the queue');
+    const { keepRecords } = loaded.spec;
+    // The batch's games go to one thread, each queued there while the one before it plays, so
+    // the thread never waits for this event loop between games (GamePool.lane).
+    let lane: GameLane | undefined;
+    let next: Promise<PlayedGame> | undefined;
+    const queue = (i: number) => lane!.play(plans[i], keepRecords, placementOf(sweep, plans[i].index));
+    try {
+      for (let i = 0; i < plans.length; i++) {
+        const plan = plans[i];
+        try {
+          lane ??= await this.pool.lane(signal);
+          const current = next ?? queue(i);
+          next = i + 1 < plans.length ? queue(i + 1) : undefined;
+          finished.push(await current);
+          attempted++;
+          this.log.debug({ sweep: s, game: plan.id }, 'game played');
+        } catch (err) {
+          if (err instanceof GameAbortedError && token) {
+            stored += await flush();
+            this.countBatch(stored, attempted);
+            await this.handBackJob(job, token, { sweep: s, position: p, games: plans.length - attempted }, 'batch handed back to the queue');
+          }
+          const message = err instanceof Error ? err.message : String(err);
+          if (!lastAttempt) {
+            stored += await flush();
+            this.countBatch(stored, attempted);
+            throw err;
+          }
+          await this.store.recordFailure(s, plan.index, plan.id, message);
+          this.log.error({ sweep: s, game: plan.id, err: message }, 'game failed on every attempt');
+          this.counts.failed++;
+          last = 'failed';
+          // The thread may have died with the game: the rest go to a fresh lane (the game queued
+          // ahead on this one is dropped and queued again there).
+          lane?.release();
+          lane = next = undefined;
         }
-        const message = err instanceof Error ? err.message : String(err);
-        if (!lastAttempt) {
-          stored += await flush();
-          this.countBatch(stored, attempted);
-          throw err;
-        }
-        await this.store.recordFailure(s, plan.index, plan.id, message);
-        this.log.error({ sweep: s, game: plan.id, err: message }, 'game failed on every attempt');
-        this.counts.failed++;
-        last = 'failed';
       }
+    } finally {
+      lane?.release();
     }
     stored += await flush();
     this.countBatch(stored, attempted);

@@ -1,13 +1,15 @@
 /**
- * A fixed set of worker threads that play games on request, one game per thread at a time, so
- * the calling thread's event loop stays free (a queue worker must keep renewing its job locks
- * while games run).
+ * A fixed set of worker threads that play games on request, so the calling thread's event loop
+ * stays free (a queue worker must keep renewing its job locks while games run). A thread serves
+ * one caller at a time: one game (play), or a series of games on a lane (lane), which queues the
+ * next game on the thread before the current one ends so the thread never waits for the caller's
+ * event loop between games.
  */
 import { Worker } from 'node:worker_threads';
 import type { GamePlacement, PairedShare } from './aggregates.js';
 import type { GamePlan, GameSummary } from './game.js';
 
-type Reply = { ok: true; summary: GameSummary; cpuMs: number; packed?: PackedGame } | { ok: false; index: number; error: string };
+type Reply = ({ id: number; ok: true } & PlayedGame) | { id: number; ok: false; index: number; error: string };
 
 /**
  * A game made ready for the store on its thread: the summary (without its record) and the record
@@ -20,21 +22,39 @@ export interface PackedGame {
   share?: PairedShare;
 }
 
+/** What names a game in its sweep: all that a packed game's summary keeps (PlayedGame). */
+export type GameKey = Pick<GameSummary, 'id' | 'index'>;
+
 /**
  * A game played, with the CPU milliseconds its thread spent on it. Given the game's placement, the
- * thread also makes it ready for the store (PackedGame): the summary then comes without its record,
- * which travels only packed. Deflating and counting on the game threads keeps that work off the
- * one thread that talks to the queue.
+ * thread also makes it ready for the store (PackedGame), and only the game's key comes back with
+ * it: the summary and record travel packed. Deflating and counting on the game threads keeps that
+ * work off the one thread that talks to the queue.
  */
-export interface PlayedGame {
-  summary: GameSummary;
-  cpuMs: number;
-  packed?: PackedGame;
+export type PlayedGame = { summary: GameSummary; cpuMs: number; packed?: undefined } | { summary: GameKey; cpuMs: number; packed: PackedGame };
+
+interface Pending {
+  resolve: (s: PlayedGame) => void;
+  reject: (e: Error) => void;
 }
 
 interface Slot {
   thread: Worker;
-  busy?: { resolve: (s: PlayedGame) => void; reject: (e: Error) => void };
+  /** The games posted to the thread and not answered yet, by message id, in the order posted. */
+  pending: Map<number, Pending>;
+  /** Killed or dead: a fresh thread has taken its place in the pool. */
+  gone: boolean;
+}
+
+/**
+ * A thread held for a series of games (GamePool.lane). Games are played in the order queued; each
+ * promise settles when its game is done. Aborting the lane's signal kills the thread and rejects
+ * every game queued on it with GameAbortedError.
+ */
+export interface GameLane {
+  play(plan: GamePlan, record: boolean, placement?: GamePlacement): Promise<PlayedGame>;
+  /** Gives the thread back to the pool. Games still queued on it are played, their results dropped. */
+  release(): void;
 }
 
 export class GameAbortedError extends Error {
@@ -49,6 +69,8 @@ export class GamePool {
   private readonly idle: Slot[] = [];
   private readonly waiting: { resolve: (slot: Slot) => void; reject: (err: Error) => void }[] = [];
   private closed = false;
+  /** Message ids: a reply is matched to its game by id, never by order. */
+  private nextId = 0;
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`a game pool needs at least one thread, got ${size}`);
@@ -56,22 +78,16 @@ export class GamePool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { thread: new Worker(new URL('./play-worker.js', import.meta.url)) };
+    const slot: Slot = { thread: new Worker(new URL('./play-worker.js', import.meta.url)), pending: new Map(), gone: false };
     this.slots.push(slot);
     slot.thread.on('message', (reply: Reply) => {
-      const busy = slot.busy;
-      slot.busy = undefined;
-      this.release(slot);
-      if (!busy) return;
-      if (reply.ok) busy.resolve({ summary: reply.summary, cpuMs: reply.cpuMs, ...(reply.packed ? { packed: reply.packed } : {}) });
-      else busy.reject(new Error(reply.error));
+      const waiting = slot.pending.get(reply.id);
+      slot.pending.delete(reply.id);
+      if (!waiting) return;
+      if (reply.ok) waiting.resolve(reply.packed ? { summary: reply.summary, cpuMs: reply.cpuMs, packed: reply.packed } : { summary: reply.summary, cpuMs: reply.cpuMs });
+      else waiting.reject(new Error(reply.error));
     });
-    const die = (err: Error) => {
-      const busy = slot.busy;
-      slot.busy = undefined;
-      this.replace(slot);
-      busy?.reject(err);
-    };
+    const die = (err: Error) => this.replace(slot, err);
     slot.thread.on('error', die);
     slot.thread.on('exit', (code) => {
       if (!this.closed && this.slots.includes(slot)) die(new Error(`a game thread exited with code ${code}`));
@@ -79,13 +95,22 @@ export class GamePool {
     return slot;
   }
 
-  /** Kills a thread (mid-game, or dead already) and puts a fresh one in its place. */
-  private replace(slot: Slot): void {
+  /**
+   * Kills a thread (mid-game, or dead already), rejects the games queued on it with `err`, and puts
+   * a fresh thread in its place.
+   */
+  private replace(slot: Slot, err: Error): void {
+    if (slot.gone) return;
+    slot.gone = true;
+    const waiting = [...slot.pending.values()];
+    slot.pending.clear();
     const i = this.slots.indexOf(slot);
-    if (i < 0 || this.closed) return;
-    this.slots.splice(i, 1);
-    void slot.thread.terminate();
-    this.release(this.spawn());
+    if (i >= 0 && !this.closed) {
+      this.slots.splice(i, 1);
+      void slot.thread.terminate();
+      this.release(this.spawn());
+    }
+    for (const w of waiting) w.reject(err);
   }
 
   private release(slot: Slot): void {
@@ -101,11 +126,27 @@ export class GamePool {
 
   /** Plays one game on a free thread. Aborting kills that thread (a fresh one replaces it). */
   async play(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<GameSummary> {
-    return (await this.playMeasured(plan, record, signal)).summary;
+    const played = await this.playMeasured(plan, record, signal);
+    // Without a placement the thread sends the whole summary back, never a packed game.
+    if (played.packed) throw new Error('a game played without a placement came back packed');
+    return played.summary;
   }
 
   /** The same, with the CPU time the game took (and, given its placement in its sweep, the game made ready for the store). */
   async playMeasured(plan: GamePlan, record: boolean, signal?: AbortSignal, placement?: GamePlacement): Promise<PlayedGame> {
+    const lane = await this.lane(signal);
+    try {
+      return await lane.play(plan, record, placement);
+    } finally {
+      lane.release();
+    }
+  }
+
+  /**
+   * Holds a free thread for a series of games until release(). Aborting `signal` kills the thread
+   * (a fresh one replaces it) and rejects the lane's games with GameAbortedError.
+   */
+  async lane(signal?: AbortSignal): Promise<GameLane> {
     if (this.closed) throw new Error('the game pool is closed');
     if (signal?.aborted) throw new GameAbortedError(signal.reason);
     const slot = await this.acquire();
@@ -113,21 +154,33 @@ export class GamePool {
       this.release(slot);
       throw new GameAbortedError(signal.reason);
     }
-    return new Promise<PlayedGame>((resolve, reject) => {
-      const onAbort = () => {
-        const busy = slot.busy;
-        slot.busy = undefined;
-        this.replace(slot);
-        busy?.reject(new GameAbortedError(signal?.reason));
-      };
-      const done = () => signal?.removeEventListener('abort', onAbort);
-      slot.busy = {
-        resolve: (s) => (done(), resolve(s)),
-        reject: (e) => (done(), reject(e)),
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      slot.thread.postMessage({ plan, record, placement });
-    });
+    const onAbort = () => this.replace(slot, new GameAbortedError(signal?.reason));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let released = false;
+    return {
+      play: (plan, record, placement) => {
+        if (released) return Promise.reject(new Error('the lane was released'));
+        if (slot.gone) return Promise.reject(signal?.aborted ? new GameAbortedError(signal.reason) : new Error('the game thread of this lane has died'));
+        const id = this.nextId++;
+        const played = new Promise<PlayedGame>((resolve, reject) => {
+          slot.pending.set(id, { resolve, reject });
+          slot.thread.postMessage({ id, plan, record, placement });
+        });
+        // A game queued ahead and dropped at release rejects with no one awaiting it: not an
+        // unhandled rejection. Callers that await it still see the error.
+        played.catch(() => {});
+        return played;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        signal?.removeEventListener('abort', onAbort);
+        // Games still queued on it are dropped: their replies find no one waiting.
+        for (const w of slot.pending.values()) w.reject(new Error('the lane was released'));
+        slot.pending.clear();
+        if (!slot.gone) this.release(slot);
+      },
+    };
   }
 
   /** Stops every thread; games still running or waiting for a thread reject. */
@@ -136,9 +189,9 @@ export class GamePool {
     const closed = new Error('the game pool is closed');
     for (const w of this.waiting.splice(0)) w.reject(closed);
     for (const slot of this.slots) {
-      const busy = slot.busy;
-      slot.busy = undefined;
-      busy?.reject(closed);
+      const waiting = [...slot.pending.values()];
+      slot.pending.clear();
+      for (const w of waiting) w.reject(closed);
     }
     await Promise.all(this.slots.map((s) => s.thread.terminate()));
   }

@@ -4,17 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { gameIncrements, pairedShare, placementOf, type PairedShare } from '../lab/aggregates.js';
+import { placementOf, type PairedShare } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import type { CellStop } from '../lab/stopping.js';
-import type { PackedGame } from '../lab/game-pool.js';
+import type { GameKey, PackedGame } from '../lab/game-pool.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
-import { pack, unpack } from './packing.js';
+import { packGame, unpack } from './packing.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
@@ -101,6 +101,15 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
   };
+}
+
+/** A finished game for recordBatch: its whole summary, or its key with the game packed (PlayedGame). */
+export type StorableGame = { summary: GameSummary; cpuMs?: number; packed?: undefined } | { summary: GameKey; cpuMs?: number; packed: PackedGame };
+
+/** The summary of a game that comes without its packed form, which must then be whole to be packed here. */
+function whole(summary: GameSummary | GameKey): GameSummary {
+  if (!('players' in summary)) throw new Error(`game ${summary.id} came with neither its whole summary nor its packed form`);
+  return summary;
 }
 
 /** A deflated blob from a game thread (a Uint8Array once it has crossed threads) as a Buffer, without a copy. */
@@ -311,20 +320,19 @@ export class SweepStore {
    * Stores a finished game and its aggregate increments atomically; false when this game id was
    * stored before (a job delivered twice).
    */
-  async recordResult(loaded: LoadedSweep, summary: GameSummary, now = Date.now(), made: GameMaking = {}, packed?: PackedGame): Promise<boolean> {
+  async recordResult(loaded: LoadedSweep, summary: GameSummary | GameKey, now = Date.now(), made: GameMaking = {}, packed?: PackedGame): Promise<boolean> {
     const k = this.k(loaded.id);
     const placement = placementOf(loaded.sweep, summary.index);
-    const { record, ...rest } = summary;
-    const increments = JSON.stringify([...gameIncrements(summary, placement)].map(([field, delta]) => [field, String(delta)]));
-    const share = shareJson(pairedShare(summary, placement), placement.cell);
+    const ready = packed ?? packGame(whole(summary), placement);
+    const share = shareJson(ready.share, placement.cell);
     const stored = await RECORD_RESULT.run(this.redis, this.recordKeys(k), {
       sweepId: loaded.id,
       gameId: summary.id,
       index: summary.index,
-      summary: packed ? asBuffer(packed.summary) : pack(rest),
-      record: packed ? (packed.record ? asBuffer(packed.record) : '') : record ? pack(record) : '',
+      summary: asBuffer(ready.summary),
+      record: ready.record ? asBuffer(ready.record) : '',
       now,
-      increments,
+      increments: JSON.stringify([...ready.increments].map(([field, delta]) => [field, String(delta)])),
       share: share ? JSON.stringify(share) : '',
       rateBucketMs: RATE_BUCKET_MS,
       rateSlots: RATE_SLOTS,
@@ -339,7 +347,7 @@ export class SweepStore {
    * (RECORD_BATCH); when one of them was stored before (a batch delivered again), stores them one
    * by one instead, each once. Returns how many were stored (the others were duplicates).
    */
-  async recordBatch(loaded: LoadedSweep, games: readonly { summary: GameSummary; cpuMs?: number; packed?: PackedGame }[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
+  async recordBatch(loaded: LoadedSweep, games: readonly StorableGame[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
     if (games.length === 0) return 0;
     const k = this.k(loaded.id);
     const list: [string, number, number, number][] = [];
@@ -348,22 +356,22 @@ export class SweepStore {
     const shares: ReturnType<typeof shareJson>[] = [];
     let cpuMs = 0;
     let cpuKnown = false;
-    for (const { summary, cpuMs: ms, packed: ready } of games) {
+    for (const { summary, cpuMs: ms, packed } of games) {
       const placement = placementOf(loaded.sweep, summary.index);
-      const { record, ...rest } = summary;
       // Packed and counted on the game's thread already, or here.
-      const packed = ready ? asBuffer(ready.summary) : pack(rest);
-      const packedRecord = ready ? ready.record && asBuffer(ready.record) : record ? pack(record) : undefined;
-      list.push([summary.id, summary.index, packed.length, packedRecord?.length ?? 0]);
-      blobs.push(packed, ...(packedRecord ? [packedRecord] : []));
-      for (const [field, delta] of ready?.increments ?? gameIncrements(summary, placement)) {
+      const ready = packed ?? packGame(whole(summary), placement);
+      const packedSummary = asBuffer(ready.summary);
+      const packedRecord = ready.record && asBuffer(ready.record);
+      list.push([summary.id, summary.index, packedSummary.length, packedRecord?.length ?? 0]);
+      blobs.push(packedSummary, ...(packedRecord ? [packedRecord] : []));
+      for (const [field, delta] of ready.increments) {
         const acc = sums.get(field);
         if (acc) {
           acc.sum += delta;
           acc.float ||= !Number.isInteger(delta);
         } else sums.set(field, { sum: delta, float: !Number.isInteger(delta) });
       }
-      const share = shareJson(ready ? ready.share : pairedShare(summary, placement), placement.cell);
+      const share = shareJson(ready.share, placement.cell);
       if (share) shares.push(share);
       if (ms !== undefined && Number.isFinite(ms)) {
         cpuMs += ms;
