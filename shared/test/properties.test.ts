@@ -1087,6 +1087,26 @@ function candidateProblems(s: GameState): Problems {
   return problems;
 }
 
+describe('observe', () => {
+  it('copies each city, the viewer’s hand and every public count from the state', () => {
+    fc.assert(
+      fc.property(setupArb, moveSeedArb, modeArb, fc.integer({ min: 0, max: 17 }), (setup, moveSeed, mode, stopAt) => {
+        const s = midGame(setup, moveSeed, mode, stopAt);
+        for (let viewer = 0; viewer < s.n; viewer++) {
+          const obs = observe(s, viewer);
+          expect(obs.hand).toEqual(Array.from(handView(s, viewer)));
+          obs.seats.forEach((v, q) => {
+            expect(v.city).toEqual(Array.from(cityView(s, q)));
+            expect([v.handSize, v.coins, v.shields, v.stages]).toEqual([s.handLen[q], s.coins[q], s.shields[q], s.stages[q]]);
+            expect(v.handCandidates).toEqual(q === viewer ? null : handCandidates(s, viewer, q));
+          });
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('handCandidates', () => {
   it('is the hand plus every card that left it face down since the viewer passed it on', () => {
     fc.assert(

@@ -32,11 +32,10 @@ import {
   NO_CARD,
   PHASE_TURN,
   TURNS_PER_AGE,
-  cityView,
+  cityBase,
   clone,
   copyState,
   handBase,
-  handView,
   holderAt,
   lineageAt,
   logPosition,
@@ -96,14 +95,14 @@ export interface Observation {
 
 /** The cards a seat knows could be in the hand another seat holds now, or null if unseen. */
 export function handCandidates(s: GameState, viewer: number, q: number): number[] | null {
-  if (q === viewer) return Array.from(handView(s, q));
+  if (q === viewer) return handCards(s, q);
   const age = s.age;
   const done = Math.min(turnsDone(s), TURNS_PER_AGE);
   const current = s.phase === PHASE_TURN ? s.turn : Math.min(s.turn, TURNS_PER_AGE);
   const h = lineageAt(s.n, age, current, q);
   const seen = lastHeld(s, age, h, viewer, done);
   if (seen === 0) return null;
-  const cards = Array.from(handView(s, q));
+  const cards = handCards(s, q);
   for (let t = seen + 1; t <= done; t++) {
     const holder = holderAt(s.n, age, t, h);
     if (!knownRemoval(s, viewer, age, t - 1, holder)) cards.push(s.logCard[s.logIndex(age, t - 1, holder)]);
@@ -119,6 +118,21 @@ export function handCandidates(s: GameState, viewer: number, q: number): number[
   return cards;
 }
 
+/**
+ * Copies of a seat's hand and city as plain arrays. Indexed loops rather than Array.from over a
+ * view: rule-based players observe at every decision, and the views and their iterators were a
+ * sixth of a rule-based game.
+ */
+function handCards(s: GameState, p: number): number[] {
+  return copyRange(s.hands, handBase(p), s.handLen[p]);
+}
+
+function copyRange(from: Uint8Array, start: number, length: number): number[] {
+  const out = new Array<number>(length);
+  for (let i = 0; i < length; i++) out[i] = from[start + i];
+  return out;
+}
+
 export function observe(s: GameState, seat: number): Observation {
   const seats: SeatView[] = [];
   for (let q = 0; q < s.n; q++) {
@@ -131,7 +145,7 @@ export function observe(s: GameState, seat: number): Observation {
       coins: s.coins[q],
       shields: s.shields[q],
       military,
-      city: Array.from(cityView(s, q)),
+      city: copyRange(s.city, cityBase(q), s.cityLen[q]),
       handSize: s.handLen[q],
       handCandidates: q === seat ? null : handCandidates(s, seat, q),
     });
@@ -144,7 +158,7 @@ export function observe(s: GameState, seat: number): Observation {
     age: s.age,
     turn: s.turn,
     phase: s.phase,
-    hand: Array.from(handView(s, seat)),
+    hand: handCards(s, seat),
     seats,
     discardSize,
   };
