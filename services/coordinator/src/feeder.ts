@@ -201,7 +201,11 @@ export class Feeder {
     const { single, batch } = await this.jobsOf(id, outstanding);
     const candidates = [...new Set([...single.values(), ...batch.values()])];
     const missingIds = new Set(await store.missingJobs(queue.qualifiedName, candidates));
-    const missing = outstanding.filter((k) => missingIds.has(single.get(k)!) && (!batch.has(k) || missingIds.has(batch.get(k)!)));
+    // Read again after the jobs: a job that finished since the first read stored its games before
+    // it left the queue, so only the games still outstanding now are lost (without this, a batch
+    // finishing in between was queued again game by game, and every game of it played twice).
+    const still = new Set(await store.outstanding(id));
+    const missing = outstanding.filter((k) => still.has(k) && missingIds.has(single.get(k)!) && (!batch.has(k) || missingIds.has(batch.get(k)!)));
     if (missing.length) {
       this.o.logger.warn({ sweep: id, games: missing.length }, 'claimed games had no job; queueing them again');
       await this.enqueue(id, missing);

@@ -570,6 +570,29 @@ test('a batch failing on its last attempt records each of its games as failed; a
   expect(await l.store.outstanding(id)).toEqual([]);
 });
 
+test('the feeder’s reconcile does not queue again a batch that finished while it looked: its games are stored, not lost', async () => {
+  const l = lab('reconcile-race');
+  const spec = parseSweepSpec({ name: 'worker-test', players: 3, seats: CHEAP, deals: { count: 6 } });
+  const meta = await l.store.create(spec, new Sweep(spec), Date.now(), undefined, 3);
+  expect(await l.feeder.tick()).toBe(6);
+  const { worker } = inProcessWorker(l, { start: false });
+  // The store as reconcile sees it: the batches are played, stored and gone from the queue
+  // between its read of the outstanding games and its look for their jobs.
+  const racing = Object.create(l.store) as SweepStore;
+  racing.missingJobs = async (queueName: string, ids: readonly string[]) => {
+    for (const job of await l.queue.getJobs(['waiting', 'prioritized'])) {
+      expect(await worker.process(job)).toBe('stored');
+      await job.remove();
+    }
+    return l.store.missingJobs(queueName, ids);
+  };
+  const feeder = new Feeder({ store: racing, queue: l.queue, window: 10, intervalMs: 1000, logger: silent });
+  expect(await feeder.reconcile(meta.id)).toBe(0);
+  expect(await l.queue.count()).toBe(0);
+  expect(worker.counts.stored).toBe(6);
+  expect(await l.store.outstanding(meta.id)).toEqual([]);
+});
+
 test('SIGTERM mid-batch: the games finished are stored, the batch goes back to the queue, and another worker plays only the rest', async () => {
   const l = lab('batch-sigterm');
   const games = 8;
