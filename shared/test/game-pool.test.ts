@@ -183,6 +183,20 @@ group('GamePool lanes', () => {
     expect(strip(await p.play(plans[3], false))).toEqual(strip(playGame(plans[3])));
   });
 
+  it('a thread that dies while idle is replaced and never handed out again', async () => {
+    const p = pool(1);
+    // Reach into the pool: nothing outside it can kill one of its idle threads.
+    const idle = (p as unknown as { idle: { thread: { terminate(): Promise<number> } }[] }).idle;
+    expect(idle.length).toBe(1);
+    await idle[0].thread.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const both = Promise.all([p.play(plans[0], false), p.play(plans[1], false)]);
+    expect(await settledWithin(both, 5000)).toBe('resolved');
+    const [a, b] = await both;
+    expect(strip(a)).toEqual(strip(playGame(plans[0])));
+    expect(strip(b)).toEqual(strip(playGame(plans[1])));
+  });
+
   it('games dropped at release are never taken for the next caller’s game', async () => {
     const p = pool(1);
     const lane = await p.lane();

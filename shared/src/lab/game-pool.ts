@@ -104,6 +104,9 @@ export class GamePool {
     slot.gone = true;
     const waiting = [...slot.pending.values()];
     slot.pending.clear();
+    // A thread that died while idle must not be handed out again.
+    const j = this.idle.indexOf(slot);
+    if (j >= 0) this.idle.splice(j, 1);
     const i = this.slots.indexOf(slot);
     if (i >= 0 && !this.closed) {
       this.slots.splice(i, 1);
