@@ -113,7 +113,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: "Thesis Table 7.5: MCTS (seat 1) against MCTS (seat 2), rulebased third (N = 1000 per pair, boards drawn per deal); the row agent's win rate",
     preset: 'thesis-7.5-mcts-matrix',
     kind: 'cells',
-    reason: 'MCTS-500 in the first seat; our second seat wins 4 points more than the first (see below)',
+    reason: 'the stronger agent in the first seat; our second seat wins 4 points more than the first (see below)',
     rows: [
       { label: 'MCTS-100 vs MCTS-250', agents: ['mcts:100,10,100', 'mcts:250,10,100'], seat: 0, paper: [28.6, 2.8] },
       { label: 'MCTS-100 vs MCTS-500', agents: ['mcts:100,10,100', 'mcts:500,10,100'], seat: 0, paper: [23.8, 2.6] },
