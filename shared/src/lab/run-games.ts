@@ -1,7 +1,7 @@
 /**
- * Plays game plans on this machine: in this thread, or on worker threads (one game per thread at
- * a time). Results are delivered in plan order whatever order the threads finish in, so output
- * files are identical for any thread count.
+ * Plays game plans on this machine: in this thread, or on worker threads (each playing one game at
+ * a time, with the next one queued behind it). Results are delivered in plan order whatever order
+ * the threads finish in, so output files are identical for any thread count.
  */
 import { Worker } from 'node:worker_threads';
 import { playGame, type GamePlan, type GameSummary } from './game.js';
@@ -64,6 +64,9 @@ export async function runGames(plans: readonly GamePlan[], options: RunOptions):
           if (nextToDeliver === plans.length) resolve();
           else send(w);
         });
+        // Two games queued per thread: the next one is waiting on the thread when a game ends,
+        // instead of after a round trip through this thread's event loop.
+        send(w);
         send(w);
       }
     });

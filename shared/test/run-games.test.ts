@@ -1,0 +1,28 @@
+/**
+ * runGames (src/lab/run-games.ts) on worker threads: every plan's game delivered once, in plan
+ * order, as playGame plays it, however many games are queued on each thread.
+ *
+ * The threads run the compiled play-worker (shared/dist): run `npx tsc -b` first.
+ */
+import { describe, expect, it } from 'vitest';
+import { runGames } from '@wonderlab/shared';
+import { Sweep, parseSweepSpec, playGame, type GamePlan, type GameSummary } from '../src/lab/index.js';
+
+const sweep = new Sweep(parseSweepSpec({ name: 'run', players: 3, seats: ['random', 'rulebased', 'rulebased'], deals: { firstSeed: 5, count: 7 } }));
+const plans: GamePlan[] = Array.from({ length: sweep.size }, (_, k) => sweep.game(k));
+const strip = (s: GameSummary) => ({ ...s, players: s.players.map(({ decisionMs: _, ...rest }) => rest) });
+
+describe('runGames on threads', () => {
+  for (const [threads, count] of [
+    [2, 7],
+    [3, 2],
+    [4, 5],
+  ] as const) {
+    it(`${count} plans on ${threads} threads: each once, in plan order, as playGame plays it`, async () => {
+      const got: GameSummary[] = [];
+      await runGames(plans.slice(0, count), { threads, onResult: (s) => got.push(s) });
+      expect(got.map((s) => s.id)).toEqual(plans.slice(0, count).map((p) => p.id));
+      got.forEach((s, i) => expect(strip(s)).toEqual(strip(playGame(plans[i]))));
+    });
+  }
+});
