@@ -110,14 +110,14 @@ export class GameWorker {
     const started = performance.now();
     let loaded;
     let plan;
-    let summary;
-    let cpuMs;
+    let played: PlayedGame;
     try {
       loaded = (await this.store.load(s))!;
       plan = loaded.sweep.game(k);
       this.log.debug({ sweep: s, game: plan.id }, 'game started');
       if (job.id) this.running.set(job.id, { started: Date.now(), seconds: gameSeconds(plan.agents), game: plan.id });
-      ({ summary, cpuMs } = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal));
+      // Packed on the game's thread, as a batch's games are: only its key and bytes come back.
+      played = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal, placementOf(loaded.sweep, k));
     } catch (err) {
       if (err instanceof GameAbortedError && token) await this.handBackJob(job, token, { sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
       const message = err instanceof Error ? err.message : String(err);
@@ -128,7 +128,7 @@ export class GameWorker {
       }
       throw err;
     }
-    const stored = await this.store.recordResult(loaded, summary, Date.now(), { cpuMs, worker: this.identity });
+    const stored = await this.store.recordResult(loaded, played.summary, Date.now(), { cpuMs: played.cpuMs, worker: this.identity }, played.packed);
     this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
     return stored ? 'stored' : 'duplicate';
   }
