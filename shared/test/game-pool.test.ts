@@ -61,7 +61,7 @@ group('GamePool', () => {
     const summaries = await Promise.all(plans.map((plan) => p.play(plan, false)));
     summaries.forEach((s, i) => {
       expect(s.id).toBe(plans[i].id);
-      expect(s.record).toBeUndefined();
+      expect(s.log).toBeUndefined();
       expect(strip(s)).toEqual(strip(playGame(plans[i])));
     });
   });
@@ -69,9 +69,9 @@ group('GamePool', () => {
   it('keeps the move record when asked, the same record as playGame keeps', async () => {
     const p = pool(2);
     const [withRecord, without] = await Promise.all([p.play(plans[1], true), p.play(plans[2], false)]);
-    expect(withRecord.record).toBeDefined();
+    expect(withRecord.log).toBeDefined();
     expect(strip(withRecord)).toEqual(strip(playGame(plans[1], { record: true })));
-    expect(without.record).toBeUndefined();
+    expect(without.log).toBeUndefined();
   });
 
   it('a game that throws rejects with its error, and the thread goes on playing', async () => {

@@ -4,7 +4,7 @@
  */
 import { describe as group, expect, it } from 'vitest';
 import { MCTS_DEFAULTS } from '../src/agents/index.js';
-import { BOARDS, CARDS, SCORE_CATEGORIES } from '../src/engine/index.js';
+import { BOARDS, CARDS, SCORE_CATEGORIES, recordFromLog } from '../src/engine/index.js';
 import {
   ROBILLIARD_DEALS,
   ROBILLIARD_SETS,
@@ -414,17 +414,18 @@ group('playGame', () => {
       expect(g.winners).toEqual([g.players.findIndex((x) => x.winner)]);
       expect(g.decidedBy).toBe('vp');
     }
-    expect(g.record).toBeUndefined();
+    expect(g.log).toBeUndefined();
   });
 
-  it('{ record: true } keeps the move record and plays the same game', () => {
+  it('{ record: true } keeps the move log and plays the same game', () => {
     const p = plan({ agents: ['random', 'rulebased', 'random'], seed: 777 });
     const plain = playGame(p);
     const recorded = playGame(p, { record: true });
-    expect(recorded.record).toBeDefined();
-    expect(recorded.record!.steps.length).toBeGreaterThanOrEqual(18);
-    expect(recorded.record!.result?.scores.map((x) => x.total)).toEqual(plain.players.map((x) => x.score.total));
-    const { record: _record, ...rest } = recorded;
+    expect(recorded.log).toBeDefined();
+    const record = recordFromLog(recorded.log!);
+    expect(record.steps.length).toBeGreaterThanOrEqual(18);
+    expect(record.result?.scores.map((x) => x.total)).toEqual(plain.players.map((x) => x.score.total));
+    const { log: _log, ...rest } = recorded;
     expect(withoutTimes(rest)).toEqual(withoutTimes(plain));
   });
 

@@ -4,7 +4,7 @@
  * without a record; records with them and records from before them both replay.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeMove, legalMoves, newGame, replay, step, timeline, type GameRecord, type RecordedMove } from '../src/engine/index.js';
+import { decodeMove, legalMoves, newGame, recordFromLog, replay, step, timeline, type GameRecord, type RecordedMove } from '../src/engine/index.js';
 import { playGame, type GamePlan, type GameSummary } from '../src/lab/index.js';
 
 const AGENTS = ['mcts(it=30)', 'rulebased', 'mcts(it=24,det=pimc,worlds=3)'];
@@ -38,7 +38,7 @@ const withoutTimes = (g: GameSummary) => ({ ...g, players: g.players.map((p) => 
 describe('records with search statistics', () => {
   it('every MCTS move with a choice carries its search, no other move does', () => {
     for (const seed of [1, 2]) {
-      const record = playGame(plan(seed), { record: true }).record!;
+      const record = recordFromLog(playGame(plan(seed), { record: true }).log!);
       const choices = choicesPerMove(record);
       let searched = 0;
       for (const [i, rec] of record.steps.entries()) {
@@ -54,7 +54,7 @@ describe('records with search statistics', () => {
   });
 
   it('a search lists at most 8 moves, most visited first, visits within the iterations, the move played marked by being among them', () => {
-    const record = playGame(plan(3), { record: true }).record!;
+    const record = recordFromLog(playGame(plan(3), { record: true }).log!);
     for (const [i, rec] of record.steps.entries()) {
       for (const m of rec.moves) {
         if (!m.search) continue;
@@ -82,15 +82,15 @@ describe('records with search statistics', () => {
   it('a recorded game is the game played without a record, and its record replays', () => {
     for (const seed of [4, 5]) {
       const plain = playGame(plan(seed));
-      const { record, ...recorded } = playGame(plan(seed), { record: true });
+      const { log, ...recorded } = playGame(plan(seed), { record: true });
       expect(withoutTimes(recorded)).toEqual(withoutTimes(plain));
-      const json: GameRecord = JSON.parse(JSON.stringify(record));
+      const json: GameRecord = JSON.parse(JSON.stringify(recordFromLog(log!)));
       expect(replay(json).differences).toEqual([]);
     }
   });
 
   it('the timeline passes each move’s search through; a record without searches (older ones) still replays and times', () => {
-    const record = playGame(plan(6), { record: true }).record!;
+    const record = recordFromLog(playGame(plan(6), { record: true }).log!);
     const steps = timeline(record);
     steps.forEach((s, i) => expect(s.moves).toEqual(record.steps[i].moves));
     const old: GameRecord = JSON.parse(JSON.stringify(record));

@@ -4,13 +4,13 @@
  * ever goes below zero; what a city has built is never taken back.
  */
 import { describe, expect, it } from 'vitest';
-import { SCORE_CATEGORIES, replay, timeline, type GameRecord, type ScoreBreakdown } from '../src/engine/index.js';
+import { SCORE_CATEGORIES, recordFromLog, replay, timeline, type GameRecord, type ScoreBreakdown } from '../src/engine/index.js';
 import { playGame, type GamePlan } from '../src/lab/index.js';
 
 /** A seeded 3-player game between fast agents, recorded. */
 function recordedGame(seed: number, agents = ['rulebased', 'random', 'rulebased']): GameRecord {
   const plan: GamePlan = { id: `timeline-${seed}`, index: 0, seed, set: -1, deal: 0, seating: 0, agents, sides: 'random', open: false };
-  return playGame(plan, { record: true }).record!;
+  return recordFromLog(playGame(plan, { record: true }).log!);
 }
 
 /** Categories that only grow: cards, stages and science symbols are never lost. */

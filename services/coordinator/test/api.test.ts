@@ -19,6 +19,7 @@ import {
   parseSweepSpec,
   placementOf,
   playGame,
+  recordFromLog,
   replay,
   summarizeAggregates,
   timeline,
@@ -61,7 +62,7 @@ async function allGames(lab: TestLab, id: string, limit: number): Promise<{ item
 
 /** A summary without what may differ between two plays of the same plan (timing, record). */
 function comparable(g: GameSummary): unknown {
-  const { record: _record, ...rest } = g;
+  const { log: _log, ...rest } = g;
   return { ...rest, players: rest.players.map(({ decisionMs: _ms, ...p }) => p) };
 }
 
@@ -266,6 +267,7 @@ describe('a lab playing a small sweep', () => {
       expect(item.summary.id).toBe(plan.id);
       expect(item.summary.index).toBe(k);
       expect(item.summary.record).toBeUndefined();
+      expect(item.summary.log).toBeUndefined();
     });
     expect(new Set(games.map((g) => g.id)).size).toBe(sweep.size);
 
@@ -351,7 +353,7 @@ describe('a lab playing a small sweep', () => {
     expect(record.result.ranks).toEqual(summary.players.map((p: any) => p.rank));
     expect(record.result.scores).toEqual(summary.players.map((p: any) => p.score));
     // The record is the one a local play records (decision times aside), and it replays.
-    expect(recordWithoutTimes(record)).toEqual(recordWithoutTimes(playGame(plan, { record: true }).record!));
+    expect(recordWithoutTimes(record)).toEqual(recordWithoutTimes(recordFromLog(playGame(plan, { record: true }).log!)));
     expect(replay(record).differences).toEqual([]);
 
     // A well-formed id of a cell the sweep does not have.

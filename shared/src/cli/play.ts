@@ -14,11 +14,12 @@ import {
   formatStandings,
   planTournament,
   runGames,
+  type GameSummary,
   type Seating,
   type Setup,
   type TournamentOptions,
 } from '../lab/index.js';
-import { MAX_PLAYERS, MIN_PLAYERS } from '../engine/index.js';
+import { MAX_PLAYERS, MIN_PLAYERS, recordFromLog, type GameRecord } from '../engine/index.js';
 
 export class PlayUsageError extends Error {}
 
@@ -163,6 +164,12 @@ export function progress(total: number, quiet: boolean) {
   };
 }
 
+/** A summary as --out writes it: with the full record (recordFromLog) in place of the move log. */
+function withRecord(summary: GameSummary): GameSummary | (Omit<GameSummary, 'log'> & { record: GameRecord }) {
+  const { log, ...rest } = summary;
+  return log ? { ...rest, record: recordFromLog(log) } : summary;
+}
+
 export async function runPlay(cmd: PlayCommand, out: (s: string) => void): Promise<void> {
   const tournament = new Tournament(cmd.tournament);
   const plans = planTournament(cmd.tournament);
@@ -181,7 +188,7 @@ export async function runPlay(cmd: PlayCommand, out: (s: string) => void): Promi
       record: cmd.records,
       onResult: (summary) => {
         standings.add(summary);
-        if (fd !== undefined) writeSync(fd, JSON.stringify(summary) + '\n');
+        if (fd !== undefined) writeSync(fd, JSON.stringify(withRecord(summary)) + '\n');
         tick(++done);
       },
     });

@@ -30,4 +30,5 @@ export * from './scoring.js';
 export * from './random-game.js';
 export * from './information.js';
 export * from './record.js';
+export * from './move-log.js';
 export * from './position.js';

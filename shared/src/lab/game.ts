@@ -13,16 +13,16 @@ import {
   gameResult,
   legalMoves,
   newGame,
-  recordStep,
-  startRecord,
+  logStep,
+  startLog,
   step,
-  type GameRecord,
   type GameState,
-  type RecordedSearch,
+  type LoggedSearch,
+  type MoveLog,
   type ScoreBreakdown,
   type SideChoice,
 } from '../engine/index.js';
-import { recordedSearch } from './recorded-search.js';
+import { loggedSearch } from './recorded-search.js';
 import { deriveSeed } from './setups.js';
 
 export interface GamePlan {
@@ -87,8 +87,8 @@ export interface GameSummary {
   winners: number[];
   decidedBy: 'vp' | 'coins' | 'shared';
   open: boolean;
-  /** The full game record (moves and payments, MCTS decisions' search statistics), when asked for. */
-  record?: GameRecord;
+  /** The game's moves (and MCTS decisions' search statistics), when asked for: recordFromLog gives the full record. */
+  log?: MoveLog;
 }
 
 export interface PlayOptions {
@@ -108,9 +108,9 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   const thinking = new Array<number>(n).fill(0);
   const iterations = new Array<number>(n).fill(0);
   const cutShort = new Array<number>(n).fill(0);
-  const record = options.record ? startRecord(config, s) : undefined;
+  const log = options.record ? startLog(config) : undefined;
   const moves = new Array<number>(n).fill(0);
-  const searches = new Array<RecordedSearch | undefined>(n);
+  const searches = new Array<Omit<LoggedSearch, 'at'> | undefined>(n);
   while (!s.isOver()) {
     for (const seat of actingSeats(s)) {
       const agent = agents[seat];
@@ -119,7 +119,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
       const decision = agent.decide(decisionContext(s, seat, legal, rngs[seat], plan.open));
       const ms = performance.now() - started;
       thinking[seat] += ms;
-      searches[seat] = decision.search && recordedSearch(decision.search, ms);
+      searches[seat] = decision.search && loggedSearch(decision.search, ms);
       decisions[seat]++;
       iterations[seat] += decision.iterations ?? 0;
       if (decision.cutShort) cutShort[seat]++;
@@ -128,9 +128,8 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
       }
       moves[seat] = decision.move;
     }
-    // recordStep logs the moves and applies them.
-    if (record) recordStep(record, s, moves, searches);
-    else step(s, moves);
+    if (log) logStep(log, s, moves, searches);
+    step(s, moves);
   }
   const result = gameResult(s);
   const best = Math.max(...result.scores.map((x) => x.total));
@@ -167,6 +166,6 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
     winners: result.winners,
     decidedBy: result.decidedBy,
     open: plan.open,
-    ...(record ? { record } : {}),
+    ...(log ? { log } : {}),
   };
 }

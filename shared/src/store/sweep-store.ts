@@ -14,7 +14,7 @@ import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
-import { packGame, unpack } from './packing.js';
+import { packGame, unpack, unpackRecord } from './packing.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
@@ -474,7 +474,7 @@ export class SweepStore {
 
   async gameRecord(id: string, gameId: string): Promise<GameRecord | undefined> {
     const blob = await this.redis.hgetBuffer(this.k(id).records, gameId);
-    return blob ? (unpack(blob) as GameRecord) : undefined;
+    return blob ? unpackRecord(blob) : undefined;
   }
 
   /** A sweep's finishing-order counters (`c<cell>|O<order>` → games), read by a server-side scan of its aggregates. */
