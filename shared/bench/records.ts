@@ -5,9 +5,9 @@
  * the deflated JSON record the store kept before logs, for comparison.
  * Sizes, not times: the same on every machine.
  */
-import { recordFromLog, type MoveLog } from '../src/engine/index.js';
+import { recordFromLog } from '../src/engine/index.js';
 import { planTournament, playGame } from '../src/lab/index.js';
-import { pack, packLog } from '../src/store/packing.js';
+import { pack, packLog, packSummary } from '../src/store/packing.js';
 import { median } from './harness.js';
 
 const GAMES = 20;
@@ -21,8 +21,11 @@ function main(): void {
   const withStats: number[] = [];
   const without: number[] = [];
   const asJson: number[] = [];
+  const summaries: number[] = [];
   for (const plan of plans.slice(0, GAMES)) {
-    const log: MoveLog = playGame(plan, { record: true }).log!;
+    const { log, ...summary } = playGame(plan, { record: true });
+    summaries.push(packSummary(summary).length);
+    if (!log) throw new Error('a game played with { record: true } has no log');
     withStats.push(packLog(log).length);
     without.push(packLog({ ...log, searches: [] }).length);
     asJson.push(pack(recordFromLog(log)).length);
@@ -30,6 +33,7 @@ function main(): void {
   const max = Math.max(...withStats);
   console.log(`record_bytes_3p_mcts_search: ${Math.round(median(withStats))} bytes (median of ${withStats.length} games, a packed move log with MCTS search statistics; max ${max}; target max < ${TARGET_BYTES})`);
   console.log(`record_bytes_3p_without_search: ${Math.round(median(without))} bytes (the same records without them; max ${Math.max(...without)})`);
+  console.log(`summary_bytes_3p: ${Math.round(median(summaries))} bytes (the same games' summaries as stored, without their records)`);
   console.log(`record_bytes_3p_json_deflated: ${Math.round(median(asJson))} bytes (the same records with statistics as deflated JSON, the form stored before move logs)`);
 }
 

@@ -1,14 +1,17 @@
 /**
- * How results and records are stored. A summary is deflated JSON: a 3-player one shrinks from
- * about 1.7 KB to about 0.75 KB, which is what a million-game sweep's Redis has to hold. A record
- * is stored as its game's move log (packLog): about a fifth of the deflated JSON record it
- * replaced, and a hundredth of its cost to write; reading it replays the game. Its own module so
- * that the bench measures a record's stored size with the store's own code.
+ * How results and records are stored, in forms a million-game sweep's Redis can hold and a game
+ * thread can write without zlib:
+ * - a summary as positional JSON with cards and boards as catalogue ids (packSummary): about 0.5 KB
+ *   at 3 players, smaller than the same summary as deflated JSON (0.75 KB) at a tenth of the cost;
+ * - a record as its game's move log (packLog): about a fifth of the deflated JSON record, and a
+ *   hundredth of its cost to write; reading it replays the game.
+ * Both start with STORED_MAGIC and a form byte; what was stored before them (deflated JSON) still
+ * reads. Its own module so that the bench measures the stored sizes with the store's own code.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { recordFromLog, type GameRecord, type LoggedSearch, type MoveLog } from '../engine/index.js';
+import { BOARDS, CARDS, recordFromLog, type GameRecord, type LoggedSearch, type MoveLog, type ScoreBreakdown } from '../engine/index.js';
 import { gameIncrements, pairedShare, type GamePlacement } from '../lab/aggregates.js';
-import type { GameSummary } from '../lab/game.js';
+import type { GameSummary, PlayerSummary } from '../lab/game.js';
 import type { PackedGame } from '../lab/game-pool.js';
 
 export function pack(value: unknown): Buffer {
@@ -20,12 +23,21 @@ export function unpack(blob: Buffer): unknown {
 }
 
 /**
- * First byte of a packed log. Read as the start of a raw deflate stream it would announce block
- * type 3, which does not exist, so a log is never mistaken for the deflated JSON records stored
- * before logs were.
+ * First byte of a packed log or summary. Read as the start of a raw deflate stream it would
+ * announce block type 3, which does not exist, so neither is ever mistaken for the deflated JSON
+ * stored before them.
  */
-const LOG_MAGIC = 0x57;
-const LOG_FORMAT = 1;
+const STORED_MAGIC = 0x57;
+/**
+ * The second byte: which form, in which version. Card and board ids are the catalogue's: a change
+ * of its order needs new form numbers (the stored fixtures in the tests fail until then).
+ */
+const FORM_LOG = 1;
+const FORM_SUMMARY = 2;
+
+function formOf(blob: Uint8Array): number | undefined {
+  return blob.length >= 2 && blob[0] === STORED_MAGIC ? blob[1] : undefined;
+}
 
 /**
  * A move log as bytes: magic, format, the config's JSON, the move codes as unsigned varints, and
@@ -45,8 +57,8 @@ export function packLog(log: MoveLog): Buffer {
     }
     out[at++] = v;
   };
-  out[at++] = LOG_MAGIC;
-  out[at++] = LOG_FORMAT;
+  out[at++] = STORED_MAGIC;
+  out[at++] = FORM_LOG;
   varint(config.length);
   at += config.copy(out, at);
   varint(log.moves.length);
@@ -56,12 +68,13 @@ export function packLog(log: MoveLog): Buffer {
 }
 
 export function isPackedLog(blob: Uint8Array): boolean {
-  return blob.length >= 2 && blob[0] === LOG_MAGIC;
+  return formOf(blob) !== undefined;
 }
 
 export function unpackLog(blob: Buffer): MoveLog {
-  if (!isPackedLog(blob)) throw new Error('not a packed move log');
-  if (blob[1] !== LOG_FORMAT) throw new Error(`move log format ${blob[1]} is not known (this build reads ${LOG_FORMAT})`);
+  const form = formOf(blob);
+  if (form === undefined) throw new Error('not a packed move log');
+  if (form !== FORM_LOG) throw new Error(`move log format ${form} is not known (this build reads ${FORM_LOG})`);
   let at = 2;
   const varint = () => {
     let v = 0;
@@ -87,9 +100,87 @@ export function unpackRecord(blob: Buffer): GameRecord {
   return isPackedLog(blob) ? recordFromLog(unpackLog(blob)) : (unpack(blob) as GameRecord);
 }
 
-/** A game made ready for the store: its summary deflated, its log packed, its aggregate increments and paired share counted. */
+const DECIDED_BY: readonly GameSummary['decidedBy'][] = ['vp', 'coins', 'shared'];
+const CARD_ID = new Map<string, number>();
+for (const [id, card] of CARDS.entries()) if (!CARD_ID.has(card.name)) CARD_ID.set(card.name, id);
+const BOARD_ID = new Map(BOARDS.map((b, id) => [b.wonder, id]));
+
+function idOf(ids: Map<string, number>, name: string, what: string): number {
+  const id = ids.get(name);
+  if (id === undefined) throw new Error(`summary: no ${what} named '${name}' in the catalogue`);
+  return id;
+}
+
+const scoreRow = (x: ScoreBreakdown) => [x.military, x.treasury, x.wonder, x.civilian, x.commercial, x.guilds, x.science, x.total];
+const playerRow = (p: PlayerSummary) => [
+  p.seat,
+  p.agent,
+  p.canonical === p.agent ? 0 : p.canonical,
+  idOf(BOARD_ID, p.wonder, 'wonder'),
+  p.side,
+  scoreRow(p.score),
+  p.coins,
+  p.stages,
+  p.built.map((name) => idOf(CARD_ID, name, 'card')),
+  p.winner ? 1 : 0,
+  p.rank,
+  p.decisions,
+  p.decisionMs,
+  p.iterations,
+  p.cutShort,
+];
+
+/** A summary (without its log) as stored: positional JSON, cards and boards by catalogue id. */
+export function packSummary(summary: Omit<GameSummary, 'log'>): Buffer {
+  const g = summary;
+  const row = [g.id, g.index, g.seed, g.set, g.deal, g.seating, g.open ? 1 : 0, DECIDED_BY.indexOf(g.decidedBy), g.winners, g.players.map(playerRow)];
+  const json = JSON.stringify(row);
+  const out = Buffer.allocUnsafe(2 + Buffer.byteLength(json));
+  out[0] = STORED_MAGIC;
+  out[1] = FORM_SUMMARY;
+  out.write(json, 2);
+  return out;
+}
+
+type StoredPlayer = [number, string, string | 0, number, PlayerSummary['side'], number[], number, number, number[], number, number, number, number, number, number];
+
+function playerFrom(row: StoredPlayer): PlayerSummary {
+  const [seat, agent, canonical, board, side, score, coins, stages, built, winner, rank, decisions, decisionMs, iterations, cutShort] = row;
+  const [military, treasury, wonder, civilian, commercial, guilds, science, total] = score;
+  return {
+    seat,
+    agent,
+    canonical: canonical === 0 ? agent : canonical,
+    wonder: BOARDS[board].wonder,
+    city: BOARDS[board].city,
+    side,
+    score: { military, treasury, wonder, civilian, commercial, guilds, science, total },
+    coins,
+    stages,
+    built: built.map((id) => CARDS[id].name),
+    winner: winner === 1,
+    rank,
+    decisions,
+    decisionMs,
+    iterations,
+    cutShort,
+  };
+}
+
+/** A stored summary: packSummary's form, or (stored before it) deflated JSON. */
+export function unpackSummary(blob: Buffer): GameSummary {
+  const form = formOf(blob);
+  if (form === undefined) return unpack(blob) as GameSummary;
+  if (form !== FORM_SUMMARY) throw new Error(`summary format ${form} is not known (this build reads ${FORM_SUMMARY})`);
+  const row = JSON.parse(blob.toString('utf8', 2));
+  if (!Array.isArray(row) || row.length !== 10 || !Array.isArray(row[9])) throw new Error('summary: malformed stored row');
+  const [id, index, seed, set, deal, seating, open, decidedBy, winners, players] = row;
+  return { id, index, seed, set, deal, seating, players: (players as StoredPlayer[]).map(playerFrom), winners, decidedBy: DECIDED_BY[decidedBy], open: open === 1 };
+}
+
+/** A game made ready for the store: its summary and log packed, its aggregate increments and paired share counted. */
 export function packGame(summary: GameSummary, placement: GamePlacement): PackedGame {
   const { log, ...rest } = summary;
   const share = pairedShare(summary, placement);
-  return { summary: pack(rest), ...(log ? { record: packLog(log) } : {}), increments: gameIncrements(summary, placement), ...(share ? { share } : {}) };
+  return { summary: packSummary(rest), ...(log ? { record: packLog(log) } : {}), increments: gameIncrements(summary, placement), ...(share ? { share } : {}) };
 }

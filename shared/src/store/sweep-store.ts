@@ -14,7 +14,7 @@ import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
-import { packGame, unpack, unpackRecord } from './packing.js';
+import { packGame, unpackRecord, unpackSummary } from './packing.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
@@ -439,7 +439,7 @@ export class SweepStore {
   async results(id: string, gameIds: readonly string[]): Promise<(GameSummary | undefined)[]> {
     if (gameIds.length === 0) return [];
     const rows = await this.redis.hmgetBuffer(this.k(id).results, ...gameIds);
-    return rows.map((r) => (r ? (unpack(r) as GameSummary) : undefined));
+    return rows.map((r) => (r ? unpackSummary(r) : undefined));
   }
 
   /** The sweep's throughput ring: games finished per bucket of active time (see RECORD_RESULT). */
