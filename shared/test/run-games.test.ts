@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runGames } from '@wonderlab/shared';
-import { Sweep, parseSweepSpec, playGame, type GamePlan, type GameSummary } from '../src/lab/index.js';
+import { Sweep, parseSweepSpec, playGame, withRecord, type GamePlan, type GameSummary, type SummaryWithRecord } from '../src/lab/index.js';
 
 const sweep = new Sweep(parseSweepSpec({ name: 'run', players: 3, seats: ['random', 'rulebased', 'rulebased'], deals: { firstSeed: 5, count: 7 } }));
 const plans: GamePlan[] = Array.from({ length: sweep.size }, (_, k) => sweep.game(k));
-const strip = (s: GameSummary) => ({ ...s, players: s.players.map(({ decisionMs: _, ...rest }) => rest) });
+const strip = (s: GameSummary | SummaryWithRecord) => ({ ...s, players: s.players.map(({ decisionMs: _, ...rest }) => rest) });
 
 describe('runGames on threads', () => {
   for (const [threads, count] of [
@@ -23,6 +23,22 @@ describe('runGames on threads', () => {
       await runGames(plans.slice(0, count), { threads, onResult: (s) => got.push(s) });
       expect(got.map((s) => s.id)).toEqual(plans.slice(0, count).map((p) => p.id));
       got.forEach((s, i) => expect(strip(s)).toEqual(strip(playGame(plans[i]))));
+    });
+  }
+
+  for (const threads of [1, 2]) {
+    it(`records on ${threads} thread(s): 'log' delivers each game's move log, 'full' its full record in the log's place`, async () => {
+      const logs: (GameSummary | SummaryWithRecord)[] = [];
+      const full: (GameSummary | SummaryWithRecord)[] = [];
+      await runGames(plans.slice(0, 3), { threads, record: 'log', onResult: (s) => logs.push(s) });
+      await runGames(plans.slice(0, 3), { threads, record: 'full', onResult: (s) => full.push(s) });
+      plans.slice(0, 3).forEach((plan, i) => {
+        const local = playGame(plan, { record: true });
+        expect(strip(logs[i])).toEqual(strip(local));
+        expect('record' in full[i]).toBe(true);
+        expect('log' in full[i]).toBe(false);
+        expect(strip(full[i])).toEqual(strip(withRecord(local)));
+      });
     });
   }
 });

@@ -179,7 +179,7 @@ async function cheapSweep(): Promise<void> {
     const sweep = new Sweep(spec);
     const plans = Array.from({ length: sweep.size }, (_, k) => sweep.game(k));
     let started = performance.now();
-    await runGames(plans, { threads: 2, record: true, onResult: () => {} });
+    await runGames(plans, { threads: 2, record: 'log', onResult: () => {} });
     const local = sweep.size / ((performance.now() - started) / 1000);
 
     child = spawn(process.execPath, ['--single-threaded-gc', WORKER_MAIN], {

@@ -14,12 +14,11 @@ import {
   formatStandings,
   planTournament,
   runGames,
-  type GameSummary,
   type Seating,
   type Setup,
   type TournamentOptions,
 } from '../lab/index.js';
-import { MAX_PLAYERS, MIN_PLAYERS, recordFromLog, type GameRecord } from '../engine/index.js';
+import { MAX_PLAYERS, MIN_PLAYERS } from '../engine/index.js';
 
 export class PlayUsageError extends Error {}
 
@@ -164,12 +163,6 @@ export function progress(total: number, quiet: boolean) {
   };
 }
 
-/** A summary as --out writes it: with the full record (recordFromLog) in place of the move log. */
-function withRecord(summary: GameSummary): GameSummary | (Omit<GameSummary, 'log'> & { record: GameRecord }) {
-  const { log, ...rest } = summary;
-  return log ? { ...rest, record: recordFromLog(log) } : summary;
-}
-
 export async function runPlay(cmd: PlayCommand, out: (s: string) => void): Promise<void> {
   const tournament = new Tournament(cmd.tournament);
   const plans = planTournament(cmd.tournament);
@@ -185,10 +178,10 @@ export async function runPlay(cmd: PlayCommand, out: (s: string) => void): Promi
   try {
     await runGames(plans, {
       threads: cmd.threads,
-      record: cmd.records,
+      record: cmd.records ? 'full' : undefined,
       onResult: (summary) => {
         standings.add(summary);
-        if (fd !== undefined) writeSync(fd, JSON.stringify(withRecord(summary)) + '\n');
+        if (fd !== undefined) writeSync(fd, JSON.stringify(summary) + '\n');
         tick(++done);
       },
     });

@@ -50,11 +50,20 @@ function recordedSearch(search: LoggedSearch): RecordedSearch {
   return { ...rest, moves: moves.map(({ move, ...m }) => ({ move: decodeMove(move), ...m })) };
 }
 
+export interface ReplayLogOptions {
+  /**
+   * The moves were checked as they were played (a log this process has just made): they are not
+   * checked again, which makes the replay about three times faster. Never for a log read from
+   * outside.
+   */
+  checked?: boolean;
+}
+
 /**
  * The full record of a logged game, by replaying it. Throws, naming the move, when a move is not
  * legal where the log puts it, or when the log ends before the game or goes on after it.
  */
-export function recordFromLog(log: MoveLog): GameRecord {
+export function recordFromLog(log: MoveLog, options: ReplayLogOptions = {}): GameRecord {
   const s = newGame(log.config);
   const record = startRecord(log.config, s);
   const bySearch = new Map(log.searches.map((x) => [x.at, x]));
@@ -65,7 +74,7 @@ export function recordFromLog(log: MoveLog): GameRecord {
     for (const seat of actingSeats(s)) {
       if (at >= log.moves.length) throw new Error(`the log ends at move ${at}, before the game does (age ${s.age}, turn ${s.turn})`);
       const code = log.moves[at];
-      if (!isLegalMove(s, seat, code)) throw new Error(`move ${at} (${code}) is not legal for seat ${seat} at age ${s.age} turn ${s.turn}`);
+      if (!options.checked && !isLegalMove(s, seat, code)) throw new Error(`move ${at} (${code}) is not legal for seat ${seat} at age ${s.age} turn ${s.turn}`);
       const search = bySearch.get(at);
       taken.push({ seat, ...decodeMove(code), ...(search ? { search: recordedSearch(search) } : {}) });
       moves[seat] = code;

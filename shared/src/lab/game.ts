@@ -14,8 +14,10 @@ import {
   legalMoves,
   newGame,
   logStep,
+  recordFromLog,
   startLog,
   step,
+  type GameRecord,
   type GameState,
   type LoggedSearch,
   type MoveLog,
@@ -89,6 +91,18 @@ export interface GameSummary {
   open: boolean;
   /** The game's moves (and MCTS decisions' search statistics), when asked for: recordFromLog gives the full record. */
   log?: MoveLog;
+}
+
+/** A summary as a reader wants it: with the game's full record in place of its move log. */
+export type SummaryWithRecord = Omit<GameSummary, 'log'> & { record?: GameRecord };
+
+/**
+ * The summary of a game this process played, with its log replayed into the full record
+ * (recordFromLog, its moves checked as they were played); as it is without a log.
+ */
+export function withRecord(summary: GameSummary): SummaryWithRecord {
+  const { log, ...rest } = summary;
+  return log ? { ...rest, record: recordFromLog(log, { checked: true }) } : rest;
 }
 
 export interface PlayOptions {

@@ -1,13 +1,13 @@
 /**
  * Worker thread of runGames and GamePool: plays the plans it is sent and posts back their
- * summaries, with the CPU time the game took on this thread (the lab sums it per sweep), and given
+ * summaries (with the full record in place of the move log when asked: `full`), with the CPU time the game took on this thread (the lab sums it per sweep), and given
  * the game's placement in its sweep, the game made ready for the store (game-pool.ts, PackedGame).
  */
 import { openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { packGame } from '../store/packing.js';
 import type { GamePlacement } from './aggregates.js';
-import { playGame, type GamePlan } from './game.js';
+import { playGame, withRecord, type GamePlan } from './game.js';
 
 if (!parentPort) throw new Error('play-worker must run in a worker thread');
 const port = parentPort;
@@ -38,7 +38,7 @@ function threadCpuMs(): number | undefined {
   }
 }
 
-port.on('message', (msg: { id?: number; plan: GamePlan; record: boolean; placement?: GamePlacement }) => {
+port.on('message', (msg: { id?: number; plan: GamePlan; record: boolean; full?: boolean; placement?: GamePlacement }) => {
   try {
     const cpu = threadCpuMs();
     const wall = performance.now();
@@ -46,7 +46,7 @@ port.on('message', (msg: { id?: number; plan: GamePlan; record: boolean; placeme
     const after = threadCpuMs();
     // Without the file, the game's wall time on this thread (an upper bound of its CPU time).
     const cpuMs = cpu !== undefined && after !== undefined ? after - cpu : performance.now() - wall;
-    if (!msg.placement) return port.postMessage({ id: msg.id, ok: true, summary, cpuMs });
+    if (!msg.placement) return port.postMessage({ id: msg.id, ok: true, summary: msg.full ? withRecord(summary) : summary, cpuMs });
     // Only the game's key goes back with its packed form: the caller stores the packed bytes, and
     // a whole summary to clone and collect would cost the queue's thread more than the store.
     port.postMessage({ id: msg.id, ok: true, summary: { id: summary.id, index: summary.index }, cpuMs, packed: packGame(summary, msg.placement) });

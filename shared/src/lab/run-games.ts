@@ -4,26 +4,31 @@
  * the threads finish in, so output files are identical for any thread count.
  */
 import { Worker } from 'node:worker_threads';
-import { playGame, type GamePlan, type GameSummary } from './game.js';
+import { playGame, withRecord, type GamePlan, type GameSummary, type SummaryWithRecord } from './game.js';
 
 export interface RunOptions {
   /** Worker threads; 0 or 1 plays in the calling thread. */
   threads: number;
-  record?: boolean;
+  /**
+   * Keep each game's moves: 'log' as the summary's move log, 'full' as the full record built from
+   * it (withRecord), on the game's own thread.
+   */
+  record?: 'log' | 'full';
   /** Called once per game, in plan order. */
-  onResult: (summary: GameSummary) => void;
+  onResult: (summary: GameSummary | SummaryWithRecord) => void;
 }
 
 export async function runGames(plans: readonly GamePlan[], options: RunOptions): Promise<void> {
   if (options.threads <= 1) {
     for (const plan of plans) {
-      options.onResult(playGame(plan, { record: options.record }));
+      const summary = playGame(plan, { record: options.record !== undefined });
+      options.onResult(options.record === 'full' ? withRecord(summary) : summary);
       // Let timers (the progress line) and signals run between games.
       await new Promise((resolve) => setImmediate(resolve));
     }
     return;
   }
-  const pending = new Map<number, GameSummary>();
+  const pending = new Map<number, GameSummary | SummaryWithRecord>();
   const position = new Map(plans.map((plan, i) => [plan.index, i]));
   let nextToDeliver = 0;
   let nextToSend = 0;
@@ -38,7 +43,7 @@ export async function runGames(plans: readonly GamePlan[], options: RunOptions):
         }
       };
       const send = (w: Worker) => {
-        if (nextToSend < plans.length) w.postMessage({ plan: plans[nextToSend++], record: options.record ?? false });
+        if (nextToSend < plans.length) w.postMessage({ plan: plans[nextToSend++], record: options.record !== undefined, full: options.record === 'full' });
       };
       const count = Math.min(options.threads, plans.length);
       if (count === 0) resolve();
