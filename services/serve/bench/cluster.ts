@@ -167,9 +167,10 @@ async function redisCounters(redis: ReturnType<typeof connectRedis>): Promise<{ 
 }
 
 /**
- * A sweep of cheap games (three rule-based players, records kept, as `npm start` would play it)
- * through a worker process of 2 slots, batched as the coordinator batches it, against the same
- * games on 2 local threads; with Redis's commands and CPU per game.
+ * A sweep of cheap games (three rule-based players, records kept, as `npm start` plays it by
+ * default) through a worker process of 2 slots, batched as the coordinator batches it, against the
+ * same games on 2 local threads as `wonderlab play` plays them by default (no records): the
+ * issue's comparison. With Redis's commands and CPU per game.
  */
 async function cheapSweep(): Promise<void> {
   const { prefix, queueName, redis, store, queue } = setup();
@@ -179,7 +180,7 @@ async function cheapSweep(): Promise<void> {
     const sweep = new Sweep(spec);
     const plans = Array.from({ length: sweep.size }, (_, k) => sweep.game(k));
     let started = performance.now();
-    await runGames(plans, { threads: 2, record: 'log', onResult: () => {} });
+    await runGames(plans, { threads: 2, onResult: () => {} });
     const local = sweep.size / ((performance.now() - started) / 1000);
 
     child = spawn(process.execPath, ['--single-threaded-gc', WORKER_MAIN], {
@@ -197,8 +198,8 @@ async function cheapSweep(): Promise<void> {
     const lab = sweep.size / ((performance.now() - started) / 1000);
     await feeder.stop();
     const after = await redisCounters(redis);
-    console.log(`cheap_sweep_local_2_threads: ${Math.round(local)} games/s (rulebased x3, records kept, ${sweep.size} games)`);
-    console.log(`cheap_sweep_through_lab: ${Math.round(lab)} games/s (one worker process of 2 slots, batches of ${batch})`);
+    console.log(`cheap_sweep_local_2_threads: ${Math.round(local)} games/s (rulebased x3, ${sweep.size} games, without records as wonderlab play plays them)`);
+    console.log(`cheap_sweep_through_lab: ${Math.round(lab)} games/s (one worker process of 2 slots, batches of ${batch}, records kept as the lab keeps them by default)`);
     console.log(`cheap_sweep_lab_over_local: ${(lab / local).toFixed(2)} (target >= 0.70)`);
     console.log(`redis_commands_per_game: ${((after.commands - before.commands) / sweep.size).toFixed(1)} commands (batched cheap games)`);
     console.log(`redis_cpu_per_game: ${((1e6 * (after.cpuSeconds - before.cpuSeconds)) / sweep.size).toFixed(1)} us (target <= 100)`);
