@@ -13,7 +13,8 @@ type Reply = ({ id: number; ok: true } & PlayedGame) | { id: number; ok: false; 
 
 /**
  * A game made ready for the store on its thread: the summary (without its record) and the record
- * deflated as the store keeps them, and the aggregate increments and paired-group share it adds.
+ * packed as the store keeps them (store/packing.ts), and the aggregate increments and paired-group
+ * share it adds.
  */
 export interface PackedGame {
   summary: Uint8Array;
@@ -28,7 +29,7 @@ export type GameKey = Pick<GameSummary, 'id' | 'index'>;
 /**
  * A game played, with the CPU milliseconds its thread spent on it. Given the game's placement, the
  * thread also makes it ready for the store (PackedGame), and only the game's key comes back with
- * it: the summary and record travel packed. Deflating and counting on the game threads keeps that
+ * it: the summary and record travel packed. Packing and counting on the game threads keeps that
  * work off the one thread that talks to the queue.
  */
 export type PlayedGame = { summary: GameSummary; cpuMs: number; packed?: undefined } | { summary: GameKey; cpuMs: number; packed: PackedGame };

@@ -97,8 +97,8 @@ export const SweepSpecSchema = z
     seating: z.enum(SEATINGS).default('fixed').meta({ title: 'Seating', description: 'fixed; rotate: each deal once per rotation of the agents; permute: once per seat permutation; swap: as given and with the agents of swapSeats exchanged' }),
     swapSeats: seatPair('Swap seats', 'the two seats whose agents seating "swap" exchanges (default 0 and 1)').optional(),
     open: z.boolean().default(false).meta({ title: 'Open hands', description: 'every hand visible to every agent' }),
-    /** Keep each game's full move record (about 1.1 KB of Redis per 3-player game, deflated; each MCTS seat's search statistics add about 0.9 KB). */
-    keepRecords: z.boolean().default(true).meta({ title: 'Keep move records', description: "each game's full move record, with the MCTS decisions' search statistics (about 1.1 KB of Redis per 3-player game, deflated, and about 0.9 KB more per MCTS seat)" }),
+    /** Keep each game's full move record (stored as its move log: about 0.13 KB of Redis per 3-player game; each MCTS seat's search statistics add about 0.7 KB). */
+    keepRecords: z.boolean().default(true).meta({ title: 'Keep move records', description: "each game's full move record, with the MCTS decisions' search statistics (stored as the game's move log: about 0.13 KB of Redis per 3-player game, and about 0.7 KB more per MCTS seat)" }),
     stop: z
       .union([
         z

@@ -211,7 +211,7 @@ return 1
  * field, not per game: what makes cheap games cheap for Redis), all or nothing: when any of them
  * was stored before (a batch delivered again after a crash), nothing is written and -1 returned,
  * and the caller stores the games one by one with RECORD_RESULT, once each.
- * games: JSON [[gameId, index, summaryBytes, recordBytes], …]; blobs: each game's deflated summary
+ * games: JSON [[gameId, index, summaryBytes, recordBytes], …]; blobs: each game's packed summary
  * then its record, concatenated in that order. shares: JSON list of group shares (as RECORD_RESULT's).
  * Returns the number of games stored.
  */
