@@ -22,7 +22,7 @@ import {
   type MoveLog,
 } from '../src/engine/index.js';
 import { playGame, type GamePlan } from '../src/lab/index.js';
-import { isPackedLog, pack, packLog, unpackLog, unpackRecord } from '../src/store/packing.js';
+import { isPackedForm, pack, packLog, unpackLog, unpackRecord } from '../src/store/packing.js';
 
 /** A game of uniformly random moves (any payment), recorded both ways at once. */
 function playBothWays(config: GameConfig, moveSeed: number): { log: MoveLog; record: GameRecord } {
@@ -68,7 +68,7 @@ describe('move logs', () => {
       fc.property(configs, fc.integer(), (config, moveSeed) => {
         const { log, record } = playBothWays(config, moveSeed);
         const packed = packLog(log);
-        expect(isPackedLog(packed)).toBe(true);
+        expect(isPackedForm(packed)).toBe(true);
         expect(unpackLog(packed)).toEqual(log);
         expect(unpackRecord(packed)).toEqual(record);
       }),
@@ -97,7 +97,7 @@ describe('move logs', () => {
   it('a record stored before logs (deflated JSON) still reads, and can never be taken for a log', () => {
     const { record } = playBothWays({ players: 4, seed: 9, sides: 'random' }, 1);
     const legacy = pack(record);
-    expect(isPackedLog(legacy)).toBe(false);
+    expect(isPackedForm(legacy)).toBe(false);
     expect(unpackRecord(legacy)).toEqual(record);
     // A raw deflate stream starting with the log's first byte would announce block type 3, which zlib refuses.
     const packed = packLog(playBothWays({ players: 3, seed: 9, sides: 'A' }, 2).log);

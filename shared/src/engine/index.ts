@@ -16,6 +16,8 @@
  * - determinize(state, seat, rng)   a copy in which everything the seat cannot know is resampled
  *                                   consistently with what it has seen, on a forked RNG;
  *                                   new Determinizer(state, seat).sample(rng) draws many.
+ * - startLog / logStep, recordFromLog   a game kept as its config and move codes, and its full
+ *                                   record rebuilt from them by replaying.
  * Same seed and same moves give the same game on every machine.
  */
 export * from './resources.js';

@@ -1,7 +1,8 @@
 /**
  * Worker thread of runGames and GamePool: plays the plans it is sent and posts back their
- * summaries (with the full record in place of the move log when asked: `full`), with the CPU time the game took on this thread (the lab sums it per sweep), and given
- * the game's placement in its sweep, the game made ready for the store (game-pool.ts, PackedGame).
+ * summaries (with the full record in place of the move log when asked: `full`), with the CPU time
+ * the game took on this thread (the lab sums it per sweep), and given the game's placement in its
+ * sweep, the game made ready for the store (game-pool.ts, PackedGame).
  */
 import { openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';

@@ -67,7 +67,8 @@ export function packLog(log: MoveLog): Buffer {
   return out.subarray(0, at);
 }
 
-export function isPackedLog(blob: Uint8Array): boolean {
+/** Whether blob is one of this module's packed forms (a log or a summary), not deflated JSON. */
+export function isPackedForm(blob: Uint8Array): boolean {
   return formOf(blob) !== undefined;
 }
 
@@ -97,7 +98,7 @@ export function unpackLog(blob: Buffer): MoveLog {
 
 /** A stored record: a packed log replayed, or (stored before logs were) deflated JSON. */
 export function unpackRecord(blob: Buffer): GameRecord {
-  return isPackedLog(blob) ? recordFromLog(unpackLog(blob)) : (unpack(blob) as GameRecord);
+  return isPackedForm(blob) ? recordFromLog(unpackLog(blob)) : (unpack(blob) as GameRecord);
 }
 
 const DECIDED_BY: readonly GameSummary['decidedBy'][] = ['vp', 'coins', 'shared'];
