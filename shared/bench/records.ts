@@ -14,7 +14,6 @@ const GAMES = 20;
 /** The issue's bound on a 3-player record with search statistics. */
 const TARGET_BYTES = 4096;
 
-
 function main(): void {
   console.log(`# wonderlab record benchmark — Node ${process.version}, ${GAMES} games of mcts:100 against two rulebased`);
   const plans = planTournament({ agents: ['mcts:100', 'rulebased', 'rulebased'], setup: 'random', deals: GAMES, seed: 3, seating: 'fixed', sides: 'random', open: false });

@@ -7,8 +7,8 @@
  * rule-based game, and storing it as JSON more than half again.
  */
 import { actingSeats, decodeMove, isLegalMove } from './moves.js';
-import { finishRecord, PHASE_NAMES, startRecord, type GameRecord, type RecordedMove, type RecordedSearch } from './record.js';
-import { newGame, step, type GameConfig } from './rules.js';
+import { recordStep, startRecord, type GameRecord, type RecordedSearch } from './record.js';
+import { newGame, type GameConfig } from './rules.js';
 import type { GameState } from './state.js';
 
 /** A decision's search statistics as a log keeps them: RecordedSearch with moves as codes. */
@@ -68,22 +68,21 @@ export function recordFromLog(log: MoveLog, options: ReplayLogOptions = {}): Gam
   const record = startRecord(log.config, s);
   const bySearch = new Map(log.searches.map((x) => [x.at, x]));
   const moves = new Int32Array(s.n);
+  const searches = new Array<RecordedSearch | undefined>(s.n);
   let at = 0;
   while (!s.isOver()) {
-    const taken: RecordedMove[] = [];
     for (const seat of actingSeats(s)) {
       if (at >= log.moves.length) throw new Error(`the log ends at move ${at}, before the game does (age ${s.age}, turn ${s.turn})`);
       const code = log.moves[at];
       if (!options.checked && !isLegalMove(s, seat, code)) throw new Error(`move ${at} (${code}) is not legal for seat ${seat} at age ${s.age} turn ${s.turn}`);
       const search = bySearch.get(at);
-      taken.push({ seat, ...decodeMove(code), ...(search ? { search: recordedSearch(search) } : {}) });
+      searches[seat] = search && recordedSearch(search);
       moves[seat] = code;
       at++;
     }
-    record.steps.push({ age: s.age, turn: s.turn, phase: PHASE_NAMES[s.phase], moves: taken });
-    step(s, moves);
+    // Records the step, applies it, and finishes the record when the game ends.
+    recordStep(record, s, moves, searches);
   }
   if (at !== log.moves.length) throw new Error(`the log has ${log.moves.length - at} moves after the game's end`);
-  finishRecord(record, s);
   return record;
 }

@@ -132,8 +132,7 @@ const playerRow = (p: PlayerSummary) => [
 ];
 
 /** A summary (without its log) as stored: positional JSON, cards and boards by catalogue id. */
-export function packSummary(summary: Omit<GameSummary, 'log'>): Buffer {
-  const g = summary;
+export function packSummary(g: Omit<GameSummary, 'log'>): Buffer {
   const row = [g.id, g.index, g.seed, g.set, g.deal, g.seating, g.open ? 1 : 0, DECIDED_BY.indexOf(g.decidedBy), g.winners, g.players.map(playerRow)];
   const json = JSON.stringify(row);
   const out = Buffer.allocUnsafe(2 + Buffer.byteLength(json));
