@@ -4,16 +4,18 @@
  * offers (each card's moves, or the grouped arms) and nothing else, each as often as the others.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_DRAW, drawUniformMove, resolveDrawnArm } from '../src/agents/uniform-draw.js';
+import { resolveDrawnArm } from '../src/agents/uniform-draw.js';
 import { groupArms, isArm, resolveArm } from '../src/agents/mcts/arms.js';
 import {
   ACTION_DISCARD,
   ACTION_FREE_BUILD,
+  NO_DRAW,
   PHASE_TURN,
   Rng,
   actingSeats,
   clone,
   decodeMove,
+  drawUniformMove,
   legalMoves,
   moveAction,
   newGame,

@@ -29,6 +29,7 @@ export * from './payment.js';
 export * from './moves.js';
 export * from './rules.js';
 export * from './scoring.js';
+export * from './uniform-draw.js';
 export * from './random-game.js';
 export * from './information.js';
 export * from './record.js';

@@ -20,13 +20,14 @@ import {
   movePayLeft,
   movePayRight,
   setListLength,
+  WHOLE_HAND_CARD,
   type GameState,
   type Rng,
 } from '../../engine/index.js';
 import { producedBy, strongestInWar, thesisBuildRule } from '../playout-rules.js';
 
-/** The card id of an arm: outside the catalogue's ids. */
-export const ARM_CARD = 127;
+/** The card id of an arm: outside the catalogue's ids, the one the engine's grouped draws use. */
+export const ARM_CARD = WHOLE_HAND_CARD;
 export const DISCARD_ARM = encodeMove(ARM_CARD, ACTION_DISCARD);
 
 export const isArm = (key: number): boolean => moveCard(key) === ARM_CARD;

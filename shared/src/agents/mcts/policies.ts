@@ -2,11 +2,11 @@
  * Playout policies: how a seat moves in the simulated part of an iteration (and, with tree=joint,
  * how the other seats move inside the tree's steps), and MAST's statistics.
  */
-import { ACTION_DISCARD, ACTION_STAGE, MAX_PLAYERS, PHASE_TURN, distinctHandCards, encodeMove, legalMoves, moveAction, moveCard, movePayLeft, movePayRight, setListLength, type GameState, type Rng } from '../../engine/index.js';
+import { ACTION_DISCARD, ACTION_STAGE, MAX_PLAYERS, NO_DRAW, PHASE_TURN, distinctHandCards, drawUniformMove, encodeMove, legalMoves, moveAction, moveCard, movePayLeft, movePayRight, setListLength, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
 import { armOf, groupArms, isArm, resolveArm } from './arms.js';
-import { NO_DRAW, drawUniformMove, resolveDrawnArm } from '../uniform-draw.js';
+import { resolveDrawnArm } from '../uniform-draw.js';
 
 export type PolicyName = MctsParams['playout'];
 
@@ -117,7 +117,7 @@ export class Playouts {
   }
 
   /**
-   * A random or no-discard move without listing the hand (uniform-draw.ts): the same choice among
+   * A random or no-discard move without listing the hand (engine/uniform-draw.ts): the same choice among
    * the same options as listing them and drawing one, at the cost of the cards it looks at. A
    * drawn arm is resolved from the draw's own pricing too (resolveDrawnArm), except with a random
    * payment order, whose pricing draws numbers of its own and is done by listing as before.

@@ -1,0 +1,142 @@
+/**
+ * A uniform draw among a seat's cheapest-mode legal moves without listing them all first: random
+ * games (playRandom) and the random and no-discard playout policies of the agents. Listing a hand
+ * prices every card (a payment search each); a draw needs only the cards it looks at.
+ *
+ * Why it is uniform: every move the listing could hold has one slot here (each distinct card's
+ * build and Olympia free build, its stage and its discard, or with `grouped` one stage slot and
+ * one discard slot for the whole hand). The slots are visited in a random order (a Fisher–Yates
+ * shuffle drawn as it goes) and the first legal one is taken, so each legal move is first among the
+ * legal ones with the same probability. Discards are always legal, so a random draw usually stops
+ * after a slot or two; a no-discard draw stops at the first build or stage it can pay.
+ *
+ * Module-level scratch: it allocates nothing, and it is not re-entrant.
+ */
+import { NO_PAYMENT, loadSeat, paymentLeft, paymentRight } from './payment.js';
+import {
+  ACTION_DISCARD,
+  ACTION_STAGE,
+  cheapestStagePayment,
+  distinctHandCards,
+  encodeMove,
+  hasFreeBuild,
+  nextStage,
+  writeCheapestBuilds,
+} from './moves.js';
+import type { Rng } from './rng.js';
+import { HAND_SIZE, PHASE_TURN, type GameState } from './state.js';
+
+/** drawUniformMove's result when no move qualifies: a no-discard draw from a hand it can only sell. */
+export const NO_DRAW = -1;
+
+/**
+ * The card of the move a grouped draw returns for the hand's one stage slot or one discard slot:
+ * outside the catalogue's ids, it stands for whichever card of the hand the caller picks.
+ */
+export const WHOLE_HAND_CARD = 127;
+
+// Slot kinds, in the low two bits of a slot; the card's index in `cards` above them.
+const FIRST_BUILD = 0;
+const SECOND_BUILD = 1;
+const STAGE = 2;
+const DISCARD = 3;
+/** The grouped stage and discard slots carry this card index: they stand for the whole hand. */
+const WHOLE_HAND = HAND_SIZE;
+
+const cards = new Int32Array(HAND_SIZE);
+/** Per card index: its build moves as writeCheapestBuilds lists them (at most two), once found. */
+const builds = new Int32Array(2 * HAND_SIZE);
+const buildCount = new Int8Array(HAND_SIZE);
+const slots = new Int32Array(4 * HAND_SIZE + 2);
+const buildBuf: number[] = [];
+/** No payment looked up yet (NO_PAYMENT, −1, is an answer). */
+const NOT_PRICED = -2;
+/** What the last draw looked at: its state and seat, its distinct cards, and Olympia's free build. */
+let drawnState: GameState | undefined;
+let drawnSeat = -1;
+let drawnCount = 0;
+let drawnFreeBuild = false;
+
+/** Finds the build moves of the draw's card `index` (builds, buildCount), as writeCheapestBuilds lists them; loadSeat(s, p) done. */
+function priceCard(s: GameState, p: number, index: number, freeBuildReady: boolean, branchLimit: number, tradeOrder: Rng | null): void {
+  const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit, tradeOrder);
+  buildCount[index] = k;
+  for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
+}
+
+/**
+ * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
+ * normal turn (`branchLimit` caps the payment search as there, 0: none; `tradeOrder`, when given,
+ * orders it at random as there). With `grouped`, among the grouped options — each build, one
+ * stage option and one discard option for the whole hand, returned with the card WHOLE_HAND_CARD
+ * (the stage's with its payment) for the caller to resolve. With `noDiscard`, among the moves that
+ * are not discards, or NO_DRAW when there are none. Only for s.phase === PHASE_TURN. Positional
+ * flags rather than an options object: it runs at every step of a playout and allocates nothing.
+ */
+export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number, tradeOrder: Rng | null = null): number {
+  if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
+  const count = distinctHandCards(s, p, cards);
+  for (let i = 0; i < count; i++) buildCount[i] = -1;
+  loadSeat(s, p);
+  const freeBuildReady = hasFreeBuild(s, p);
+  drawnState = s;
+  drawnSeat = p;
+  drawnCount = count;
+  drawnFreeBuild = freeBuildReady;
+  const hasStage = nextStage(s, p) !== undefined;
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    slots[n++] = (i << 2) | FIRST_BUILD;
+    if (freeBuildReady) slots[n++] = (i << 2) | SECOND_BUILD;
+  }
+  if (grouped) {
+    if (hasStage) slots[n++] = (WHOLE_HAND << 2) | STAGE;
+    if (!noDiscard) slots[n++] = (WHOLE_HAND << 2) | DISCARD;
+  } else {
+    if (hasStage) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | STAGE;
+    if (!noDiscard) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | DISCARD;
+  }
+  // The stage's payment, looked up once when a stage slot first comes up (NOT_PRICED until then).
+  let stagePay = NOT_PRICED;
+  for (let i = 0; i < n; i++) {
+    const j = i + rng.int(n - i);
+    const slot = slots[j];
+    slots[j] = slots[i];
+    slots[i] = slot;
+    const index = slot >> 2;
+    const kind = slot & 3;
+    const card = index === WHOLE_HAND ? WHOLE_HAND_CARD : cards[index];
+    if (kind === DISCARD) return encodeMove(card, ACTION_DISCARD);
+    if (kind === STAGE) {
+      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit, tradeOrder);
+      if (stagePay === NO_PAYMENT) continue;
+      return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
+    }
+    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, branchLimit, tradeOrder);
+    if (kind < buildCount[index]) return builds[2 * index + kind];
+  }
+  return NO_DRAW;
+}
+
+/**
+ * After a draw for seat p of s (s unchanged since): prices the distinct cards of the hand that the
+ * draw did not look at, with cheapest payments capped at `branchLimit` as there, and returns how
+ * many distinct cards there are; drawnCard and drawnCardBuildable then describe each. For a caller
+ * resolving a whole-hand option, which must look at every card, to reuse the draw's pricing.
+ */
+export function priceDrawnHand(s: GameState, p: number, branchLimit: number): number {
+  if (s !== drawnState || p !== drawnSeat) throw new Error('priceDrawnHand prices the hand of the last draw, for its state and seat');
+  loadSeat(s, p);
+  for (let i = 0; i < drawnCount; i++) if (buildCount[i] < 0) priceCard(s, p, i, drawnFreeBuild, branchLimit, null);
+  return drawnCount;
+}
+
+/** The last draw's distinct card `index` (in hand order). */
+export function drawnCard(index: number): number {
+  return cards[index];
+}
+
+/** Whether the last draw's card `index` can be built (paid or free); after priceDrawnHand. */
+export function drawnCardBuildable(index: number): boolean {
+  return buildCount[index] > 0;
+}
