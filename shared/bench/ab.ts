@@ -5,7 +5,8 @@
  *
  * Loads both checkouts' built engine and agents into this one process and runs each workload in
  * alternating slices (old, new, new, old, …) of M ms (default 250), N pairs (default 20) after a
- * warm-up, counting CPU time rather than wall time. Workloads: random games, the first decision of
+ * warm-up, counting CPU time rather than wall time. Workloads: random games (drawn lazily, and
+ * drawn from the full listing), the first decision of
  * mcts and mcts-strong, and the decisions of whole games of mcts and mcts-robilliard. Prints per workload the median new/old ratio
  * of neighbouring slices with its quartiles (interleave.ts). Both builds must export the engine's
  * newGame, playRandom and Rng and the agents' createAgent and decisionContext.
@@ -18,7 +19,8 @@ import { formatPaired, pairedSummary, type Slice } from './interleave.js';
 interface EngineModule {
   Rng: new (seed: number) => unknown;
   newGame(config: { players: number; seed: number; sides?: string }): { isOver(): boolean };
-  playRandom(s: unknown, rng: unknown): number;
+  /** `draw` is ignored by builds older than playRandom's lazy draw, which always list. */
+  playRandom(s: unknown, rng: unknown, draw?: 'lazily' | 'listing'): number;
   legalMoves(s: unknown, p: number, mode: string, out: number[]): number[];
   actingSeats(s: unknown): number[];
   step(s: unknown, moves: ArrayLike<number>): void;
@@ -46,13 +48,13 @@ async function load(root: string): Promise<Build> {
   return { engine: (await import(at('engine/index.js'))) as EngineModule, agents: (await import(at('agents/index.js'))) as AgentsModule };
 }
 
-function randomGames(players: number): Work {
+function randomGames(players: number, draw: 'lazily' | 'listing'): Work {
   return (b, state) => {
     let rng = state.get('rng');
     if (!rng) state.set('rng', (rng = new b.engine.Rng(7)));
     const seed = ((state.get('seed') as number | undefined) ?? 0) + 1;
     state.set('seed', seed);
-    b.engine.playRandom(b.engine.newGame({ players, seed }), rng);
+    b.engine.playRandom(b.engine.newGame({ players, seed }), rng, draw);
     return 1;
   };
 }
@@ -100,8 +102,10 @@ function gameDecisions(spec: string): Work {
 }
 
 const WORKLOADS: { name: string; unit: string; work: Work }[] = [
-  { name: 'random_games_3p', unit: 'games', work: randomGames(3) },
-  { name: 'random_games_7p', unit: 'games', work: randomGames(7) },
+  { name: 'random_games_3p', unit: 'games', work: randomGames(3, 'lazily') },
+  { name: 'random_games_7p', unit: 'games', work: randomGames(7, 'lazily') },
+  { name: 'random_games_3p_listed', unit: 'games', work: randomGames(3, 'listing') },
+  { name: 'random_games_7p_listed', unit: 'games', work: randomGames(7, 'listing') },
   { name: 'mcts_first_decision_3p', unit: 'iterations', work: firstDecision('mcts(it=500,time=0)') },
   { name: 'mcts_strong_first_decision_3p', unit: 'iterations', work: firstDecision('mcts-strong(it=500,time=0)') },
   { name: 'mcts_games_3p', unit: 'iterations', work: gameDecisions('mcts(it=100,time=0)') },
