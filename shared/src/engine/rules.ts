@@ -152,6 +152,11 @@ function dealAge(s: GameState, age: number): void {
   s.phase = PHASE_TURN;
 }
 
+// Per card type, whether placing it adds fixed production and whether building it pays coins
+// per card counted: most cards do neither, and every simulated game places some fifty cards.
+const PRODUCES_ANY = Uint8Array.from(CARDS, (card) => (card.produces.some((k) => k > 0) ? 1 : 0));
+const PAYS_PER_COUNT = Uint8Array.from(CARDS, (card) => (card.effects.some((e) => e.kind === 'coinsPer') ? 1 : 0));
+
 /** Puts card c into seat p's city and applies its lasting effects (not its coins). */
 export function placeCard(s: GameState, p: number, c: number): void {
   const card = CARDS[c];
@@ -162,13 +167,15 @@ export function placeCard(s: GameState, p: number, c: number): void {
   // Own fixed production is no source (a cost is first reduced by it); the neighbours buy from
   // the tradable part.
   let forNeighbours = false;
-  for (let r = 0; r < 7; r++) {
-    const k = card.produces[r];
-    if (k) {
-      s.fixed[resourceIndex(p, r)] += k;
-      if (tradable) {
-        s.tradeFixed[resourceIndex(p, r)] += k;
-        forNeighbours = true;
+  if (PRODUCES_ANY[c]) {
+    for (let r = 0; r < 7; r++) {
+      const k = card.produces[r];
+      if (k) {
+        s.fixed[resourceIndex(p, r)] += k;
+        if (tradable) {
+          s.tradeFixed[resourceIndex(p, r)] += k;
+          forNeighbours = true;
+        }
       }
     }
   }
@@ -196,6 +203,7 @@ export function placeCard(s: GameState, p: number, c: number): void {
 export function coinsWhenBuilt(s: GameState, p: number, c: number): number {
   const card = CARDS[c];
   let coins = card.coins;
+  if (!PAYS_PER_COUNT[c]) return coins;
   for (const e of card.effects) if (e.kind === 'coinsPer') coins += e.amount * count(s, p, e.per);
   return coins;
 }
