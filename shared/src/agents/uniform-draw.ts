@@ -5,6 +5,7 @@
  */
 import {
   ACTION_DISCARD,
+  ACTION_STAGE,
   drawnCard,
   drawnCardBuildable,
   encodeMove,
@@ -12,7 +13,6 @@ import {
   movePayLeft,
   movePayRight,
   priceDrawnHand,
-  ACTION_STAGE,
   type GameState,
   type Rng,
 } from '../engine/index.js';

@@ -8,6 +8,8 @@
  *                                   builds from the discard pile).
  * - legalMoves(state, seat, mode)   never empty for an acting seat (a discard is always legal);
  *                                   'cheapest' or 'all' payments.
+ * - drawUniformMove(state, seat, rng, …)   one of the 'cheapest' legal moves of a normal turn,
+ *                                   uniformly, pricing only the cards the draw looks at.
  * - step(state, moves)              applies every acting seat's move at once (simultaneous
  *                                   reveal), then advances the turn, the Age, the game.
  * - state.isOver(), gameResult(s)   final breakdown, winners and how the tie was decided.

@@ -35,7 +35,7 @@ export function playRandom(s: GameState, rng: Rng, draw: RandomDraw = 'lazily'):
     if (s.phase === PHASE_TURN) {
       // Every seat acts on a normal turn: skip building the list of acting seats.
       if (lazily) for (let p = 0; p < s.n; p++) movesBuf[p] = drawUniformMove(s, p, rng, false, false, 0);
-      else for (let p = 0; p < s.n; p++) movesBuf[p] = legalBuf[rng.int(writeLegalMoves(s, p, 'cheapest', legalBuf, 0))];
+      else for (let p = 0; p < s.n; p++) movesBuf[p] = drawFromListing(s, p, rng);
     } else {
       for (const p of actingSeats(s)) movesBuf[p] = drawFromListing(s, p, rng);
     }
