@@ -34,27 +34,25 @@ const popcount = (x: number): number => {
   return k;
 };
 
+// Each card's resources, read once from the catalogue: the rule-based players classify every
+// card they can build at every decision.
+const UNITS = Uint8Array.from(CARDS, (card) => (card.choiceMask ? 1 : 0) + card.produces.reduce((a, k) => a + k, 0));
+const MASKS = Uint8Array.from(CARDS, (card) => card.produces.reduce((mask, k, r) => (k > 0 ? mask | (1 << r) : mask), card.choiceMask));
+const TYPES = Uint8Array.from(MASKS, popcount);
+
 /** Resource units a card produces at a time: Sawmill 2, Tree Farm 1, Forum 1. */
 export function resourceUnits(c: number): number {
-  const card = CARDS[c];
-  let units = card.choiceMask ? 1 : 0;
-  for (const k of card.produces) units += k;
-  return units;
+  return UNITS[c];
 }
 
 /** Resource types a card can give (fixed or as a one-of): Sawmill 1, Tree Farm 2, Forum 3. */
 export function resourceTypes(c: number): number {
-  return popcount(resourceMask(c));
+  return TYPES[c];
 }
 
 /** Mask of the resources a card can give. */
 export function resourceMask(c: number): number {
-  const card = CARDS[c];
-  let mask = card.choiceMask;
-  card.produces.forEach((k, r) => {
-    if (k > 0) mask |= 1 << r;
-  });
-  return mask;
+  return MASKS[c];
 }
 
 export const isResourceCard = (c: number): boolean => resourceMask(c) !== 0;

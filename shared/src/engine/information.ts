@@ -151,7 +151,7 @@ export function observe(s: GameState, seat: number): Observation {
     });
   }
   let discardSize = 0;
-  for (const k of s.discard) discardSize += k;
+  for (let c = 0; c < s.discard.length; c++) discardSize += s.discard[c];
   return {
     seat,
     players: s.n,
