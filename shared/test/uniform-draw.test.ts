@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveDrawnArm } from '../src/agents/uniform-draw.js';
 import { groupArms, isArm, resolveArm } from '../src/agents/mcts/arms.js';
 import {
+  ACTION_BUILD,
   ACTION_DISCARD,
   ACTION_FREE_BUILD,
   NO_DRAW,
@@ -15,10 +16,15 @@ import {
   actingSeats,
   clone,
   decodeMove,
+  drawnCard,
+  drawnCardBuildable,
   drawUniformMove,
+  handBase,
   legalMoves,
   moveAction,
+  moveCard,
   newGame,
+  priceDrawnHand,
   step,
   type GameState,
 } from '../src/engine/index.js';
@@ -150,6 +156,29 @@ describe('drawUniformMove', () => {
     expect(resolved).toBeGreaterThan(2000);
     expect(stages).toBeGreaterThan(100);
     expect(tiesDrawn).toBeGreaterThan(100);
+  });
+
+  it('prices the rest of a drawn hand: every distinct card, buildable exactly when the listing has a build of it', () => {
+    const rng = new Rng(41);
+    let cards = 0;
+    let buildable = 0;
+    for (const { s, p } of sample) {
+      drawUniformMove(s, p, rng, false, false, 0);
+      const count = priceDrawnHand(s, p, 0);
+      const legal = legalMoves(s, p, 'cheapest');
+      const inHand = new Set(Array.from({ length: s.handLen[p] }, (_, i) => s.hands[handBase(p) + i]));
+      expect(new Set(Array.from({ length: count }, (_, i) => drawnCard(i)))).toEqual(inHand);
+      for (let i = 0; i < count; i++) {
+        const c = drawnCard(i);
+        const listed = legal.some((m) => moveCard(m) === c && (moveAction(m) === ACTION_BUILD || moveAction(m) === ACTION_FREE_BUILD));
+        expect(drawnCardBuildable(i)).toBe(listed);
+        if (listed) buildable++;
+        cards++;
+      }
+    }
+    expect(cards).toBeGreaterThan(100);
+    expect(buildable).toBeGreaterThan(0);
+    expect(buildable).toBeLessThan(cards);
   });
 
   it('refuses to resolve an arm for another state or seat than the last draw', () => {
