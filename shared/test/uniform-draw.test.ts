@@ -1,11 +1,10 @@
 /**
- * The random and no-discard playouts draw their move without listing the hand (uniform-draw.ts).
+ * The random and no-discard playouts draw their move without listing the hand (engine/uniform-draw.ts).
  * The draw must have the listing's support and its uniform weights: every option the listing
  * offers (each card's moves, or the grouped arms) and nothing else, each as often as the others.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveDrawnArm } from '../src/agents/uniform-draw.js';
-import { groupArms, isArm, resolveArm } from '../src/agents/mcts/arms.js';
+import { groupArms, isArm, resolveArm, resolveDrawnArm } from '../src/agents/mcts/arms.js';
 import {
   ACTION_BUILD,
   ACTION_DISCARD,

@@ -35,7 +35,6 @@ import { resourceMask, resourceTypes, resourceUnits } from './features.js';
 
 // What the rules read of a card, as typed arrays: the rules run for every card of every hand at
 // every step of a playout.
-const MASK = Uint8Array.from(CARDS, (card) => resourceMask(card.id));
 const MULTI = Uint8Array.from(CARDS, (card) => (resourceUnits(card.id) >= 2 || resourceTypes(card.id) >= 2 ? 1 : 0));
 const COLOUR = Uint8Array.from(CARDS, (card) => card.colour);
 const VP = Int32Array.from(CARDS, (card) => card.vp);
@@ -62,7 +61,7 @@ export function strongestInWar(s: GameState, p: number): boolean {
  */
 export function thesisBuildRule(c: number, have: number, strongest: boolean): number {
   if (MULTI[c]) return 1;
-  if (MASK[c] & ~have) return 2;
+  if (resourceMask(c) & ~have) return 2;
   const colour = COLOUR[c];
   if (colour === RED && !strongest) return 3;
   if (colour === BLUE) return 5;

@@ -14,11 +14,14 @@ import {
   ACTION_FREE_BUILD,
   ACTION_STAGE,
   CARDS,
+  drawnCard,
+  drawnCardBuildable,
   encodeMove,
   moveAction,
   moveCard,
   movePayLeft,
   movePayRight,
+  priceDrawnHand,
   setListLength,
   WHOLE_HAND_CARD,
   type GameState,
@@ -123,7 +126,7 @@ function buryScore(c: number, legal: readonly number[], have: number, strongest:
 }
 
 /** buryScore of card c given whether seat q can build it at all (the bury rule, in one place). */
-export function buryRank(c: number, buildable: boolean, have: number, strongest: boolean): number {
+function buryRank(c: number, buildable: boolean, have: number, strongest: boolean): number {
   if (!buildable) return 900;
   const rule = thesisBuildRule(c, have, strongest);
   return rule * 100 + (rule === 5 ? 99 - CARDS[c].vp : 0);
@@ -156,8 +159,8 @@ class BestPick {
   }
 }
 
-/** The pick resolveArm and uniform-draw.ts's resolveDrawnArm make their bury-rule choice with. */
-export const buryPick = new BestPick();
+/** The pick resolveArm and resolveDrawnArm make their bury-rule choice with. */
+const buryPick = new BestPick();
 
 /**
  * The move that arm `key` stands for, for seat q in `world` with legal moves `legal` (which hold
@@ -174,5 +177,27 @@ export function resolveArm(world: GameState, q: number, key: number, legal: read
     if (keyOf(m) === key) buryPick.offer(m, buryScore(moveCard(m), legal, have, strongest), rng);
   }
   if (buryPick.best < 0) throw new Error(`arm ${key} has no move among the legal moves`);
+  return buryPick.best;
+}
+
+/**
+ * The move that a grouped arm just drawn by the engine's drawUniformMove(s, p, …) stands for: the
+ * bury rule's card, ties drawn with `rng` in hand order — the move resolveArm picks from the full
+ * listing, drawing the same numbers — but pricing only the cards the draw did not price
+ * (priceDrawnHand). Only for cheapest payments (`branchLimit` as in the draw): with a random
+ * payment order, pricing draws numbers too, so the caller lists the hand instead. `s` must not
+ * have changed since the draw.
+ */
+export function resolveDrawnArm(s: GameState, p: number, arm: number, rng: Rng, branchLimit: number): number {
+  const count = priceDrawnHand(s, p, branchLimit);
+  const discard = moveAction(arm) === ACTION_DISCARD;
+  const have = producedBy(s, p);
+  const strongest = strongestInWar(s, p);
+  buryPick.reset();
+  for (let i = 0; i < count; i++) {
+    const c = drawnCard(i);
+    const m = discard ? encodeMove(c, ACTION_DISCARD) : encodeMove(c, ACTION_STAGE, movePayLeft(arm), movePayRight(arm));
+    buryPick.offer(m, buryRank(c, drawnCardBuildable(i), have, strongest), rng);
+  }
   return buryPick.best;
 }

@@ -5,8 +5,7 @@
 import { ACTION_DISCARD, ACTION_STAGE, MAX_PLAYERS, NO_DRAW, PHASE_TURN, distinctHandCards, drawUniformMove, encodeMove, legalMoves, moveAction, moveCard, movePayLeft, movePayRight, setListLength, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
-import { armOf, groupArms, isArm, resolveArm } from './arms.js';
-import { resolveDrawnArm } from '../uniform-draw.js';
+import { armOf, groupArms, isArm, resolveArm, resolveDrawnArm } from './arms.js';
 
 export type PolicyName = MctsParams['playout'];
 
