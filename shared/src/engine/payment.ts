@@ -368,6 +368,28 @@ function buyWithoutChoices(): boolean {
   return true;
 }
 
+/**
+ * The cheapest way to cover a single missing unit, at any price: an own one-of production (free),
+ * else the cheaper neighbour that makes it (the left one on equal prices, as the search's tie rule
+ * of paying the right neighbour least gives). Sets bestLeft/bestRight/bestTotal as the search
+ * does; IMPOSSIBLE when no one makes it. Most searches of a playout are for one unit, and this
+ * answers them without setting up the search.
+ */
+function cheapestSingleUnit(): number {
+  const at = unitAt[0];
+  const bit = 1 << unitRes[0];
+  bestLeft = bestRight = 0;
+  if (!(ownHas & bit)) {
+    const left = (leftHas & bit) !== 0;
+    const right = (rightHas & bit) !== 0;
+    if (left && (!right || priceLeft[at] <= priceRight[at])) bestLeft = priceLeft[at];
+    else if (right) bestRight = priceRight[at];
+    else return IMPOSSIBLE;
+  }
+  bestTotal = bestLeft + bestRight;
+  return packPayment(bestLeft, bestRight);
+}
+
 /*
  * Kept results of uncapped cheapest-payment searches, per seat: a small table indexed by a hash
  * of the missing units and valid while the seat's source stamp is the one they were found
@@ -413,7 +435,10 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 
   }
   const missing = missingUnits(packed);
   let best: number;
-  if ((choiceUnion & missing) === 0) {
+  // A capped search of one unit finds its payment at the second node it visits.
+  if (numUnits === 1 && (limit === 0 || limit >= 2)) {
+    best = cheapestSingleUnit();
+  } else if ((choiceUnion & missing) === 0) {
     best = buyWithoutChoices() ? packPayment(bestLeft, bestRight) : IMPOSSIBLE;
   } else if (!setLowerBounds()) {
     best = IMPOSSIBLE;
