@@ -8,8 +8,8 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Redis } from 'ioredis';
-import { GamePool } from '@wonderlab/shared';
-import { Sweep, parseSweepSpec, placementOf, playGame, type GameSummary } from '../src/lab/index.js';
+import { GamePool, type PlayedPart } from '@wonderlab/shared';
+import { IncrementSum, Sweep, parseSweepSpec, placementOf, playGame, type GameSummary } from '../src/lab/index.js';
 import { RECORD_RESULT, type SweepStore } from '../src/store/index.js';
 import { storeForTests } from './store-support.js';
 
@@ -131,6 +131,42 @@ describe('storing a batch', () => {
     // Records alike but for the MCTS decisions' times.
     const timeless = (r: unknown) => JSON.parse(JSON.stringify(r, (key, value) => (key === 'ms' ? undefined : value)));
     for (const id of ids.slice(0, 6)) expect(timeless(await store.gameRecord(threads.id, id))).toEqual(timeless(await store.gameRecord(here.id, id)));
+  });
+
+  test('parts of series played on the game threads (their increments summed there) are stored as the games made ready here; parts delivered again store each game once', async () => {
+    const here = await store.create(spec, sweep, Date.now(), undefined, 7);
+    const threads = await store.create(spec, sweep, Date.now(), undefined, 7);
+    const [loadedHere, loadedThreads] = [(await store.load(here.id))!, (await store.load(threads.id))!];
+    const indices = Array.from({ length: 24 }, (_, p) => sweep.indexAt(p));
+    const pool = new GamePool(1);
+    const parts: PlayedPart[] = [];
+    try {
+      const lane = await pool.lane();
+      // Parts of three games: partMs 0 sends each game alone, so series of three make the parts.
+      for (let i = 0; i < indices.length; i += 3) {
+        const games: PlayedPart['games'] = [];
+        const increments = new IncrementSum();
+        await lane.playSeries({ sweep: { id: threads.id, spec: JSON.stringify(spec), schedule: sweep.schedule }, indices: indices.slice(i, i + 3), record: true, partMs: 0 }, (part) => {
+          games.push(...part.games);
+          increments.addSummed(part.increments);
+        });
+        parts.push({ games, increments: increments.summed() });
+      }
+      lane.release();
+    } finally {
+      await pool.close();
+    }
+    // A worker that stored the first two parts and died: the batch comes again with all of them.
+    expect(await store.recordParts(loadedThreads, parts.slice(0, 2), 1000)).toBe(6);
+    expect(await store.recordParts(loadedThreads, parts, 1000)).toBe(18);
+    expect(await store.recordParts(loadedThreads, parts, 1000)).toBe(0);
+    const mine = games.filter((g) => indices.includes(g.index));
+    await store.recordBatch(loadedHere, mine.map((summary) => ({ summary })), 1000);
+    // Games played twice differ only in their decision times (wall-clock measurements).
+    expectSameTables(await aggregates(here.id), await aggregates(threads.id), /\|ms$/);
+    expect((await store.meta(threads.id))!.done).toBe(24);
+    const timeless = (r: unknown) => JSON.parse(JSON.stringify(r, (key, value) => (key === 'ms' ? undefined : value)));
+    for (const g of mine.slice(0, 6)) expect(timeless(await store.gameRecord(threads.id, g.id))).toEqual(timeless(await store.gameRecord(here.id, g.id)));
   });
 
   test('a batch delivered again stores only its games not stored yet, each once', async () => {

@@ -5,7 +5,7 @@
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type WorkerIdentity } from '@wonderlab/shared';
 import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
@@ -28,6 +28,13 @@ export interface CloseOutcome {
 }
 
 export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'paused' | 'unknown-sweep';
+
+/**
+ * How long a batch's games play on their thread before they are sent back together (ms): cheap
+ * games then cost the queue's thread one message per part, not one per game, and an abort loses
+ * at most this much play (those games are played again by whoever takes the batch).
+ */
+const PART_MS = 100;
 
 /** How long a sweep's status is trusted before it is read again. */
 const STATUS_TTL_MS = 1000;
@@ -143,7 +150,7 @@ export class GameWorker {
   /**
    * A batch: the games at positions p … p + n − 1 that are still outstanding (a batch delivered
    * again skips the games stored or failed since), played one after another on this job's slot and
-   * stored together in one script call (SweepStore.recordBatch), each game once. A game that throws
+   * stored together in one script call (SweepStore.recordParts), each game once. A game that throws
    * stores the games finished before it and fails the attempt, so the retry plays only the rest;
    * on the last attempt it is recorded as failed and the batch goes on. Counts each game's outcome.
    */
@@ -177,58 +184,71 @@ export class GameWorker {
       return status;
     }
     if (games.length === 0) return 'duplicate';
-    const plans = games.map((k) => sweep.game(k));
-    if (job.id) this.running.set(job.id, { started: Date.now(), seconds: plans.reduce((sum, plan) => sum + gameSeconds(plan.agents), 0), game: `${plans.length} games from position ${p}` });
-    const finished: PlayedGame[] = [];
+    // The cost estimate for close(): a game's depends on its cell's agents only.
+    const cellSeconds = new Map<number, number>();
+    let seconds = 0;
+    for (const k of games) {
+      const cell = Math.floor(k / sweep.gamesPerCell);
+      let cost = cellSeconds.get(cell);
+      if (cost === undefined) cellSeconds.set(cell, (cost = gameSeconds(sweep.cells[cell].agents)));
+      seconds += cost;
+    }
+    if (job.id) this.running.set(job.id, { started: Date.now(), seconds, game: `${games.length} games from position ${p}` });
+    const parts: PlayedPart[] = [];
     /** Stores the games finished so far in one call; returns how many were new. */
-    const flush = () => this.store.recordBatch(loaded, finished.splice(0), Date.now(), this.identity);
+    const flush = () => this.store.recordParts(loaded, parts.splice(0), Date.now(), this.identity);
     let stored = 0;
     let attempted = 0;
     let last: JobOutcome = 'stored';
-    const { keepRecords } = loaded.spec;
-    // The batch's games go to one thread, each queued there while the one before it plays, so
-    // the thread never waits for this event loop between games (GamePool.lane).
-    let lane: GameLane | undefined;
-    let next: Promise<PlayedGame> | undefined;
-    const queue = (i: number) => lane!.play(plans[i], keepRecords, placementOf(sweep, plans[i].index));
-    try {
-      for (let i = 0; i < plans.length; i++) {
-        const plan = plans[i];
-        try {
-          lane ??= await this.pool.lane(signal);
-          const current = next ?? queue(i);
-          next = i + 1 < plans.length ? queue(i + 1) : undefined;
-          finished.push(await current);
-          attempted++;
-          this.log.debug({ sweep: s, game: plan.id }, 'game played');
-        } catch (err) {
-          if (err instanceof GameAbortedError && token) {
-            stored += await flush();
-            this.countBatch(stored, attempted);
-            await this.handBackJob(job, token, { sweep: s, position: p, games: plans.length - attempted }, 'batch handed back to the queue');
-          }
-          const message = err instanceof Error ? err.message : String(err);
-          if (!lastAttempt) {
-            stored += await flush();
-            this.countBatch(stored, attempted);
-            throw err;
-          }
-          await this.store.recordFailure(s, plan.index, plan.id, message);
-          this.log.error({ sweep: s, game: plan.id, err: message }, 'game failed on every attempt');
-          this.counts.failed++;
-          last = 'failed';
-          // The thread may have died with the game: the rest go to a fresh lane (the game queued
-          // ahead on this one is dropped and queued again there).
-          lane?.release();
-          lane = next = undefined;
+    const ref = { id: s, spec: JSON.stringify(loaded.spec), schedule: sweep.schedule };
+    // The games go to one thread as indices; it expands the sweep and sends the games back packed
+    // in parts of about PART_MS (GameLane.playSeries). After a thread died without naming the
+    // game that killed it, the rest go one game a part, so that the next death names it.
+    let rest = games;
+    let partMs = PART_MS;
+    while (rest.length > 0) {
+      let lane: GameLane | undefined;
+      let reported = 0;
+      try {
+        lane = await this.pool.lane(signal);
+        await lane.playSeries({ sweep: ref, indices: rest, record: loaded.spec.keepRecords, partMs }, (part) => {
+          parts.push(part);
+          reported += part.games.length;
+          attempted += part.games.length;
+          this.log.debug({ sweep: s, games: part.games.length }, 'games played');
+        });
+        rest = [];
+      } catch (err) {
+        if (err instanceof GameAbortedError && token) {
+          stored += await flush();
+          this.countBatch(stored, attempted);
+          await this.handBackJob(job, token, { sweep: s, position: p, games: games.length - attempted }, 'batch handed back to the queue');
         }
+        const message = err instanceof Error ? err.message : String(err);
+        if (!lastAttempt) {
+          stored += await flush();
+          this.countBatch(stored, attempted);
+          throw err;
+        }
+        if (!(err instanceof GameFailedError) && partMs > 0) {
+          partMs = 0;
+          rest = rest.slice(reported);
+          continue;
+        }
+        const k = err instanceof GameFailedError ? err.index : rest[reported];
+        const id = sweep.game(k).id;
+        await this.store.recordFailure(s, k, id, message);
+        this.log.error({ sweep: s, game: id, err: message }, 'game failed on every attempt');
+        this.counts.failed++;
+        last = 'failed';
+        rest = rest.slice(rest.indexOf(k) + 1);
+      } finally {
+        lane?.release();
       }
-    } finally {
-      lane?.release();
     }
     stored += await flush();
     this.countBatch(stored, attempted);
-    this.log.debug({ sweep: s, position: p, games: plans.length, stored }, 'batch finished');
+    this.log.debug({ sweep: s, position: p, games: games.length, stored }, 'batch finished');
     return attempted > stored ? 'duplicate' : last;
   }
 

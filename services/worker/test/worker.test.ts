@@ -600,7 +600,7 @@ test('SIGTERM mid-batch: the games finished are stored, the batch goes back to t
   const a = spawnWorker(l, { SHUTDOWN_GRACE_MS: '200' });
   expect(await l.feeder.feed(id)).toBe(games);
   // Kill once some of the batch's games have been played (none is stored before the batch ends).
-  await waitFor(async () => (a.logs.some((x) => x.msg === 'game played') ? true : undefined), 'the worker to play a game of the batch', 20_000, 20);
+  await waitFor(async () => (a.logs.some((x) => x.msg === 'games played') ? true : undefined), 'the worker to play a game of the batch', 20_000, 20);
   a.proc.kill('SIGTERM');
   expect(await withTimeout(a.exit, 10_000, 'the worker to exit after SIGTERM')).toEqual({ code: 0, signal: null });
   expect(logged(a.logs, 'batch handed back to the queue')).toHaveLength(1);

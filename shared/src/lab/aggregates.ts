@@ -148,6 +148,57 @@ export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, n
  * One game's share of its paired group: wins and seats per key — `L<label>` for each label and
  * `R<role>` for each role — and the compared roles' keys.
  */
+/**
+ * Aggregate increments summed over several games, in a form that crosses threads cheaply (three
+ * flat arrays rather than a Map per game): each field, its sum, and whether it ever took a
+ * fractional delta (the store then adds it as a float even when the sum happens to be whole).
+ */
+export interface SummedIncrements {
+  fields: string[];
+  sums: number[];
+  floats: boolean[];
+}
+
+/** Sums games' increments (gameIncrements) and other sums, field by field. */
+export class IncrementSum {
+  private readonly sums = new Map<string, { sum: number; float: boolean }>();
+
+  /** Adds one game's increments. */
+  add(increments: Iterable<[string, number]>): void {
+    for (const [field, delta] of increments) this.addOne(field, delta, !Number.isInteger(delta));
+  }
+
+  /** Adds a sum made elsewhere (on a game thread). */
+  addSummed(summed: SummedIncrements): void {
+    for (let i = 0; i < summed.fields.length; i++) this.addOne(summed.fields[i], summed.sums[i], summed.floats[i]);
+  }
+
+  private addOne(field: string, delta: number, float: boolean): void {
+    const acc = this.sums.get(field);
+    if (acc) {
+      acc.sum += delta;
+      acc.float ||= float;
+    } else this.sums.set(field, { sum: delta, float });
+  }
+
+  summed(): SummedIncrements {
+    const out: SummedIncrements = { fields: [], sums: [], floats: [] };
+    for (const [field, { sum, float }] of this.sums) {
+      out.fields.push(field);
+      out.sums.push(sum);
+      out.floats.push(float);
+    }
+    return out;
+  }
+
+  /** The non-zero sums as the record scripts take them: a float sum with 17 digits, so that it is added with HINCRBYFLOAT. */
+  forScript(): [string, string][] {
+    const out: [string, string][] = [];
+    for (const [field, { sum, float }] of this.sums) if (sum !== 0) out.push([field, float ? sum.toPrecision(17) : String(sum)]);
+    return out;
+  }
+}
+
 export interface PairedShare {
   group: string;
   size: number;

@@ -6,10 +6,14 @@
  * event loop between games.
  */
 import { Worker } from 'node:worker_threads';
-import type { GamePlacement, PairedShare } from './aggregates.js';
+import type { GamePlacement, PairedShare, SummedIncrements } from './aggregates.js';
 import type { GamePlan, GameSummary } from './game.js';
+import type { ScheduleKind } from './schedule.js';
 
-type Reply = ({ id: number; ok: true } & PlayedGame) | { id: number; ok: false; index: number; error: string };
+type Reply =
+  | ({ id: number; ok: true; part?: undefined } & PlayedGame)
+  | { id: number; ok: true; part: PlayedPart; last: boolean }
+  | { id: number; ok: false; index: number; error: string };
 
 /**
  * A game made ready for the store on its thread: the summary (without its record) and the record
@@ -34,9 +38,54 @@ export type GameKey = Pick<GameSummary, 'id' | 'index'>;
  */
 export type PlayedGame = { summary: GameSummary; cpuMs: number; packed?: undefined } | { summary: GameKey; cpuMs: number; packed: PackedGame };
 
+/**
+ * Games of one sweep for a thread to play in a row (GameLane.playSeries), named by their indices:
+ * the thread expands the sweep itself (once per sweep), so no plan is built or copied on the
+ * caller's thread.
+ */
+export interface GameSeries {
+  /** The sweep: its id (the thread's cache key), its spec as stored (JSON), and its schedule. */
+  sweep: { id: string; spec: string; schedule: ScheduleKind };
+  indices: readonly number[];
+  /** Keep each game's move record (the sweep's keepRecords). */
+  record: boolean;
+  /** A part is sent once its games have taken this long (ms): what an abort can lose at most. */
+  partMs: number;
+}
+
+/** A game of a PlayedPart: its key and CPU time, its summary and record packed, its paired share. */
+export interface PartGame {
+  key: GameKey;
+  cpuMs: number;
+  summary: Uint8Array;
+  record?: Uint8Array;
+  share?: PairedShare;
+}
+
+/**
+ * Games a thread played in a row and packed for the store, with their aggregate increments summed
+ * there: one message for many cheap games, and no increments to sum on the caller's thread.
+ */
+export interface PlayedPart {
+  games: PartGame[];
+  increments: SummedIncrements;
+}
+
+/** A series' game that threw: its index, after the parts of the games before it. */
+export class GameFailedError extends Error {
+  constructor(
+    readonly index: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 interface Pending {
   resolve: (s: PlayedGame) => void;
   reject: (e: Error) => void;
+  /** A series': each part as it comes; the series settles with its last. */
+  part?: (part: PlayedPart) => void;
 }
 
 interface Slot {
@@ -54,6 +103,13 @@ interface Slot {
  */
 export interface GameLane {
   play(plan: GamePlan, record: boolean, placement?: GamePlacement): Promise<PlayedGame>;
+  /**
+   * Plays a series of a sweep's games in order, handing each part to `onPart` as it comes;
+   * settles after the last. A game that throws ends the series: its parts before it are handed
+   * over, then it rejects with GameFailedError naming the game. Aborting rejects with
+   * GameAbortedError: the games of the part under way are lost (played again elsewhere).
+   */
+  playSeries(series: GameSeries, onPart: (part: PlayedPart) => void): Promise<void>;
   /** Gives the thread back to the pool. Games still queued on it are played, their results dropped. */
   release(): void;
 }
@@ -83,10 +139,15 @@ export class GamePool {
     this.slots.push(slot);
     slot.thread.on('message', (reply: Reply) => {
       const waiting = slot.pending.get(reply.id);
-      slot.pending.delete(reply.id);
       if (!waiting) return;
-      if (reply.ok) waiting.resolve(reply.packed ? { summary: reply.summary, cpuMs: reply.cpuMs, packed: reply.packed } : { summary: reply.summary, cpuMs: reply.cpuMs });
-      else waiting.reject(new Error(reply.error));
+      if (reply.ok && reply.part) {
+        waiting.part?.(reply.part);
+        if (!reply.last) return;
+      }
+      slot.pending.delete(reply.id);
+      if (!reply.ok) waiting.reject(waiting.part ? new GameFailedError(reply.index, reply.error) : new Error(reply.error));
+      else if (reply.part) waiting.resolve(undefined as never);
+      else waiting.resolve(reply.packed ? { summary: reply.summary, cpuMs: reply.cpuMs, packed: reply.packed } : { summary: reply.summary, cpuMs: reply.cpuMs });
     });
     const die = (err: Error) => this.replace(slot, err);
     slot.thread.on('error', die);
@@ -161,20 +222,23 @@ export class GamePool {
     const onAbort = () => this.replace(slot, new GameAbortedError(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     let released = false;
+    /** Posts a request on the lane's thread; settles with its (last) reply. */
+    const post = <T>(message: object, part?: (part: PlayedPart) => void): Promise<T> => {
+      if (released) return Promise.reject(new Error('the lane was released'));
+      if (slot.gone) return Promise.reject(signal?.aborted ? new GameAbortedError(signal.reason) : new Error('the game thread of this lane has died'));
+      const id = this.nextId++;
+      const settled = new Promise<T>((resolve, reject) => {
+        slot.pending.set(id, { resolve: resolve as (s: PlayedGame) => void, reject, part });
+        slot.thread.postMessage({ id, ...message });
+      });
+      // A game queued ahead and dropped at release rejects with no one awaiting it: not an
+      // unhandled rejection. Callers that await it still see the error.
+      settled.catch(() => {});
+      return settled;
+    };
     return {
-      play: (plan, record, placement) => {
-        if (released) return Promise.reject(new Error('the lane was released'));
-        if (slot.gone) return Promise.reject(signal?.aborted ? new GameAbortedError(signal.reason) : new Error('the game thread of this lane has died'));
-        const id = this.nextId++;
-        const played = new Promise<PlayedGame>((resolve, reject) => {
-          slot.pending.set(id, { resolve, reject });
-          slot.thread.postMessage({ id, plan, record, placement });
-        });
-        // A game queued ahead and dropped at release rejects with no one awaiting it: not an
-        // unhandled rejection. Callers that await it still see the error.
-        played.catch(() => {});
-        return played;
-      },
+      play: (plan, record, placement) => post<PlayedGame>({ plan, record, placement }),
+      playSeries: (series, onPart) => post<void>({ series }, onPart),
       release: () => {
         if (released) return;
         released = true;

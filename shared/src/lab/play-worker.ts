@@ -7,8 +7,10 @@
 import { openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { packGame } from '../store/packing.js';
-import type { GamePlacement } from './aggregates.js';
+import { IncrementSum, placementOf, type GamePlacement } from './aggregates.js';
 import { playGame, withRecord, type GamePlan } from './game.js';
+import type { GameSeries, PartGame } from './game-pool.js';
+import { Sweep, type SweepSpec } from './sweep.js';
 
 if (!parentPort) throw new Error('play-worker must run in a worker thread');
 const port = parentPort;
@@ -39,7 +41,82 @@ function threadCpuMs(): number | undefined {
   }
 }
 
-port.on('message', (msg: { id?: number; plan: GamePlan; record: boolean; full?: boolean; placement?: GamePlacement }) => {
+/** The sweeps this thread has expanded, by id (a few: a thread serves one sweep's batch at a time). */
+const sweeps = new Map<string, { spec: string; sweep: Sweep }>();
+const SWEEPS_KEPT = 4;
+
+function sweepOf(ref: GameSeries['sweep']): Sweep {
+  const kept = sweeps.get(ref.id);
+  if (kept && kept.spec === ref.spec && kept.sweep.schedule === ref.schedule) return kept.sweep;
+  const sweep = new Sweep(JSON.parse(ref.spec) as SweepSpec, { schedule: ref.schedule });
+  sweeps.delete(ref.id);
+  sweeps.set(ref.id, { spec: ref.spec, sweep });
+  if (sweeps.size > SWEEPS_KEPT) sweeps.delete(sweeps.keys().next().value!);
+  return sweep;
+}
+
+/**
+ * Copies the games' packed bytes into one buffer and points each game at its slice: a message
+ * then carries that one buffer (the packed forms are slices of Node's shared 8 KB pool, each of
+ * which would otherwise be copied whole).
+ */
+function packTogether(games: PartGame[]): void {
+  let size = 0;
+  for (const g of games) size += g.summary.length + (g.record?.length ?? 0);
+  const blob = new Uint8Array(size);
+  let at = 0;
+  const place = (bytes: Uint8Array): Uint8Array => {
+    blob.set(bytes, at);
+    at += bytes.length;
+    return blob.subarray(at - bytes.length, at);
+  };
+  for (const g of games) {
+    g.summary = place(g.summary);
+    if (g.record) g.record = place(g.record);
+  }
+}
+
+/**
+ * Plays a series (GameLane.playSeries): its games in order, each packed for the store, sent in
+ * parts of about `partMs` of play with their increments summed. A game that throws ends it: the
+ * part before it is sent, then the error with the game's index.
+ */
+function playSeries(id: number, series: GameSeries): void {
+  let games: PartGame[] = [];
+  let sum = new IncrementSum();
+  let partStart = performance.now();
+  const send = (last: boolean) => {
+    packTogether(games);
+    port.postMessage({ id, ok: true, part: { games, increments: sum.summed() }, last });
+    games = [];
+    sum = new IncrementSum();
+    partStart = performance.now();
+  };
+  let index = series.indices[0];
+  try {
+    const sweep = sweepOf(series.sweep);
+    for (let i = 0; i < series.indices.length; i++) {
+      index = series.indices[i];
+      const cpu = threadCpuMs();
+      const wall = performance.now();
+      const summary = playGame(sweep.game(index), { record: series.record });
+      const after = threadCpuMs();
+      const cpuMs = cpu !== undefined && after !== undefined ? after - cpu : performance.now() - wall;
+      const packed = packGame(summary, placementOf(sweep, index));
+      games.push({ key: { id: summary.id, index: summary.index }, cpuMs, summary: packed.summary, record: packed.record, share: packed.share });
+      sum.add(packed.increments);
+      const last = i === series.indices.length - 1;
+      if (last || performance.now() - partStart >= series.partMs) send(last);
+    }
+    if (series.indices.length === 0) send(true);
+  } catch (err) {
+    if (games.length > 0) send(false);
+    port.postMessage({ id, ok: false, index, error: (err as Error).stack ?? String(err) });
+  }
+}
+
+port.on('message', (msg: { id?: number; plan: GamePlan; record: boolean; full?: boolean; placement?: GamePlacement; series?: GameSeries }) => {
+  if (msg.series) return playSeries(msg.id!, msg.series);
   try {
     const cpu = threadCpuMs();
     const wall = performance.now();

@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { placementOf, type PairedShare } from '../lab/aggregates.js';
+import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import type { CellStop } from '../lab/stopping.js';
-import type { GameKey, PackedGame } from '../lab/game-pool.js';
+import type { GameKey, PackedGame, PlayedPart } from '../lab/game-pool.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
@@ -349,44 +349,53 @@ export class SweepStore {
    */
   async recordBatch(loaded: LoadedSweep, games: readonly StorableGame[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
     if (games.length === 0) return 0;
+    const sum = new IncrementSum();
+    const part: PlayedPart = { games: [], increments: { fields: [], sums: [], floats: [] } };
+    for (const { summary, cpuMs, packed } of games) {
+      // Packed and counted on the game's thread already, or here.
+      const ready = packed ?? packGame(whole(summary), placementOf(loaded.sweep, summary.index));
+      part.games.push({ key: { id: summary.id, index: summary.index }, cpuMs: cpuMs ?? NaN, summary: ready.summary, record: ready.record, share: ready.share });
+      sum.add(ready.increments);
+    }
+    part.increments = sum.summed();
+    return this.recordParts(loaded, [part], now, worker);
+  }
+
+  /**
+   * recordBatch for games a thread played in a row and packed, each part with its games' increments
+   * summed there (GameLane.playSeries): one script call for all the parts. When one of the games
+   * was stored before, each game is stored on its own instead, its increments counted again from
+   * its packed summary.
+   */
+  async recordParts(loaded: LoadedSweep, parts: readonly PlayedPart[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
     const k = this.k(loaded.id);
     const list: [string, number, number, number][] = [];
     const blobs: Buffer[] = [];
-    const sums = new Map<string, { sum: number; float: boolean }>();
+    const sum = new IncrementSum();
     const shares: ReturnType<typeof shareJson>[] = [];
     let cpuMs = 0;
     let cpuKnown = false;
-    for (const { summary, cpuMs: ms, packed } of games) {
-      const placement = placementOf(loaded.sweep, summary.index);
-      // Packed and counted on the game's thread already, or here.
-      const ready = packed ?? packGame(whole(summary), placement);
-      const packedSummary = asBuffer(ready.summary);
-      const packedRecord = ready.record && asBuffer(ready.record);
-      list.push([summary.id, summary.index, packedSummary.length, packedRecord?.length ?? 0]);
-      blobs.push(packedSummary, ...(packedRecord ? [packedRecord] : []));
-      for (const [field, delta] of ready.increments) {
-        const acc = sums.get(field);
-        if (acc) {
-          acc.sum += delta;
-          acc.float ||= !Number.isInteger(delta);
-        } else sums.set(field, { sum: delta, float: !Number.isInteger(delta) });
-      }
-      const share = shareJson(ready.share, placement.cell);
-      if (share) shares.push(share);
-      if (ms !== undefined && Number.isFinite(ms)) {
-        cpuMs += ms;
-        cpuKnown = true;
+    for (const part of parts) {
+      sum.addSummed(part.increments);
+      for (const game of part.games) {
+        const packedSummary = asBuffer(game.summary);
+        const packedRecord = game.record && asBuffer(game.record);
+        list.push([game.key.id, game.key.index, packedSummary.length, packedRecord?.length ?? 0]);
+        blobs.push(packedSummary, ...(packedRecord ? [packedRecord] : []));
+        if (game.share) shares.push(shareJson(game.share, placementOf(loaded.sweep, game.key.index).cell));
+        if (Number.isFinite(game.cpuMs)) {
+          cpuMs += game.cpuMs;
+          cpuKnown = true;
+        }
       }
     }
-    // A field that ever took a fractional delta is summed as a float (written with a '.'), so the
-    // script adds it with HINCRBYFLOAT even when the batch's sum happens to be whole.
-    const increments = [...sums].filter(([, a]) => a.sum !== 0).map(([field, a]) => [field, a.float ? a.sum.toPrecision(17) : String(a.sum)]);
+    if (list.length === 0) return 0;
     const stored = (await RECORD_BATCH.run(this.redis, this.recordKeys(k), {
       sweepId: loaded.id,
       games: JSON.stringify(list),
       blobs: Buffer.concat(blobs),
       now,
-      increments: JSON.stringify(increments),
+      increments: JSON.stringify(sum.forScript()),
       shares: JSON.stringify(shares),
       rateBucketMs: RATE_BUCKET_MS,
       rateSlots: RATE_SLOTS,
@@ -395,7 +404,14 @@ export class SweepStore {
     })) as number;
     if (stored >= 0) return stored;
     let one = 0;
-    for (const { summary, cpuMs: ms, packed } of games) if (await this.recordResult(loaded, summary, now, { cpuMs: ms, worker }, packed)) one++;
+    for (const part of parts) {
+      for (const game of part.games) {
+        const summary = asBuffer(game.summary);
+        const increments = gameIncrements(unpackSummary(summary), placementOf(loaded.sweep, game.key.index));
+        const packed: PackedGame = { summary, record: game.record, increments, share: game.share };
+        if (await this.recordResult(loaded, game.key, now, { cpuMs: game.cpuMs, worker }, packed)) one++;
+      }
+    }
     return one;
   }
 
