@@ -435,6 +435,32 @@ describe('determinization: det=is against det=pimc', () => {
   });
 });
 
+describe('seen: what the sampled worlds keep of the hands passed on', () => {
+  it('forgotten asks every world without memory and remembered (the default) with it; the searches differ', () => {
+    let differ = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      // Turn 4 of Age I at 3 players: the agent has seen every hand of the Age.
+      const s = randomPosition(3, seed, seed * 13 + 1, 3);
+      const seat = actor(s, seed);
+      const memories: Record<string, Set<string | undefined>> = {};
+      const stats: Record<string, string> = {};
+      for (const seen of ['remembered', 'forgotten']) {
+        for (const det of ['is', 'pimc']) {
+          const agent = createAgent(`mcts(it=60,det=${det},seen=${seen})`) as MctsAgent;
+          const base = decisionContext(s, seat, legalMoves(s, seat, agent.moveMode, []), new Rng(seed), false);
+          const asked = (memories[seen] ??= new Set());
+          agent.decide({ ...base, sampleWorld: (r, into, memory) => (asked.add(memory), base.sampleWorld(r, into, memory)) });
+          if (det === 'is') stats[seen] = JSON.stringify(agent.lastSearch);
+        }
+      }
+      expect([...memories.remembered]).toEqual(['remembered']);
+      expect([...memories.forgotten]).toEqual(['forgotten']);
+      if (stats.remembered !== stats.forgotten) differ++;
+    }
+    expect(differ).toBeGreaterThan(3);
+  });
+});
+
 describe('reuse=on keeps the subtree under the last move', () => {
   /** Plays seat 0 with `spec` against random seats for `decisions` decisions; root visits at each. */
   function rootVisits(spec: string, decisions: number): number[] {

@@ -56,6 +56,7 @@ export const MCTS_PARAMETERS = {
   mastp: number('mastp', 'MAST ε or τ', 0, 100, 0.1, 'ε of mast=eps, or the temperature τ of mast=gibbs'),
   ruleEpsilon: number('pe', 'rule-based playout ε', 0, 1, 0, 'the probability that a simulated move of the rulebased policy (playout or opp) is drawn as nodiscard draws it instead (ε-greedy heavy playouts; 0: never)'),
   det: choice('det', 'determinization', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, worlds fixed worlds sampled once, a tree each, their votes combined'),
+  memory: choice('seen', 'hands seen', ['remembered', 'forgotten'], 'remembered', 'what a sampled world keeps of the hands the agent has passed on: remembered, each card it saw stays in the hand it travelled with (its information set); forgotten, the other hands and the face-down removals of each Age are redealt from every card it cannot see now (an agent without memory)'),
   worlds: integer('worlds', 'PIMC worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
   vote: choice('vote', 'PIMC vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),
   reuse: choice('reuse', 'tree reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),

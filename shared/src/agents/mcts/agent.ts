@@ -97,7 +97,7 @@ export class MctsAgent implements Agent {
     let roots: Node[];
     if (p.det === 'pimc') {
       worlds = [];
-      for (let k = 0; k < p.worlds; k++) worlds.push(ctx.sampleWorld(rng));
+      for (let k = 0; k < p.worlds; k++) worlds.push(ctx.sampleWorld(rng, undefined, p.memory));
       roots = worlds.map(() => new Node(-1, -1));
     } else {
       roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
@@ -119,7 +119,7 @@ export class MctsAgent implements Agent {
         break;
       }
       const k = done % roots.length;
-      world = worlds ? (world ? copyState(world, worlds[k]) : clone(worlds[k])) : ctx.sampleWorld(rng, world);
+      world = worlds ? (world ? copyState(world, worlds[k]) : clone(worlds[k])) : ctx.sampleWorld(rng, world, p.memory);
       if (this.explains && !shown) shown = clone(world);
       this.iterate(world, me, roots[k], c, rng);
       done++;
@@ -131,7 +131,7 @@ export class MctsAgent implements Agent {
     this.lastSearch = rankRootMoves(p, roots, me, allowed, rng);
     const key = this.lastSearch.length > 0 ? this.lastSearch[0].move : this.keys.key(ctx.legal[0]);
     // The bury rule reads only the agent's own hand and public facts: any world of its own does.
-    const move = this.keys.resolve(isArm(key) ? (worlds?.[0] ?? ctx.sampleWorld(rng)) : undefined, me, key, ctx.legal, rng);
+    const move = this.keys.resolve(isArm(key) ? (worlds?.[0] ?? ctx.sampleWorld(rng, undefined, p.memory)) : undefined, me, key, ctx.legal, rng);
     if (p.reuse === 'on') this.kept = roots[0].child(key, me);
     if (!this.explains) return { move, iterations: done, cutShort };
     return { move, iterations: done, cutShort, search: this.explain(ctx, key, move, done, carried, shown!) };
