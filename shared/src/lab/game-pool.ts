@@ -82,7 +82,8 @@ export class GameFailedError extends Error {
 }
 
 interface Pending {
-  resolve: (s: PlayedGame) => void;
+  /** With the game played, or nothing for a series (its games went to `part`). */
+  resolve: (s: PlayedGame | undefined) => void;
   reject: (e: Error) => void;
   /** A series': each part as it comes; the series settles with its last. */
   part?: (part: PlayedPart) => void;
@@ -146,7 +147,7 @@ export class GamePool {
       }
       slot.pending.delete(reply.id);
       if (!reply.ok) waiting.reject(waiting.part ? new GameFailedError(reply.index, reply.error) : new Error(reply.error));
-      else if (reply.part) waiting.resolve(undefined as never);
+      else if (reply.part) waiting.resolve(undefined);
       else waiting.resolve(reply.packed ? { summary: reply.summary, cpuMs: reply.cpuMs, packed: reply.packed } : { summary: reply.summary, cpuMs: reply.cpuMs });
     });
     const die = (err: Error) => this.replace(slot, err);
@@ -228,7 +229,7 @@ export class GamePool {
       if (slot.gone) return Promise.reject(signal?.aborted ? new GameAbortedError(signal.reason) : new Error('the game thread of this lane has died'));
       const id = this.nextId++;
       const settled = new Promise<T>((resolve, reject) => {
-        slot.pending.set(id, { resolve: resolve as (s: PlayedGame) => void, reject, part });
+        slot.pending.set(id, { resolve: resolve as Pending['resolve'], reject, part });
         slot.thread.postMessage({ id, ...message });
       });
       // A game queued ahead and dropped at release rejects with no one awaiting it: not an
