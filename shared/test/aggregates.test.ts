@@ -10,6 +10,7 @@ import { describe as group, expect, it } from 'vitest';
 import { BOARDS, SCORE_CATEGORIES } from '../src/engine/index.js';
 import {
   AggregateFold,
+  IncrementSum,
   Sweep,
   SweepSpecError,
   Z95,
@@ -602,5 +603,24 @@ group('gameIncrements errors', () => {
     // A placement from another sweep's cell.
     const renamed = { ...p.games[0], players: p.games[0].players.map((pl) => ({ ...pl, agent: pl.agent === 'random' ? 'mcts:5' : pl.agent })) };
     expect(() => gameIncrements(renamed, at)).toThrow(/agent 'mcts:5'/);
+  });
+});
+
+group('IncrementSum', () => {
+  it('sums field by field across games and sums made elsewhere; a field that ever took a fraction stays a float', () => {
+    const a = new IncrementSum();
+    a.add(new Map([['n', 1], ['ms', 0.25], ['w', 1]]));
+    a.add(new Map([['n', 1], ['ms', 0.75], ['w', -1]]));
+    const b = new IncrementSum();
+    b.addSummed(a.summed());
+    b.add([['n', 2], ['x', 3]]);
+    const summed = b.summed();
+    expect(Object.fromEntries(summed.fields.map((f, i) => [f, [summed.sums[i], summed.floats[i]]]))).toEqual({ n: [4, false], ms: [1, true], w: [0, false], x: [3, false] });
+    // For the scripts: zero sums left out, a float written with 17 digits even when whole.
+    expect(b.forScript()).toEqual([
+      ['n', '4'],
+      ['ms', (1).toPrecision(17)],
+      ['x', '3'],
+    ]);
   });
 });

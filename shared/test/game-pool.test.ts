@@ -287,7 +287,28 @@ group('GamePool series', () => {
     for (const k of [4, 1, 3]) sum.add(gameIncrements(playGame(sweep.game(k)), placementOf(sweep, k)));
     const got = parts[0].increments;
     expect(sums(got)).toEqual(sums(sum.summed()));
+    // The part's games share one buffer: each game's slice is its own packed summary and record.
+    const buffers = new Set(parts[0].games.flatMap((g) => [g.summary.buffer, g.record!.buffer]));
+    expect(buffers.size).toBe(1);
+    for (const game of parts[0].games) {
+      const expected = played(game.key.index);
+      expect(strip(unpackSummary(Buffer.from(game.summary)))).toEqual(strip(unpackSummary(expected.summary)));
+      expect(Buffer.from(game.record!)).toEqual(expected.record);
+    }
     expect(got.fields.length).toBeLessThan(3 * gameIncrements(playGame(sweep.game(4)), placementOf(sweep, 4)).size);
+  });
+
+  it('a thread expands a sweep again when its id comes with another spec', async () => {
+    const p = pool(1);
+    const lane = await p.lane();
+    const other = new Sweep(parseSweepSpec({ name: 'pool', players: 3, seats: ['rulebased', 'random', 'random'], deals: { firstSeed: 5, count: 2 } }));
+    const keys: string[] = [];
+    const play = (spec: string) => lane.playSeries({ sweep: { ...ref, spec }, indices: [1], record: false, partMs: 0 }, (part) => keys.push(...part.games.map((g) => g.key.id)));
+    await play(ref.spec);
+    await play(JSON.stringify(other.spec));
+    await play(ref.spec);
+    lane.release();
+    expect(keys).toEqual([sweep.game(1).id, other.game(1).id, sweep.game(1).id]);
   });
 
   it('a game that throws ends the series: the parts before it, then GameFailedError naming it', async () => {

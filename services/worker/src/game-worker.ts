@@ -188,7 +188,7 @@ export class GameWorker {
     const cellSeconds = new Map<number, number>();
     let seconds = 0;
     for (const k of games) {
-      const cell = Math.floor(k / sweep.gamesPerCell);
+      const cell = sweep.cellOf(k);
       let cost = cellSeconds.get(cell);
       if (cost === undefined) cellSeconds.set(cell, (cost = gameSeconds(sweep.cells[cell].agents)));
       seconds += cost;
@@ -236,12 +236,15 @@ export class GameWorker {
           continue;
         }
         const k = err instanceof GameFailedError ? err.index : rest[reported];
+        const at = rest.indexOf(k);
+        // Going on from anywhere else would play games already in `parts` again.
+        if (at < reported) throw new Error(`batch at position ${p}: the failed game ${k} is not among the ${rest.length - reported} games not yet reported`);
         const id = sweep.game(k).id;
         await this.store.recordFailure(s, k, id, message);
         this.log.error({ sweep: s, game: id, err: message }, 'game failed on every attempt');
         this.counts.failed++;
         last = 'failed';
-        rest = rest.slice(rest.indexOf(k) + 1);
+        rest = rest.slice(at + 1);
       } finally {
         lane?.release();
       }

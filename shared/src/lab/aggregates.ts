@@ -145,10 +145,6 @@ export function gameIncrements(g: GameSummary, at: GamePlacement): Map<string, n
 }
 
 /**
- * One game's share of its paired group: wins and seats per key — `L<label>` for each label and
- * `R<role>` for each role — and the compared roles' keys.
- */
-/**
  * Aggregate increments summed over several games, in a form that crosses threads cheaply (three
  * flat arrays rather than a Map per game): each field, its sum, and whether it ever took a
  * fractional delta (the store then adds it as a float even when the sum happens to be whole).
@@ -199,6 +195,10 @@ export class IncrementSum {
   }
 }
 
+/**
+ * One game's share of its paired group: wins and seats per key — `L<label>` for each label and
+ * `R<role>` for each role — and the compared roles' keys.
+ */
 export interface PairedShare {
   group: string;
   size: number;

@@ -452,9 +452,14 @@ export class Sweep {
   }
 
   /** Game k of the sweep; its id is `c<cell>-` followed by the tournament's game id. */
+  /** The cell of game index k (without building its plan). */
+  cellOf(k: number): number {
+    return Math.floor(k / this.gamesPerCell);
+  }
+
   game(k: number): GamePlan & { cell: number } {
     if (!Number.isInteger(k) || k < 0 || k >= this.size) throw new RangeError(`game index ${k} is outside 0..${this.size - 1}`);
-    const cell = Math.floor(k / this.gamesPerCell);
+    const cell = this.cellOf(k);
     const plan = this.tournaments[cell].game(k % this.gamesPerCell);
     return { ...plan, id: `c${cell}-${plan.id}`, index: k, cell };
   }

@@ -382,7 +382,7 @@ export class SweepStore {
         const packedRecord = game.record && asBuffer(game.record);
         list.push([game.key.id, game.key.index, packedSummary.length, packedRecord?.length ?? 0]);
         blobs.push(packedSummary, ...(packedRecord ? [packedRecord] : []));
-        if (game.share) shares.push(shareJson(game.share, placementOf(loaded.sweep, game.key.index).cell));
+        if (game.share) shares.push(shareJson(game.share, loaded.sweep.cellOf(game.key.index)));
         if (Number.isFinite(game.cpuMs)) {
           cpuMs += game.cpuMs;
           cpuKnown = true;
