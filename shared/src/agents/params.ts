@@ -99,7 +99,7 @@ export const MCTS_AGENTS = {
   'mcts-robilliard': {
     summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
     evidence:
-      "sections 3–5 of the paper (one level per seat, every move in the tree — each card's discard and stage a child of its own, every payment —, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab against two rulebased-robilliard-notrade, 500 games per budget: 67.8 / 82.8 / 88.6 / 91.8 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6, every row inside (with one discard and one stage arm per decision, the earlier default: 81.2 / 84.2 / 87.4 / 92.2, and against the trading rulebased-robilliard 64.2 / 75.4 / 80.0 / 87.0)",
+      "sections 3–5 of the paper (one level per seat, every move in the tree — each card's discard and stage a child of its own, every payment —, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab against two rulebased-robilliard-notrade, 1000 games per budget: 68.2 / 83.9 / 88.6 / 92.9 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6, every row inside (with one discard and one stage arm per decision, the earlier default: 81.2 / 84.2 / 87.4 / 92.2, and against the trading rulebased-robilliard 64.2 / 75.4 / 80.0 / 87.0)",
     params: { iterations: 1000, timeLimit: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', playoutArms: 'all', opponents: 'same', tradeLimit: [8, 24, 32] },
   },
   'mcts-strong': {
