@@ -130,6 +130,24 @@ group('GamePool', () => {
     const controller = new AbortController();
     await expect(p.play(plans[0], false, controller.signal)).rejects.toThrow('the game pool is closed');
   });
+
+  it('a closing pool aborts the games it cuts off (GameAbortedError), so that a queue worker hands them back rather than failing them', async () => {
+    const p = new GamePool(1);
+    const playing = p.play(slowPlan, false);
+    playing.catch(() => {});
+    const waiting = p.play(plans[0], false);
+    waiting.catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await p.close();
+    for (const cut of [playing, waiting, p.lane()]) {
+      const err = await cut.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(GameAbortedError);
+      expect((err as Error).message).toMatch(/the game pool is closed/);
+    }
+  });
 });
 
 /** Lanes: a thread held for a series of games, the next one queued on it while one plays. */

@@ -115,6 +115,8 @@ export interface GameLane {
   release(): void;
 }
 
+const POOL_CLOSED = 'the game pool is closed';
+
 export class GameAbortedError extends Error {
   constructor(reason: unknown) {
     super(`game aborted: ${String(reason)}`);
@@ -213,7 +215,7 @@ export class GamePool {
    * (a fresh one replaces it) and rejects the lane's games with GameAbortedError.
    */
   async lane(signal?: AbortSignal): Promise<GameLane> {
-    if (this.closed) throw new Error('the game pool is closed');
+    if (this.closed) throw new GameAbortedError(POOL_CLOSED);
     if (signal?.aborted) throw new GameAbortedError(signal.reason);
     const slot = await this.acquire();
     if (signal?.aborted) {
@@ -252,10 +254,13 @@ export class GamePool {
     };
   }
 
-  /** Stops every thread; games still running or waiting for a thread reject. */
+  /**
+   * Stops every thread; games still running or waiting for a thread reject with GameAbortedError:
+   * a game cut off by a closing pool has not failed, and a queue worker hands its job back.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    const closed = new Error('the game pool is closed');
+    const closed = new GameAbortedError(POOL_CLOSED);
     for (const w of this.waiting.splice(0)) w.reject(closed);
     for (const slot of this.slots) {
       const waiting = [...slot.pending.values()];
