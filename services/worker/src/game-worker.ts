@@ -5,7 +5,7 @@
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
 import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
@@ -38,6 +38,19 @@ const PART_MS = 100;
 
 /** How long a sweep's status is trusted before it is read again. */
 const STATUS_TTL_MS = 1000;
+
+/** The estimated CPU seconds of a sweep's games (lab/cost.ts), for close(): a game's depends on its cell's agents only. */
+function estimatedSeconds(sweep: Sweep, games: readonly number[]): number {
+  const perCell = new Map<number, number>();
+  let seconds = 0;
+  for (const k of games) {
+    const cell = sweep.cellOf(k);
+    let cost = perCell.get(cell);
+    if (cost === undefined) perCell.set(cell, (cost = gameSeconds(sweep.cells[cell].agents)));
+    seconds += cost;
+  }
+  return seconds;
+}
 
 export class GameWorker {
   readonly store: SweepStore;
@@ -184,16 +197,7 @@ export class GameWorker {
       return status;
     }
     if (games.length === 0) return 'duplicate';
-    // The cost estimate for close(): a game's depends on its cell's agents only.
-    const cellSeconds = new Map<number, number>();
-    let seconds = 0;
-    for (const k of games) {
-      const cell = sweep.cellOf(k);
-      let cost = cellSeconds.get(cell);
-      if (cost === undefined) cellSeconds.set(cell, (cost = gameSeconds(sweep.cells[cell].agents)));
-      seconds += cost;
-    }
-    if (job.id) this.running.set(job.id, { started: Date.now(), seconds, game: `${games.length} games from position ${p}` });
+    if (job.id) this.running.set(job.id, { started: Date.now(), seconds: estimatedSeconds(sweep, games), game: `${games.length} games from position ${p}` });
     const parts: PlayedPart[] = [];
     /** Stores the games finished so far in one call; returns how many were new. */
     const flush = () => this.store.recordParts(loaded, parts.splice(0), Date.now(), this.identity);

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import type { CellStop } from '../lab/stopping.js';
-import type { GameKey, PackedGame, PlayedPart } from '../lab/game-pool.js';
+import type { GameKey, PackedGame, PartGame, PlayedPart } from '../lab/game-pool.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
@@ -349,16 +349,14 @@ export class SweepStore {
    */
   async recordBatch(loaded: LoadedSweep, games: readonly StorableGame[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
     if (games.length === 0) return 0;
+    // One part of all the games, each packed and counted on the game's thread already, or here.
     const sum = new IncrementSum();
-    const part: PlayedPart = { games: [], increments: { fields: [], sums: [], floats: [] } };
-    for (const { summary, cpuMs, packed } of games) {
-      // Packed and counted on the game's thread already, or here.
+    const parted: PartGame[] = games.map(({ summary, cpuMs, packed }) => {
       const ready = packed ?? packGame(whole(summary), placementOf(loaded.sweep, summary.index));
-      part.games.push({ key: { id: summary.id, index: summary.index }, cpuMs: cpuMs ?? NaN, summary: ready.summary, record: ready.record, share: ready.share });
       sum.add(ready.increments);
-    }
-    part.increments = sum.summed();
-    return this.recordParts(loaded, [part], now, worker);
+      return { key: { id: summary.id, index: summary.index }, cpuMs: cpuMs ?? NaN, summary: ready.summary, record: ready.record, share: ready.share };
+    });
+    return this.recordParts(loaded, [{ games: parted, increments: sum.summed() }], now, worker);
   }
 
   /**
