@@ -137,7 +137,7 @@ export class GameWorker {
       this.log.debug({ sweep: s, game: plan.id }, 'game started');
       if (job.id) this.running.set(job.id, { started: Date.now(), seconds: gameSeconds(plan.agents), game: plan.id });
       // Packed on the game's thread, as a batch's games are: only its key and bytes come back.
-      played = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal, placementOf(loaded.sweep, k));
+      played = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal, placementOf(loaded.sweep, k, plan));
     } catch (err) {
       if (err instanceof GameAbortedError && token) await this.handBackJob(job, token, { sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
       const message = err instanceof Error ? err.message : String(err);

@@ -51,8 +51,8 @@ export function cellLabels(cell: SweepCell): string[] {
   return [...new Set(cell.agents)];
 }
 
-export function placementOf(sweep: Sweep, k: number): GamePlacement {
-  const plan = sweep.game(k);
+/** Where game k sits in its sweep; `plan` is sweep.game(k), for a caller that has built it already. */
+export function placementOf(sweep: Sweep, k: number, plan = sweep.game(k)): GamePlacement {
   const cell = sweep.cells[plan.cell];
   const labels = cellLabels(cell);
   const orders = sweep.ordersPerDeal;

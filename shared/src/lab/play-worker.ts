@@ -99,10 +99,11 @@ function playSeries(id: number, series: GameSeries): void {
       index = series.indices[i];
       const cpu = threadCpuMs();
       const wall = performance.now();
-      const summary = playGame(sweep.game(index), { record: series.record });
+      const plan = sweep.game(index);
+      const summary = playGame(plan, { record: series.record });
       const after = threadCpuMs();
       const cpuMs = cpu !== undefined && after !== undefined ? after - cpu : performance.now() - wall;
-      const packed = packGame(summary, placementOf(sweep, index));
+      const packed = packGame(summary, placementOf(sweep, index, plan));
       games.push({ key: { id: summary.id, index: summary.index }, cpuMs, summary: packed.summary, record: packed.record, share: packed.share });
       sum.add(packed.increments);
       const last = i === series.indices.length - 1;

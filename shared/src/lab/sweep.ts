@@ -451,12 +451,12 @@ export class Sweep {
     return this.schedule === 'sequential' ? k % this.gamesPerCell : cellPlayRank(this.shape, k);
   }
 
-  /** Game k of the sweep; its id is `c<cell>-` followed by the tournament's game id. */
   /** The cell of game index k (without building its plan). */
   cellOf(k: number): number {
     return Math.floor(k / this.gamesPerCell);
   }
 
+  /** Game k of the sweep; its id is `c<cell>-` followed by the tournament's game id. */
   game(k: number): GamePlan & { cell: number } {
     if (!Number.isInteger(k) || k < 0 || k >= this.size) throw new RangeError(`game index ${k} is outside 0..${this.size - 1}`);
     const cell = this.cellOf(k);
