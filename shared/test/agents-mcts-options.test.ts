@@ -363,6 +363,26 @@ describe('rewards', () => {
     expect([...r]).toEqual([1, 0.5, 0]);
     fillRewards('margin', scores, 3, r);
     expect([...r]).toEqual([0.75, 0.25, 0]);
+    fillRewards('vp', Int32Array.from([50, -2, 30]), 3, r);
+    expect([...r]).toEqual([50, -2, 30]);
+  });
+});
+
+describe('root: how the root picks its child', () => {
+  /** The root's children's (move, visits, reward) after a search one turn deep, so that C acts only at the root. */
+  const rootStats = (spec: string) => {
+    const s = newGame({ players: 3, seed: 43 });
+    const children = searchAt(spec, s, 0, 5).agent.lastRoots[0].children;
+    return children.map((c) => [c.move, c.visits, c.reward]).sort((a, b) => a[0] - b[0]);
+  };
+
+  it('greedy: C (which then acts at the root alone) leaves the search unchanged; ucb: C changes it', () => {
+    const greedyLow = rootStats('mcts(it=200,depth=1,det=is,root=greedy,c=0.1)');
+    expect(rootStats('mcts(it=200,depth=1,det=is,root=greedy,c=5)')).toEqual(greedyLow);
+    expect(rootStats('mcts(it=200,depth=1,det=is,root=ucb,c=5)')).not.toEqual(rootStats('mcts(it=200,depth=1,det=is,root=ucb,c=0.1)'));
+    // Every child is tried before greedy follows the best mean.
+    expect(greedyLow.every(([, visits]) => visits >= 1)).toBe(true);
+    expect(greedyLow.length).toBeGreaterThan(2);
   });
 });
 

@@ -176,7 +176,8 @@ export class MctsAgent implements Agent {
         }
         const atRoot = pathLen === 1 && world.phase === PHASE_TURN;
         const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
-        const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), c, rng);
+        const cHere = node === root && p.rootPolicy === 'greedy' ? 0 : c;
+        const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), cHere, rng);
         if (next.visits === 0) expanded = true;
         node = next;
         path[pathLen++] = node;

@@ -1,7 +1,8 @@
 /**
  * The reward a simulation gives each seat, from the seats' final VP (or, for a simulation stopped
- * at the depth, their VP as the cutoff option counts them). Every reward lies in [0, 1], so one UCB
- * constant fits them all.
+ * at the depth, their VP as the cutoff option counts them). Every reward but vp lies in [0, 1], so
+ * one UCB constant fits them all; vp is the score itself, for the reading of the thesis in which
+ * UCB's constant is in VP.
  */
 import { scoreSeat, type GameState } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
@@ -25,6 +26,7 @@ export function fillRewards(kind: MctsParams['reward'], scores: Int32Array, n: n
     if (kind === 'win') r = scores[q] > bestOther ? 1 : 0;
     else if (kind === 'rank') r = (n - 1 - above) / (n - 1);
     else if (kind === 'margin') r = Math.min(1, Math.max(0, 0.5 + (scores[q] - bestOther) / MARGIN_SPAN));
+    else if (kind === 'vp') r = scores[q];
     // VP share: negative totals (military losses) count as none.
     else r = total > 0 ? Math.max(0, scores[q]) / total : 1 / n;
     rewards[q] = r;
