@@ -368,6 +368,20 @@ describe('rewards', () => {
   });
 });
 
+describe('topp: the other seats in the joint tree\'s steps', () => {
+  const rootStats = (spec: string) => {
+    const s = newGame({ players: 3, seed: 44 });
+    return searchAt(spec, s, 0, 6).agent.lastRoots[0].children.map((c) => [c.move, c.visits, c.reward]).sort((a, b) => a[0] - b[0]);
+  };
+
+  it('one turn deep, the whole simulation is a tree step: topp decides the other seats\' moves there, opp does not', () => {
+    const byRules = rootStats('mcts(it=150,depth=1,det=is,opp=rulebased)');
+    expect(rootStats('mcts(it=150,depth=1,det=is,opp=random,topp=rulebased)')).toEqual(byRules);
+    expect(rootStats('mcts(it=150,depth=1,det=is,opp=rulebased,topp=random)')).not.toEqual(byRules);
+    expect(rootStats('mcts(it=150,depth=1,det=is,opp=random)')).not.toEqual(byRules);
+  });
+});
+
 describe('root: how the root picks its child', () => {
   /** The root's children's (move, visits, reward) after a search one turn deep, so that C acts only at the root. */
   const rootStats = (spec: string) => {

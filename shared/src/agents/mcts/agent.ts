@@ -170,7 +170,11 @@ export class MctsAgent implements Agent {
       for (let k = 0; k < n; k++) {
         const q = me + k < n ? me + k : me + k - n;
         if (!acts(world, q)) continue;
-        if (expanded || (p.tree === 'joint' && q !== me)) {
+        if (p.tree === 'joint' && q !== me) {
+          moves[q] = playouts.move(world, q, p.treeOpponents === 'same' ? playouts.policyOf(q, me) : p.treeOpponents, rng);
+          continue;
+        }
+        if (expanded) {
           moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
           continue;
         }
