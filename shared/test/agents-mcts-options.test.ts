@@ -382,6 +382,23 @@ describe('topp: the other seats in the joint tree\'s steps', () => {
   });
 });
 
+describe('steps: the other seats\' moves in a step of the tree', () => {
+  /** Each root child's mean reward after a search one turn deep on one world (the step is the whole simulation). */
+  const means = (spec: string) => {
+    const s = newGame({ players: 3, seed: 45 });
+    return searchAt(spec, s, 0, 7).agent.lastRoots[0].children.map((c) => c.reward / c.visits);
+  };
+
+  it('stored: a node replays the moves drawn when it was added, so one world makes each child win always or never; redrawn: not', () => {
+    const stored = means('mcts(it=300,depth=1,det=pimc,worlds=1,topp=random,steps=stored)');
+    expect(stored.length).toBeGreaterThan(3);
+    expect(stored.every((m) => m === 0 || m === 1)).toBe(true);
+    expect(stored.some((m) => m === 1)).toBe(true);
+    const redrawn = means('mcts(it=300,depth=1,det=pimc,worlds=1,topp=random,steps=redrawn)');
+    expect(redrawn.some((m) => m > 0 && m < 1)).toBe(true);
+  });
+});
+
 describe('root: how the root picks its child', () => {
   /** The root's children's (move, visits, reward) after a search one turn deep, so that C acts only at the root. */
   const rootStats = (spec: string) => {

@@ -49,6 +49,8 @@ export class MctsAgent implements Agent {
    */
   private rootLegal: readonly number[] = [];
   private readonly rootKeys: number[] = [];
+  /** steps=stored: the generator of a tree step's moves, reseeded from the step's node. */
+  private readonly stepRng = new Rng(0);
   private readonly scores = new Int32Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
   private readonly path: Node[] = [];
@@ -102,6 +104,7 @@ export class MctsAgent implements Agent {
     } else {
       roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
     }
+    if (p.steps === 'stored') for (const root of roots) if (root.seed === 0) root.seed = rng.nextU32() || 1;
     const carried = roots[0].visits;
     this.rootLegal = ctx.legal;
     this.keys.keys(ctx.legal, this.rootKeys);
@@ -163,15 +166,21 @@ export class MctsAgent implements Agent {
     let turns = 0;
     let expanded = false;
     const scoresAfterMove = p.kscore > 0 && p.realScore === 'node';
+    const stored = p.steps === 'stored' && p.tree === 'joint';
+    // steps=stored: steps in which the agent does not act, counted since the path's last node.
+    let unowned = 0;
     // Descent: one tree level per acting seat that the tree models, the agent's own first (the
     // root's children are its moves; the order of simultaneous choices is otherwise immaterial).
     while (!expanded && !world.isOver() && turns < p.depth) {
       const pathLenBefore = pathLen;
+      // The generator of this step's moves: the agent's own, or with steps=stored one seeded by
+      // the step's node, so that passing the node again replays the same moves.
+      let stepRng = stored ? this.stepRng.reseed((node.seed + Math.imul(++unowned, 0x9e3779b9)) >>> 0) : rng;
       for (let k = 0; k < n; k++) {
         const q = me + k < n ? me + k : me + k - n;
         if (!acts(world, q)) continue;
         if (p.tree === 'joint' && q !== me) {
-          moves[q] = playouts.move(world, q, p.treeOpponents === 'same' ? playouts.policyOf(q, me) : p.treeOpponents, rng);
+          moves[q] = playouts.move(world, q, p.treeOpponents === 'same' ? playouts.policyOf(q, me) : p.treeOpponents, stepRng);
           continue;
         }
         if (expanded) {
@@ -183,9 +192,14 @@ export class MctsAgent implements Agent {
         const cHere = node === root && p.rootPolicy === 'greedy' ? 0 : c;
         const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), cHere, rng);
         if (next.visits === 0) expanded = true;
+        if (stored) {
+          if (next.seed === 0) next.seed = rng.nextU32() || 1;
+          stepRng = this.stepRng.reseed(next.seed);
+          unowned = 0;
+        }
         node = next;
         path[pathLen++] = node;
-        moves[q] = keys.resolve(world, q, node.move, legal, rng);
+        moves[q] = keys.resolve(world, q, node.move, legal, stepRng);
         mast?.note(q, moves[q]);
       }
       if (world.phase === PHASE_TURN) turns++;

@@ -22,6 +22,8 @@ export class Node {
    * simulation, or with rs=node right after this node's move.
    */
   vp = 0;
+  /** steps=stored: the seed of the other seats' moves in the step that leads here (0: none yet). */
+  seed = 0;
   constructor(
     /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
     readonly move: number,
