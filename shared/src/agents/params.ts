@@ -96,7 +96,7 @@ export const MCTS_AGENTS = {
   mcts: {
     summary: 'the thesis\'s agent (Minenko 2025)',
     evidence:
-      'the reading of the thesis that fits its Tables 7.1–7.4 and Figure 7.2 best of the 31 played on the lab (REPRODUCTION.md, "Which reading is the thesis\'s agent?"): one world sampled per decision and searched with the whole budget (the thesis\'s "determinization (PIMC)"), one discard and one stage arm per decision in the tree and in the agent\'s random playouts, the other seats simulated by the rule-based player — χ²/row 30.7 at 630 games per row against 32.1 and 39.8 for the next two (6.4 against 13.1 without Table 7.1, which no reading fits), and Table 7.4\'s flat curve over the budget (66.2 / 84.4 / 91.3 % at 100 / 250 / 500 iterations; one tree over a fresh world every iteration: 68.6 / 91.1 / 94.6)',
+      'the reading of the thesis that fits its Tables 7.1–7.4 and Figure 7.2 best of the 49 played on the lab (REPRODUCTION.md, "Which reading is the thesis\'s agent?"): one world sampled per decision and searched with the whole budget (the thesis\'s "determinization (PIMC)"), one discard and one stage arm per decision in the tree and in the agent\'s random playouts, the other seats simulated by the rule-based player — χ²/row 30.7 at 630 games per row against 32.1 and 39.8 for the next two (6.4 against 13.1 without Table 7.1, which no reading fits), and Table 7.4\'s flat curve over the budget (66.2 / 84.4 / 91.3 % at 100 / 250 / 500 iterations; one tree over a fresh world every iteration: 68.6 / 91.1 / 94.6)',
     params: { det: 'pimc', worlds: 1 },
   },
   'mcts-robilliard': {
