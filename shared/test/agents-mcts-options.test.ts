@@ -578,8 +578,9 @@ describe('rs: the real score K_score weighs', () => {
 });
 
 describe('cutoff: what a simulation stopped at the depth scores', () => {
-  /** The summed reward of the root's children (the agent's own rewards). */
-  const rootReward = (spec: string, s: GameState, seat: number) => searchAt(spec, s, seat, 3).agent.lastRoots[0].children.reduce((t, c) => t + c.reward, 0);
+  /** The summed reward of the roots' children (the agent's own rewards), over every tree of the decision. */
+  const rootReward = (spec: string, s: GameState, seat: number) =>
+    searchAt(spec, s, seat, 3).agent.lastRoots.reduce((sum, root) => sum + root.children.reduce((t, c) => t + c.reward, 0), 0);
 
   it('none: a cut-off game has no winner, so an Age I search two turns deep gets no reward; standing: the leader on VP so far wins', () => {
     const s = newGame({ players: 3, seed: 41 });

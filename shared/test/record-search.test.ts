@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeMove, legalMoves, newGame, recordFromLog, replay, step, timeline, type GameRecord, type RecordedMove } from '../src/engine/index.js';
 import { playGame, type GamePlan, type GameSummary } from '../src/lab/index.js';
 
-const AGENTS = ['mcts(it=30)', 'rulebased', 'mcts(it=24,det=pimc,worlds=3)'];
+const AGENTS = ['mcts(it=30,det=is)', 'rulebased', 'mcts(it=24,det=pimc,worlds=3)'];
 
 function plan(seed: number, agents = AGENTS): GamePlan {
   return { id: `search-${seed}`, index: 0, seed, set: -1, deal: 0, seating: 0, agents, sides: 'random', open: false };

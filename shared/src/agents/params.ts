@@ -96,8 +96,8 @@ export const MCTS_AGENTS = {
   mcts: {
     summary: 'the thesis\'s agent (Minenko 2025)',
     evidence:
-      'the reading of the thesis that fits its Tables 7.1–7.4 and Figure 7.2 best of the 49 played on the lab (REPRODUCTION.md, "Which reading is the thesis\'s agent?"): one world sampled per decision and searched with the whole budget (the thesis\'s "determinization (PIMC)"), one discard and one stage arm per decision in the tree and in the agent\'s random playouts, the other seats simulated by the rule-based player — χ²/row 30.7 at 630 games per row against 32.1 and 39.8 for the next two (6.4 against 13.1 without Table 7.1, which no reading fits), and Table 7.4\'s flat curve over the budget (66.2 / 84.4 / 91.3 % at 100 / 250 / 500 iterations; one tree over a fresh world every iteration: 68.6 / 91.1 / 94.6)',
-    params: { det: 'pimc', worlds: 1 },
+      'the reading of the thesis that fits its Tables 7.1–7.4 and Figure 7.2 best of the 51 played on the lab (REPRODUCTION.md, "Which reading is the thesis\'s agent?"): two worlds sampled per decision (the thesis\'s "determinization (PIMC)"), each searched as one fixed game tree whose nodes keep the state after every seat\'s move (its joint nodes), one discard and one stage arm per decision in the tree and in the agent\'s random playouts, the other seats simulated by the rule-based player — χ²/row 27.8 at 630 games per row against 30.7 for the next (one world, steps redrawn, the default before) and 16.7 against 20.6 at 315, and Table 7.4 at 1050 games per row 67.9 / 81.7 / 90.2 % at 100 / 250 / 500 iterations (thesis 71.6 / 81.9 / 88.4; the default before: 68.6 / 84.8 / 92.5)',
+    params: { det: 'pimc', worlds: 2, steps: 'stored' },
   },
   'mcts-robilliard': {
     summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
