@@ -286,7 +286,7 @@ group('GamePool series', () => {
       const expected = played(game.key.index);
       expect(game.key.id).toBe(sweep.game(game.key.index).id);
       // The summary's decision times are wall-clock: compared without them.
-      expect(strip(unpackSummary(Buffer.from(game.summary)))).toEqual(strip(unpackSummary(expected.summary)));
+      expect(strip(unpackSummary(Buffer.from(game.summary)))).toEqual(strip(unpackSummary(Buffer.from(expected.summary))));
       expect(Buffer.from(game.record!)).toEqual(expected.record);
       const sum = new IncrementSum();
       sum.add(expected.increments);
@@ -310,7 +310,7 @@ group('GamePool series', () => {
     expect(buffers.size).toBe(1);
     for (const game of parts[0].games) {
       const expected = played(game.key.index);
-      expect(strip(unpackSummary(Buffer.from(game.summary)))).toEqual(strip(unpackSummary(expected.summary)));
+      expect(strip(unpackSummary(Buffer.from(game.summary)))).toEqual(strip(unpackSummary(Buffer.from(expected.summary))));
       expect(Buffer.from(game.record!)).toEqual(expected.record);
     }
     expect(got.fields.length).toBeLessThan(3 * gameIncrements(playGame(sweep.game(4)), placementOf(sweep, 4)).size);

@@ -1034,7 +1034,7 @@ describe('determinize', () => {
     let outside = 0;
     for (let seed = 1; seed <= 6; seed++) {
       // Turn 4 of Age I at 3 players: the viewer has held every hand of the Age.
-      const s = midGame({ players: 3, seed, sides: 'A' }, seed * 11, 'cheapest', 3);
+      const s = midGame({ players: 3, seed, boards: undefined, sides: 'A' }, seed * 11, 'cheapest', 3);
       const viewer = seed % 3;
       const others = [0, 1, 2].filter((q) => q !== viewer);
       const candidates = others.map((q) => handCandidates(s, viewer, q)!);
