@@ -199,13 +199,23 @@ function stageReport(stage, detailed) {
   return out.join('\n');
 }
 
-/** Every stage's fit table; with `detailed`, the rows of the best few of the last stage. */
+/** Whether some reading has been played on all four tables at `stage`. */
+function complete(stage) {
+  const files = new Set(readdirSync(new URL('results/', here)));
+  return Object.keys(readings).some((r) => Object.keys(TABLES).every((t) => files.has(`${r}--${t}--${stage}.json`)));
+}
+
+/**
+ * Every stage's fit table; with `detailed`, the rows of the best few of the last stage at which a
+ * reading was played on every table (a larger stage of one table alone says less of the fit).
+ */
 export function fitReport(detailed = 0) {
   const all = stages();
+  const detailStage = all.filter(complete).at(-1) ?? all.at(-1);
   return all
-    .map((stage, i) => {
+    .map((stage) => {
       const games = Number(stage.slice(1)) * 21;
-      return `**Stage ${stage}: ${games} games per row** (${games} for Table 7.1, every seat order)\n\n${stageReport(stage, i === all.length - 1 ? detailed : 0)}`;
+      return `**Stage ${stage}: ${games} games per row** (${games} for Table 7.1, every seat order)\n\n${stageReport(stage, stage === detailStage ? detailed : 0)}`;
     })
     .join('\n');
 }
