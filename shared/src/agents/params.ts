@@ -108,7 +108,7 @@ export const MCTS_AGENTS = {
   'mcts-strong': {
     summary: 'our strongest configuration at a given budget',
     evidence:
-      'screens on the lab (210 games per variant at 100 iterations against two rulebased, then head to head; pe from two screens against mcts-robilliard(it=500), 200-300 games per value), and the targets measured there with these values (README, "Evidence for the named agents"): 96.4 % of 1050 games at 100 iterations and 99.2 % at 500 against two rulebased; more VP than mcts-robilliard(it=100) in 71.4 %, than mcts-robilliard(it=500) at 500 iterations in 67.5 %, than the fitted mcts:400,10,100 in 71.3 % and than mcts:2000,10,100 at 500 in 73.9 % of 1000 games, seats swapped',
+      'screens on the lab (210 games per variant at 100 iterations against two rulebased, then head to head; pe from two screens against mcts-robilliard(it=500), 200-300 games per value), and the targets measured there with these values (README, "Evidence for the named agents"): 96.4 % of 1050 games at 100 iterations and 99.2 % at 500 against two rulebased; more VP than mcts-robilliard(it=100) in 71.4 %, than mcts-robilliard(it=500) at 500 iterations in 67.5 %, than the fitted mcts:400,10,100 in 75.1 % and than mcts:2000,10,100 at 500 in 78.9 % of 1000 games, seats swapped (mcts with two worlds and fixed trees; 71.3 and 73.9 % against its one-world default before)',
     params: { reward: 'margin', playout: 'rulebased', opponents: 'same', reuse: 'on', ruleEpsilon: 0.5 },
   },
 } as const satisfies Record<string, NamedMcts>;
