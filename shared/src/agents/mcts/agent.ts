@@ -174,8 +174,10 @@ export class MctsAgent implements Agent {
     while (!expanded && !world.isOver() && turns < p.depth) {
       const pathLenBefore = pathLen;
       // The generator of this step's moves: the agent's own, or with steps=stored one seeded by
-      // the step's node, so that passing the node again replays the same moves.
-      let stepRng = stored ? this.stepRng.reseed((node.seed + Math.imul(++unowned, 0x9e3779b9)) >>> 0) : rng;
+      // the step's node, so that passing the node again replays the same moves. A step in which
+      // the agent acts is seeded by the child it picks (below); one without, by the path's last
+      // node and the count of such steps since.
+      let stepRng = stored && !acts(world, me) ? this.stepRng.reseed((node.seed + Math.imul(++unowned, 0x9e3779b9)) >>> 0) : rng;
       for (let k = 0; k < n; k++) {
         const q = me + k < n ? me + k : me + k - n;
         if (!acts(world, q)) continue;
