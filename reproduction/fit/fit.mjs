@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Which reading of the thesis's MCTS agent fits its tables? Plays every candidate reading
 // (readings.json) on a running lab through the API, then scores each against thesis Tables
-// 7.1-7.4 (win rates and mean VP) and Figure 7.2's medians, all at once.
+// 7.1-7.5 (win rates and mean VP) and Figure 7.2's medians, all at once.
 //
-//   node reproduction/fit/fit.mjs submit  [--url U] [--token T] [--deals N] [--tables 7.4,7.3,7.2,7.1] [--readings a,b] [--c 0.1,0.4,0.9]
+//   node reproduction/fit/fit.mjs submit  [--url U] [--token T] [--deals N] [--tables 7.4,7.3,7.2,7.1,7.5] [--readings a,b] [--c 0.1,0.4,0.9]
 //   node reproduction/fit/fit.mjs collect [--url U] [--partial]   # saves finished sweeps to results/
 //   node reproduction/fit/fit.mjs report [--rows N]               # the fit tables (markdown) on stdout
 //
@@ -30,6 +30,7 @@ const TABLES = {
   '7.3': 'thesis-7.3-depth',
   '7.2': 'thesis-7.2-exploration',
   '7.1': 'thesis-7.1-seating',
+  '7.5': 'thesis-7.5-mcts-matrix',
 };
 
 const api = labApi(url, token);
@@ -44,13 +45,21 @@ function withReading(seat, params) {
   return seat.agent === 'mcts' ? { ...seat, params: { ...seat.params, ...params } } : seat;
 }
 
+/** A matchup's agent text (`mcts:100,10,100`) with the reading's options, as key=value text. */
+function textWithReading(text, params) {
+  const seat = withReading(text, params);
+  if (typeof seat === 'string') return seat;
+  return `${seat.agent}(${Object.entries(seat.params).map(([k, v]) => `${k}=${v}`).join(',')})`;
+}
+
 function specFor(reading, table, deals, cValues) {
   const preset = JSON.parse(readFileSync(new URL(`presets/${TABLES[table]}.json`, root), 'utf8'));
   // A reading may set other options for one table (its `tables` entry replaces `params` there).
   const params = readings[reading].tables?.[table] ?? readings[reading].params;
   const seats = preset.seats.map((seat) => withReading(seat, params));
   if (table === '7.2' && cValues) seats[0].params.c = cValues;
-  return { ...preset, name: `fit/${reading}/${table}/d${deals}`, seats, deals: { ...preset.deals, count: deals } };
+  const matchup = preset.matchup && { ...preset.matchup, specs: preset.matchup.specs.map((text) => textWithReading(text, params)) };
+  return { ...preset, name: `fit/${reading}/${table}/d${deals}`, seats, ...(matchup ? { matchup } : {}), deals: { ...preset.deals, count: deals } };
 }
 
 async function submit() {
@@ -62,8 +71,7 @@ async function submit() {
   for (const reading of names) {
     if (!readings[reading]) throw new Error(`unknown reading '${reading}' (known: ${Object.keys(readings).join(', ')})`);
     for (const table of tables) {
-      // 7.1 plays every seat order (6 per deal): a sixth of the deals gives as many games.
-      const n = table === '7.1' ? Math.max(1, Math.round((deals * 21) / 6)) : deals;
+      const n = dealsFor(table, deals);
       const spec = specFor(reading, table, n, cValues);
       if (existing.has(spec.name)) continue;
       const { id } = await api('/api/sweeps', spec);
@@ -90,8 +98,24 @@ function slim(detail) {
   };
 }
 
-/** The stage of a sweep: Table 7.1's deals are played in six seat orders, so d18 is stage d5. */
-const stageOf = (table, deals) => (table === '7.1' ? `d${Math.round((Number(deals.slice(1)) * 6) / 21)}` : deals);
+/**
+ * A stage's deals for one table. A stage dN plays N deals on each of the 21 wonder sets of Tables
+ * 7.2-7.4 (21·N games per row). Table 7.1 plays every seat order (6 per deal), so a sixth of 21·N
+ * deals gives as many games; Table 7.5 draws its boards per deal, so it needs 21·N deals per pair.
+ */
+function dealsFor(table, stageDeals) {
+  if (table === '7.1') return Math.max(1, Math.round((stageDeals * 21) / 6));
+  if (table === '7.5') return stageDeals * 21;
+  return stageDeals;
+}
+
+/** The stage of a sweep, from its table and deals (the inverse of dealsFor): 7.1's d18 is stage d5. */
+function stageOf(table, deals) {
+  const n = Number(deals.slice(1));
+  if (table === '7.1') return `d${Math.round((n * 6) / 21)}`;
+  if (table === '7.5') return `d${Math.round(n / 21)}`;
+  return deals;
+}
 
 async function collect() {
   const partial = args.includes('--partial');
@@ -110,14 +134,19 @@ async function collect() {
 const labelOf = (cell, seat) => cell.labels.find((l) => l.label === canonicalSpec(parseAgentSpec(cell.agents[seat])));
 
 /** Our estimate for a paper row: the role of the row's seat in the matching cell. */
-function oursFor(table, row, result) {
+function oursFor(table, row, result, reading) {
   if (table.kind === 'orders') {
     if (row.order !== 'all') return undefined;
     const role = result.cells[0].roles[row.seat];
     const label = labelOf(result.cells[0], row.seat);
     return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8 };
   }
-  const cell = result.cells.find((c) => row.swept && Object.entries(row.swept).every(([k, v]) => c.swept[k] === v));
+  const canonical = (text) => canonicalSpec(parseAgentSpec(text));
+  const params = readings[reading].tables?.[table.id.replace('thesis-', '')] ?? readings[reading].params;
+  const wanted = row.agents?.map((text) => canonical(textWithReading(text, params)));
+  const cell = result.cells.find((c) =>
+    row.swept ? Object.entries(row.swept).every(([k, v]) => c.swept[k] === v) : wanted && wanted.every((w, i) => canonical(c.agents[i]) === w),
+  );
   if (!cell || cell.games === 0) return undefined;
   const role = cell.roles[row.seat];
   const label = labelOf(cell, row.seat);
@@ -141,7 +170,7 @@ function score(reading, stage) {
     const result = JSON.parse(readFileSync(file, 'utf8'));
     const table = PUBLISHED_TABLES.find((t) => t.preset === preset);
     for (const row of table.rows) {
-      const o = oursFor(table, row, result);
+      const o = oursFor(table, row, result, reading);
       if (!o) continue;
       const rate = (100 * o.wins) / o.games;
       const p = Math.min(Math.max(o.wins / o.games, 0.5 / o.games), 1 - 0.5 / o.games);
@@ -174,7 +203,7 @@ function stages() {
 /** One stage's fit table (markdown), best reading first; with `detailed`, the rows of the best few. */
 function stageReport(stage, detailed) {
   const names = Object.keys(readings).filter((r) => readdirSync(new URL('results/', here)).some((f) => f.startsWith(`${r}--`) && f.endsWith(`--${stage}.json`)));
-  const groups = ['7.1', '7.2', '7.3', '7.4', 'Fig 7.2'];
+  const groups = ['7.1', '7.2', '7.3', '7.4', '7.5', 'Fig 7.2'];
   const scored = names.map((r) => ({ reading: r, rows: score(r, stage) })).map((x) => ({ ...x, chi2: x.rows.reduce((t, row) => t + row.z ** 2, 0) }));
   scored.sort((a, b) => b.rows.length - a.rows.length || a.chi2 - b.chi2);
   const out = [];
@@ -199,10 +228,13 @@ function stageReport(stage, detailed) {
   return out.join('\n');
 }
 
-/** Whether some reading has been played on all four tables at `stage`. */
+/** The tables the issue fits the readings to; Table 7.5 (played since) is scored beside them. */
+const FITTED_TABLES = ['7.1', '7.2', '7.3', '7.4'];
+
+/** Whether some reading has been played on all four fitted tables at `stage`. */
 function complete(stage) {
   const files = new Set(readdirSync(new URL('results/', here)));
-  return Object.keys(readings).some((r) => Object.keys(TABLES).every((t) => files.has(`${r}--${t}--${stage}.json`)));
+  return Object.keys(readings).some((r) => FITTED_TABLES.every((t) => files.has(`${r}--${t}--${stage}.json`)));
 }
 
 /**
