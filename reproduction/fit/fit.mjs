@@ -17,7 +17,15 @@ import { labApi, options } from '../lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);
-const { readings } = JSON.parse(readFileSync(new URL('readings.json', here), 'utf8'));
+const { readings, base } = JSON.parse(readFileSync(new URL('readings.json', here), 'utf8'));
+
+/**
+ * A reading's mcts options on one table: its `tables` entry there, else its `params`, over `base`
+ * (written out in full, so that a change of mcts's defaults cannot change what a reading plays).
+ */
+function readingParams(reading, table) {
+  return { ...base, ...(readings[reading].tables?.[table] ?? readings[reading].params) };
+}
 const Z = 1.959963984540054;
 
 const args = process.argv.slice(3);
@@ -54,8 +62,7 @@ function textWithReading(text, params) {
 
 function specFor(reading, table, deals, cValues) {
   const preset = JSON.parse(readFileSync(new URL(`presets/${TABLES[table]}.json`, root), 'utf8'));
-  // A reading may set other options for one table (its `tables` entry replaces `params` there).
-  const params = readings[reading].tables?.[table] ?? readings[reading].params;
+  const params = readingParams(reading, table);
   const seats = preset.seats.map((seat) => withReading(seat, params));
   if (table === '7.2' && cValues) seats[0].params.c = cValues;
   const matchup = preset.matchup && { ...preset.matchup, specs: preset.matchup.specs.map((text) => textWithReading(text, params)) };
@@ -142,7 +149,7 @@ function oursFor(table, row, result, reading) {
     return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8 };
   }
   const canonical = (text) => canonicalSpec(parseAgentSpec(text));
-  const params = readings[reading].tables?.[table.id.replace('thesis-', '')] ?? readings[reading].params;
+  const params = readingParams(reading, table.id.replace('thesis-', ''));
   const wanted = row.agents?.map((text) => canonical(textWithReading(text, params)));
   const cell = result.cells.find((c) =>
     row.swept ? Object.entries(row.swept).every(([k, v]) => c.swept[k] === v) : wanted && wanted.every((w, i) => canonical(c.agents[i]) === w),
