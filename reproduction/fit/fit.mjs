@@ -132,7 +132,15 @@ async function collect() {
     const name = `${reading}--${table}--${stageOf(table, deals)}.json`;
     const detail = slim(await api(`/api/sweeps/${s.id}`));
     const games = detail.cells.reduce((t, c) => t + c.games, 0);
-    writeFileSync(new URL(`results/${name}`, here), JSON.stringify(detail, null, 1) + '\n');
+    // A sweep cancelled before a game finished has nothing to score; saving it would hide the reading's row.
+    if (games === 0) continue;
+    const file = new URL(`results/${name}`, here);
+    const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).cells.reduce((t, c) => t + c.games, 0) : 0;
+    if (saved > games) {
+      console.log(`${s.name}: ${games} games (${s.status}), kept results/${name} (${saved} games)`);
+      continue;
+    }
+    writeFileSync(file, JSON.stringify(detail, null, 1) + '\n');
     console.log(`${s.name}: ${games} games (${s.status}) -> results/${name}`);
   }
 }
