@@ -26,6 +26,7 @@ const { readings, base } = JSON.parse(readFileSync(new URL('readings.json', here
 function readingParams(reading, table) {
   return { ...base, ...(readings[reading].tables?.[table] ?? readings[reading].params) };
 }
+
 const Z = 1.959963984540054;
 
 const args = process.argv.slice(3);
