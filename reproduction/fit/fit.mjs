@@ -107,23 +107,15 @@ function slim(detail) {
 }
 
 /**
- * A stage's deals for one table. A stage dN plays N deals on each of the 21 wonder sets of Tables
+ * A sweep's deals per stage deal. A stage dN plays N deals on each of the 21 wonder sets of Tables
  * 7.2-7.4 (21·N games per row). Table 7.1 plays every seat order (6 per deal), so a sixth of 21·N
  * deals gives as many games; Table 7.5 draws its boards per deal, so it needs 21·N deals per pair.
  */
-function dealsFor(table, stageDeals) {
-  if (table === '7.1') return Math.max(1, Math.round((stageDeals * 21) / 6));
-  if (table === '7.5') return stageDeals * 21;
-  return stageDeals;
-}
+const DEALS_PER_STAGE_DEAL = { '7.1': 21 / 6, '7.5': 21 };
+const dealsFor = (table, stageDeals) => Math.max(1, Math.round(stageDeals * (DEALS_PER_STAGE_DEAL[table] ?? 1)));
 
-/** The stage of a sweep, from its table and deals (the inverse of dealsFor): 7.1's d18 is stage d5. */
-function stageOf(table, deals) {
-  const n = Number(deals.slice(1));
-  if (table === '7.1') return `d${Math.round((n * 6) / 21)}`;
-  if (table === '7.5') return `d${Math.round(n / 21)}`;
-  return deals;
-}
+/** The stage of a sweep, from its table and deals (the inverse of dealsFor): 7.1's d53 is stage d15. */
+const stageOf = (table, deals) => `d${Math.round(Number(deals.slice(1)) / (DEALS_PER_STAGE_DEAL[table] ?? 1))}`;
 
 async function collect() {
   const partial = args.includes('--partial');
@@ -150,7 +142,7 @@ async function collect() {
 const labelOf = (cell, seat) => cell.labels.find((l) => l.label === canonicalSpec(parseAgentSpec(cell.agents[seat])));
 
 /** Our estimate for a paper row: the role of the row's seat in the matching cell. */
-function oursFor(table, row, result, reading) {
+function oursFor(table, row, result, params) {
   if (table.kind === 'orders') {
     if (row.order !== 'all') return undefined;
     const role = result.cells[0].roles[row.seat];
@@ -158,10 +150,10 @@ function oursFor(table, row, result, reading) {
     return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8 };
   }
   const canonical = (text) => canonicalSpec(parseAgentSpec(text));
-  const params = readingParams(reading, table.id.replace('thesis-', ''));
+  // A matchup row names its agents as the preset does; the sweep played them with the reading's options.
   const wanted = row.agents?.map((text) => canonical(textWithReading(text, params)));
   const cell = result.cells.find((c) =>
-    row.swept ? Object.entries(row.swept).every(([k, v]) => c.swept[k] === v) : wanted && wanted.every((w, i) => canonical(c.agents[i]) === w),
+    row.swept ? Object.entries(row.swept).every(([k, v]) => c.swept[k] === v) : wanted?.every((w, i) => canonical(c.agents[i]) === w),
   );
   if (!cell || cell.games === 0) return undefined;
   const role = cell.roles[row.seat];
@@ -185,8 +177,9 @@ function score(reading, stage) {
     if (!existsSync(file)) continue;
     const result = JSON.parse(readFileSync(file, 'utf8'));
     const table = PUBLISHED_TABLES.find((t) => t.preset === preset);
+    const params = readingParams(reading, key);
     for (const row of table.rows) {
-      const o = oursFor(table, row, result, reading);
+      const o = oursFor(table, row, result, params);
       if (!o) continue;
       const rate = (100 * o.wins) / o.games;
       const p = Math.min(Math.max(o.wins / o.games, 0.5 / o.games), 1 - 0.5 / o.games);
