@@ -63,6 +63,8 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
       { label: 'Random, MCTS-100, MCTS-50: MCTS-50', order: 4, seat: 1, paper: [31.8, 2.9], vp: 33.7, reason: FED_BY_MCTS_100 },
       { label: 'Random, MCTS-50, MCTS-100: MCTS-100', order: 5, seat: 0, paper: [65.0, 3.0], vp: 37.8, reason: FED_BY_MCTS_50 },
       { label: 'Random, MCTS-50, MCTS-100: MCTS-50', order: 5, seat: 1, paper: [34.0, 2.9], vp: 34.1, reason: FEEDS_MCTS_100 },
+      // As printed. The thesis's Average rows repeat the last seat order's figures (65.0 ± 3.0, 37.8;
+      // 34.0 ± 2.9, 34.1); the mean of its six orders is 65.7 % / 38.5 VP and 33.3 % / 34.0 VP (reasons.md).
       { label: 'Average: MCTS-100', order: 'all', seat: 0, paper: [65.0, 3.0], vp: 37.8 },
       { label: 'Average: MCTS-50', order: 'all', seat: 1, paper: [34.0, 2.9], vp: 34.1 },
     ],
