@@ -12,7 +12,7 @@
 // so readings are compared only within a stage, one table per stage.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PUBLISHED_TABLES, canonicalSpec, parseAgentSpec } from '../../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, canonicalSpec, chiSquare, chiSquareGap, fitZ, parseAgentSpec } from '../../shared/dist/src/index.js';
 import { labApi, options } from '../lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
@@ -161,14 +161,14 @@ function oursFor(table, row, result, params) {
   return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8, cell };
 }
 
-/** z of a difference between our estimate and the paper's, both with their standard errors. */
-const z = (ours, seOurs, paper, sePaper) => (ours - paper) / Math.sqrt(seOurs ** 2 + sePaper ** 2);
-
 /** Figure 7.2: medians of the MCTS-500 agent and the rule-based players in the Table 7.4 games. */
 const MEDIANS = { mcts: 47.8, rulebased: 38.2 };
 /** The papers give no VP spreads; a game's VP has a standard deviation near 8 in ours. */
 const PAPER_VP_SD = 8;
 const PAPER_GAMES = 1050;
+
+/** A scored row: our estimate and the paper's with their standard errors, and its z. */
+const fitRow = (row) => ({ ...row, z: fitZ(row) });
 
 function score(reading, stage) {
   const rows = [];
@@ -185,9 +185,9 @@ function score(reading, stage) {
       const p = Math.min(Math.max(o.wins / o.games, 0.5 / o.games), 1 - 0.5 / o.games);
       const seOurs = 100 * Math.sqrt((p * (1 - p)) / o.games);
       const [paper, hw] = row.paper;
-      rows.push({ table: key, label: `${row.label}: win %`, paper, ours: rate, games: o.games, z: z(rate, seOurs, paper, hw / Z), inside: Math.abs(rate - paper) <= hw });
+      rows.push(fitRow({ table: key, label: `${row.label}: win %`, paper, ours: rate, games: o.games, se: seOurs, sePaper: hw / Z, inside: Math.abs(rate - paper) <= hw }));
       if (row.vp !== undefined) {
-        rows.push({ table: key, label: `${row.label}: VP`, paper: row.vp, ours: o.vp, games: o.games, z: z(o.vp, o.sd / Math.sqrt(o.games), row.vp, PAPER_VP_SD / Math.sqrt(PAPER_GAMES)) });
+        rows.push(fitRow({ table: key, label: `${row.label}: VP`, paper: row.vp, ours: o.vp, games: o.games, se: o.sd / Math.sqrt(o.games), sePaper: PAPER_VP_SD / Math.sqrt(PAPER_GAMES) }));
       }
       if (key === '7.4' && row.swept['seats.0.it'] === 500) {
         for (const label of o.cell.labels) {
@@ -195,7 +195,7 @@ function score(reading, stage) {
           if (target === undefined) continue;
           // The median's standard error: √(π/2) · sd / √n.
           const se = (n, sd) => Math.sqrt(Math.PI / 2) * sd / Math.sqrt(n);
-          rows.push({ table: 'Fig 7.2', label: `median VP, ${label.label.startsWith('mcts') ? 'MCTS-500' : 'rule-based'}`, paper: target, ours: label.vp.median, games: label.vp.n, z: z(label.vp.median, se(label.vp.n, label.vp.sd), target, se(PAPER_GAMES, PAPER_VP_SD)) });
+          rows.push(fitRow({ table: 'Fig 7.2', label: `median VP, ${label.label.startsWith('mcts') ? 'MCTS-500' : 'rule-based'}`, paper: target, ours: label.vp.median, games: label.vp.n, se: se(label.vp.n, label.vp.sd), sePaper: se(PAPER_GAMES, PAPER_VP_SD) }));
         }
       }
     }
@@ -209,16 +209,26 @@ function stages() {
   return [...found].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 }
 
-/** One stage's fit table (markdown), best reading first; with `detailed`, the rows of the best few. */
+/** χ² / row with one standard deviation of our sampling, as `12.4 ± 0.9`. */
+const perRow = (fit) => (fit.rows ? `${(fit.chi2 / fit.rows).toFixed(1)} ± ${(fit.sd / fit.rows).toFixed(1)}` : '–');
+
+/**
+ * One stage's fit table (markdown), best reading first; with `detailed`, the rows of the best few.
+ * Table 7.1 is also left out once (no reading fits its VP, so it can decide a close fit alone), and
+ * the best two readings' gap is given in standard deviations of our sampling.
+ */
 function stageReport(stage, detailed) {
   const names = Object.keys(readings).filter((r) => readdirSync(new URL('results/', here)).some((f) => f.startsWith(`${r}--`) && f.endsWith(`--${stage}.json`)));
   const groups = ['7.1', '7.2', '7.3', '7.4', '7.5', 'Fig 7.2'];
-  const scored = names.map((r) => ({ reading: r, rows: score(r, stage) })).map((x) => ({ ...x, chi2: x.rows.reduce((t, row) => t + row.z ** 2, 0) }));
-  scored.sort((a, b) => b.rows.length - a.rows.length || a.chi2 - b.chi2);
+  const scored = names.map((r) => {
+    const rows = score(r, stage);
+    return { reading: r, rows, fit: chiSquare(rows), without71: chiSquare(rows.filter((row) => row.table !== '7.1')) };
+  });
+  scored.sort((a, b) => b.rows.length - a.rows.length || a.fit.chi2 - b.fit.chi2);
   const out = [];
-  out.push('| reading | options | ' + groups.map((g) => `χ² ${g} (rows)`).join(' | ') + ' | χ² / rows | win rows inside |');
-  out.push('| --- | --- | ' + groups.map(() => '---').join(' | ') + ' | --- | --- |');
-  for (const { reading, rows, chi2 } of scored) {
+  out.push('| reading | options | ' + groups.map((g) => `χ² ${g} (rows)`).join(' | ') + ' | χ² / row (± 1 sd) | without 7.1 | win rows inside |');
+  out.push('| --- | --- | ' + groups.map(() => '---').join(' | ') + ' | --- | --- | --- |');
+  for (const { reading, rows, fit, without71 } of scored) {
     const per = groups.map((g) => {
       const rs = rows.filter((r) => r.table === g);
       return rs.length ? `${rs.reduce((t, r) => t + r.z ** 2, 0).toFixed(0)} (${rs.length})` : '–';
@@ -226,9 +236,23 @@ function stageReport(stage, detailed) {
     const wins = rows.filter((r) => r.inside !== undefined);
     const opts = Object.entries(readings[reading].params).map(([k, v]) => `${k}=${v}`).join(',');
     const extra = readings[reading].tables ? ' (7.1: ' + Object.entries(Object.values(readings[reading].tables)[0]).map(([k, v]) => `${k}=${v}`).join(',') + ')' : '';
-    out.push(`| ${reading} | \`${opts}\`${extra} | ${per.join(' | ')} | ${(chi2 / rows.length).toFixed(1)} | ${wins.filter((r) => r.inside).length} / ${wins.length} |`);
+    out.push(`| ${reading} | \`${opts}\`${extra} | ${per.join(' | ')} | ${perRow(fit)} | ${perRow(without71)} | ${wins.filter((r) => r.inside).length} / ${wins.length} |`);
   }
   out.push('');
+  const [first, second] = scored;
+  if (second && second.rows.length === first.rows.length) {
+    const lead = (key) => {
+      const gap = chiSquareGap(first[key], second[key]);
+      const [ahead, behind] = gap >= 0 ? [first, second] : [second, first];
+      return `${ahead.reading} ahead of ${behind.reading} by ${Math.abs(behind[key].chi2 - ahead[key].chi2).toFixed(0)} in χ², ${Math.abs(gap).toFixed(1)} sd`;
+    };
+    const has71 = first.rows.some((r) => r.table === '7.1');
+    out.push(
+      `Best two: ${lead('fit')}${has71 ? `; without Table 7.1, ${lead('without71')}` : ''} ` +
+        "(sd: one standard deviation of our sampling; the two readings' games share deals, so the true spread of their gap is smaller).",
+      '',
+    );
+  }
   for (const { reading, rows } of scored.filter((x) => x.rows.length === scored[0].rows.length).slice(0, detailed)) {
     out.push(`**${reading}** (${stage}) row by row:`, '', '| table | row | thesis | ours | games | z |', '| --- | --- | --- | --- | --- | --- |');
     for (const r of rows) out.push(`| ${r.table} | ${r.label} | ${r.paper.toFixed(1)} | ${r.ours.toFixed(1)} | ${r.games} | ${r.z.toFixed(1)} |`);
