@@ -22,7 +22,7 @@ describe('fit statistics', () => {
   });
 
   it('gives a far-off row a wide spread and a row on the paper almost none', () => {
-    // (4·6.9²·0.3187² + 2·0.3187⁴) / 0.4035⁴ ≈ 727: about ±27 on a z² of 292.
+    // (4·6.9²·0.3187² + 2·0.3187⁴) / 0.4032⁴ ≈ 733: about ±27 on a z² of 292.
     expect(Math.sqrt(zSquaredVariance(vpRow))).toBeCloseTo(27.0, 0);
     const onPaper = zSquaredVariance({ ours: 37.8, se: 0.3, paper: 37.8, sePaper: 0.3 });
     expect(onPaper).toBeCloseTo(2 * 0.5 ** 2, 10);
