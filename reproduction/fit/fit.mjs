@@ -12,7 +12,7 @@
 // so readings are compared only within a stage, one table per stage.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PUBLISHED_TABLES, canonicalSpec, chiSquare, chiSquareGap, fitZ, parseAgentSpec } from '../../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, parseAgentSpec } from '../../shared/dist/src/index.js';
 import { labApi, options } from '../lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
@@ -27,7 +27,6 @@ function readingParams(reading, table) {
   return { ...base, ...(readings[reading].tables?.[table] ?? readings[reading].params) };
 }
 
-const Z = 1.959963984540054;
 
 const args = process.argv.slice(3);
 const opt = options(args);
@@ -185,7 +184,7 @@ function score(reading, stage) {
       const p = Math.min(Math.max(o.wins / o.games, 0.5 / o.games), 1 - 0.5 / o.games);
       const seOurs = 100 * Math.sqrt((p * (1 - p)) / o.games);
       const [paper, hw] = row.paper;
-      rows.push(fitRow({ table: key, label: `${row.label}: win %`, paper, ours: rate, games: o.games, se: seOurs, sePaper: hw / Z, inside: Math.abs(rate - paper) <= hw }));
+      rows.push(fitRow({ table: key, label: `${row.label}: win %`, paper, ours: rate, games: o.games, se: seOurs, sePaper: hw / Z95, inside: Math.abs(rate - paper) <= hw }));
       if (row.vp !== undefined) {
         rows.push(fitRow({ table: key, label: `${row.label}: VP`, paper: row.vp, ours: o.vp, games: o.games, se: o.sd / Math.sqrt(o.games), sePaper: PAPER_VP_SD / Math.sqrt(PAPER_GAMES) }));
       }
@@ -218,7 +217,8 @@ const perRow = (fit) => (fit.rows ? `${(fit.chi2 / fit.rows).toFixed(1)} ± ${(f
  * the best two readings' gap is given in standard deviations of our sampling.
  */
 function stageReport(stage, detailed) {
-  const names = Object.keys(readings).filter((r) => readdirSync(new URL('results/', here)).some((f) => f.startsWith(`${r}--`) && f.endsWith(`--${stage}.json`)));
+  const files = readdirSync(new URL('results/', here)).filter((f) => f.endsWith(`--${stage}.json`));
+  const names = Object.keys(readings).filter((r) => files.some((f) => f.startsWith(`${r}--`)));
   const groups = ['7.1', '7.2', '7.3', '7.4', '7.5', 'Fig 7.2'];
   const scored = names.map((r) => {
     const rows = score(r, stage);
@@ -231,7 +231,7 @@ function stageReport(stage, detailed) {
   for (const { reading, rows, fit, without71 } of scored) {
     const per = groups.map((g) => {
       const rs = rows.filter((r) => r.table === g);
-      return rs.length ? `${rs.reduce((t, r) => t + r.z ** 2, 0).toFixed(0)} (${rs.length})` : '–';
+      return rs.length ? `${chiSquare(rs).chi2.toFixed(0)} (${rs.length})` : '–';
     });
     const wins = rows.filter((r) => r.inside !== undefined);
     const opts = Object.entries(readings[reading].params).map(([k, v]) => `${k}=${v}`).join(',');
