@@ -3,7 +3,7 @@
  * formula against the spread of z² over simulated samples.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng, chiSquare, chiSquareGap, fitZ, zSquaredVariance, type FitRow } from '../src/index.js';
+import { Rng, chiSquare, chiSquareGap, fitZ, pairedChiSquareGap, zSquaredCovariance, zSquaredVariance, type FitRow } from '../src/index.js';
 
 /** A standard normal draw (Box–Muller) from the seeded generator. */
 function normal(rng: Rng): number {
@@ -52,5 +52,43 @@ describe('fit statistics', () => {
     expect(chiSquareGap(fit, worse)).toBeCloseTo(2, 10);
     expect(chiSquareGap(worse, fit)).toBeCloseTo(-2, 10);
     expect(chiSquare([])).toEqual({ chi2: 0, rows: 0, sd: 0 });
+  });
+
+  it('matches the covariance of two correlated readings\' z² over simulated samples', () => {
+    const rng = new Rng(11);
+    const rho = 0.4;
+    const a = { mean: 41, se: 0.5, paper: 39, sePaper: 0.4 };
+    const b = { mean: 40, se: 0.6, paper: 39, sePaper: 0.4 };
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let i = 0; i < 80_000; i++) {
+      const u = normal(rng);
+      const v = rho * u + Math.sqrt(1 - rho * rho) * normal(rng);
+      xs.push(fitZ({ ours: a.mean + a.se * u, se: a.se, paper: a.paper, sePaper: a.sePaper }) ** 2);
+      ys.push(fitZ({ ours: b.mean + b.se * v, se: b.se, paper: b.paper, sePaper: b.sePaper }) ** 2);
+    }
+    const mean = (v: number[]) => v.reduce((t, x) => t + x, 0) / v.length;
+    const mx = mean(xs);
+    const my = mean(ys);
+    const covariance = xs.reduce((t, x, i) => t + (x - mx) * (ys[i] - my), 0) / (xs.length - 1);
+    const predicted = zSquaredCovariance({ ours: a.mean, se: a.se, paper: a.paper, sePaper: a.sePaper }, { ours: b.mean, se: b.se, paper: b.paper, sePaper: b.sePaper }, rho);
+    expect(predicted).toBeGreaterThan(0.5);
+    expect(covariance / predicted).toBeGreaterThan(0.93);
+    expect(covariance / predicted).toBeLessThan(1.07);
+  });
+
+  it('narrows the gap\'s spread when two readings err the same way together, and is the unpaired gap without', () => {
+    // Both readings below the paper on both rows: their errors' common part cancels in the gap.
+    const a: FitRow[] = [{ ours: 70, se: 1.8, paper: 71.6, sePaper: 1.4 }, { ours: 43.4, se: 0.25, paper: 43.6, sePaper: 0.25 }];
+    const b: FitRow[] = [{ ours: 66, se: 1.8, paper: 71.6, sePaper: 1.4 }, { ours: 42, se: 0.25, paper: 43.6, sePaper: 0.25 }];
+    const unpaired = pairedChiSquareGap(a, b, [0, 0]);
+    expect(unpaired).toBeCloseTo(chiSquareGap(chiSquare(a), chiSquare(b)), 10);
+    expect(unpaired).toBeGreaterThan(0);
+    expect(pairedChiSquareGap(a, b, [0.5, 0.5])).toBeGreaterThan(unpaired * 1.05);
+    expect(pairedChiSquareGap(b, a, [0.5, 0.5])).toBeCloseTo(-pairedChiSquareGap(a, b, [0.5, 0.5]), 10);
+    // Errors on opposite sides of the paper: moving together widens the gap's spread instead.
+    const c: FitRow[] = [{ ours: 73, se: 1.8, paper: 71.6, sePaper: 1.4 }, { ours: 43.8, se: 0.25, paper: 43.6, sePaper: 0.25 }];
+    expect(Math.abs(pairedChiSquareGap(c, b, [0.5, 0.5]))).toBeLessThan(Math.abs(pairedChiSquareGap(c, b, [0, 0])));
+    expect(() => pairedChiSquareGap(a, b, [0.5])).toThrow(/2, 2 rows and 1 correlations/);
   });
 });

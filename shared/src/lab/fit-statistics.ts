@@ -61,3 +61,32 @@ export function chiSquareGap(a: ChiSquare, b: ChiSquare): number {
   const sd = Math.sqrt(a.sd ** 2 + b.sd ** 2);
   return sd === 0 ? 0 : (b.chi2 - a.chi2) / sd;
 }
+
+/**
+ * The covariance of two readings' z² on one row whose estimates move together with correlation
+ * `rho` (they play the same deals, so a deal good for one reading's seat tends to be good for the
+ * other's). For jointly normal X, Y with c = Cov(X, Y): Cov(X², Y²) = 2c² + 4 E[X] E[Y] c, here
+ * with X = z_a, Y = z_b and c = rho · se_a se_b / (σ_a σ_b).
+ */
+export function zSquaredCovariance(a: FitRow, b: FitRow, rho: number): number {
+  const sa = Math.sqrt(a.se ** 2 + a.sePaper ** 2);
+  const sb = Math.sqrt(b.se ** 2 + b.sePaper ** 2);
+  const c = (rho * a.se * b.se) / (sa * sb);
+  return 2 * c * c + 4 * fitZ(a) * fitZ(b) * c;
+}
+
+/**
+ * How many standard deviations apart two readings' χ² are over the same rows, their estimates
+ * correlated row by row (`rhos[i]` for rows a[i], b[i]): positive when `a` fits better. With every
+ * rho 0 it is chiSquareGap.
+ */
+export function pairedChiSquareGap(a: readonly FitRow[], b: readonly FitRow[], rhos: readonly number[]): number {
+  if (a.length !== b.length || a.length !== rhos.length) throw new Error(`pairedChiSquareGap: ${a.length}, ${b.length} rows and ${rhos.length} correlations`);
+  let gap = 0;
+  let variance = 0;
+  a.forEach((row, i) => {
+    gap += fitZ(b[i]) ** 2 - fitZ(row) ** 2;
+    variance += zSquaredVariance(row) + zSquaredVariance(b[i]) - 2 * zSquaredCovariance(row, b[i], rhos[i]);
+  });
+  return variance <= 0 ? 0 : gap / Math.sqrt(variance);
+}
