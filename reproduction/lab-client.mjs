@@ -1,4 +1,6 @@
-// What the reproduction scripts share: their --options, and the running lab's API.
+// What the reproduction scripts share: their --options, the running lab's API, and the commit
+// that plays what they submit.
+import { execFileSync } from 'node:child_process';
 
 /** `--name value` options of argv; each script names its own. */
 export function options(args) {
@@ -19,4 +21,17 @@ export function labApi(url, token) {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return path.includes('/export') ? res.text() : res.json();
   };
+}
+
+/**
+ * The commit whose agents played the games being collected: `--commit` if given (a lab started
+ * from another checkout), else this checkout's HEAD.
+ */
+export function playedAt(given) {
+  if (given) return given;
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
 }

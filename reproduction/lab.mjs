@@ -12,11 +12,10 @@
 // and games/s, and the commit that played it (--commit; default: this checkout's HEAD). With
 // --merge, a preset played in parts (a sweep of the swept values not played yet, named
 // `repro/<preset>/…`) is added to the saved result instead of replacing it (mergeResults).
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Standings, Sweep, parseSweepSpec } from '../shared/dist/src/index.js';
 
-import { labApi, options } from './lab-client.mjs';
+import { labApi, options, playedAt } from './lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('..', here);
@@ -43,14 +42,7 @@ async function submit() {
   }
 }
 
-const commit = () => {
-  if (opt('commit')) return opt('commit');
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-};
+const commit = () => playedAt(opt('commit'));
 
 async function collect() {
   const partial = args.includes('--partial');

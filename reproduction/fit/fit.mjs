@@ -4,16 +4,19 @@
 // 7.1-7.5 (win rates and mean VP) and Figure 7.2's medians, all at once.
 //
 //   node reproduction/fit/fit.mjs submit  [--url U] [--token T] [--deals N] [--tables 7.4,7.3,7.2,7.1,7.5] [--readings a,b] [--c 0.1,0.4,0.9]
-//   node reproduction/fit/fit.mjs collect [--url U] [--partial]   # saves finished sweeps to results/
+//   node reproduction/fit/fit.mjs collect [--url U] [--partial] [--commit C]   # saves finished sweeps to results/
 //   node reproduction/fit/fit.mjs report [--rows N]               # the fit tables (markdown) on stdout
+//   node reproduction/fit/fit.mjs pairs --readings a,b [--url U] [--deals N] [--tables 7.4,…]
+//                                                   # each row's correlation of a and b on the same deals, to pairs/
 //
 // A sweep is named `fit/<reading>/<table>/d<deals>`; submit skips names that exist already. A
 // stage is one size (deals per board set): χ² grows with the games per row when a reading is off,
 // so readings are compared only within a stage, one table per stage.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PUBLISHED_TABLES, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, parseAgentSpec } from '../../shared/dist/src/index.js';
-import { labApi, options } from '../lab-client.mjs';
+import { PUBLISHED_TABLES, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, pairedChiSquareGap, parseAgentSpec } from '../../shared/dist/src/index.js';
+import { sampleCorrelation } from 'simple-statistics';
+import { labApi, options, playedAt } from '../lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);
@@ -122,7 +125,7 @@ async function collect() {
     if (!s.name.startsWith('fit/') || (s.status !== 'done' && !partial)) continue;
     const [, reading, table, deals] = s.name.split('/');
     const name = `${reading}--${table}--${stageOf(table, deals)}.json`;
-    const detail = slim(await api(`/api/sweeps/${s.id}`));
+    const detail = { ...slim(await api(`/api/sweeps/${s.id}`)), commit: playedAt(opt('commit')) };
     const games = detail.cells.reduce((t, c) => t + c.games, 0);
     // A sweep cancelled before a game finished has nothing to score; saving it would hide the reading's row.
     if (games === 0) continue;
@@ -158,6 +161,88 @@ function oursFor(table, row, result, params) {
   const role = cell.roles[row.seat];
   const label = labelOf(cell, row.seat);
   return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8, cell };
+}
+
+/**
+ * Each game of a finished fit sweep on the lab, by game id (the deal, board set and seat order, the
+ * same for every reading), with the agent of every seat's win and VP.
+ */
+async function gamesOf(sweepId) {
+  const text = await api(`/api/sweeps/${sweepId}/export?format=jsonl`);
+  const games = new Map();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const g = JSON.parse(line);
+    games.set(g.id, { seed: g.seed, players: g.players.map((p) => ({ agent: p.agent, win: p.winner ? 1 : 0, vp: p.score.total })) });
+  }
+  return games;
+}
+
+/** A row's per-game outcome: the one player of the game playing the row's agent. */
+function rowOutcome(game, agent) {
+  const players = game.players.filter((p) => p.agent === agent);
+  return players.length === 1 ? players[0] : undefined;
+}
+
+/**
+ * Two readings played on the same deals: each row's correlation of their outcomes (win, VP) game by
+ * game, saved to pairs/ for the report's paired gap. Rows pooled over seat orders (Table 7.1) and
+ * Figure 7.2's medians are left out; the report takes them as uncorrelated.
+ */
+async function pairs() {
+  const [a, b] = opt('readings', '').split(',');
+  if (!readings[a] || !readings[b]) throw new Error('pairs needs --readings a,b of two known readings');
+  const deals = Number(opt('deals', '30'));
+  const tables = opt('tables', '7.2,7.3,7.4,7.5').split(',');
+  const stage = `d${deals}`;
+  const sweeps = new Map((await api('/api/sweeps')).filter((s) => s.status === 'done').map((s) => [s.name, s.id]));
+  const rho = {};
+  for (const table of tables) {
+    const ids = [a, b].map((r) => sweeps.get(`fit/${r}/${table}/d${dealsFor(table, deals)}`));
+    if (ids.some((id) => !id)) {
+      console.log(`${table}: not played to the end by both on this lab, skipped`);
+      continue;
+    }
+    const [ga, gb] = await Promise.all(ids.map(gamesOf));
+    const published = PUBLISHED_TABLES.find((t) => t.preset === TABLES[table]);
+    const results = [a, b].map((r) => JSON.parse(readFileSync(new URL(`results/${r}--${table}--${stage}.json`, here), 'utf8')));
+    for (const row of published.rows) {
+      const found = [a, b].map((r, k) => oursFor(published, row, results[k], readingParams(r, table)));
+      if (found.some((o) => !o?.cell)) continue;
+      const [ca, cb] = found.map((o) => o.cell.index);
+      const [agentA, agentB] = found.map((o) => o.cell.agents[row.seat]);
+      const xs = { win: [[], []], vp: [[], []] };
+      for (const [id, game] of ga) {
+        if (!id.startsWith(`c${ca}-`)) continue;
+        const other = gb.get(`c${cb}-${id.slice(id.indexOf('-') + 1)}`);
+        if (!other || other.seed !== game.seed) continue;
+        const pa = rowOutcome(game, agentA);
+        const pb = rowOutcome(other, agentB);
+        if (!pa || !pb) continue;
+        for (const key of ['win', 'vp']) {
+          xs[key][0].push(pa[key]);
+          xs[key][1].push(pb[key]);
+        }
+      }
+      if (xs.win[0].length < 10) continue;
+      rho[`${table}|${row.label}: win %`] = sampleCorrelation(...xs.win);
+      if (row.vp !== undefined) rho[`${table}|${row.label}: VP`] = sampleCorrelation(...xs.vp);
+      console.log(`${table} ${row.label}: ${xs.win[0].length} games on the same deals, ρ win ${rho[`${table}|${row.label}: win %`].toFixed(2)}` + (row.vp !== undefined ? `, VP ${rho[`${table}|${row.label}: VP`].toFixed(2)}` : ''));
+    }
+  }
+  const file = new URL(`pairs/${a}--${b}--${stage}.json`, here);
+  const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).rho : {};
+  writeFileSync(file, JSON.stringify({ readings: [a, b], stage, rho: { ...saved, ...rho } }, null, 1) + '\n');
+  console.log(`-> pairs/${a}--${b}--${stage}.json`);
+}
+
+/** The saved correlations of two readings' rows at a stage (either order), or undefined. */
+function pairsOf(a, b, stage) {
+  for (const [x, y] of [[a, b], [b, a]]) {
+    const file = new URL(`pairs/${x}--${y}--${stage}.json`, here);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).rho;
+  }
+  return undefined;
 }
 
 /** Figure 7.2: medians of the MCTS-500 agent and the rule-based players in the Table 7.4 games. */
@@ -212,6 +297,32 @@ function stages() {
 const perRow = (fit) => (fit.rows ? `${(fit.chi2 / fit.rows).toFixed(1)} ± ${(fit.sd / fit.rows).toFixed(1)}` : '–');
 
 /**
+ * The best two readings' gap with their games paired deal by deal, where `pairs` has measured the
+ * rows' correlations (the rest taken as uncorrelated); empty when it has not.
+ */
+function pairedLine(first, second, stage) {
+  const rho = pairsOf(first.reading, second.reading, stage);
+  if (!rho) return '';
+  const key = (r) => `${r.table}|${r.label}`;
+  const gap = (keep) => {
+    const a = first.rows.filter(keep);
+    const b = a.map((r) => second.rows.find((x) => key(x) === key(r)));
+    return b.every(Boolean) ? pairedChiSquareGap(a, b, a.map((r) => rho[key(r)] ?? 0)) : undefined;
+  };
+  const all = gap(() => true);
+  const without71 = gap((r) => r.table !== '7.1');
+  const measured = first.rows.filter((r) => key(r) in rho);
+  const values = measured.map((r) => rho[key(r)]);
+  if (all === undefined || !values.length) return '';
+  return (
+    ` Paired deal by deal (correlation measured on ${measured.length} of ${first.rows.length} rows, ρ ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}; the rest taken as 0):` +
+    ` ${Math.abs(all).toFixed(1)} sd over every row` +
+    (without71 === undefined || without71 === all ? '' : `, ${Math.abs(without71).toFixed(1)} sd without Table 7.1`) +
+    '.'
+  );
+}
+
+/**
  * One stage's fit table (markdown), best reading first; with `detailed`, the rows of the best few.
  * Table 7.1 is also left out once (no reading fits its VP, so it can decide a close fit alone), and
  * the best two readings' gap is given in standard deviations of our sampling.
@@ -249,7 +360,8 @@ function stageReport(stage, detailed) {
     const has71 = first.rows.some((r) => r.table === '7.1');
     out.push(
       `Best two: ${lead('fit')}${has71 ? `; without Table 7.1, ${lead('without71')}` : ''} ` +
-        "(sd: one standard deviation of our sampling; the two readings' games share deals, so the true spread of their gap is smaller).",
+        "(sd: one standard deviation of our sampling, the two readings taken as independent)." +
+        pairedLine(first, second, stage),
       '',
     );
   }
@@ -288,10 +400,10 @@ export function fitReport(detailed = 0) {
 const report = () => console.log(fitReport(args.includes('--rows') ? Number(opt('rows', '3')) || 3 : 0));
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const commands = { submit, collect, report };
+  const commands = { submit, collect, report, pairs };
   const command = commands[process.argv[2]];
   if (!command) {
-    console.error('usage: fit.mjs submit|collect|report [options] (see the head of the file)');
+    console.error('usage: fit.mjs submit|collect|report|pairs [options] (see the head of the file)');
     process.exit(2);
   }
   Promise.resolve(command()).catch((err) => {
