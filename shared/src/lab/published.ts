@@ -38,10 +38,10 @@ export interface PublishedTable {
 // Table 7.1's seat orders in which MCTS-100 receives its Age I and III hands from MCTS-50 and
 // MCTS-50 its hands from the random player: who feeds whom matters far more in our games than in
 // the thesis's (reasons.md).
-const FED_BY_MCTS_50 = "MCTS-100 fed by MCTS-50 in Ages I and III: ours wins 54–55 % so seated and 62–64 % when fed by the random player, the thesis's 62.5–66.5 and 65.7–67.3 (see below)";
-const FEEDS_MCTS_100 = "MCTS-50 fed by the random player in Ages I and III: ours wins 44–45 % so seated and 34–37 % otherwise, the thesis's 32–36.5 and 32–34 (see below)";
-const FED_BY_RANDOM = "MCTS-100 fed by the random player in Ages I and III: ours wins 62–64 % so seated, the thesis's 65.7–67.3: the gap between the two budgets is smaller in ours (see below)";
-const FED_BY_MCTS_100 = "MCTS-50 fed by MCTS-100 in Ages I and III: ours wins 34–37 % so seated, the thesis's 31.8–33.6: the gap between the two budgets is smaller in ours (see below)";
+const FED_BY_MCTS_50 = "MCTS-100 fed by MCTS-50 in Ages I and III: ours wins 54–55 % so seated and 63–66 % when fed by the random player, the thesis's 62.5–66.5 and 65.7–67.3 (see below)";
+const FEEDS_MCTS_100 = "MCTS-50 fed by the random player in Ages I and III: ours wins 43–44 % so seated and 33–34 % otherwise, the thesis's 32–36.5 and 32–34 (see below)";
+const FED_BY_RANDOM = "MCTS-100 fed by the random player in Ages I and III: ours wins 63–66 % so seated, the thesis's 65.7–67.3: the gap between the two budgets is smaller in ours (see below)";
+const FED_BY_MCTS_100 = "MCTS-50 fed by MCTS-100 in Ages I and III: ours wins 33–34 % so seated, the thesis's 31.8–33.6: the gap between the two budgets is smaller in ours (see below)";
 
 export const PUBLISHED_TABLES: readonly PublishedTable[] = [
   {
@@ -74,9 +74,9 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Thesis Table 7.2: exploration constant C at 250 iterations, against two rulebased (21 wonder sets)',
     preset: 'thesis-7.2-exploration',
     kind: 'cells',
-    reason: "above where the thesis's curve dips, at C = 0.5–0.6, and ours does not (unknown; see below)",
+    reason: "4–5 points above the thesis from C = 0.5 on, as at 250 iterations in Table 7.4: at this budget ours is a little stronger than the thesis's agent, whose curve over C also dips at 0.5–0.6 where ours does not (see below)",
     rows: [
-      { label: 'C = 0.1', swept: {'seats.0.c': 0.1}, seat: 0, paper: [82.4, 2.3], vp: 46.1, reason: 'with C = 0.1 the fixed trees of two worlds explore too little (one world with its steps redrawn: 79.9 %); the thesis\'s agent loses nothing there (unknown; see below)' },
+      { label: 'C = 0.1', swept: {'seats.0.c': 0.1}, seat: 0, paper: [82.4, 2.3], vp: 46.1, reason: 'with C = 0.1 ours explores too little to find what the thesis\'s agent finds (unknown; see below)' },
       { label: 'C = 0.2', swept: {'seats.0.c': 0.2}, seat: 0, paper: [80.4, 2.4], vp: 46.2 },
       { label: 'C = 0.3', swept: {'seats.0.c': 0.3}, seat: 0, paper: [81.5, 2.3], vp: 46.1 },
       { label: 'C = 0.4', swept: {'seats.0.c': 0.4}, seat: 0, paper: [83.4, 2.3], vp: 46.1 },
@@ -105,7 +105,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Thesis Table 7.4: iterations per decision, against two rulebased (21 wonder sets)',
     preset: 'thesis-7.4-iterations',
     kind: 'cells',
-    reason: "below at 100 iterations, the row no reading of the thesis reaches together with its 500 (unknown; see below)",
+    reason: "a curve over the budget steeper than the thesis's, above it at 500 iterations, where the reading that fits every table best leaves it (see below)",
     rows: [
       { label: '100 iterations', swept: {'seats.0.it': 100}, seat: 0, paper: [71.6, 2.7], vp: 43.6 },
       { label: '250 iterations', swept: {'seats.0.it': 250}, seat: 0, paper: [81.9, 2.3], vp: 46.2 },
@@ -117,7 +117,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: "Thesis Table 7.5: MCTS (seat 1) against MCTS (seat 2), rulebased third (N = 1000 per pair, boards drawn per deal); the row agent's win rate",
     preset: 'thesis-7.5-mcts-matrix',
     kind: 'cells',
-    reason: 'a larger budget gains less against a smaller one than in the thesis with the fixed trees of the fitted mcts (the one-world default before: 6 rows inside at 1000 games per pair; in the fit it matches this table better and Table 7.1 worse), and our second seat wins 5 points more than the first (see below)',
+    reason: 'with the stronger agent in the first seat, which passes its hands to the other MCTS in Ages I and III: our second seat wins 4 points more than the first over the whole matrix (see below)',
     rows: [
       { label: 'MCTS-100 vs MCTS-250', agents: ['mcts:100,10,100', 'mcts:250,10,100'], seat: 0, paper: [28.6, 2.8] },
       { label: 'MCTS-100 vs MCTS-500', agents: ['mcts:100,10,100', 'mcts:500,10,100'], seat: 0, paper: [23.8, 2.6] },
