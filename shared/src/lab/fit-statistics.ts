@@ -53,9 +53,10 @@ export function chiSquare(rows: readonly FitRow[]): ChiSquare {
 }
 
 /**
- * How many standard deviations apart two readings' χ² are. Their games share deals, which makes
- * their errors move together; taking them as independent overstates the spread of the difference,
- * so this errs towards calling two readings indistinguishable.
+ * How many standard deviations apart two readings' χ² are, their estimates taken as independent.
+ * Their games share deals, so their errors can move together: that narrows the gap's spread on rows
+ * where both err the same way and widens it where they err on opposite sides; pairedChiSquareGap
+ * takes measured correlations into account.
  */
 export function chiSquareGap(a: ChiSquare, b: ChiSquare): number {
   const sd = Math.sqrt(a.sd ** 2 + b.sd ** 2);
