@@ -42,10 +42,9 @@ async function submit() {
   }
 }
 
-const commit = () => playedAt(opt('commit'));
-
 async function collect() {
   const partial = args.includes('--partial');
+  const commit = playedAt(opt('commit'));
   const all = await api('/api/sweeps');
   for (const s of all) {
     if (!s.name.startsWith('repro/') || (s.status !== 'done' && !partial)) continue;
@@ -79,7 +78,7 @@ async function collect() {
       pooled: detail.pooled,
       parameters: detail.parameters,
       ...(orders ? { orders } : {}),
-      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, concurrentSweeps, commit: commit() },
+      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, concurrentSweeps, commit },
     };
     const file = new URL(`results/${preset}.json`, here);
     const saved = args.includes('--merge') && existsSync(file) ? mergeResults(JSON.parse(readFileSync(file, 'utf8')), result) : result;

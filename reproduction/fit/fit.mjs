@@ -121,11 +121,12 @@ const stageOf = (table, deals) => `d${Math.round(Number(deals.slice(1)) / (DEALS
 
 async function collect() {
   const partial = args.includes('--partial');
+  const commit = playedAt(opt('commit'));
   for (const s of await api('/api/sweeps')) {
     if (!s.name.startsWith('fit/') || (s.status !== 'done' && !partial)) continue;
     const [, reading, table, deals] = s.name.split('/');
     const name = `${reading}--${table}--${stageOf(table, deals)}.json`;
-    const detail = { ...slim(await api(`/api/sweeps/${s.id}`)), commit: playedAt(opt('commit')) };
+    const detail = { ...slim(await api(`/api/sweeps/${s.id}`)), commit };
     const games = detail.cells.reduce((t, c) => t + c.games, 0);
     // A sweep cancelled before a game finished has nothing to score; saving it would hide the reading's row.
     if (games === 0) continue;
