@@ -38,10 +38,36 @@ describe('Bradley–Terry fit', () => {
     // var(θ0 − θ1) = Σ(y − p)² / (H)² · G/(G − 1), H = (n + prior) p (1 − p).
     const J = w * (1 - p) ** 2 + (n - w) * p ** 2;
     const H = (n + VIRTUAL_DRAWS) * p * (1 - p);
-    const variance = fit.cov[0][0] + fit.cov[1][1] - 2 * fit.cov[0][1];
+    const variance = fit.covariance(0, 0) + fit.covariance(1, 1) - 2 * fit.covariance(0, 1);
     expect(variance).toBeCloseTo((J / H ** 2) * (n / (n - 1)), 9);
     expect(fit.games).toEqual([n, n]);
     expect(fit.comparisons).toEqual([n, n]);
+  });
+
+  it('a star of 300 configurations, each met only by a common opponent: every gap and its variance are those of its own pair alone', () => {
+    // On a tree the likelihood factors edge by edge in the differences, so each configuration's gap
+    // to the hub is its pair's (prior-adjusted) log-odds, and the sandwich variance of that gap
+    // the two-configuration closed form — the large fit must give the same numbers as the small.
+    const m = 301;
+    const rankings: Ranking[] = [];
+    for (let i = 1; i < m; i++) {
+      rankings.push({ groups: [[i], [0]], count: 20 + (i % 13) }, { groups: [[0], [i]], count: 15 + (i % 7) });
+    }
+    const fit = fitBradleyTerry(m, rankings);
+    for (const i of [1, 2, 150, 300]) {
+      const pair = fitBradleyTerry(2, [
+        { groups: [[1], [0]], count: 20 + (i % 13) },
+        { groups: [[0], [1]], count: 15 + (i % 7) },
+      ]);
+      expect(fit.theta[i] - fit.theta[0]).toBeCloseTo(pair.theta[1] - pair.theta[0], 9);
+      const gap = fit.covariance(i, i) + fit.covariance(0, 0) - 2 * fit.covariance(i, 0);
+      const pairGap = pair.covariance(1, 1) + pair.covariance(0, 0) - 2 * pair.covariance(1, 0);
+      // The pair's small-sample factor counts its own games, the star's every game.
+      const games = 35 + (i % 13) + (i % 7);
+      const total = rankings.reduce((s, r) => s + r.count, 0);
+      expect(gap / (total / (total - 1))).toBeCloseTo(pairGap / (games / (games - 1)), 9);
+    }
+    expect(fit.theta.reduce((s, x) => s + x, 0)).toBeCloseTo(0, 9);
   });
 
   it('a configuration that won every comparison still has a finite rating, above the other', () => {
@@ -64,7 +90,7 @@ describe('Bradley–Terry fit', () => {
     expect(fit.theta[0] + fit.theta[1]).toBeCloseTo(0, 12);
     expect(fit.theta[2]).toBeCloseTo(0, 9);
     expect(Number.isNaN(fit.theta[4])).toBe(true);
-    expect(Number.isNaN(fit.cov[0][2])).toBe(true);
+    expect(Number.isNaN(fit.covariance(0, 2))).toBe(true);
     const r = eloRatings(['a', 'b', 'c', 'd', 'e'], fit, 80);
     expect(r.components).toBe(2);
     expect(r.ratings.map((x) => x.config)).toEqual(['a', 'c', 'd', 'b', 'e']);
@@ -103,7 +129,7 @@ describe('Bradley–Terry fit', () => {
       const centre = truth.reduce((s, x) => s + x, 0) / m;
       for (let i = 0; i < m; i++) {
         const target = truth[i] - centre;
-        const se = Math.sqrt(fit.cov[i][i]);
+        const se = Math.sqrt(fit.covariance(i, i));
         errors.push(fit.theta[i] - target);
         intervals++;
         if (Math.abs(fit.theta[i] - target) <= Z95 * se) covered++;
@@ -118,21 +144,23 @@ describe('Bradley–Terry fit', () => {
   });
 
   it('Elo: 400 / ln 10 points per unit; an anchor sits at 0 and the others keep their differences', () => {
+    // a and b would tie exactly at 40 games of the first order (42.5 points each against the
+    // other): 45 puts a strictly ahead, so the order below is not decided by rounding.
     const fit = fitBradleyTerry(3, [
-      { groups: [[0], [1], [2]], count: 40 },
+      { groups: [[0], [1], [2]], count: 45 },
       { groups: [[1], [0], [2]], count: 25 },
       { groups: [[2], [1], [0]], count: 15 },
       { groups: [[0, 1], [2]], count: 5 },
     ]);
-    const centred = eloRatings(['a', 'b', 'c'], fit, 85);
-    const anchored = eloRatings(['a', 'b', 'c'], fit, 85, 'c');
+    const centred = eloRatings(['a', 'b', 'c'], fit, 90);
+    const anchored = eloRatings(['a', 'b', 'c'], fit, 90, 'c');
     const by = (r: typeof centred, c: string) => r.ratings.find((x) => x.config === c)!;
     expect(by(centred, 'a').elo).toBeCloseTo(fit.theta[0] * ELO_PER_NAT, 9);
     expect(by(anchored, 'c')).toMatchObject({ elo: 0, low: 0, high: 0 });
     expect(by(anchored, 'a').elo).toBeCloseTo(by(centred, 'a').elo - by(centred, 'c').elo, 9);
     expect(by(centred, 'a').high - by(centred, 'a').low).toBeCloseTo(2 * Z95 * by(centred, 'a').se, 9);
     expect(centred.ratings.map((r) => r.config)).toEqual(['a', 'b', 'c']);
-    expect(() => eloRatings(['a', 'b', 'c'], fit, 85, 'zz')).toThrow(/zz/);
+    expect(() => eloRatings(['a', 'b', 'c'], fit, 90, 'zz')).toThrow(/zz/);
   });
 });
 

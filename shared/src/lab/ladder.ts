@@ -15,8 +15,8 @@
  */
 import { rate, rating, type Rating as SkillRating } from 'openskill';
 import { connectedComponents } from './graph.js';
-import { inverse, solve } from './linear.js';
-import type { BradleyTerryFit, Ranking } from './ratings.js';
+import { zeros } from './linear.js';
+import { centredCovariance, localOrder, newtonFixedLast, type BradleyTerryFit, type Ranking } from './ratings.js';
 
 /** Virtual drawn games per pair of configurations that met. */
 const VIRTUAL_GAMES = 1;
@@ -67,69 +67,52 @@ export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): Bradle
   const { component, members } = connectedComponents(m, (i) => adjacency[i]);
 
   const theta = new Array<number>(m).fill(NaN);
-  const cov = Array.from({ length: m }, () => new Array<number>(m).fill(NaN));
+  const covariances: ((a: number, b: number) => number)[] = [];
+  const localOf = new Array<number>(m).fill(-1);
   let iterations = 0;
   for (const idx of members) {
     if (idx.length < 2) continue;
     const k = idx.length;
-    const local = new Map(idx.map((i, a) => [i, a]));
-    const mine = data.filter((d) => local.has(d.stages[0]?.remaining[0] ?? -1));
-    const gradientAndInformation = (th: number[]) => {
-      const grad = new Array<number>(k).fill(0);
-      const info = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    localOrder(idx, (i) => adjacency[i].size).forEach((i, a) => (localOf[i] = a));
+    const mine = data.filter((d) => component[d.stages[0]?.remaining[0] ?? -1] === component[idx[0]]);
+    const evaluate = (th: Float64Array) => {
+      const grad = new Float64Array(k);
+      const info = zeros(k);
       let ll = 0;
       for (const { count, stages: st } of mine) {
         for (const { chosen, remaining } of st) {
-          const rs = remaining.map((i) => local.get(i)!);
-          const max = Math.max(...rs.map((a) => th[a]));
+          const rs = remaining.map((i) => localOf[i]);
+          let max = -Infinity;
+          for (const a of rs) max = Math.max(max, th[a]);
           const weights = rs.map((a) => Math.exp(th[a] - max));
           const total = weights.reduce((s, x) => s + x, 0);
           const p = weights.map((x) => x / total);
           const g = chosen.length;
           for (const i of chosen) {
-            grad[local.get(i)!] += count;
-            ll += count * th[local.get(i)!];
+            grad[localOf[i]] += count;
+            ll += count * th[localOf[i]];
           }
           ll -= count * g * (max + Math.log(total));
           rs.forEach((a, x) => {
             grad[a] -= count * g * p[x];
-            rs.forEach((b, y) => (info[a][b] += count * g * ((x === y ? p[x] : 0) - p[x] * p[y])));
+            rs.forEach((b, y) => (info.data[a * k + b] += count * g * ((x === y ? p[x] : 0) - p[x] * p[y])));
           });
         }
       }
       return { grad, info, ll };
     };
-    // Newton's method with θ of the component's first configuration held at 0; halved steps keep
-    // the (concave) log-likelihood rising.
-    let th = new Array<number>(k).fill(0);
-    let now = gradientAndInformation(th);
-    for (let it = 1; it <= 200; it++) {
-      iterations = Math.max(iterations, it);
-      const step = [0, ...solve(now.info.slice(1).map((row) => row.slice(1)), now.grad.slice(1))];
-      let scale = 1;
-      let next = th.map((x, a) => x + step[a]);
-      let after = gradientAndInformation(next);
-      while (after.ll < now.ll - 1e-12 && scale > 1e-6) {
-        scale /= 2;
-        next = th.map((x, a) => x + scale * step[a]);
-        after = gradientAndInformation(next);
-      }
-      th = next;
-      now = after;
-      if (Math.max(...step.map((x) => Math.abs(scale * x))) < 1e-10) break;
-    }
-    const mean = th.reduce((s, x) => s + x, 0) / k;
-    th = th.map((x) => x - mean);
+    const fit = newtonFixedLast(k, evaluate);
+    iterations = Math.max(iterations, fit.iterations);
     // Covariance: the information's pseudo-inverse (its null space is the constant vector).
-    const H = gradientAndInformation(th).info;
-    const P = 1 / k;
-    const Hplus = inverse(H.map((row, a) => row.map((x, b) => x + P)));
-    idx.forEach((i, a) => {
-      theta[i] = th[a];
-      idx.forEach((j, b) => (cov[i][j] = Hplus[a][b] - P));
-    });
+    covariances[component[idx[0]]] = centredCovariance(evaluate(fit.theta).info);
+    idx.forEach((i) => (theta[i] = fit.theta[localOf[i]]));
   }
-  return { theta, cov, component, comparisons, games, iterations };
+  const covariance = (i: number, j: number) => {
+    const c = component[i];
+    if (c !== component[j] || !covariances[c]) return NaN;
+    return covariances[c](localOf[i], localOf[j]);
+  };
+  return { theta, covariance, component, comparisons, games, iterations };
 }
 
 /**

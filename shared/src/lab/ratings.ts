@@ -20,7 +20,7 @@
  * directly or through others): each such component is centred on its mean.
  */
 import { connectedComponents } from './graph.js';
-import { inverse, solve } from './linear.js';
+import { cholesky, choleskyInverse, solveSpd, zeros, type Matrix } from './linear.js';
 import { Z95 } from './stats.js';
 
 /** Elo points per unit of θ (natural log-odds). */
@@ -38,8 +38,8 @@ export interface Ranking {
 export interface BradleyTerryFit {
   /** θ per configuration (natural units), centred within its component; NaN when it was never compared. */
   theta: number[];
-  /** Covariance of θ (sandwich, clustered by game), within components; NaN across them. */
-  cov: number[][];
+  /** Covariance of θ_i and θ_j (sandwich, clustered by game) within a component; NaN across components. */
+  covariance(i: number, j: number): number;
   /** Component of each configuration (configurations compared directly or through others share one). */
   component: number[];
   /** Comparisons (seat pairs with a different configuration) and games each configuration took part in. */
@@ -51,12 +51,102 @@ export interface BradleyTerryFit {
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-const matmul = (A: number[][], B: number[][]) => A.map((row) => B[0].map((_, j) => row.reduce((s, a, k) => s + a * B[k][j], 0)));
+/**
+ * The local order of a component's configurations: fewest partners first, so that the
+ * best-connected (a sweep's common opponent, which met everyone) comes last — held at θ = 0 by the
+ * Newton steps and factored last, which keeps the matrices' envelope narrow (see linear.ts).
+ */
+export function localOrder(idx: readonly number[], partners: (i: number) => number): number[] {
+  return [...idx].sort((x, y) => partners(x) - partners(y) || x - y);
+}
+
+/**
+ * Newton's method for a concave log-likelihood invariant to adding a constant to every θ: the
+ * last θ is held at 0 and each step solves the other k − 1 rows of H s = g (positive definite
+ * in a connected component), one Cholesky factorization a step; halved steps keep the
+ * log-likelihood rising. Returns θ centred on its mean.
+ */
+export function newtonFixedLast(k: number, evaluate: (th: Float64Array) => { ll: number; grad: Float64Array; info: Matrix }, maxIterations = 200): { theta: Float64Array; iterations: number } {
+  let th = new Float64Array(k);
+  let now = evaluate(th);
+  let iterations = 0;
+  for (let it = 1; it <= maxIterations; it++) {
+    iterations = it;
+    const step = new Float64Array(k);
+    step.set(solveSpd(reduced(now.info), now.grad.subarray(0, k - 1)));
+    let scale = 1;
+    let next = th.map((x, a) => x + step[a]);
+    let after = evaluate(next);
+    while (after.ll < now.ll - 1e-12 && scale > 1e-6) {
+      scale /= 2;
+      next = th.map((x, a) => x + scale * step[a]);
+      after = evaluate(next);
+    }
+    th = next;
+    now = after;
+    let largest = 0;
+    for (const x of step) largest = Math.max(largest, Math.abs(scale * x));
+    if (largest < 1e-10) break;
+  }
+  const mean = th.reduce((s, x) => s + x, 0) / k;
+  return { theta: th.map((x) => x - mean), iterations };
+}
+
+/** The matrix without its last row and column. */
+function reduced(H: Matrix): Matrix {
+  const n = H.n - 1;
+  const out = zeros(n);
+  for (let i = 0; i < n; i++) out.data.set(H.data.subarray(i * H.n, i * H.n + n), i * n);
+  return out;
+}
+
+/**
+ * The covariance of centred θ, entry by entry. R̃ is the inverse of the information with the last
+ * θ held at 0 (zero last row and column), a generalized inverse of H; with C the centring
+ * I − 11ᵀ/k, H⁺ = C R̃ C (the model's covariance), and with the meat J of the sandwich (each
+ * game's score sums to zero, so C J C = J) V = C R̃ J R̃ C. An entry costs O(k) and the whole
+ * matrix is never formed: the ratings need its diagonal and one column. J is sparse (a game links
+ * at most its seats), so J R̃ costs O(nnz(J) · k).
+ */
+export function centredCovariance(H: Matrix, J?: Matrix, scale = 1): (a: number, b: number) => number {
+  const k = H.n;
+  const inner = choleskyInverse(cholesky(reduced(H)));
+  const R = zeros(k);
+  for (let i = 0; i < k - 1; i++) R.data.set(inner.data.subarray(i * (k - 1), (i + 1) * (k - 1)), i * k);
+  const r = R.data;
+  let entry = (a: number, b: number) => r[a * k + b];
+  if (J) {
+    const JR = new Float64Array(k * k);
+    for (let a = 0; a < k; a++) {
+      for (let b = 0; b < k; b++) {
+        const jab = J.data[a * k + b];
+        if (jab === 0) continue;
+        for (let c = 0; c < k; c++) JR[a * k + c] += jab * r[b * k + c];
+      }
+    }
+    entry = (a, b) => {
+      let s = 0;
+      for (let c = 0; c < k; c++) s += r[a * k + c] * JR[c * k + b];
+      return s;
+    };
+  }
+  // Row sums of the uncentred matrix — R̃ 1, or R̃ J R̃ 1 = R̃ (J (R̃ 1)) — for the centring.
+  const rowSums = (M: Float64Array, v: Float64Array) => {
+    const out = new Float64Array(k);
+    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) out[a] += M[a * k + b] * v[b];
+    return out;
+  };
+  let sums = rowSums(r, new Float64Array(k).fill(1));
+  if (J) sums = rowSums(r, rowSums(J.data, sums));
+  const rowMean = sums.map((x) => x / k);
+  const mean = rowMean.reduce((s, x) => s + x, 0) / k;
+  return (a, b) => (entry(a, b) - rowMean[a] - rowMean[b] + mean) * scale;
+}
 
 export function fitBradleyTerry(m: number, rankings: readonly Ranking[], virtualDraws = VIRTUAL_DRAWS): BradleyTerryFit {
-  // Pair statistics: n[i][j] comparisons, w[i][j] points of i against j.
-  const n = Array.from({ length: m }, () => new Array<number>(m).fill(0));
-  const w = Array.from({ length: m }, () => new Array<number>(m).fill(0));
+  // Pair statistics of the pairs that met (a sparse map: most pairs of a large sweep never meet):
+  // comparisons, and points of the lower-numbered configuration.
+  const pairs = new Map<number, { i: number; j: number; n: number; w: number }>();
   const comparisons = new Array<number>(m).fill(0);
   const games = new Array<number>(m).fill(0);
   const seats = rankings.map((r) => r.groups.flatMap((g, place) => g.map((config) => ({ config, place }))));
@@ -65,112 +155,89 @@ export function fitBradleyTerry(m: number, rankings: readonly Ranking[], virtual
     for (const c of new Set(s.map((x) => x.config))) games[c] += r.count;
     for (let p = 0; p < s.length; p++) {
       for (let q = p + 1; q < s.length; q++) {
-        const [i, j] = [s[p].config, s[q].config];
+        let [i, j] = [s[p].config, s[q].config];
         if (i === j) continue;
-        n[i][j] += r.count;
-        n[j][i] += r.count;
+        // Points of s[p] against s[q]: it placed no worse (better, or tied for half).
+        let points = s[p].place === s[q].place ? 0.5 : 1;
+        if (j < i) [i, j, points] = [j, i, 1 - points];
+        let pair = pairs.get(i * m + j);
+        if (!pair) pairs.set(i * m + j, (pair = { i, j, n: 0, w: 0 }));
+        pair.n += r.count;
+        pair.w += points * r.count;
         comparisons[i] += r.count;
         comparisons[j] += r.count;
-        if (s[p].place === s[q].place) {
-          w[i][j] += r.count / 2;
-          w[j][i] += r.count / 2;
-        } else w[i][j] += r.count;
       }
     }
   });
 
   // Components of the comparison graph.
-  const linked = (i: number) => [...n[i].keys()].filter((j) => n[i][j] > 0);
-  const { component, members } = connectedComponents(m, linked);
+  const adjacency = Array.from({ length: m }, () => [] as number[]);
+  for (const { i, j } of pairs.values()) adjacency[i].push(j), adjacency[j].push(i);
+  const { component, members } = connectedComponents(m, (i) => adjacency[i]);
 
   const theta = new Array<number>(m).fill(NaN);
-  const cov = Array.from({ length: m }, () => new Array<number>(m).fill(NaN));
+  const covariances: ((a: number, b: number) => number)[] = [];
+  const localOf = new Array<number>(m).fill(-1);
   let iterations = 0;
   for (const idx of members) {
     if (idx.length < 2) continue;
     const k = idx.length;
-    // Pair data of the component with the virtual draws.
-    const N = idx.map((i) => idx.map((j) => (n[i][j] > 0 ? n[i][j] + virtualDraws : 0)));
-    const W = idx.map((i) => idx.map((j) => (n[i][j] > 0 ? w[i][j] + virtualDraws / 2 : 0)));
-    const loglik = (th: number[]) => {
+    localOrder(idx, (i) => adjacency[i].length).forEach((i, a) => (localOf[i] = a));
+    // The component's pairs with the virtual draws: a, b local; N comparisons; W points of a.
+    const edges = [...pairs.values()].filter((p) => component[p.i] === component[idx[0]]).map((p) => ({ a: localOf[p.i], b: localOf[p.j], N: p.n + virtualDraws, W: p.w + virtualDraws / 2 }));
+    const evaluate = (th: Float64Array) => {
       let ll = 0;
-      for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) if (W[a][b] > 0) ll += W[a][b] * Math.log(sigmoid(th[a] - th[b]));
-      return ll;
-    };
-    const information = (th: number[]) =>
-      th.map((_, a) =>
-        th.map((__, b) => {
-          if (a !== b) return -N[a][b] * sigmoid(th[a] - th[b]) * sigmoid(th[b] - th[a]);
-          let s = 0;
-          for (let o = 0; o < k; o++) if (o !== a) s += N[a][o] * sigmoid(th[a] - th[o]) * sigmoid(th[o] - th[a]);
-          return s;
-        }),
-      );
-    // Newton's method with θ of the component's first configuration held at 0; halved steps keep
-    // the (concave) log-likelihood rising.
-    let th = new Array<number>(k).fill(0);
-    let ll = loglik(th);
-    for (let it = 1; it <= 200; it++) {
-      iterations = Math.max(iterations, it);
-      const grad = th.map((_, a) => {
-        let g = 0;
-        for (let b = 0; b < k; b++) if (b !== a) g += W[a][b] - N[a][b] * sigmoid(th[a] - th[b]);
-        return g;
-      });
-      const info = information(th);
-      const step = [0, ...solve(info.slice(1).map((row) => row.slice(1)), grad.slice(1))];
-      let scale = 1;
-      let next = th.map((x, a) => x + step[a]);
-      let nextLl = loglik(next);
-      while (nextLl < ll - 1e-12 && scale > 1e-6) {
-        scale /= 2;
-        next = th.map((x, a) => x + scale * step[a]);
-        nextLl = loglik(next);
+      const grad = new Float64Array(k);
+      const info = zeros(k);
+      for (const { a, b, N, W } of edges) {
+        const p = sigmoid(th[a] - th[b]);
+        ll += W * Math.log(p) + (N - W) * Math.log(1 - p);
+        grad[a] += W - N * p;
+        grad[b] -= W - N * p;
+        const v = N * p * (1 - p);
+        info.data[a * k + a] += v;
+        info.data[b * k + b] += v;
+        info.data[a * k + b] -= v;
+        info.data[b * k + a] -= v;
       }
-      th = next;
-      ll = nextLl;
-      if (Math.max(...step.map((x) => Math.abs(scale * x))) < 1e-10) break;
-    }
-    const mean = th.reduce((s, x) => s + x, 0) / k;
-    th = th.map((x) => x - mean);
+      return { ll, grad, info };
+    };
+    const fit = newtonFixedLast(k, evaluate);
+    iterations = Math.max(iterations, fit.iterations);
+    const th = fit.theta;
 
-    // Sandwich: H⁺ J H⁺, J the sum over games of each game's score outer product. H's null space
-    // is the constant vector, so H⁺ = (H + P)⁻¹ − P with P the projection on it.
-    const H = information(th);
-    const P = 1 / k;
-    const Hplus = inverse(H.map((row, a) => row.map((x, b) => x + P))).map((row) => row.map((x) => x - P));
-    const local = new Map(idx.map((i, a) => [i, a]));
-    const J = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    // Sandwich: H⁺ J H⁺, J the sum over games of each game's score outer product.
+    const J = zeros(k);
     let clusters = 0;
     rankings.forEach((r, t) => {
       const s = seats[t];
-      if (!s.some((x) => local.has(x.config))) return;
-      const score = new Array<number>(k).fill(0);
-      let any = false;
+      if (!s.some((x) => component[x.config] === component[idx[0]])) return;
+      const score = new Map<number, number>();
       for (let p = 0; p < s.length; p++) {
         for (let q = p + 1; q < s.length; q++) {
           const [i, j] = [s[p].config, s[q].config];
           if (i === j) continue;
-          const [a, b] = [local.get(i)!, local.get(j)!];
+          const [a, b] = [localOf[i], localOf[j]];
           const y = s[p].place === s[q].place ? 0.5 : 1;
           const e = y - sigmoid(th[a] - th[b]);
-          score[a] += e;
-          score[b] -= e;
-          any = true;
+          score.set(a, (score.get(a) ?? 0) + e);
+          score.set(b, (score.get(b) ?? 0) - e);
         }
       }
-      if (!any) return;
+      if (score.size === 0) return;
       clusters += r.count;
-      for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) J[a][b] += r.count * score[a] * score[b];
+      for (const [a, sa] of score) for (const [b, sb] of score) J.data[a * k + b] += r.count * sa * sb;
     });
-    const V = matmul(matmul(Hplus, J), Hplus);
     const small = clusters > 1 ? clusters / (clusters - 1) : NaN;
-    idx.forEach((i, a) => {
-      theta[i] = th[a];
-      idx.forEach((j, b) => (cov[i][j] = V[a][b] * small));
-    });
+    covariances[component[idx[0]]] = centredCovariance(evaluate(th).info, J, small);
+    idx.forEach((i) => (theta[i] = th[localOf[i]]));
   }
-  return { theta, cov, component, comparisons, games, iterations };
+  const covariance = (i: number, j: number) => {
+    const c = component[i];
+    if (c !== component[j] || !covariances[c]) return NaN;
+    return covariances[c](localOf[i], localOf[j]);
+  };
+  return { theta, covariance, component, comparisons, games, iterations };
 }
 
 export interface Rating {
@@ -211,7 +278,7 @@ export function eloRatings(configs: readonly string[], fit: BradleyTerryFit, gam
   const rows = configs.map((config, i): Rating => {
     const sameComponent = a >= 0 && fit.component[a] === fit.component[i];
     const theta = sameComponent ? fit.theta[i] - fit.theta[a] : fit.theta[i];
-    const variance = sameComponent ? fit.cov[i][i] + fit.cov[a][a] - 2 * fit.cov[i][a] : fit.cov[i][i];
+    const variance = sameComponent ? fit.covariance(i, i) + fit.covariance(a, a) - 2 * fit.covariance(i, a) : fit.covariance(i, i);
     const se = Math.sqrt(Math.max(0, variance)) * ELO_PER_NAT;
     const elo = theta * ELO_PER_NAT;
     return { config, elo, low: elo - Z95 * se, high: elo + Z95 * se, se, games: fit.games[i], comparisons: fit.comparisons[i], component: fit.component[i] };
