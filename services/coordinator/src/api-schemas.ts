@@ -175,6 +175,14 @@ export const HeadToHeadSchema = z.object({
     .describe('rows[i][j]: configs[i] against configs[j] at the same table: score = (games it scored more VP + ties / 2) / games, with its Wilson 95 % interval; null on the diagonal.'),
 });
 
+export const RatingsFitSchema = z
+  .object({
+    done: z.number().int().nullable().describe('The games done that the ratings are of (null: the first fit is not ready yet).'),
+    fittedAt: z.string().nullable().describe('ISO 8601: when the fit was made.'),
+    current: z.boolean().describe('Whether the fit is of every game done when asked (a fit not ready within FIT_WAIT_MS is served as the last one).'),
+  })
+  .describe('Rating fits run on a thread of their own and are cached: which games these ratings are of.');
+
 export const RatingsSchema = z.object({
   method: z.string(),
   anchor: z.string().describe('What 0 Elo is.'),
@@ -240,11 +248,20 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   parameters: z.array(ParameterSeriesSchema).describe("Each swept parameter: the swept seat's agent at each value, pooled over the cells with it."),
   matchup: MatchupWinsSchema.optional(),
   headToHead: HeadToHeadSchema.optional().describe('With two or more configurations: who outscores whom at the same table.'),
+  headToHeadNote: z.string().optional().describe('Past 64 configurations the matrix is left out (a table nobody reads, megabytes of JSON): this says so.'),
   ratings: RatingsSchema.optional().describe('With two or more configurations: Bradley–Terry ratings on the Elo scale (GET /api/sweeps/:id/ratings takes an anchor).'),
+  statisticsAsOf: z
+    .object({
+      version: z.number().int().describe('Games finished, failed and skipped that the statistics are of.'),
+      computedAt: z.string().describe('ISO 8601: when they were computed.'),
+      current: z.boolean().describe('Whether that is every game now (else newer statistics are being computed: FIT_WAIT_MS).'),
+    })
+    .describe("A sweep's statistics (cells, pooled, parameters, head to head, ratings) are computed on a thread of their own and kept by version: which games these are of."),
   paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each inside or outside (REPRODUCTION.md's verdicts)."),
 });
 
 export const RatingsResponse = z.object({
+  ratingsFit: RatingsFitSchema.optional(),
   id: z.string(),
   name: z.string(),
   status: z.enum(SWEEP_STATUSES),
@@ -338,6 +355,9 @@ export const TimelineSchema = z.object({
 export const LadderResponse = z.object({
   anchor: z.string().describe('What 0 is.'),
   games: z.number().int().describe('Games with two or more configurations at the table, over every sweep.'),
-  batch: RatingsSchema.describe('Plackett–Luce batch fit over every finishing order, on the Elo scale, best first.'),
+  batch: RatingsSchema.nullable().describe('Plackett–Luce batch fit over every finishing order, on the Elo scale, best first (null until the first fit of a large ladder is ready).'),
+  batchFit: z
+    .object({ games: z.number().int().nullable(), fittedAt: z.string().nullable(), current: z.boolean() })
+    .describe('The batch fit runs on a thread of its own when games come in: the games it is of, when it was made, whether it is of every game fed.'),
   online: z.array(z.object({ config: z.string(), mu: z.number(), sigma: z.number() })).describe("openskill's online Plackett–Luce ratings (μ relative to the anchor's), best first."),
 });

@@ -22,6 +22,8 @@ import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
 import type { LadderService } from './ladder.js';
+import type { RatingFits } from '@wonderlab/shared';
+import type { SweepStatistics } from './statistics.js';
 
 export { HttpError } from './http.js';
 
@@ -42,13 +44,18 @@ export interface AppOptions {
   requestTimeoutMs: number;
   /** Where Redis outages are logged; without one, errors are logged as they come. */
   outage?: OutageLog;
+  /** Where rating fits run (a thread of their own, cached), and how long a request waits for one. */
+  fits: RatingFits;
+  fitWaitMs: number;
+  /** Where a sweep's statistics are computed (a thread of their own, cached as JSON text). */
+  statistics: SweepStatistics;
   /** Extra routes (the dashboard, in `wonderlab serve`), mounted before the 404 handler. */
   mount?: (app: express.Express) => void;
 }
 
 export function createApp(o: AppOptions): { app: express.Express; close: () => void } {
   const { store, logger, limits } = o;
-  const events = new SweepEvents(store, o.eventsIntervalMs, logger, limits.MAX_PAGE_CELLS, o.outage);
+  const events = new SweepEvents(store, o.eventsIntervalMs, logger, o.outage);
   const metrics = new LabMetrics(store, o.queue);
   const app = express();
   app.disable('x-powered-by');
@@ -62,11 +69,11 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // the token, or a path that does not exist, never gets a body parsed.
   app.use(healthRoutes(store, metrics));
   app.use(schemaRoutes());
-  app.use(sweepRoutes({ store, feeder: o.feeder, events, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
+  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
   app.use(gameRoutes(store, limits));
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));
-  app.use(ratingsRoutes(store));
+  app.use(ratingsRoutes(store, o.fits, o.fitWaitMs));
   app.use(summaryRoutes(store));
   o.mount?.(app);
   app.use('/api', noSuchRoute);

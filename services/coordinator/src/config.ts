@@ -51,6 +51,12 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   FEED_INTERVAL_MS: positiveInt(250),
   /** How often the ladder reads the finishing orders of games finished since (GET /api/ratings). */
   LADDER_INTERVAL_MS: positiveInt(5000),
+  /**
+   * How long a request waits for a rating fit or a sweep's statistics of the data it asks about
+   * (both are computed on threads of their own); past it, the last ones are served with their
+   * version, and the new ones land for the next request.
+   */
+  FIT_WAIT_MS: z.coerce.number().int().min(0).default(150),
   /** How often Server-Sent Events check a sweep for news. */
   EVENTS_INTERVAL_MS: positiveInt(1000),
   /** A request Redis has not let the API answer by then gets a 503 (Redis slow or unreachable). */

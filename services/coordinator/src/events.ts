@@ -1,37 +1,58 @@
 /**
- * Server-Sent Events for sweeps: every listener of a sweep gets its detail (counts and
- * aggregates) at once and again whenever a game finishes or the status changes, at most once per
- * interval. One poll per sweep serves all its listeners.
+ * Server-Sent Events for sweeps. Every listener of a sweep gets its overview (status, counts,
+ * progress, rate: a kilobyte) at once and again whenever games finish or the status changes, at
+ * most once per interval, with `version` (games finished, failed and skipped) so that a page
+ * fetches the detail (GET /api/sweeps/:id, megabytes for a large sweep) only when it changed.
+ *
+ * What it costs: one poll per sweep, shared by all its listeners, reading the sweep's state
+ * (a hash) and building the overview only when that changed; nothing for a finished sweep but a
+ * look at its state with the heartbeat (a retry of its failed games starts it again); a new
+ * listener of a quiet sweep gets the last message as it was. A listener that does not read is
+ * dropped once MAX_BUFFERED_BYTES wait in its socket: nothing is buffered without bound.
  */
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { isRedisUnavailable, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
-import { sweepDetail } from './views.js';
+import { isRedisUnavailable, type OutageLog, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
+import { sweepOverview } from './views.js';
 
 interface Channel {
   listeners: Set<Response>;
-  timer: NodeJS.Timeout;
-  /** done, failed, status and queue counts of the last message. */
-  last?: string;
+  /** The poll while the sweep can change (absent once it is finished). */
+  timer?: NodeJS.Timeout;
+  /** The sweep's state behind the last message, and the message. */
+  state?: string;
+  message?: string;
   busy: boolean;
 }
 
 const HEARTBEAT_MS = 15_000;
+/** A listener with this much unsent (it does not read) is dropped: it reconnects when it reads again. */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+
+const FINISHED: readonly SweepMeta['status'][] = ['done', 'cancelled'];
+
+/** What a message depends on: status and counts (not the rate, which moves with the clock). */
+const stateOf = (m: SweepMeta) => JSON.stringify([m.status, m.done, m.failed, m.skipped, m.cursor, m.total, m.priority]);
 
 export class SweepEvents {
   private readonly channels = new Map<string, Channel>();
   private readonly heartbeat: NodeJS.Timeout;
+  /** Listeners dropped for not reading (for tests and metrics). */
+  dropped = 0;
 
   constructor(
     private readonly store: SweepStore,
     private readonly intervalMs: number,
     private readonly logger: Logger,
-    /** Cells each event carries (the first page, as GET /api/sweeps/:id gives by default). */
-    private readonly cellLimit: number,
     private readonly outage?: OutageLog,
+    private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
     this.heartbeat = setInterval(() => {
-      for (const channel of this.channels.values()) for (const res of channel.listeners) res.write(': keep-alive\n\n');
+      for (const [id, channel] of this.channels) {
+        for (const res of channel.listeners) this.send(channel, res, ': keep-alive\n\n');
+        // A finished sweep is looked at once a heartbeat: retry-failed can start it again.
+        if (!channel.timer) void this.poll(id, channel);
+      }
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -46,32 +67,56 @@ export class SweepEvents {
     res.write('retry: 2000\n\n');
     let channel = this.channels.get(id);
     if (!channel) {
-      const fresh: Channel = { listeners: new Set(), busy: false, timer: setInterval(() => void this.poll(id, fresh, false), this.intervalMs) };
-      this.channels.set(id, (channel = fresh));
+      channel = { listeners: new Set(), busy: false };
+      this.channels.set(id, channel);
+      this.watch(id, channel);
     }
-    channel.listeners.add(res);
+    const ch = channel;
+    ch.listeners.add(res);
     res.on('close', () => {
-      channel.listeners.delete(res);
-      if (channel.listeners.size === 0) {
-        clearInterval(channel.timer);
+      ch.listeners.delete(res);
+      if (ch.listeners.size === 0) {
+        clearInterval(ch.timer);
         this.channels.delete(id);
       }
     });
-    void this.poll(id, channel, true, res);
+    if (ch.message) this.send(ch, res, ch.message);
+    else void this.poll(id, ch);
   }
 
-  private async poll(id: string, channel: Channel, force: boolean, only?: Response): Promise<void> {
-    if (channel.busy && !force) return;
+  private watch(id: string, channel: Channel): void {
+    if (!channel.timer) channel.timer = setInterval(() => void this.poll(id, channel), this.intervalMs);
+  }
+
+  /** Writes to one listener, or drops it when it has stopped reading. */
+  private send(channel: Channel, res: Response, text: string): void {
+    if (res.writableLength > this.maxBufferedBytes) {
+      channel.listeners.delete(res);
+      this.dropped++;
+      res.destroy();
+      return;
+    }
+    res.write(text);
+  }
+
+  private async poll(id: string, channel: Channel): Promise<void> {
+    if (channel.busy) return;
     channel.busy = true;
     try {
       const meta = await this.store.meta(id);
       if (!meta) return;
-      const detail = await sweepDetail(this.store, meta, { offset: 0, limit: this.cellLimit });
-      const signature = JSON.stringify([detail.counts, detail.status]);
-      if (!force && signature === channel.last) return;
-      channel.last = signature;
-      const message = `event: sweep\nid: ${detail.counts.done + detail.counts.failed}\ndata: ${JSON.stringify(detail)}\n\n`;
-      for (const res of only ? [only] : channel.listeners) res.write(message);
+      const state = stateOf(meta);
+      const finished = FINISHED.includes(meta.status);
+      if (finished) {
+        clearInterval(channel.timer);
+        channel.timer = undefined;
+      } else this.watch(id, channel);
+      if (state === channel.state && channel.message) return;
+      const overview = await sweepOverview(this.store, meta);
+      const version = meta.done + meta.failed + meta.skipped;
+      channel.state = state;
+      channel.message = `event: sweep\nid: ${meta.done + meta.failed}\ndata: ${JSON.stringify({ ...overview, version })}\n\n`;
+      for (const res of channel.listeners) this.send(channel, res, channel.message);
     } catch (err) {
       // An outage fails every poll of every sweep: it is logged once (and at a bounded rate).
       if (this.outage && isRedisUnavailable(err)) this.outage.error(err, 'events');
@@ -79,6 +124,13 @@ export class SweepEvents {
     } finally {
       channel.busy = false;
     }
+  }
+
+  /** Listeners now, over every sweep. */
+  get listeners(): number {
+    let n = 0;
+    for (const c of this.channels.values()) n += c.listeners.size;
+    return n;
   }
 
   close(): void {

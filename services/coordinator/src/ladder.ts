@@ -3,10 +3,12 @@
  * spec, rated from the finishing orders of every recorded game of every sweep. The aggregates keep
  * each cell's finishing orders as counters (`c<cell>|O<order>`), so the ladder reads only the
  * counters that grew since it last looked — no game is read twice — and feeds the new games to the
- * online ratings (openskill); the batch Plackett–Luce fit over all the counts is made on request.
+ * online ratings (openskill). The batch Plackett–Luce fit over all the counts runs on the rating
+ * thread (RatingFits) when new games came in, so a request gets the last fit at once, with the
+ * number of games it is of.
  */
 import type { Logger } from 'pino';
-import { OnlineLadder, cellLabels, configOf, eloRatings, fitPlackettLuce, parseFinishingOrder, type Ranking, type Ratings } from '@wonderlab/shared';
+import { OnlineLadder, cellLabels, configOf, parseFinishingOrder, type RatingFits, type RatingProblem, type Ranking, type Ratings } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
 
 export interface LadderReport {
@@ -14,8 +16,10 @@ export interface LadderReport {
   anchor: string;
   /** Games with two or more configurations at the table. */
   games: number;
-  /** The batch Plackett–Luce fit with 95 % intervals. */
-  batch: Ratings;
+  /** The batch Plackett–Luce fit with 95 % intervals (null before the first fit of a large ladder is ready). */
+  batch: Ratings | null;
+  /** Which games the batch fit is of (it runs apart and may lag the games fed), when it was made, and whether it is of every game fed. */
+  batchFit: { games: number | null; fittedAt: string | null; current: boolean };
   /** openskill's online ratings (μ relative to the anchor's, σ), best first. */
   online: { config: string; mu: number; sigma: number }[];
 }
@@ -26,6 +30,8 @@ export class LadderService {
   private readonly seen = new Map<string, { counts: Map<string, number>; done: number }>();
   /** Every finishing order seen, by its canonical configurations (best first, ties grouped), and how often. */
   private readonly orders = new Map<string, { groups: string[][]; count: number }>();
+  /** Games fed so far: the version of the data the batch fit is of. */
+  private fed = 0;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
@@ -33,11 +39,15 @@ export class LadderService {
     private readonly store: SweepStore,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    private readonly fits: RatingFits,
+    private readonly fitWaitMs: number,
   ) {}
 
   start(): void {
     const tick = () => {
+      // New games: the default anchor's fit is started now (no waiting), for the next request.
       this.update()
+        .then(() => this.fit(DEFAULT_ANCHOR, 0))
         .catch((err) => this.logger.warn({ err }, 'updating the ladder failed'))
         .finally(() => (this.timer = setTimeout(tick, this.intervalMs)));
     };
@@ -69,6 +79,7 @@ export class LadderService {
         const labels = cellLabels(loaded.sweep.cells[Number(field.slice(1, bar))]).map(configOf);
         const groups = parseFinishingOrder(field.slice(bar + 2)).map((g) => g.map((L) => labels[L]));
         this.online.add(groups, total - fed);
+        this.fed += total - fed;
         const key = JSON.stringify(groups);
         const known = this.orders.get(key);
         if (known) known.count += total - fed;
@@ -80,15 +91,34 @@ export class LadderService {
     }
   }
 
-  /** The ladder now: the batch fit over every game so far, and the online ratings. */
-  async report(anchor = 'rulebased'): Promise<LadderReport> {
+  /** The ladder now: the batch fit over every game so far (or the last one, while a newer is made), and the online ratings. */
+  async report(anchor = DEFAULT_ANCHOR): Promise<LadderReport> {
     await this.update();
+    const { problem, games, zero } = this.problem(anchor);
+    const fit = await this.fit(anchor, this.fitWaitMs, problem);
+    return {
+      anchor: fit?.ratings.anchor ?? zero ?? 'the mean of each component',
+      games,
+      batch: fit?.ratings ?? null,
+      batchFit: fit ? { games: fit.ratings.games, fittedAt: new Date(fit.fittedAt).toISOString(), current: fit.current } : { games: null, fittedAt: null, current: false },
+      online: this.online.standings(zero),
+    };
+  }
+
+  private fit(anchor: string, waitMs: number, problem?: RatingProblem) {
+    return this.fits.get(`ladder:${anchor}`, this.fed, () => problem ?? this.problem(anchor).problem, waitMs);
+  }
+
+  /** The batch fit's problem over every finishing order fed; the anchor at 0 when it has played. */
+  private problem(anchor: string): { problem: RatingProblem; games: number; zero?: string } {
     const configs = [...new Set([...this.orders.values()].flatMap((o) => o.groups.flat()))].sort();
     const index = new Map(configs.map((c, i) => [c, i]));
     const rankings: Ranking[] = [...this.orders.values()].map((o) => ({ groups: o.groups.map((g) => g.map((c) => index.get(c)!)), count: o.count }));
     const games = rankings.filter((r) => new Set(r.groups.flat()).size > 1).reduce((s, r) => s + r.count, 0);
     const zero = index.has(anchor) ? anchor : undefined;
-    const batch = eloRatings(configs, fitPlackettLuce(configs.length, rankings), games, zero, 'Plackett–Luce on full finishing orders (VP ties by Breslow\'s approximation), one virtual drawn game per pair that met; 95 % intervals from the information');
-    return { anchor: batch.anchor, games, batch, online: this.online.standings(zero) };
+    return { problem: { model: 'plackett-luce', configs, rankings, games, ...(zero ? { anchor: zero } : {}) }, games, zero };
   }
 }
+
+/** What 0 is on the ladder unless asked otherwise: the rule-based player, when it has played. */
+const DEFAULT_ANCHOR = 'rulebased';

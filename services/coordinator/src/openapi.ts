@@ -120,7 +120,7 @@ function makeOpenApiDocument(): object {
         },
       },
       '/api/sweeps/{id}/events': {
-        get: { summary: 'Server-Sent Events: `sweep` events carrying the SweepDetail whenever games finish', parameters: [idParam], responses: { 200: { description: 'An event stream', content: { 'text/event-stream': {} } }, 404: error('No such sweep') } },
+        get: { summary: 'Server-Sent Events: `sweep` events carrying the SweepOverview and its `version` (games finished, failed and skipped) whenever games finish or the status changes; fetch the detail when the version changes. Nothing is sent for a finished sweep but keep-alives; a client that does not read is dropped.', parameters: [idParam], responses: { 200: { description: 'An event stream', content: { 'text/event-stream': {} } }, 404: error('No such sweep') } },
       },
       '/api/sweeps/{id}/cancel': action('Cancel: no more games are played'),
       '/api/sweeps/{id}/pause': action('Pause: queued games are taken back; running ones finish'),

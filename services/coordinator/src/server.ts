@@ -8,11 +8,13 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type express from 'express';
+import { RatingFits } from '@wonderlab/shared';
 import { OutageLog, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
 import { LadderService } from './ladder.js';
+import { SweepStatistics } from './statistics.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -46,7 +48,15 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   const apiQueue = gameQueue(apiRedis, store.keys, config.QUEUE_NAME);
   for (const [q, source] of [[queue, 'feeder queue'], [apiQueue, 'api queue']] as const) q.on('error', (err) => outage.error(err, source));
   const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger });
-  const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger);
+  // Rating fits cost up to O(k³) in the configurations: a thread of their own keeps them off this
+  // process's one event loop (the feeder, live updates, health checks and, under `wonderlab
+  // serve`, the worker's job locks).
+  const fits = new RatingFits({ onError: (err, key) => logger.warn({ err, fit: key }, 'a rating fit failed') });
+  fits.warm();
+  // A sweep's statistics likewise, read and computed on a thread with a connection of its own.
+  const statistics = new SweepStatistics({ redisUrl: config.REDIS_URL, prefix: config.KEY_PREFIX, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }, config.FIT_WAIT_MS);
+  statistics.warm();
+  const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger, fits, config.FIT_WAIT_MS);
   const { app, close: closeApp } = createApp({
     store,
     queue: apiQueue,
@@ -57,6 +67,9 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
     ladder,
+    fits,
+    fitWaitMs: config.FIT_WAIT_MS,
+    statistics,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     outage,
     mount: hooks.mount,
@@ -94,6 +107,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
       // coordinator), and waiting would only eat the orchestrator's grace.
       const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
       ladder.stop();
+      await Promise.all([fits.close(), statistics.close()]);
       clean = (await within(feeder.stop(), bound())) && clean;
       clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;
       await Promise.all([closeRedis(redis, Math.min(1000, left())), closeRedis(apiRedis, Math.min(1000, left()))]);

@@ -1,5 +1,6 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
-import { sweepStatistics, throughput, type CodeVersion, type SweepStatistics, type WorkerIdentity } from '@wonderlab/shared';
+import { throughput, type CodeVersion, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
+import type { StatisticsAsOf, SweepStatistics } from './statistics.js';
 import type { LoadedSweep, SweepMeta, SweepStore } from '@wonderlab/shared/store';
 
 export interface SweepCounts {
@@ -60,7 +61,7 @@ export interface Provenance {
 }
 
 /** A sweep's state with its statistics (sweepStatistics: the page of cells, and every agent pooled over all cells). */
-export interface SweepDetail extends SweepOverview, SweepStatistics {
+export interface SweepDetail extends SweepOverview, SweepStatisticsFields {
   spec: SweepMeta['spec'];
   provenance: Provenance;
   gamesPerCell: number;
@@ -69,6 +70,8 @@ export interface SweepDetail extends SweepOverview, SweepStatistics {
   cellOffset: number;
   /** Every cell's progress (not only the page's). */
   cellProgress: CellProgress[];
+  /** Which games the statistics (cells, pooled, parameters, head to head, ratings) are of: computed apart, they may lag the counts. */
+  statisticsAsOf: StatisticsAsOf;
 }
 
 /** A page of cells: the detail of a sweep of many cells would otherwise be megabytes. */
@@ -128,14 +131,15 @@ export async function provenance(store: SweepStore, meta: SweepMeta, overview: S
   };
 }
 
-export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: CellPage): Promise<SweepDetail> {
+/**
+ * The detail of a sweep as JSON text: its state, read now, and its statistics from `statistics`
+ * (computed on a thread and kept as text, so that the megabytes of a large sweep are neither
+ * computed nor parsed nor stringified again on the event loop).
+ */
+export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: CellPage, statistics: SweepStatistics): Promise<string> {
   const loaded = (await store.load(meta.id))!;
-  const [overview, table, progress] = await Promise.all([sweepOverview(store, meta), store.aggregateTable(meta.id), cellProgress(store, loaded)]);
-  const stats = sweepStatistics(table, loaded.sweep, page);
-  // A stopping sweep's cells carry their test: decision, games it took, statistic and trace.
-  const stops = loaded.spec.stop ? await store.stopStates(meta.id) : undefined;
-  const cells = stops ? stats.cells.map((c) => ({ ...c, stopped: stops.get(c.index) ?? null })) : stats.cells;
-  return {
+  const [overview, progress, stats] = await Promise.all([sweepOverview(store, meta), cellProgress(store, loaded), statistics.page(meta, page.offset, page.limit)]);
+  const head: Omit<SweepDetail, keyof SweepStatisticsFields> = {
     ...overview,
     spec: meta.spec,
     provenance: await provenance(store, meta, overview),
@@ -143,7 +147,8 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
     cellCount: loaded.sweep.cells.length,
     cellOffset: page.offset,
     cellProgress: progress,
-    ...stats,
-    cells,
+    statisticsAsOf: stats.asOf,
   };
+  const text = JSON.stringify(head);
+  return stats.json === '{}' ? text : `${text.slice(0, -1)},${stats.json.slice(1)}`;
 }

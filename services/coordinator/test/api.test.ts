@@ -587,9 +587,12 @@ describe('a lab playing a small sweep', () => {
     expect(events.some((e) => e.data.counts.done > events[0].data.counts.done)).toBe(true);
     for (let i = 1; i < events.length; i++) expect(events[i].data.counts.done).toBeGreaterThanOrEqual(events[i - 1].data.counts.done);
     for (const e of events) expect(e.id).toBe(String(e.data.counts.done + e.data.counts.failed));
+    // Each event is the overview and its version (what changed), not the megabytes of the detail.
+    for (const e of events) expect(e.data.version).toBe(e.data.counts.done + e.data.counts.failed + e.data.counts.skipped);
+    expect(events.every((e) => e.data.cells === undefined)).toBe(true);
     const last = events.at(-1)!.data;
     expect(last.counts).toMatchObject({ total, done: total, failed: 0 });
-    expect(last.cells[0].games).toBe(total);
+    expect((await detail(lab, sseId)).cells[0].games).toBe(total);
 
     const unknown = await api(lab.url, '/api/sweeps/zzzzzzzzzz/events');
     expect(unknown.status).toBe(404);

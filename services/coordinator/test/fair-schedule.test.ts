@@ -30,7 +30,11 @@ test('a 3-cell sweep paused at half its games has 40–60 % of every cell, and r
   await waitFor(async () => (await detail(id)).counts.done >= sweep.size / 2, 'half the games', 60_000, 20);
   expect((await api(lab.url, `/api/sweeps/${id}/pause`, { method: 'POST' })).status).toBe(200);
   await waitFor(async () => (await detail(id)).counts.queued === 0, 'the running game to finish', 20_000);
-  const d = await detail(id);
+  // The statistics are computed apart and say which games they are of: read them once they are of all.
+  const d = await waitFor(async () => {
+    const now = await detail(id);
+    return now.statisticsAsOf.current && now;
+  }, 'statistics of every game finished', 20_000);
   expect(d.status).toBe('paused');
   expect(d.schedule).toBe('interleaved');
   const share = d.counts.done / d.counts.total;

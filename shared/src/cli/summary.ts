@@ -44,10 +44,13 @@ export function formatSweepSummary(s: SweepStatistics): string {
       ),
     );
   }
-  if (s.headToHead && s.ratings) {
+  if (s.headToHead) {
     const m = s.headToHead;
     out.push('', 'Head to head: % of games the row scored more VP than the column at the same table (ties half), [Wilson 95%], n');
     out.push(table(['row \\ column', ...m.configs], m.rows.map((row, i) => [m.configs[i], ...row.map((c) => (!c ? '—' : c.games ? `${pct(c.score)} [${pct(c.interval.low)}, ${pct(c.interval.high)}] n=${c.games}` : '-'))])));
+  }
+  if (s.headToHeadNote) out.push('', `Head to head: ${s.headToHeadNote}`);
+  if (s.ratings) {
     const r = s.ratings;
     out.push('', `Ratings: Bradley–Terry on the Elo scale, 0 = ${r.anchor}, over ${r.games} games; 95 % intervals clustered by game`);
     out.push(table(['configuration', 'Elo', '95% interval', 'games'], r.ratings.map((x) => [x.config, num(x.elo, 0), Number.isFinite(x.low) ? `[${num(x.low, 0)}, ${num(x.high, 0)}]` : '-', String(x.games)])));

@@ -23,3 +23,6 @@ export * from './fit-statistics.js';
 export * from './sprt.js';
 export * from './stopping.js';
 export * from './ladder.js';
+export * from './rating-fits.js';
+export * from './latest-cache.js';
+export * from './thread-client.js';

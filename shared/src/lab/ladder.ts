@@ -18,6 +18,9 @@ import { connectedComponents } from './graph.js';
 import { zeros } from './linear.js';
 import { centredCovariance, localOrder, newtonFixedLast, type BradleyTerryFit, type Ranking } from './ratings.js';
 
+/** How the ladder's batch fit is made, as its ratings say. */
+export const PLACKETT_LUCE_METHOD = "Plackett–Luce on full finishing orders (VP ties by Breslow's approximation), one virtual drawn game per pair that met; 95 % intervals from the information";
+
 /** Virtual drawn games per pair of configurations that met. */
 const VIRTUAL_GAMES = 1;
 

@@ -10,7 +10,8 @@ import { HeadToHead, type HeadToHeadCell } from './head-to-head.js';
 import { matchupWins, parameterSeries, pooledLabels, type MatchupWins, type ParameterSeries, type PooledLabel } from './pooling.js';
 import { comparePaper, rowFromCells, type PaperComparison } from './paper-comparison.js';
 import { publishedTable } from './published.js';
-import { eloRatings, fitBradleyTerry, type Ranking, type Ratings } from './ratings.js';
+import { solveRatings, type RatingProblem } from './rating-fits.js';
+import type { Ranking, Ratings } from './ratings.js';
 import type { Sweep, SweepCell } from './sweep.js';
 
 /** "Row scores more VP than column in the same game", ties half, for every pair of configurations. */
@@ -27,8 +28,9 @@ export interface SweepStatistics {
   pooled: PooledLabel[];
   parameters: ParameterSeries[];
   matchup?: MatchupWins;
-  /** With two or more configurations: who outscores whom, and the ratings. */
+  /** With two or more configurations: who outscores whom (up to HEAD_TO_HEAD_MATRIX_MAX of them; past it a note), and the ratings. */
   headToHead?: HeadToHeadMatrix;
+  headToHeadNote?: string;
   ratings?: Ratings;
   /** For a sweep that reproduces a published table (spec.paper): its rows beside ours, with verdicts. */
   paper?: PaperComparison;
@@ -64,22 +66,50 @@ export function sweepOrderings(byCell: ReadonlyMap<number, CellFields>, cells: r
   return { configs, rankings };
 }
 
-/** The head-to-head matrix and the ratings of a sweep's configurations (none with fewer than two). */
+/** The head-to-head matrix is given up to this many configurations: past it, a table nobody reads and megabytes of JSON. */
+export const HEAD_TO_HEAD_MATRIX_MAX = 64;
+
+/** A sweep's configurations and finishing orders, ready for the head-to-head matrix and the ratings. */
+export interface Versus {
+  configs: string[];
+  rankings: Ranking[];
+  /** Games with two or more configurations at the table. */
+  games: number;
+}
+
+/** The configurations of `cells` and their finishing orders (none with fewer than two configurations). */
+export function sweepVersus(byCell: ReadonlyMap<number, CellFields>, sweep: Sweep, cells: readonly SweepCell[] = sweep.cells): Versus | undefined {
+  const { configs, rankings } = sweepOrderings(byCell, cells, sweep.spec.matchup?.specs);
+  if (configs.length < 2) return undefined;
+  const games = rankings.filter((r) => new Set(r.groups.flat()).size > 1).reduce((s, r) => s + r.count, 0);
+  return { configs, rankings, games };
+}
+
+/** Who outscores whom, or, past HEAD_TO_HEAD_MATRIX_MAX configurations, a note saying why there is no matrix. */
+export function headToHeadOf(v: Versus): { headToHead: HeadToHeadMatrix } | { headToHeadNote: string } {
+  if (v.configs.length > HEAD_TO_HEAD_MATRIX_MAX) {
+    return { headToHeadNote: `${v.configs.length} configurations: the head-to-head matrix is given up to ${HEAD_TO_HEAD_MATRIX_MAX} (the ratings compare them all)` };
+  }
+  const h2h = new HeadToHead();
+  for (const r of v.rankings) h2h.addOrdering(r.groups.map((g) => g.map((i) => v.configs[i])), r.count);
+  return { headToHead: { configs: v.configs, rows: h2h.matrix(v.configs) } };
+}
+
+/** The Bradley–Terry rating problem of a sweep's configurations. */
+export function versusProblem(v: Versus, anchor?: string): RatingProblem {
+  return { model: 'bradley-terry', configs: v.configs, rankings: v.rankings, games: v.games, ...(anchor !== undefined ? { anchor } : {}) };
+}
+
+/** The head-to-head matrix and the ratings of a sweep's configurations, fitted here (none with fewer than two). */
 export function headToHeadAndRatings(
   byCell: ReadonlyMap<number, CellFields>,
   sweep: Sweep,
   anchor?: string,
   cells: readonly SweepCell[] = sweep.cells,
-): { headToHead: HeadToHeadMatrix; ratings: Ratings } | undefined {
-  const { configs, rankings } = sweepOrderings(byCell, cells, sweep.spec.matchup?.specs);
-  if (configs.length < 2) return undefined;
-  const h2h = new HeadToHead();
-  for (const r of rankings) h2h.addOrdering(r.groups.map((g) => g.map((i) => configs[i])), r.count);
-  const games = rankings.filter((r) => new Set(r.groups.flat()).size > 1).reduce((s, r) => s + r.count, 0);
-  return {
-    headToHead: { configs, rows: h2h.matrix(configs) },
-    ratings: eloRatings(configs, fitBradleyTerry(configs.length, rankings), games, anchor),
-  };
+): ({ headToHead: HeadToHeadMatrix } | { headToHeadNote: string }) & { ratings: Ratings } | undefined {
+  const v = sweepVersus(byCell, sweep, cells);
+  if (!v) return undefined;
+  return { ...headToHeadOf(v), ratings: solveRatings(versusProblem(v, anchor)) };
 }
 
 /**
@@ -91,12 +121,15 @@ export function sweepStatistics(
   sweep: Sweep,
   page = { offset: 0, limit: Infinity },
   only?: readonly number[],
+  /** false: no ratings (the caller fits them elsewhere: sweepVersus gives the problem). */
+  ratings = true,
 ): SweepStatistics {
   const byCell = groupAggregateTable(table);
   const cells = sweep.cells.slice(page.offset, page.offset + page.limit);
   const over = only ? sweep.cells.filter((c) => only.includes(c.index)) : sweep.cells;
   const matchup = matchupWins(sweep.spec, byCell, over);
-  const versus = headToHeadAndRatings(byCell, sweep, undefined, over);
+  const v = sweepVersus(byCell, sweep, over);
+  const versus = v && { ...headToHeadOf(v), ...(ratings ? { ratings: solveRatings(versusProblem(v)) } : {}) };
   const published = sweep.spec.paper ? publishedTable(sweep.spec.paper) : undefined;
   // Every cell the rows name, not only the page's.
   const all = published && summarizeCells(byCell, over, sweep.gamesPerCell);

@@ -13,11 +13,13 @@ import type { Feeder } from '../feeder.js';
 import { HttpError, parse } from '../http.js';
 import { sweepDetail, sweepOverview } from '../views.js';
 import { findSweep } from './find.js';
+import type { SweepStatistics } from '../statistics.js';
 
 export interface SweepRouteDeps {
   store: SweepStore;
   feeder: Feeder;
   events: SweepEvents;
+  statistics: SweepStatistics;
   limits: LimitsConfig;
   /** Seconds of estimated play per queue job, and the most games in one (0 seconds: a job per game). */
   batching: { seconds: number; max: number };
@@ -78,7 +80,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   router.get('/api/sweeps/:id', async (req, res) => {
     const meta = await findSweep(store, req);
     const { cellOffset, cellLimit } = parse(detail, req.query, 'query');
-    res.json(await sweepDetail(store, meta, { offset: cellOffset, limit: cellLimit }));
+    res.type('application/json').send(await sweepDetail(store, meta, { offset: cellOffset, limit: cellLimit }, d.statistics));
   });
 
   router.get('/api/sweeps/:id/events', async (req, res) => {

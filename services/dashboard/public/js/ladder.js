@@ -10,9 +10,12 @@ const $ = (sel) => document.querySelector(sel);
 try {
   const anchor = new URLSearchParams(location.search).get('anchor');
   const ladder = await getJSON(`/api/ratings${anchor ? `?anchor=${encodeURIComponent(anchor)}` : ''}`);
+  // The batch fit runs apart as games come in: before the first of a large ladder is ready, there is none.
+  if (!ladder.batch) throw new Error('the first fit of the ladder is being made; reload in a few seconds');
   const rated = ladder.batch.ratings.filter((r) => Number.isFinite(r.elo));
+  const lag = ladder.batchFit.current ? '' : ` The fit is of ${ladder.batchFit.games} of them (a newer one is being made).`;
   $('#ladder-note').textContent = rated.length
-    ? `${rated.length} configurations from ${ladder.games} games of every sweep; 0 Elo: ${ladder.anchor}. ${ladder.batch.method}. The online column is openskill's Plackett–Luce rating, updated as games land (μ relative to the anchor's, ± σ).`
+    ? `${rated.length} configurations from ${ladder.games} games of every sweep;${lag} 0 Elo: ${ladder.anchor}. ${ladder.batch.method}. The online column is openskill's Plackett–Luce rating, updated as games land (μ relative to the anchor's, ± σ).`
     : 'No games with two or more configurations yet.';
   new Chart($('#chart-ladder'), ratingsLadder(ladder.batch));
   const online = new Map(ladder.online.map((o) => [o.config, o]));

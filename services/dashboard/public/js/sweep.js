@@ -114,6 +114,9 @@ function renderHeader(d) {
   $('#resume').disabled = d.status !== 'paused';
   $('#cancel').disabled = d.status === 'done' || d.status === 'cancelled';
   $('#retry-failed').disabled = !c.failed;
+  // The statistics are computed apart from the counts: say when they are of fewer games.
+  const asOf = d.statisticsAsOf;
+  $('#stats-note').textContent = asOf && !asOf.current ? `Charts and tables as of ${asOf.version} games finished (newer ones are being computed).` : '';
 }
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
@@ -274,6 +277,13 @@ function renderVersus(d) {
   );
   $('#ratings-note').textContent = `0 Elo: ${r.anchor}. ${r.games} games. ${r.components > 1 ? `${r.components} groups of configurations never met: ratings compare only within a group. ` : ''}${r.method}.`;
   const m = d.headToHead;
+  $('#h2h-note').textContent = d.headToHeadNote ?? '';
+  $('#h2h-matrix').hidden = !m;
+  if (!m) {
+    $('#h2h-matrix').replaceChildren();
+    $('#h2h-key').replaceChildren();
+    return;
+  }
   $('#h2h-matrix').replaceChildren(
     el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'row \\ column'), ...m.configs.map((c) => el('th', { scope: 'col' }, c)))),
     el(
@@ -420,10 +430,47 @@ async function act(name) {
 }
 for (const name of ['pause', 'resume', 'cancel', 'retry-failed']) $(`#${name}`).addEventListener('click', () => void act(name));
 
+// Live updates: each event is the sweep's overview (counts, status, rate) and its version; the
+// detail is fetched again only when the version or the status moved, one fetch at a time, and no
+// sooner than four times the last fetch took (a large sweep's detail is megabytes).
+let shown = { version: -1, status: '' };
+let fetching = false;
+let wanted;
+let lastFetchMs = 0;
+let lastFetchAt = 0;
+async function refresh(overview) {
+  wanted = overview;
+  if (fetching) return;
+  fetching = true;
+  try {
+    while (wanted && (wanted.version !== shown.version || wanted.status !== shown.status)) {
+      const target = wanted;
+      const wait = lastFetchAt + 4 * lastFetchMs - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const started = Date.now();
+      const d = await getJSON(`/api/sweeps/${id}`);
+      lastFetchAt = Date.now();
+      lastFetchMs = lastFetchAt - started;
+      shown = { version: d.counts.done + d.counts.failed + d.counts.skipped, status: d.status };
+      render(d);
+      if (wanted === target) break;
+    }
+  } finally {
+    fetching = false;
+  }
+}
+
 try {
-  render(await getJSON(`/api/sweeps/${id}`));
+  const first = await getJSON(`/api/sweeps/${id}`);
+  shown = { version: first.counts.done + first.counts.failed + first.counts.skipped, status: first.status };
+  render(first);
   const events = new EventSource(`/api/sweeps/${id}/events`);
-  events.addEventListener('sweep', (e) => render(JSON.parse(e.data)));
+  events.addEventListener('sweep', (e) => {
+    const overview = JSON.parse(e.data);
+    // The header follows every event at once; the rest with the detail.
+    if (detail) renderHeader({ ...detail, ...overview });
+    void refresh(overview).catch((err) => ($('#live-note').textContent = `Cannot refresh the sweep: ${err.message}`));
+  });
   events.addEventListener('error', () => ($('#live-note').textContent = 'Live updates interrupted; reconnecting…'));
   events.addEventListener('open', () => ($('#live-note').textContent = 'Charts update as games finish.'));
 } catch (err) {
