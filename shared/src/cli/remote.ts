@@ -209,7 +209,7 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
     case 'export': {
       const id = one('sweep id');
       const format = values.format ?? 'csv';
-      if (!EXPORTS[format]) throw new PlayUsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
+      if (!Object.hasOwn(EXPORTS, format)) throw new PlayUsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
       const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/${EXPORTS[format]}`);
       const sink = values.out ? createWriteStream(values.out) : new Writable({ write: (chunk, _enc, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) });
       const body = res.body;
