@@ -39,7 +39,8 @@ interface Lab {
 
 async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  // The lab refuses a change without this type, body or not (its guard against cross-site forms).
+  if (init.json !== undefined || (init.method ?? 'GET') !== 'GET') headers['content-type'] = 'application/json';
   if (init.auth && lab.token) headers.authorization = `Bearer ${lab.token}`;
   let res: Response;
   try {
