@@ -1,8 +1,8 @@
 /**
  * The coordinator's HTTP API (express), composed: the access log, the metrics, the security
- * headers, the allowed-hosts check and the request deadline around every request, the JSON
- * content type that every change to /api needs, then one router per resource (routes/), each a function of the
- * store's API, then the JSON 404 and the one error handler. Every error is a JSON body
+ * headers, the allowed-hosts check and the request deadline around every request, the JSON content
+ * type that every change to /api needs, then one router per resource (routes/), each a function of
+ * the store's API, then the JSON 404 and the one error handler. Every error is a JSON body
  * `{ error, field? }`, never a crash.
  */
 import express from 'express';
