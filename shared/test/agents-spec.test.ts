@@ -301,6 +301,13 @@ describe('bad specs throw a SpecError naming the bad part', () => {
     expect(errorOf('mcts(it=5,IT=6)')).toContain("parameter 'it' given twice");
   });
 
+  it("names of Object's prototype are unknown parameters, not keys given twice nor ignored", () => {
+    for (const key of ['constructor', '__proto__', 'tostring', 'hasownproperty']) {
+      expect(errorOf(`mcts(${key}=5)`)).toContain(`unknown parameter '${key}'`);
+      expect(errorOf(`mcts(it=5,${key}=1)`)).toContain(`unknown parameter '${key}'`);
+    }
+  });
+
   it('a bad enum value', () => {
     const msg = errorOf('mcts(tree=foo)');
     expect(msg).toMatch(/tree.*joint \| seats.*'foo'/);

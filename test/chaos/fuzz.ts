@@ -1,7 +1,9 @@
 /**
  * Requests a lab must refuse without harm: malformed, huge, deep, of the wrong types, on every
- * route, with and without the token. Drawn from a seeded generator, so a failing run can be
- * replayed with the same CHAOS_SEED.
+ * route, with and without the token, with and without the JSON content type every change needs;
+ * and on the dashboard's routes (pages, /vendor names that Object's prototype holds, /static paths,
+ * the presets). Drawn from a seeded generator, so a failing run can be replayed with the same
+ * CHAOS_SEED.
  */
 import { Rng } from '@wonderlab/shared';
 
@@ -83,6 +85,10 @@ function hugeSpec(rng: Rng): unknown {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+/** The content types an HTML form on another site can send. */
+const CROSS_SITE_TYPES = ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x'];
+/** Names an object would answer from its prototype, and other names a path may carry. */
+const ODD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'prototype', '', '.', '..', '%2e%2e', '..%2F..%2Fpackage.json', '%00', '%E0%A4%A', '%ZZ', 'x'.repeat(3000), 'a/b/c'];
 
 function bytesOf(text: string): Uint8Array {
   return new TextEncoder().encode(text);
@@ -130,8 +136,11 @@ export function fuzzRequest(rng: Rng, t: FuzzTarget): FuzzRequest {
       return { kind: 'sweep routes, bad parameters', method: 'GET', path: `/api/sweeps/${sweepId()}${pick(rng, ['', '/games', '/export'])}${query()}`, headers: {} };
     case 8:
       return { kind: 'game routes, bad parameters', method: 'GET', path: `/api/sweeps/${sweepId()}/games/${gameId()}${pick(rng, ['', '/timeline'])}`, headers: {} };
-    case 9:
-      return { kind: 'actions', method: 'POST', path: `/api/sweeps/${pick(rng, ['zzzzzzzzzz', 'NOT_AN_ID', t.sweepId])}/${pick(rng, ACTIONS)}`, headers: auth() };
+    case 9: {
+      // As the dashboard sends them (JSON type), and as another site's form or a bare client would.
+      const type = pick<Headers>(rng, [JSON_HEADERS, {}, ...CROSS_SITE_TYPES.map((t) => ({ 'content-type': t }))]);
+      return { kind: 'actions', method: 'POST', path: `/api/sweeps/${pick(rng, ['zzzzzzzzzz', 'NOT_AN_ID', t.sweepId])}/${pick(rng, ACTIONS)}`, headers: { ...type, ...auth() }, body: type === JSON_HEADERS ? undefined : pick(rng, [undefined, 'x=1', '{}']) };
+    }
     case 10:
       return { kind: 'reading routes', method: pick(rng, ['GET', 'HEAD']), path: pick(rng, ['/healthz', '/readyz', '/metrics', '/api/openapi.json', '/api/schema/sweep-spec.json', '/api/schema/agents.json', '/api/backlog', `/api/sweeps${query()}`, '/api/sweeps/validate']), headers: {} };
     case 11:
@@ -140,5 +149,33 @@ export function fuzzRequest(rng: Rng, t: FuzzTarget): FuzzRequest {
       return { kind: 'long URL', method: 'GET', path: `/api/sweeps?offset=${'9'.repeat(2000 + rng.int(6000))}`, headers: {} };
     default:
       return { kind: 'bad headers', method: 'GET', path: '/api/sweeps', headers: pick<Headers>(rng, [{ 'x-request-id': 'x'.repeat(5000) }, { accept: 'text/html' }, { 'x-large': 'y'.repeat(20_000) }, { authorization: '\u00ff\u00fe' }]) };
+  }
+}
+
+/** One request to the dashboard's own process: its pages, scripts, presets, and what it passes on. */
+export function fuzzDashboardRequest(rng: Rng, t: FuzzTarget): FuzzRequest {
+  type Headers = Record<string, string>;
+  const sweepId = () => pick(rng, [t.sweepId, 'zzzzzzzzzz', ...ODD_NAMES]);
+  const query = () => pick(rng, ['', '?preset=__proto__', '?preset=constructor', '?preset=../../etc/passwd', `?ids=${t.sweepId},__proto__`, '?ids=', '?x=1&x=2', `?${'q'.repeat(4000)}`]);
+  switch (rng.int(8)) {
+    case 0:
+      return { kind: 'dashboard: pages', method: pick(rng, ['GET', 'HEAD']), path: `${pick(rng, ['/', '/submit', '/compare', '/ladder', `/sweeps/${sweepId()}`, `/sweeps/${sweepId()}/games/${pick(rng, [t.gameId, ...ODD_NAMES])}`])}${query()}`, headers: {} };
+    case 1:
+      return { kind: 'dashboard: /vendor names', method: pick(rng, ['GET', 'HEAD']), path: `/vendor/${pick(rng, ['chart.umd.min.js', 'chartjs-chart-boxplot.umd.min.js', ...ODD_NAMES])}`, headers: {} };
+    case 2:
+      return { kind: 'dashboard: /static paths', method: pick(rng, ['GET', 'HEAD']), path: `/static/${pick(rng, ['app.css', 'js/sweep.js', 'js/', 'js', 'js/api.js/x', ...ODD_NAMES])}`, headers: {} };
+    case 3:
+      return { kind: 'dashboard: presets', method: pick(rng, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']), path: `/dashboard/presets.json${query()}`, headers: pick<Headers>(rng, [{}, JSON_HEADERS]) };
+    case 4:
+      return { kind: 'dashboard: other methods and paths', method: pick(rng, ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']), path: pick(rng, ['/', '/submit', `/sweeps/${t.sweepId}`, '/vendor/__proto__', '/static/app.css', `/${pick(rng, ODD_NAMES)}`]), headers: pick<Headers>(rng, [{}, { 'content-type': pick(rng, CROSS_SITE_TYPES) }]), body: pick(rng, [undefined, 'x=1']) };
+    case 5: {
+      const type = pick<Headers>(rng, [JSON_HEADERS, {}, ...CROSS_SITE_TYPES.map((c) => ({ 'content-type': c }))]);
+      return { kind: 'dashboard: changes passed on to the API', method: 'POST', path: pick(rng, [`/api/sweeps/${t.sweepId}/${pick(rng, ACTIONS)}`, '/api/sweeps/validate', '/api/sweeps']), headers: type, body: pick(rng, [undefined, 'x=1', JSON.stringify(VALID_SPEC)]) };
+    }
+    case 6:
+      return { kind: 'dashboard: probes', method: 'GET', path: pick(rng, ['/dashboard/healthz', '/healthz', '/readyz', '/metrics']), headers: {} };
+    default:
+      // (Not Host: fetch sends its own. The host check is tested in the security tests.)
+      return { kind: 'dashboard: bad headers', method: 'GET', path: pick(rng, ['/', `/sweeps/${t.sweepId}`, '/vendor/chart.umd.min.js']), headers: pick<Headers>(rng, [{ 'if-none-match': '*' }, { 'if-modified-since': 'yesterday' }, { range: 'bytes=999999999-' }, { range: 'bytes=-1,0-0,5-2' }, { accept: '*/*;q=nope' }, { 'x-large': 'y'.repeat(20_000) }]) };
   }
 }

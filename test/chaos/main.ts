@@ -4,17 +4,18 @@
  * SIGKILLed and Redis is restarted (once shut down cleanly, once SIGKILLed), then checks that every
  * game was counted exactly once and equals the same game played here. Then a fuzz run of bad and
  * huge requests on every route checks that none gets a 5xx and that the coordinator's memory stays
- * bounded. Prints the figures; exits non-zero when a check fails.
+ * bounded, and a second one does the same on the dashboard's own process (pages, /vendor, /static,
+ * presets, and what it passes on to the API). Prints the figures; exits non-zero when a check fails.
  *
  * Settings (environment): CHAOS_GAMES (deals of the sweep, 3 seat rotations each; default 100),
  * CHAOS_WORKERS (2), CHAOS_WORKER_KILLS (3), CHAOS_COORDINATOR_KILLS (2), CHAOS_FUZZ (requests,
- * 2000), CHAOS_SEED (1), CHAOS_RSS_LIMIT_MB (300). Needs the build (npm run build) and
+ * 2000), CHAOS_DASHBOARD_FUZZ (requests to the dashboard, 1000), CHAOS_SEED (1), CHAOS_RSS_LIMIT_MB (300). Needs the build (npm run build) and
  * redis-server on PATH.
  */
 import { Rng, Sweep, parseSweepSpec, playGame, type GameSummary } from '@wonderlab/shared';
 import { SweepStore, closeRedis, connectRedis, type SweepMeta } from '@wonderlab/shared/store';
 import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from '../support/processes.js';
-import { fuzzRequest, type FuzzRequest } from './fuzz.js';
+import { fuzzDashboardRequest, fuzzRequest, type FuzzRequest } from './fuzz.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const DEALS = env('CHAOS_GAMES', 100);
@@ -22,6 +23,7 @@ const WORKERS = env('CHAOS_WORKERS', 2);
 const WORKER_KILLS = env('CHAOS_WORKER_KILLS', 3);
 const COORDINATOR_KILLS = env('CHAOS_COORDINATOR_KILLS', 2);
 const FUZZ = env('CHAOS_FUZZ', 2000);
+const DASHBOARD_FUZZ = env('CHAOS_DASHBOARD_FUZZ', 1000);
 const SEED = env('CHAOS_SEED', 1);
 const RSS_LIMIT = env('CHAOS_RSS_LIMIT_MB', 300) * 1024 * 1024;
 
@@ -42,7 +44,7 @@ const common = { REDIS_URL: '', KEY_PREFIX: PREFIX, QUEUE_NAME: QUEUE, LOG_LEVEL
 let redis: PrivateRedis;
 const processes = new Set<LabProcess>();
 
-function spawn(name: 'coordinator' | 'worker', extra: Record<string, string>): LabProcess {
+function spawn(name: 'coordinator' | 'worker' | 'dashboard', extra: Record<string, string>): LabProcess {
   const p = startProcess(name, [ENTRY[name]], { ...common, REDIS_URL: redis.url, ...extra });
   processes.add(p);
   void p.exit.then(() => processes.delete(p));
@@ -155,15 +157,26 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   return { coordinatorUrl: url, coordinatorProcess: coord, sweepId: id, sweep };
 }
 
-async function fuzz(url: string, coord: LabProcess, sweepId: string, gameId: string): Promise<void> {
-  const rng = new Rng(`fuzz-${SEED}`);
+/** The dashboard's own process in front of the coordinator at `coordinatorUrl`. */
+async function dashboard(coordinatorUrl: string): Promise<{ p: LabProcess; url: string }> {
+  const p = spawn('dashboard', { PORT: '0', HOST: '127.0.0.1', COORDINATOR_URL: coordinatorUrl });
+  return { p, url: `http://127.0.0.1:${(await p.waitForLog('dashboard listening')).port as number}` };
+}
+
+/**
+ * `count` requests from `make` (seeded by `seed`) at `url`, 4 at a time; checks that none gets a
+ * 5xx or no answer, that the process's peak RSS stays under the limit, and that `healthPath` still
+ * answers 200 after.
+ */
+async function fuzz(what: string, url: string, proc: LabProcess, make: (rng: Rng) => FuzzRequest, count: number, seed: string, healthPath: string): Promise<void> {
+  const rng = new Rng(seed);
   const byKind = new Map<string, { n: number; statuses: Map<number | string, number>; maxMs: number }>();
   const refusalMs: number[] = [];
   /** The slowest refusals, to see what they were. */
   const slowest: { ms: number; what: string }[] = [];
   let fiveHundreds = 0;
   let networkErrors = 0;
-  let peakRss = coord.peakRss() ?? 0;
+  let peakRss = proc.peakRss() ?? 0;
   const examples: string[] = [];
   const one = async (r: FuzzRequest) => {
     const started = performance.now();
@@ -195,30 +208,30 @@ async function fuzz(url: string, coord: LabProcess, sweepId: string, gameId: str
   let sent = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (sent < FUZZ) {
+      while (sent < count) {
         sent++;
-        await one(fuzzRequest(rng, { sweepId, gameId, token: TOKEN, limits: LIMITS }));
-        if (sent % 200 === 0) peakRss = Math.max(peakRss, coord.peakRss() ?? 0);
+        await one(make(rng));
+        if (sent % 200 === 0) peakRss = Math.max(peakRss, proc.peakRss() ?? 0);
       }
     }),
   );
-  peakRss = Math.max(peakRss, coord.peakRss() ?? 0);
+  peakRss = Math.max(peakRss, proc.peakRss() ?? 0);
   const seconds = (Date.now() - started) / 1000;
   refusalMs.sort((a, b) => a - b);
   const quantile = (q: number) => (refusalMs.length ? refusalMs[Math.min(refusalMs.length - 1, Math.floor(q * refusalMs.length))] : 0);
-  log(`fuzz: ${FUZZ} requests in ${seconds.toFixed(1)} s, ${CONCURRENCY} at a time`);
+  log(`fuzz of the ${what}: ${count} requests in ${seconds.toFixed(1)} s, ${CONCURRENCY} at a time`);
   for (const [kind, k] of [...byKind].sort((a, b) => b[1].n - a[1].n)) {
     log(`  ${kind}: ${k.n} (${[...k.statuses].map(([s, n]) => `${s}×${n}`).join(', ')}), slowest ${k.maxMs.toFixed(0)} ms`);
   }
   log(`refusals (4xx): ${refusalMs.length}, median ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`);
   for (const x of slowest) log(`  slow refusal: ${x.ms.toFixed(0)} ms ${x.what}`);
-  log(`coordinator peak RSS: ${(peakRss / 1024 / 1024).toFixed(0)} MB (limit ${RSS_LIMIT / 1024 / 1024} MB)`);
+  log(`${what} peak RSS: ${(peakRss / 1024 / 1024).toFixed(0)} MB (limit ${RSS_LIMIT / 1024 / 1024} MB)`);
   for (const e of examples) log(`  e.g. ${e}`);
-  check(fiveHundreds === 0, `0 responses 5xx (${fiveHundreds})`);
-  check(networkErrors === 0, `0 requests without an answer (${networkErrors})`);
-  check(peakRss > 0 && peakRss < RSS_LIMIT, `coordinator peak RSS under ${RSS_LIMIT / 1024 / 1024} MB`);
-  const ready = await request(`${url}/readyz`);
-  check(ready.status === 200, 'the coordinator is still ready after the fuzz');
+  check(fiveHundreds === 0, `${what}: 0 responses 5xx (${fiveHundreds})`);
+  check(networkErrors === 0, `${what}: 0 requests without an answer (${networkErrors})`);
+  check(peakRss > 0 && peakRss < RSS_LIMIT, `${what} peak RSS under ${RSS_LIMIT / 1024 / 1024} MB`);
+  const ready = await request(`${url}${healthPath}`);
+  check(ready.status === 200, `the ${what} still answers ${healthPath} after the fuzz`);
 }
 
 async function main(): Promise<number> {
@@ -226,7 +239,10 @@ async function main(): Promise<number> {
   redis = await privateRedis();
   try {
     const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
-    await fuzz(coordinatorUrl, coordinatorProcess, sweepId, sweep.game(0).id);
+    const target = { sweepId, gameId: sweep.game(0).id, token: TOKEN, limits: LIMITS };
+    await fuzz('coordinator', coordinatorUrl, coordinatorProcess, (rng) => fuzzRequest(rng, target), FUZZ, `fuzz-${SEED}`, '/readyz');
+    const { p: dashboardProcess, url: dashboardUrl } = await dashboard(coordinatorUrl);
+    await fuzz('dashboard', dashboardUrl, dashboardProcess, (rng) => fuzzDashboardRequest(rng, target), DASHBOARD_FUZZ, `fuzz-dashboard-${SEED}`, '/dashboard/healthz');
   } finally {
     for (const p of processes) p.proc.kill('SIGKILL');
     await Promise.all([...processes].map((p) => p.exit));

@@ -163,11 +163,16 @@ export async function exitOf(p: LabProcess, timeoutMs: number): Promise<{ code: 
   return { ...exit, ms: Date.now() - started };
 }
 
-/** A JSON request with a client-side bound, so a server that hangs fails the caller instead of stalling it. */
+/**
+ * A JSON request with a client-side bound, so a server that hangs fails the caller instead of
+ * stalling it. A change (not GET or HEAD) says Content-Type: application/json unless `headers`
+ * says otherwise, as the API asks.
+ */
 export async function request(url: string, init: RequestInit & { json?: unknown; timeoutMs?: number } = {}): Promise<{ status: number; body: any; ms: number }> {
   const started = performance.now();
   const headers = new Headers(init.headers);
-  if (init.json !== undefined) headers.set('content-type', 'application/json');
+  const changes = !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
+  if (init.json !== undefined || (changes && !headers.has('content-type'))) headers.set('content-type', 'application/json');
   const res = await fetch(url, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body, signal: AbortSignal.timeout(init.timeoutMs ?? 5000) });
   const text = await res.text();
   let body: unknown = text;

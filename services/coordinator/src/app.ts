@@ -1,17 +1,19 @@
 /**
- * The coordinator's HTTP API (express), composed: the access log, the metrics and the request
- * deadline around every request, then one router per resource (routes/), each a function of the
- * store's API, then the JSON 404 of /api and the one error handler. Every error is a JSON body
+ * The coordinator's HTTP API (express), composed: the access log, the metrics, the security
+ * headers, the allowed-hosts check and the request deadline around every request, the JSON content
+ * type that every change to /api needs, then one router per resource (routes/), each a function of
+ * the store's API, then the JSON 404 and the one error handler. Every error is a JSON body
  * `{ error, field? }`, never a crash.
  */
 import express from 'express';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { allowedHosts, securityHeaders } from '@wonderlab/shared/http';
 import { accessLog, type GameJobData, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
 import type { LimitsConfig } from './config.js';
 import { SweepEvents } from './events.js';
 import type { Feeder } from './feeder.js';
-import { errorHandler, jsonBody, noSuchRoute, requestDeadline, requireToken } from './http.js';
+import { errorHandler, jsonBody, noSuchRoute, requestDeadline, requireJsonContentType, requireToken } from './http.js';
 import { LabMetrics } from './metrics.js';
 import { exportRoutes } from './routes/export.js';
 import { gameRoutes } from './routes/games.js';
@@ -33,6 +35,8 @@ export interface AppOptions {
   feeder: Feeder;
   logger: Logger;
   apiToken?: string;
+  /** Host names the app answers to (ALLOWED_HOSTS); empty or absent: any. */
+  allowedHosts?: readonly string[];
   /** What one request may ask for (see config.ts). */
   limits: LimitsConfig;
   eventsIntervalMs: number;
@@ -63,7 +67,11 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
 
   app.use(accessLog(logger, { quiet: /^\/(healthz|readyz|metrics)(\?|$)/, ownRequestIds: true }));
   app.use(metrics.observe());
+  // Before any route, so that refusals and errors carry the headers too.
+  app.use(securityHeaders());
+  app.use(allowedHosts(o.allowedHosts ?? []));
   app.use(requestDeadline(o.requestTimeoutMs));
+  app.use('/api', requireJsonContentType);
 
   // Bodies are read only by the routes that take one, after their token check: a client without
   // the token, or a path that does not exist, never gets a body parsed.
@@ -76,7 +84,8 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.use(ratingsRoutes(store, o.fits, o.fitWaitMs));
   app.use(summaryRoutes(store));
   o.mount?.(app);
-  app.use('/api', noSuchRoute);
+  // Every unknown path, not only /api's: express's own 404 page would replace the security headers.
+  app.use(noSuchRoute);
   app.use(errorHandler(limits, logger, o.outage));
 
   return { app, close: () => events.close() };

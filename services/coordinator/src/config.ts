@@ -1,6 +1,7 @@
 /** The coordinator's settings, from environment variables. */
 import { z } from 'zod';
 import type { SweepLimits } from '@wonderlab/shared';
+import { AllowedHostsSetting } from '@wonderlab/shared/http';
 import { StoreEnvSchema, parseEnv, positiveInt } from '@wonderlab/shared/store';
 
 const positiveNumber = (fallback: number) => z.coerce.number().positive().finite().default(fallback);
@@ -39,6 +40,8 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   HOST: z.string().default('0.0.0.0'),
   /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as compose passes it). */
   API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
+  /** Host names the API answers to, comma-separated (a 421 for others; probes exempt); empty: any. */
+  ALLOWED_HOSTS: AllowedHostsSetting,
   /** Games of one sweep in the queue at once (at least eight batches); the rest wait behind the sweep's cursor. */
   FEED_WINDOW: positiveInt(2000),
   /**

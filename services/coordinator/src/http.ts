@@ -42,6 +42,27 @@ export function requireToken(token: string | undefined): RequestHandler {
   };
 }
 
+/** The methods that change something: each must come with a JSON content type. */
+const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The API's rule against cross-site requests: a POST, PUT, PATCH or DELETE needs
+ * `Content-Type: application/json`, with a body or without. An HTML form on another site can send
+ * only form or text bodies, and a script on another site cannot send this type without a CORS
+ * preflight, which the API never grants. A 415 (the status for a content type the route does not
+ * take) naming the header, before the token check and before any body is read.
+ */
+export const requireJsonContentType: RequestHandler = (req, _res, next) => {
+  if (CHANGING_METHODS.has(req.method)) {
+    const given = req.get('content-type');
+    const mediaType = given?.split(';')[0].trim().toLowerCase();
+    if (mediaType !== 'application/json') {
+      throw new HttpError(415, `a ${req.method} to the API needs the header Content-Type: application/json, even without a body (got ${given === undefined ? 'none' : `'${given}'`})`, 'headers.content-type');
+    }
+  }
+  next();
+};
+
 /**
  * The JSON body reader of the routes that take a body: at most MAX_BODY_BYTES, nested at most
  * MAX_JSON_DEPTH deep (counted on the raw bytes, before parsing).
@@ -71,7 +92,7 @@ export function requestDeadline(ms: number): RequestHandler {
   };
 }
 
-/** The API's 404: a JSON body for every unknown /api path, whatever the method. */
+/** The 404: a JSON body for every unknown path, whatever the method. */
 export const noSuchRoute: RequestHandler = () => {
   throw new HttpError(404, 'no such route (see /api/openapi.json)');
 };

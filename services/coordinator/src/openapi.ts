@@ -18,6 +18,10 @@ const content = (name: string) => ({ 'application/json': { schema: ref(name) } }
 const error = (description: string) => ({ description, content: content('Error') });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const bearer = [{ bearer: [] }];
+/** The answer every POST gives without a JSON content type (http.ts, requireJsonContentType). */
+const NEEDS_JSON = 'No `Content-Type: application/json` (every POST, PUT, PATCH or DELETE needs it, with a body or without): `field` is `headers.content-type`';
+/** The rule as a client reads it, on every operation that changes something. */
+const JSON_RULE = 'Send `Content-Type: application/json`, even without a body: a cross-site HTML form cannot, so the lab refuses a change without it (415).';
 const query = (...names: string[]) => names.map((name) => ({ name, in: 'query', schema: { type: 'integer', minimum: 0 } }));
 
 export const openApiDocument = once(makeOpenApiDocument);
@@ -26,14 +30,23 @@ function makeOpenApiDocument(): object {
   const action = (summary: string) => ({
     post: {
       summary,
+      description: `No body. ${JSON_RULE}`,
       security: bearer,
       parameters: [idParam],
-      responses: { 200: { description: 'The sweep after the change', content: content('SweepOverview') }, 401: error('Missing or wrong token'), 404: error('No such sweep'), 409: error('Not possible in the sweep\'s status') },
+      responses: { 200: { description: 'The sweep after the change', content: content('SweepOverview') }, 401: error('Missing or wrong token'), 404: error('No such sweep'), 409: error('Not possible in the sweep\'s status'), 415: error(NEEDS_JSON) },
     },
   });
   return {
     openapi: '3.1.0',
-    info: { title: 'Wonderlab coordinator', version: '1.0.0', description: 'Submit sweeps of 7 Wonders games between AI agents; follow their results live.' },
+    info: {
+      title: 'Wonderlab coordinator',
+      version: '1.0.0',
+      description: [
+        'Submit sweeps of 7 Wonders games between AI agents; follow their results live.',
+        `Every POST, PUT, PATCH or DELETE needs \`Content-Type: application/json\`, with a body or without (a 415 naming \`headers.content-type\` otherwise): an HTML form on another site cannot send that type, and a script on another site cannot send it without a CORS preflight, which this API never grants.`,
+        'With ALLOWED_HOSTS set, a request whose Host header names another host gets a 421 naming `headers.host` (except /healthz, /readyz and /metrics).',
+      ].join(' '),
+    },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Needed on mutating routes when the server has API_TOKEN set.' } },
       schemas: {
@@ -53,9 +66,10 @@ function makeOpenApiDocument(): object {
       '/api/sweeps': {
         post: {
           summary: 'Validate, store and start a sweep',
+          description: JSON_RULE,
           security: bearer,
           requestBody: { required: true, content: content('SweepSpec') },
-          responses: { 201: { description: 'Created', content: content('SweepCreated') }, 400: error('Invalid spec (the field is named) or over one of the lab\'s limits: cells, games, per-move budget, estimated cost, body size or depth'), 401: error('Missing or wrong token') },
+          responses: { 201: { description: 'Created', content: content('SweepCreated') }, 400: error('Invalid spec (the field is named) or over one of the lab\'s limits: cells, games, per-move budget, estimated cost, body size or depth'), 401: error('Missing or wrong token'), 415: error(NEEDS_JSON) },
         },
         get: {
           summary: 'The sweeps, newest first, a page at a time (limit: at most MAX_PAGE_ITEMS, default 100)',
@@ -66,8 +80,9 @@ function makeOpenApiDocument(): object {
       '/api/sweeps/validate': {
         post: {
           summary: 'Check a spec without storing it (no token needed): its game and cell counts, or the 400 POST /api/sweeps would give',
+          description: JSON_RULE,
           requestBody: { required: true, content: content('SweepSpec') },
-          responses: { 200: { description: '{ ok, games, cells, gamesPerCell, estimate: { cpuHours, maxGameSeconds } }' }, 400: error('Invalid spec (the field is named) or over one of the lab\'s limits (named with the value)') },
+          responses: { 200: { description: '{ ok, games, cells, gamesPerCell, estimate: { cpuHours, maxGameSeconds } }' }, 400: error('Invalid spec (the field is named) or over one of the lab\'s limits (named with the value)'), 415: error(NEEDS_JSON) },
         },
       },
       '/api/sweeps/{id}': {

@@ -63,6 +63,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     feeder,
     logger,
     apiToken: config.API_TOKEN,
+    allowedHosts: config.ALLOWED_HOSTS,
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },

@@ -114,6 +114,10 @@ describe('wonderlab remote', () => {
     expect(away.stderr).toMatch(/^wonderlab remote: cannot reach the lab at http:\/\/127\.0\.0\.1:1\//);
     expect((await run('remote', 'frobnicate', '--url', lab.url)).code).toBe(2);
     expect((await run('remote', 'export', 'zzzzzzzzzz', '--url', lab.url, '--format', 'xml')).code).toBe(2);
+    // A name of Object's prototype is an unknown format too, not a path made of a function's text.
+    const inherited = await run('remote', 'export', 'zzzzzzzzzz', '--url', lab.url, '--format', 'constructor');
+    expect(inherited.code).toBe(2);
+    expect(inherited.stderr).toContain("--format must be one of csv, jsonl, summary-csv, summary-json, got 'constructor'");
     const help = await run('remote', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: wonderlab remote <command> [options] --url URL [--token T]');

@@ -3,6 +3,7 @@
  * Redis, under a key prefix and queue name of their own (deleted on close).
  */
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { pino } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -121,10 +122,14 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, wh
   }
 }
 
-/** A JSON request: status and parsed body. */
+/**
+ * A JSON request: status and parsed body. A POST (PUT, PATCH, DELETE) says Content-Type:
+ * application/json unless `headers` says otherwise, as the API asks of every change.
+ */
 export async function api(base: string, path: string, init: RequestInit & { json?: unknown; token?: string } = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const headers = new Headers(init.headers);
-  if (init.json !== undefined) headers.set('content-type', 'application/json');
+  const changes = !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
+  if (init.json !== undefined || (changes && !headers.has('content-type'))) headers.set('content-type', 'application/json');
   if (init.token) headers.set('authorization', `Bearer ${init.token}`);
   const res = await fetch(base + path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
   const text = await res.text();
@@ -135,6 +140,24 @@ export async function api(base: string, path: string, init: RequestInit & { json
     // not JSON: keep the text
   }
   return { status: res.status, body, headers: res.headers };
+}
+
+/**
+ * A request with exactly these headers, as another site's form or a misdirected client sends it
+ * (fetch would not let a test set Host, and would add a Content-Type of its own). Node adds only
+ * Content-Length for a body, and Host unless `noHost`.
+ */
+export function rawRequest(base: string, path: string, o: { method?: string; headers?: Record<string, string>; body?: string; noHost?: boolean } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(base + path, { method: o.method ?? 'GET', headers: o.headers ?? {}, setHost: !o.noHost }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(o.body);
+  });
 }
 
 /** Waits until the sweep has no unfinished game; returns its detail. */

@@ -16,10 +16,14 @@ const PAGES_DIR = fileURLToPath(new URL('../../pages', import.meta.url));
 /** The repository's presets/ folder (one sweep spec per published experiment). */
 export const DEFAULT_PRESETS_DIR = fileURLToPath(new URL('../../../../presets', import.meta.url));
 
-const VENDOR: Record<string, string> = {
-  'chart.umd.min.js': join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'),
-  'chartjs-chart-boxplot.umd.min.js': join(dirname(require.resolve('@sgratzl/chartjs-chart-boxplot')), 'index.umd.min.js'),
-};
+/**
+ * The scripts served from node_modules, by the name a page asks for. A Map, not an object: the name
+ * comes from the URL, and an object would answer '__proto__' or 'constructor' with what it inherits.
+ */
+const VENDOR = new Map<string, string>([
+  ['chart.umd.min.js', join(dirname(require.resolve('chart.js')), 'chart.umd.min.js')],
+  ['chartjs-chart-boxplot.umd.min.js', join(dirname(require.resolve('@sgratzl/chartjs-chart-boxplot')), 'index.umd.min.js')],
+]);
 
 export interface Preset {
   id: string;
@@ -84,10 +88,10 @@ export function dashboardRouter(o: DashboardOptions = {}): express.Router {
   router.get('/ladder', page('ladder.html'));
   router.get('/sweeps/:id/games/:gameId', page('game.html'));
   router.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1m', extensions: [] }));
-  router.get('/vendor/:file', (req, res, next) => {
-    const path = VENDOR[req.params.file];
+  router.get('/vendor/:file', (req, res) => {
+    const path = VENDOR.get(req.params.file);
     if (path) res.sendFile(path, { maxAge: '1d' });
-    else next();
+    else res.status(404).json({ error: `no such vendor script (served: ${[...VENDOR.keys()].join(', ')})` });
   });
   router.get('/dashboard/presets.json', (_req, res) => {
     res.json(loadPresets(o.presetsDir ?? DEFAULT_PRESETS_DIR));

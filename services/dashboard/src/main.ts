@@ -8,6 +8,7 @@ import { request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import express from 'express';
+import { allowedHosts, securityHeaders } from '@wonderlab/shared/http';
 import { ConfigError, accessLog, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { DashboardEnvSchema } from './config.js';
 import { dashboardRouter } from './dashboard.js';
@@ -29,6 +30,9 @@ app.disable('x-powered-by');
 // One line per request; requests passed through to the coordinator are logged there too, with
 // the same X-Request-Id when the client sent one.
 app.use(accessLog(logger, { quiet: /^\/(dashboard\/)?healthz/, ownRequestIds: false }));
+// The pages' headers; answers passed through from the coordinator carry its own, the same.
+app.use(securityHeaders());
+app.use(allowedHosts(config.ALLOWED_HOSTS));
 app.get('/dashboard/healthz', (_req, res) => {
   res.json({ ok: true });
 });
@@ -64,6 +68,18 @@ app.use(['/api', '/healthz', '/readyz', '/metrics'], (req, res) => {
   });
 });
 app.use(dashboardRouter({ presetsDir: config.PRESETS_DIR }));
+// express's own 404 page would replace the security headers with its own.
+app.use((_req, res) => {
+  res.status(404).json({ error: 'no such page' });
+});
+// Errors of the pages' routes (a malformed path under /static, say) answer without a stack: a 4xx
+// keeps its status and message, anything else is a 500 and is logged.
+app.use((err: { status?: unknown; message?: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+  if (status === 500) logger.error({ err }, 'request failed');
+  if (res.headersSent) res.end();
+  else res.status(status).json({ error: status === 500 ? 'internal error (see the dashboard log)' : (err.message ?? 'bad request') });
+});
 const server = app.listen(config.PORT, config.HOST, () => logger.info({ port: (server.address() as AddressInfo).port, coordinator: config.COORDINATOR_URL }, 'dashboard listening'));
 
 let stopping = false;

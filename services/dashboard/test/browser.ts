@@ -1,14 +1,25 @@
 /**
  * What the dashboard's browser test files share: Debian's chromium driven by playwright-core,
  * launched once per file before the file's own setup (a lab, sweeps), a folder for its
- * screenshots, and pages whose uncaught errors are collected. If the setup fails, every test of
- * the file fails with that error: none is skipped.
+ * screenshots, and pages whose uncaught errors (and what their security policy blocked) are
+ * collected. If the setup fails, every test of the file fails with that error: none is skipped.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Collects a page's uncaught errors, and what its Content-Security-Policy blocked (chromium reports
+ * that on the console, not as an error): a script or style the policy refuses is a broken page too.
+ */
+export function recordPageErrors(page: Page, into: string[]): void {
+  page.on('pageerror', (err) => into.push(`${page.url()}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && msg.text().includes('Content Security Policy')) into.push(`${page.url()}: ${msg.text()}`);
+  });
+}
 
 export class BrowserTests {
   /** Where the file's screenshots go: test-artifacts/<name>/ (ignored by git). */
@@ -38,7 +49,7 @@ export class BrowserTests {
     if (this.setupError) throw this.setupError;
     const page = await this.browser!.newPage(options);
     page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => this.pageErrors.push(`${page.url()}: ${err.message}`));
+    recordPageErrors(page, this.pageErrors);
     return page;
   }
 

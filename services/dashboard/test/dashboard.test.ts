@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { agentCatalog } from '@wonderlab/shared';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { recordPageErrors } from './browser.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
@@ -49,7 +50,7 @@ async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Prom
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   pagesOpened++;
-  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  recordPageErrors(page, pageErrors);
   return page;
 }
 

@@ -104,7 +104,9 @@ export function parseAgentSpec(input: string): AgentSpec {
     if ((positional ?? keyed ?? '').trim() !== '') fail(text, `'${kind}' takes no parameters`);
     return { kind, text };
   }
-  const raw: Record<string, string> = {};
+  // Keys come from the request: without a prototype, 'constructor' or '__proto__' is just an
+  // unknown parameter, never an inherited property or the object's prototype.
+  const raw: Record<string, string> = Object.create(null) as Record<string, string>;
   if (positional !== undefined) {
     // The thesis's order: iterations, time limit in seconds, maximum depth.
     const parts = positional.split(',');

@@ -39,7 +39,8 @@ interface Lab {
 
 async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  // The lab refuses a change without this type, body or not (its guard against cross-site forms).
+  if (init.json !== undefined || (init.method ?? 'GET') !== 'GET') headers['content-type'] = 'application/json';
   if (init.auth && lab.token) headers.authorization = `Bearer ${lab.token}`;
   let res: Response;
   try {
@@ -209,7 +210,7 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
     case 'export': {
       const id = one('sweep id');
       const format = values.format ?? 'csv';
-      if (!EXPORTS[format]) throw new PlayUsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
+      if (!Object.hasOwn(EXPORTS, format)) throw new PlayUsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
       const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/${EXPORTS[format]}`);
       const sink = values.out ? createWriteStream(values.out) : new Writable({ write: (chunk, _enc, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) });
       const body = res.body;

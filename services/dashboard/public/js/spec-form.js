@@ -241,7 +241,7 @@ export class SpecForm {
   /** The options set, each removable, and a select to add one of the others. */
   pickList(node, path, value) {
     const props = node.properties;
-    const set = value && typeof value === 'object' ? Object.keys(value).filter((k) => k in props) : [];
+    const set = value && typeof value === 'object' ? Object.keys(value).filter((k) => Object.hasOwn(props, k)) : [];
     const rows = set.map((key) => {
       const p = [...path, key];
       const remove = el('button', { type: 'button', class: 'secondary small', id: `${controlId(p)}-remove`, 'aria-label': `remove option ${key}` }, '×');

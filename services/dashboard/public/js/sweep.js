@@ -416,8 +416,22 @@ function render(d) {
 
 scopeSelect.addEventListener('change', () => detail && renderCharts(detail));
 
+/**
+ * Cancelling cannot be undone, so it asks first: a slip, or a click another page tricked out of
+ * the user, must not end a sweep. Pause, resume and retry can each be reversed, so they do not ask.
+ */
+function confirmed(name) {
+  if (name !== 'cancel') return true;
+  return window.confirm(`Cancel the sweep '${detail?.name ?? id}'? Its queued games are dropped and it cannot be resumed: this cannot be undone.`);
+}
+
 async function act(name) {
   const message = $('#action-message');
+  if (!confirmed(name)) {
+    message.className = 'notice';
+    message.textContent = `${name}: not done (you chose not to).`;
+    return;
+  }
   const { status, body } = await postJSON(`/api/sweeps/${id}/${name}`, undefined, token());
   if (status === 200) {
     message.className = 'notice';
