@@ -140,3 +140,34 @@ test('pausing, resuming and cancelling one sweep neither starves nor duplicates 
   expect((await meta(c)).done).toBe(cEnd.done);
   expect(lab.workers.reduce((s, w) => s + w.counts.duplicate, 0)).toBe(0);
 }, 120_000);
+
+test('batched sweeps take turns too: the small one waits for a couple of the large one’s batches, not eight', async () => {
+  // A lab of its own with batches (BATCH_SECONDS's default): a job is a batch of games here.
+  const batched = await startLab({ workers: 1, slots: 2 });
+  const inLab = (id: string) => batched.store.meta(id).then((m) => m!);
+  try {
+    const LARGE = 320;
+    const created = await api(batched.url, '/api/sweeps', { method: 'POST', json: spec('batched-large', LARGE) });
+    expect(created.status).toBe(201);
+    const large = created.body.id;
+    const { batch } = await inLab(large);
+    await waitFor(async () => (await inLab(large)).done >= batch, 'the large sweep to be under way', 30_000, 10);
+    const atSubmit = (await inLab(large)).done;
+    const small = await api(batched.url, '/api/sweeps', { method: 'POST', json: spec('batched-small', 15) });
+    expect(small.status).toBe(201);
+    const atFirst = await waitFor(async () => (await inLab(small.body.id)).done >= 1 && (await inLab(large)).done, 'the small sweep to play a game', 60_000, 10);
+    const smallBatch = (await inLab(small.body.id)).batch;
+    console.log(`batched: large batch ${batch}, small batch ${smallBatch}; small sweep's first game after ${atFirst - atSubmit} of the large sweep's games (${((atFirst - atSubmit) / batch).toFixed(1)} batches)`);
+    expect(batch).toBeGreaterThan(1);
+    // Two running and about two waiting: fewer than the eight batches a sweep once kept at least.
+    expect(atFirst - atSubmit).toBeLessThanOrEqual(5 * batch);
+    await waitFor(async () => (await inLab(small.body.id)).status === 'done' && (await inLab(large)).status === 'done', 'both sweeps to finish', 60_000);
+    for (const id of [large, small.body.id]) {
+      const m = await inLab(id);
+      expect(m.done).toBe(m.total);
+      expect(await batched.store.resultCount(id)).toBe(m.total);
+    }
+  } finally {
+    await batched.close();
+  }
+}, 120_000);
