@@ -1,8 +1,9 @@
 /**
  * Fair share between sweeps on a real lab (the feeder's shares): a small sweep submitted behind a
  * large one of the same priority starts within a few jobs and finishes long before it, a higher
- * priority still goes first, and pausing, resuming or cancelling one sweep neither starves nor
- * duplicates another. Before the shares every running sweep kept FEED_WINDOW (2000) games queued,
+ * priority still goes first, pausing, resuming or cancelling one sweep neither starves nor
+ * duplicates another, and a feeder taken over by another coordinator shares as well (nothing of
+ * it is kept in memory but a count for the next round). Before the shares every running sweep kept FEED_WINDOW (2000) games queued,
  * so here all of a large sweep's games were queued ahead of a small one's.
  *
  * One worker of two slots, and a job per game (BATCH_SECONDS=0), so jobs and games count alike;
@@ -10,7 +11,9 @@
  * (50 ms in the harness) only by a little, as cheap batches are in the lab.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, startLab, waitFor, type TestLab } from './harness.js';
+import { gameQueue } from '@wonderlab/shared/store';
+import { Feeder } from '@wonderlab/coordinator';
+import { api, silent, startLab, waitFor, type TestLab } from './harness.js';
 
 let lab: TestLab;
 
@@ -139,6 +142,31 @@ test('pausing, resuming and cancelling one sweep neither starves nor duplicates 
   await expectComplete(b);
   expect((await meta(c)).done).toBe(cEnd.done);
   expect(lab.workers.reduce((s, w) => s + w.counts.duplicate, 0)).toBe(0);
+}, 120_000);
+
+test('a restarted feeder shares from what Redis holds: a sweep submitted while it was down starts at once', async () => {
+  const LARGE = 160;
+  const large = await submit(spec('fair-restart-large', LARGE));
+  await waitFor(async () => (await meta(large)).done >= 6, 'the large sweep to be under way', 30_000, 10);
+  // The coordinator's feeder stops (a crash or a deploy); another, with nothing in memory, takes over.
+  await lab.coordinator.feeder.stop();
+  const small = await submit(spec('fair-restart-small', 15));
+  const queue = gameQueue(lab.redis, lab.store.keys, lab.queue);
+  const next = new Feeder({ store: lab.coordinator.feederStore, queue, window: 2000, intervalMs: 50, logger: silent });
+  try {
+    const atStart = (await meta(large)).done;
+    next.start();
+    const atFirst = await waitFor(async () => (await meta(small)).done >= 1 && (await meta(large)).done, 'the small sweep to play a game', 60_000, 10);
+    console.log(`restart: small sweep's first game after ${atFirst - atStart} of the large sweep's games`);
+    expect(atFirst - atStart).toBeLessThanOrEqual(LARGE / 10);
+    await expectComplete(small);
+    await expectComplete(large);
+    expect(lab.workers.reduce((s, w) => s + w.counts.duplicate, 0)).toBe(0);
+  } finally {
+    await next.stop();
+    await queue.close();
+    lab.coordinator.feeder.start();
+  }
 }, 120_000);
 
 test('batched sweeps take turns too: the small one waits for a couple of the large one’s batches, not eight', async () => {
