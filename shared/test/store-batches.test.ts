@@ -24,24 +24,27 @@ beforeAll(() => {
 const spec = parseSweepSpec({ name: 'batches', players: 3, seats: [{ agent: 'mcts', params: { it: [2, 3, 4], depth: 1 } }, 'rulebased', 'random'], seating: 'swap', deals: { count: 30 } });
 
 describe('claims in batches', () => {
-  test('whole batches of positions in the order of Sweep.indexAt, handed-back games as single jobs, room for eight batches', async () => {
+  test('whole batches of positions in the order of Sweep.indexAt, handed-back games as single jobs, at least one batch', async () => {
     const sweep = new Sweep(spec);
     const meta = await store.create(spec, sweep, Date.now(), undefined, 5);
     expect(meta.batch).toBe(5);
+    // A window of 3 games takes a whole batch of 5; one of 12, three batches.
     const first = await store.claimJobs(meta.id, 3);
-    // A window of 3 games is raised to 8 batches of 5.
     expect(first.singles).toEqual([]);
-    expect(first.batches).toEqual(Array.from({ length: 8 }, (_, i) => ({ p: 5 * i, n: 5 })));
-    expect(await store.outstanding(meta.id)).toHaveLength(40);
+    expect(first.batches).toEqual([{ p: 0, n: 5 }]);
+    expect(await store.outstanding(meta.id)).toHaveLength(5);
+    const more = await store.claimJobs(meta.id, 12);
+    expect(more.batches).toEqual([{ p: 5, n: 5 }, { p: 10, n: 5 }]);
+    expect(await store.outstanding(meta.id)).toHaveLength(15);
     // Two games handed back come first, each as a job of its own; the cursor goes on in whole batches.
     const back = [sweep.indexAt(7), sweep.indexAt(12)];
     await store.handBack(meta.id, back);
     await store.dropOutstanding(meta.id, (await store.outstanding(meta.id)).filter((k) => !back.includes(k)));
     const second = await store.claimJobs(meta.id, 3);
     expect(second.singles).toEqual(back);
-    expect(second.batches[0]).toEqual({ p: 40, n: 5 });
+    expect(second.batches[0]).toEqual({ p: 15, n: 5 });
     // The last batch stops at the sweep's end.
-    const all = [first, second];
+    const all = [first, more, second];
     await store.dropOutstanding(meta.id, await store.outstanding(meta.id));
     for (let got = await store.claimJobs(meta.id, 3); got.batches.length || got.singles.length; got = await store.claimJobs(meta.id, 3)) {
       all.push(got);

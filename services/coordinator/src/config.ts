@@ -42,7 +42,10 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   /** Host names the API answers to, comma-separated (a 421 for others; probes exempt); empty: any. */
   ALLOWED_HOSTS: AllowedHostsSetting,
-  /** Games of one sweep in the queue at once (at least eight batches); the rest wait behind the sweep's cursor. */
+  /**
+   * The most games of one sweep in the queue at once (at least eight batches); the running sweeps
+   * share a shorter queue (Feeder.shares). The rest wait behind the sweep's cursor.
+   */
   FEED_WINDOW: positiveInt(2000),
   /**
    * Seconds of estimated play per queue job: a sweep's games go in batches of about this much work

@@ -4,12 +4,15 @@
  * heap and Redis no more than a sweep of a few thousand. One coordinator feeds at a time (a
  * Redis lock); if a coordinator dies between claiming games and queueing them, the next
  * reconciliation finds the claimed games without jobs and queues them.
+ *
+ * Sweeps of one priority share the workers round-robin (see shares()): BullMQ serves jobs of one
+ * priority first in, first out, so whatever is queued ahead of a new sweep is played before it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { CellStopper, sprtBounds } from '@wonderlab/shared';
-import { batchJobId, bullPriority, jobId, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import { batchJobId, bullPriority, jobId, type GameJobData, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
 export interface FeederOptions {
   store: SweepStore;
@@ -21,6 +24,9 @@ export interface FeederOptions {
   reconcileEvery?: number;
 }
 
+/** Jobs kept waiting per priority even when no slot is busy (a fresh lab): the budget doubles from there each round as slots take them. */
+const MIN_WAITING = 2;
+
 export class Feeder {
   private readonly owner = randomUUID();
   private timer?: NodeJS.Timeout;
@@ -29,6 +35,8 @@ export class Feeder {
   /** Stopping sweeps' cell tests, kept between rounds (rebuilt from the results after a restart). */
   private readonly stoppers = new Map<string, CellStopper[]>();
   private stopped = true;
+  /** Each running sweep's games finished (played or failed) at the last round, to count the jobs finished since. */
+  private readonly finishedAt = new Map<string, number>();
 
   constructor(private readonly o: FeederOptions) {}
 
@@ -75,17 +83,65 @@ export class Feeder {
     // Sweeps with a stopping rule: their cells are checked after every round (and once more after
     // the sweep ends, for the games that finished last), and decided cells are fed no more.
     for (const id of new Set([...active, ...this.stoppers.keys()])) await this.checkStops(id);
+    const shares = await this.shares(active);
     for (const id of active) {
       if (reconcile) queued += await this.reconcile(id);
-      queued += await this.feed(id, await this.windowOf(id));
+      queued += await this.feed(id, shares.get(id) ?? 0);
     }
     return queued;
   }
 
-  /** Stopping sweeps are fed a few rounds of every cell ahead, so that a decided cell wastes few games. */
-  private async windowOf(id: string): Promise<number> {
+  /**
+   * Each running sweep's window this round, in games. BullMQ plays jobs of one priority first in,
+   * first out, so a sweep started behind another waits for every job queued ahead of it: the
+   * queue is kept short instead, to a budget of jobs that is the jobs being played (`busy`: the
+   * queue's active jobs, one per busy worker slot of any worker) plus as many waiting, or twice
+   * the jobs finished since the last round when jobs are shorter than a round (so that no slot
+   * idles between rounds), at least MIN_WAITING. The highest priority takes the budget first,
+   * in equal shares of jobs among its sweeps with games left to queue (each at most windowOf());
+   * what they cannot use goes to the next priority, so a lower priority is fed only for slots the
+   * higher ones leave idle. A sweep started behind another of its priority then waits about one
+   * batch time (or two rounds, with short jobs), not for the other's whole window, and the sweeps
+   * take turns, each round appending its refills. Everything is read from Redis each round (a
+   * restarted coordinator's first round counts no finished jobs: it feeds on `busy`).
+   */
+  private async shares(ids: readonly string[]): Promise<Map<string, number>> {
+    const { store, queue } = this.o;
+    const busy = await queue.getActiveCount();
+    const metas = (await Promise.all(ids.map((id) => store.meta(id)))).filter((m): m is SweepMeta => m?.status === 'running');
+    let finishedJobs = 0;
+    for (const m of metas) {
+      const finished = m.done + m.failed;
+      const before = this.finishedAt.get(m.id);
+      if (before !== undefined) finishedJobs += Math.max(0, finished - before) / m.batch;
+      this.finishedAt.set(m.id, finished);
+    }
+    for (const id of this.finishedAt.keys()) if (!metas.some((m) => m.id === id)) this.finishedAt.delete(id);
+    let left = Math.ceil(busy + Math.max(busy, 2 * finishedJobs, MIN_WAITING));
+    const shares = new Map<string, number>();
+    for (const priority of [...new Set(metas.map((m) => m.priority))].sort((a, b) => a - b)) {
+      if (left <= 0) break;
+      // A sweep with nothing left to queue takes no share (its last jobs still count in `busy`).
+      const feeding: SweepMeta[] = [];
+      for (const m of metas) if (m.priority === priority && (m.cursor < m.total || (await store.queueState(m.id)).handedBack > 0)) feeding.push(m);
+      const each = Math.ceil(left / Math.max(1, feeding.length));
+      for (const m of feeding) {
+        const games = Math.min(await this.windowOf(m.id, m.batch), each * m.batch);
+        shares.set(m.id, games);
+        left -= Math.ceil(games / m.batch);
+      }
+    }
+    return shares;
+  }
+
+  /**
+   * The most games a sweep keeps in the queue: FEED_WINDOW, at least eight batches (so that a
+   * window smaller than a few batches cannot starve the workers); stopping sweeps are fed a few
+   * rounds of every cell ahead, so that a decided cell wastes few games.
+   */
+  private async windowOf(id: string, batch: number): Promise<number> {
     const loaded = await this.o.store.load(id);
-    if (!loaded?.spec.stop) return this.o.window;
+    if (!loaded?.spec.stop) return Math.max(this.o.window, 8 * batch);
     return Math.min(this.o.window, 4 * loaded.sweep.cells.length * loaded.sweep.ordersPerDeal);
   }
 

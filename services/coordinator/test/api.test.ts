@@ -929,8 +929,11 @@ describe('access log and routes', () => {
     const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec, token });
     expect(created.status).toBe(201);
     const sweep = new Sweep(parseSweepSpec(spec));
-    await waitFor(async () => (await lab.store.outstanding(created.body.id)).length === 3, 'the games to be queued');
+    // No worker is busy, so the feeder keeps a couple of jobs queued (Feeder.shares): games 0 and 1,
+    // then game 2 once game 1 has failed.
+    await waitFor(async () => (await lab.store.outstanding(created.body.id)).length >= 2, 'the games to be queued');
     expect(await lab.store.recordFailure(created.body.id, 1, sweep.game(1).id, 'boom: the agent threw')).toBe(true);
+    await waitFor(async () => (await lab.store.outstanding(created.body.id)).sort().join() === '0,2', 'the last game to be queued');
     const page = await api(lab.url, `/api/sweeps/${created.body.id}/games`);
     expect(page.status).toBe(200);
     expect(page.body.items.map((g: any) => [g.index, g.state, g.error])).toEqual([
@@ -992,7 +995,7 @@ describe('sweep lifecycle', () => {
     // The feeder keeps at most the window in the queue.
     await waitFor(async () => (await detail(lab, idA)).counts.done >= 2, 'sweep A to play two games', 20_000);
     const running = await detail(lab, idA);
-    // Batched, the window is at least eight batches.
+    // Batched, the window is at least eight batches (FEED_WINDOW is raised to them).
     expect(running.batch).toBeGreaterThan(1);
     expect(running.counts.queued).toBeLessThanOrEqual(Math.max(feedWindow, 8 * running.batch));
 
@@ -1111,8 +1114,9 @@ describe('sweep lifecycle', () => {
       expect(created.status).toBe(201);
       const id = created.body.id;
       const got = await Promise.race([claimedOnce, sleep(5000).then(() => 0)]);
-      const { batch } = (await detail(race, id)) as { batch: number };
-      expect(got).toBe(Math.min(total, batch > 1 ? Math.max(feedWindow, 8 * batch) : feedWindow));
+      // With no worker busy the feeder's first round queues a couple of jobs (Feeder.shares).
+      expect(got).toBeGreaterThan(0);
+      expect(got).toBeLessThan(total);
 
       // No worker exists: no game is being played, so after the pause nothing may be.
       const paused = await post(race, `/api/sweeps/${id}/pause`);

@@ -526,7 +526,7 @@ async function expectAllCountedOnce(l: Lab, id: string, games: number): Promise<
 test('a batch delivered twice through process() stores each game once; the second delivery plays nothing', async () => {
   const l = lab('batch-dup');
   const { id, sweep } = await createBatchedSweep(l, CHEAP, 8, 4);
-  const claimed = await l.store.claimJobs(id, 1);
+  const claimed = await l.store.claimJobs(id, 8);
   expect(claimed.batches).toEqual([{ p: 0, n: 4 }, { p: 4, n: 4 }]);
   const { worker } = inProcessWorker(l, { start: false });
 

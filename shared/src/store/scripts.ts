@@ -263,7 +263,8 @@ return 1
 );
 
 /**
- * Takes up to `window − |out|` game indices (window at least 8 batches when batched) to enqueue: first those handed back, then
+ * Takes up to `window − |out|` game indices to enqueue (rounded up to a whole batch, so a window
+ * smaller than a batch still takes one; the feeder sizes the window): first those handed back, then
  * the games at the next positions of the sweep's order after the cursor, in whole batches of the
  * sweep's `batch` positions (a queue job each; 1 for sweeps stored before batches), so that the
  * cursor stays on a batch boundary; they join the outstanding set in the same step, so none is
@@ -280,10 +281,7 @@ export const CLAIM_GAMES = new Script(
     `
 if redis.call('HGET', meta, 'status') ~= 'running' then return {{}, 0, 0} end
 local batch = tonumber(redis.call('HGET', meta, 'batch') or '1')
--- Batched: room for at least eight jobs, so that a window smaller than a few batches cannot starve the workers.
-local room = tonumber(window)
-if batch > 1 then room = math.max(room, 8 * batch) end
-local want = room - redis.call('SCARD', out)
+local want = tonumber(window) - redis.call('SCARD', out)
 local got = {}
 local from, stop = 0, 0
 while want > 0 do
