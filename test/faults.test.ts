@@ -1,0 +1,115 @@
+/**
+ * Redis faults that used to pass silently (issue 40), on a private redis-server (never the
+ * machine's: these tests set maxmemory and run FLUSHALL):
+ *
+ * - Out of memory: a result or claim script is refused whole (nothing half-written).
+ * - Data lost: the result scripts refuse a sweep gone from the keyspace or of another epoch (no
+ *   orphan keys).
+ *
+ * Needs the build (npx tsc -b) and redis-server on PATH.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Redis } from 'ioredis';
+import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
+import { KeyspaceLostError, SweepStore, closeRedis, connectRedis, redisMemory } from '@wonderlab/shared/store';
+import { privateRedis, type PrivateRedis } from './support/processes.js';
+
+const PREFIX = 'faults';
+
+let redis: PrivateRedis;
+/** What each test opened, closed after it. */
+const opened: (() => Promise<unknown>)[] = [];
+const connect = (): Redis => {
+  const c = connectRedis(redis.url).on('error', () => {});
+  opened.push(() => closeRedis(c));
+  return c;
+};
+
+const spec = (over: Partial<Record<string, unknown>> = {}): SweepSpec => parseSweepSpec({ name: 'f', players: 3, seats: ['rulebased', 'random', 'random'], deals: { count: 10 }, ...over });
+
+/** Sets maxmemory below what Redis uses now, so that Redis is out of memory at once. */
+async function fillUp(c: Redis): Promise<number> {
+  const { used } = await redisMemory(c);
+  const max = Math.floor(used * 0.9);
+  await c.config('SET', 'maxmemory', String(max));
+  return max;
+}
+
+beforeAll(async () => {
+  redis = await privateRedis();
+});
+
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+  const c = connectRedis(redis.url);
+  await c.config('SET', 'maxmemory', '0');
+  await c.flushall();
+  await closeRedis(c);
+});
+
+afterAll(async () => {
+  await redis?.destroy();
+});
+
+describe('Redis out of memory', () => {
+  test('the result and claim scripts are refused whole: nothing is written, and they work once memory is back', async () => {
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    const sweepSpec = spec();
+    const meta = await store.create(sweepSpec, new Sweep(sweepSpec), Date.now(), undefined, 3);
+    const loaded = (await store.load(meta.id))!;
+    // The claim takes at least eight batches: the whole sweep (10 games).
+    expect((await store.claimJobs(meta.id, 3)).batches).toEqual([{ p: 0, n: 3 }, { p: 3, n: 3 }, { p: 6, n: 3 }, { p: 9, n: 1 }]);
+    const games = [0, 1, 2].map((q) => playGame(loaded.sweep.game(loaded.sweep.indexAt(q))));
+    const k = store.keys.sweep(meta.id);
+    const before = { meta: await c.hgetall(k.meta), out: (await c.smembers(k.out)).sort(), keys: (await c.keys(`${PREFIX}:*`)).sort() };
+
+    await fillUp(c);
+    await expect(store.recordResult(loaded, games[0])).rejects.toThrow(/^OOM /);
+    await expect(store.recordBatch(loaded, games.map((summary) => ({ summary })))).rejects.toThrow(/^OOM /);
+    await expect(store.recordFailure(meta.id, games[0].index, games[0].id, 'x')).rejects.toThrow(/^OOM /);
+    await expect(store.claimJobs(meta.id, 3)).rejects.toThrow(/^OOM /);
+    // Not even the first, shrinking write (the SREM from the outstanding set) went through.
+    expect({ meta: await c.hgetall(k.meta), out: (await c.smembers(k.out)).sort(), keys: (await c.keys(`${PREFIX}:*`)).sort() }).toEqual(before);
+    expect(await c.hlen(k.results)).toBe(0);
+
+    // Pauses and cancels are never refused: they are how an operator stops a sweep filling Redis.
+    expect(await store.transition(meta.id, ['running'], 'paused', 1)).toBe('running');
+    expect(await store.transition(meta.id, ['paused'], 'running', 1)).toBe('paused');
+
+    await c.config('SET', 'maxmemory', '0');
+    expect(await store.recordBatch(loaded, games.map((summary) => ({ summary })))).toBe(3);
+    expect(await store.meta(meta.id)).toMatchObject({ done: 3 });
+    expect(await store.gamesDone()).toBe(3);
+  });
+});
+
+describe('Redis that lost its data', () => {
+  test('the result scripts refuse a sweep gone from the keyspace or of another epoch, writing nothing', async () => {
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    store.epoch = 'epoch-a';
+    await c.set(store.keys.epoch, 'epoch-a');
+    const sweepSpec = spec();
+    const meta = await store.create(sweepSpec);
+    const loaded = (await store.load(meta.id))!;
+    await store.claim(meta.id, 3);
+    const game = playGame(loaded.sweep.game(0));
+
+    // Another epoch (the keyspace was started again under the same sweep id: a restored backup).
+    await c.set(store.keys.epoch, 'epoch-b');
+    const keys = async () => (await c.keys(`${PREFIX}:*`)).sort();
+    const before = await keys();
+    await expect(store.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
+    await expect(store.recordBatch(loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
+    expect(await keys()).toEqual(before);
+    expect(await store.meta(meta.id)).toMatchObject({ done: 0 });
+
+    // Gone altogether (FLUSHALL): nothing is written, not even the lab's counter.
+    await c.flushall();
+    await expect(store.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
+    await expect(store.recordBatch(loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
+    await expect(store.recordFailure(meta.id, 0, game.id, 'x')).rejects.toThrow(KeyspaceLostError);
+    expect(await keys()).toEqual([]);
+  });
+});
