@@ -2,19 +2,25 @@
  * Redis faults that used to pass silently (issue 40), on a private redis-server (never the
  * machine's: these tests set maxmemory and run FLUSHALL):
  *
- * - Out of memory: a result or claim script is refused whole (nothing half-written).
+ * - Out of memory: a result or claim script is refused whole (nothing half-written); a claim whose
+ *   jobs Redis refused is taken back exactly.
  * - Data lost: the result scripts refuse a sweep gone from the keyspace or of another epoch (no
  *   orphan keys).
  *
  * Needs the build (npx tsc -b) and redis-server on PATH.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
-import { KeyspaceLostError, SweepStore, closeRedis, connectRedis, redisMemory } from '@wonderlab/shared/store';
-import { privateRedis, type PrivateRedis } from './support/processes.js';
+import { Feeder } from '@wonderlab/coordinator';
+import { GameWorker } from '@wonderlab/worker';
+import { KeyspaceLostError, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
+import { privateRedis, waitUntil, type PrivateRedis } from './support/processes.js';
 
+const silent = pino({ level: 'silent' });
 const PREFIX = 'faults';
+const QUEUE = 'games';
 
 let redis: PrivateRedis;
 /** What each test opened, closed after it. */
@@ -24,6 +30,13 @@ const connect = (): Redis => {
   opened.push(() => closeRedis(c));
   return c;
 };
+
+/** A logger that keeps its lines, for checks on what was logged. */
+function recordingLogger(): { logger: Logger; lines: { msg: string; level: number; [k: string]: unknown }[] } {
+  const lines: { msg: string; level: number }[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { logger, lines };
+}
 
 const spec = (over: Partial<Record<string, unknown>> = {}): SweepSpec => parseSweepSpec({ name: 'f', players: 3, seats: ['rulebased', 'random', 'random'], deals: { count: 10 }, ...over });
 
@@ -81,6 +94,44 @@ describe('Redis out of memory', () => {
     expect(await store.recordBatch(loaded, games.map((summary) => ({ summary })))).toBe(3);
     expect(await store.meta(meta.id)).toMatchObject({ done: 3 });
     expect(await store.gamesDone()).toBe(3);
+  });
+
+  test('a claim whose jobs Redis refused part-way is taken back exactly: the cursor rolls back over the tail, gaps go back in line', async () => {
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    const queue = gameQueue(c, store.keys, QUEUE);
+    opened.push(() => queue.close());
+    const sweepSpec = spec({ deals: { count: 10 }, seating: 'rotate' });
+    const sweep = new Sweep(sweepSpec);
+    const meta = await store.create(sweepSpec, sweep, Date.now(), undefined, 3);
+    // addBulk as Redis out of memory leaves it: the first and third jobs made, the others refused.
+    const real = queue.addBulk.bind(queue);
+    queue.addBulk = (async (jobs: Parameters<typeof real>[0]) => {
+      await real([jobs[0], jobs[2]]);
+      throw new Error("OOM command not allowed when used memory > 'maxmemory'.");
+    }) as typeof queue.addBulk;
+    const { logger, lines } = recordingLogger();
+    const feeder = new Feeder({ store, queue, window: 12, intervalMs: 1000, logger });
+    await expect(feeder.feed(meta.id, 12)).rejects.toThrow(/^OOM /);
+    // Eight batches claimed (the least a claim takes; positions 0, 3, … 21): 0 and 6 have jobs;
+    // 9 to 21 are the tail (the cursor goes back to 9), 3 a gap (its games wait in line one by one).
+    const k = store.keys.sweep(meta.id);
+    expect(await store.meta(meta.id)).toMatchObject({ cursor: 9 });
+    const indices = (from: number, n: number) => Array.from({ length: n }, (_, i) => sweep.indexAt(from + i));
+    expect((await c.lrange(k.requeue, 0, -1)).map(Number).sort((a, b) => a - b)).toEqual(indices(3, 3).sort((a, b) => a - b));
+    expect((await store.outstanding(meta.id)).sort((a, b) => a - b)).toEqual([...indices(0, 3), ...indices(6, 3)].sort((a, b) => a - b));
+    expect(await store.missingJobs(queue.qualifiedName, [batchJobId(meta.id, 0), batchJobId(meta.id, 6)])).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'queueing claimed games failed; the games without a job were taken back')).toEqual([expect.objectContaining({ games: 24, takenBack: 18 })]);
+
+    // With addBulk working again the sweep is played to the end, every game once.
+    queue.addBulk = real;
+    const worker = new GameWorker({ redis: connect(), prefix: PREFIX, queueName: QUEUE, slots: 2, lockDuration: 30_000, stalledInterval: 15_000, logger: silent });
+    worker.start();
+    opened.push(() => worker.close(1000));
+    await waitUntil(async () => (await feeder.feed(meta.id, 12), (await store.meta(meta.id))?.status === 'done'), 'the sweep to finish', 30_000, 100);
+    expect(await store.meta(meta.id)).toMatchObject({ done: sweep.size, failed: 0 });
+    expect(await store.resultCount(meta.id)).toBe(sweep.size);
+    expect(worker.counts).toMatchObject({ stored: sweep.size, duplicate: 0, failed: 0 });
   });
 });
 
