@@ -3,9 +3,12 @@
  * machine's: these tests set maxmemory and run FLUSHALL):
  *
  * - Out of memory: a result or claim script is refused whole (nothing half-written); a claim whose
- *   jobs Redis refused is taken back exactly.
+ *   jobs Redis refused is taken back exactly; a lab whose Redis fills up mid-sweep refuses new
+ *   sweeps with a 503, shows the sweep degraded (detail, readyz, metric), writes no result past
+ *   the limit, and once the limit is lifted finishes every game exactly once.
  * - Data lost: the result scripts refuse a sweep gone from the keyspace or of another epoch (no
- *   orphan keys).
+ *   orphan keys); a FLUSHALL mid-sweep makes the coordinator not ready with the reason, a metric
+ *   and a bounded error log, empties the ladder, and no worker writes afterwards.
  *
  * Needs the build (npx tsc -b) and redis-server on PATH.
  */
@@ -13,10 +16,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
-import { Feeder } from '@wonderlab/coordinator';
+import { CoordinatorEnvSchema, Feeder, startCoordinator, type RunningCoordinator } from '@wonderlab/coordinator';
 import { GameWorker } from '@wonderlab/worker';
 import { KeyspaceLostError, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
-import { privateRedis, waitUntil, type PrivateRedis } from './support/processes.js';
+import { privateRedis, request, sleep, waitUntil, type PrivateRedis } from './support/processes.js';
 
 const silent = pino({ level: 'silent' });
 const PREFIX = 'faults';
@@ -135,6 +138,94 @@ describe('Redis out of memory', () => {
   });
 });
 
+interface Lab {
+  coordinator: RunningCoordinator;
+  url: string;
+  worker: GameWorker;
+  lines: { msg: string; level: number; [k: string]: unknown }[];
+}
+
+async function startLab(env: Record<string, string> = {}): Promise<Lab> {
+  const { logger, lines } = recordingLogger();
+  const config = CoordinatorEnvSchema.parse({
+    REDIS_URL: redis.url,
+    KEY_PREFIX: PREFIX,
+    QUEUE_NAME: QUEUE,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FEED_INTERVAL_MS: '50',
+    LAB_CHECK_INTERVAL_MS: '100',
+    OUTAGE_LOG_INTERVAL_MS: '1000',
+    LADDER_INTERVAL_MS: '100',
+    ...env,
+  });
+  const coordinator = await startCoordinator(config, logger);
+  opened.push(() => coordinator.close());
+  const worker = new GameWorker({ redis: connect(), prefix: PREFIX, queueName: QUEUE, slots: 2, lockDuration: 2000, stalledInterval: 1000, logger: silent });
+  worker.start();
+  opened.push(() => worker.close(1000));
+  return { coordinator, url: coordinator.url, worker, lines };
+}
+
+describe('a lab whose Redis fills up mid-sweep', () => {
+  test('503 on submit, the sweep degraded (detail, readyz, metric), no result past the limit; lifted, every game once', async () => {
+    const lab = await startLab({ BATCH_SECONDS: '0', FEED_WINDOW: '40' });
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    const body = { name: 'oom', players: 3, seats: ['rulebased', 'random', 'random'], deals: { count: 150 }, seating: 'rotate' };
+    const created = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const total = created.body.games as number;
+    await waitUntil(async () => ((await store.meta(id))?.done ?? 0) >= 30, '30 games done');
+
+    const max = await fillUp(c);
+    const refused = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatch(/^Redis is out of memory: .* used of maxmemory/);
+    const detail = await waitUntil(async () => {
+      const { body: d } = await request(`${lab.url}/api/sweeps/${id}`);
+      return d.degraded ? d : undefined;
+    }, 'the sweep to show degraded');
+    expect(detail).toMatchObject({ status: 'running', degraded: expect.stringMatching(/out of memory/) });
+    expect((await request(`${lab.url}/api/sweeps`)).body[0].degraded).toMatch(/out of memory/);
+    const ready = await waitUntil(async () => {
+      const r = await request(`${lab.url}/readyz`);
+      return r.body.degraded ? r : undefined;
+    }, 'readyz to say degraded');
+    expect(ready.status).toBe(200);
+    expect(ready.body.degraded[0]).toMatch(/out of memory/);
+    const metrics = (await request(`${lab.url}/metrics`)).body as string;
+    expect(metrics).toMatch(/^wonderlab_redis_memory_full 1$/m);
+    expect(metrics).toMatch(new RegExp(`^wonderlab_redis_memory_max_bytes ${max}$`, 'm'));
+
+    // While Redis stays over its limit, no result is stored: the workers' scripts are refused and
+    // their jobs wait (no attempt spent, no game failed).
+    const stored = await store.resultCount(id);
+    await waitUntil(() => lab.worker.memoryRefusals > 0 || undefined, 'a worker to have its results refused', 10_000);
+    await sleep(1500);
+    const { used } = await redisMemory(c);
+    expect(used, 'Redis stayed over its limit through the check').toBeGreaterThan(max);
+    expect(await store.resultCount(id)).toBe(stored);
+    expect((await store.meta(id))?.failed).toBe(0);
+
+    await c.config('SET', 'maxmemory', '0');
+    const done = await waitUntil(async () => {
+      const m = await store.meta(id);
+      return m?.status === 'done' ? m : undefined;
+    }, 'the sweep to finish once memory is back', 60_000, 100);
+    expect(done).toMatchObject({ done: total, failed: 0 });
+    expect(await store.resultCount(id)).toBe(total);
+    expect(await store.gamesDone()).toBe(total);
+    expect(Number((await store.aggregateTable(id))['c0|n'])).toBe(total);
+    expect(await store.outstanding(id)).toEqual([]);
+    expect(lab.worker.counts).toMatchObject({ stored: total, failed: 0, lost: 0 });
+    await waitUntil(async () => !(await request(`${lab.url}/readyz`)).body.degraded, 'readyz no longer degraded');
+    expect((await request(`${lab.url}/api/sweeps/${id}`)).body.degraded).toBeNull();
+    expect(lab.lines.some((l) => l.msg === 'redis memory is available again: games are queued again')).toBe(true);
+  }, 120_000);
+});
+
 describe('Redis that lost its data', () => {
   test('the result scripts refuse a sweep gone from the keyspace or of another epoch, writing nothing', async () => {
     const c = connect();
@@ -163,4 +254,48 @@ describe('Redis that lost its data', () => {
     await expect(store.recordFailure(meta.id, 0, game.id, 'x')).rejects.toThrow(KeyspaceLostError);
     expect(await keys()).toEqual([]);
   });
+
+  test('FLUSHALL mid-sweep: not ready with the reason, a metric and a bounded error log; the ladder empties; no worker writes afterwards', async () => {
+    const lab = await startLab({ BATCH_SECONDS: '0', FEED_WINDOW: '20' });
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    // Games of a few tens of milliseconds, so that some are being played at the FLUSHALL.
+    const body = { name: 'lost', players: 3, seats: ['mcts(it=150)', 'rulebased', 'random'], deals: { count: 100 } };
+    const created = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(await c.hget(store.keys.sweep(id).meta, 'epoch')).toBe(await c.get(store.keys.epoch));
+    await waitUntil(async () => ((await request(`${lab.url}/api/ratings`)).body.games ?? 0) >= 10, 'the ladder to count games', 30_000, 100);
+    expect((await request(`${lab.url}/readyz`)).status).toBe(200);
+    expect((await request(`${lab.url}/metrics`)).body).toMatch(/^wonderlab_redis_data_lost 0$/m);
+
+    const lostBefore = lab.worker.counts.lost;
+    await c.flushall();
+    const flushedAt = Date.now();
+    const ready = await waitUntil(async () => {
+      const r = await request(`${lab.url}/readyz`);
+      return r.status === 503 ? r : undefined;
+    }, 'readyz to report the loss', 5000);
+    expect(ready.body.error).toMatch(/^redis lost the lab's data: the epoch key faults:epoch is missing/);
+    expect((await request(`${lab.url}/metrics`)).body).toMatch(/^wonderlab_redis_data_lost 1$/m);
+    expect((await request(`${lab.url}/api/sweeps/${id}`)).status).toBe(404);
+    const refused = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatch(/lost the lab's data/);
+    expect((await request(`${lab.url}/api/ratings`)).body.games).toBe(0);
+
+    // The games in flight at the FLUSHALL finish and are refused; nothing of the lab is written.
+    await waitUntil(() => lab.worker.counts.lost > lostBefore || undefined, 'a game in flight to be refused', 10_000);
+    await sleep(2500);
+    // BullMQ's own keys aside (the worker's queue bookkeeping), and the feeder's lock (a feeder
+    // round may have begun before the coordinator saw the loss; it expires).
+    const keys = (await c.keys(`${PREFIX}:*`)).filter((key) => !key.startsWith(`${PREFIX}:bull:`) && key !== `${PREFIX}:feeder-lock`);
+    expect(keys).toEqual([]);
+    expect((await request(`${lab.url}/readyz`)).status).toBe(503);
+    // One error line at the loss, then at most one a second (OUTAGE_LOG_INTERVAL_MS).
+    const errors = lab.lines.filter((l) => l.level === 50 && /^redis (lost|still lacks) the lab's data/.test(l.msg));
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    expect(errors.length).toBeLessThanOrEqual(2 + Math.floor((Date.now() - flushedAt) / 1000));
+    expect(errors[0].msg).toMatch(/^redis lost the lab's data/);
+  }, 90_000);
 });

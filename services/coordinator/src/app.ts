@@ -22,6 +22,7 @@ import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
 import type { LadderService } from './ladder.js';
+import type { LabHealth } from './lab-health.js';
 
 export { HttpError } from './http.js';
 
@@ -38,6 +39,8 @@ export interface AppOptions {
   ladder?: LadderService;
   /** How a new sweep's games are batched into queue jobs (BATCH_SECONDS, MAX_BATCH); default: a job per game. */
   batching?: { seconds: number; max: number };
+  /** Redis's memory and the keyspace's epoch (readyz, metrics, refusing new sweeps); without it, not checked. */
+  health?: LabHealth;
   /** A request not answered by then gets a 503 (Redis slow or unreachable). */
   requestTimeoutMs: number;
   /** Where Redis outages are logged; without one, errors are logged as they come. */
@@ -49,7 +52,7 @@ export interface AppOptions {
 export function createApp(o: AppOptions): { app: express.Express; close: () => void } {
   const { store, logger, limits } = o;
   const events = new SweepEvents(store, o.eventsIntervalMs, logger, limits.MAX_PAGE_CELLS, o.outage);
-  const metrics = new LabMetrics(store, o.queue);
+  const metrics = new LabMetrics(store, o.queue, undefined, o.health);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -60,9 +63,9 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
 
   // Bodies are read only by the routes that take one, after their token check: a client without
   // the token, or a path that does not exist, never gets a body parsed.
-  app.use(healthRoutes(store, metrics));
+  app.use(healthRoutes(store, metrics, o.health));
   app.use(schemaRoutes());
-  app.use(sweepRoutes({ store, feeder: o.feeder, events, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
+  app.use(sweepRoutes({ store, feeder: o.feeder, events, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
   app.use(gameRoutes(store, limits));
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));

@@ -51,6 +51,8 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   FEED_INTERVAL_MS: positiveInt(250),
   /** How often the ladder reads the finishing orders of games finished since (GET /api/ratings). */
   LADDER_INTERVAL_MS: positiveInt(5000),
+  /** How often the coordinator reads Redis's memory and the keyspace's epoch (lab-health.ts). */
+  LAB_CHECK_INTERVAL_MS: positiveInt(1000),
   /** How often Server-Sent Events check a sweep for news. */
   EVENTS_INTERVAL_MS: positiveInt(1000),
   /** A request Redis has not let the API answer by then gets a 503 (Redis slow or unreachable). */

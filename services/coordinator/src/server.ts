@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
 import { LadderService } from './ladder.js';
+import { LabHealth } from './lab-health.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -45,8 +46,17 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   const queue = gameQueue(redis, feederStore.keys, config.QUEUE_NAME);
   const apiQueue = gameQueue(apiRedis, store.keys, config.QUEUE_NAME);
   for (const [q, source] of [[queue, 'feeder queue'], [apiQueue, 'api queue']] as const) q.on('error', (err) => outage.error(err, source));
-  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger });
   const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger);
+  const health = new LabHealth({
+    store,
+    alsoStamp: [feederStore],
+    logger,
+    intervalMs: config.LAB_CHECK_INTERVAL_MS,
+    logIntervalMs: config.OUTAGE_LOG_INTERVAL_MS,
+    // The sweeps are gone: what the ladder and the feeder learned of them goes too.
+    onLost: () => (ladder.reset(), feeder.reset()),
+  });
+  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger, gate: () => health.feedBlocker() });
   const { app, close: closeApp } = createApp({
     store,
     queue: apiQueue,
@@ -57,6 +67,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
     ladder,
+    health,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     outage,
     mount: hooks.mount,
@@ -68,6 +79,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   const port = (server.address() as AddressInfo).port;
+  health.start();
   feeder.start();
   ladder.start();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -94,6 +106,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
       // coordinator), and waiting would only eat the orchestrator's grace.
       const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
       ladder.stop();
+      health.stop();
       clean = (await within(feeder.stop(), bound())) && clean;
       clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;
       await Promise.all([closeRedis(redis, Math.min(1000, left())), closeRedis(apiRedis, Math.min(1000, left()))]);
