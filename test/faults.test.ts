@@ -264,7 +264,9 @@ describe('Redis that lost its data', () => {
     const created = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    expect(await c.hget(store.keys.sweep(id).meta, 'epoch')).toBe(await c.get(store.keys.epoch));
+    const epoch = await c.get(store.keys.epoch);
+    expect(epoch).toBeTruthy();
+    expect(await c.hget(store.keys.sweep(id).meta, 'epoch')).toBe(epoch);
     await waitUntil(async () => ((await request(`${lab.url}/api/ratings`)).body.games ?? 0) >= 10, 'the ladder to count games', 30_000, 100);
     expect((await request(`${lab.url}/readyz`)).status).toBe(200);
     expect((await request(`${lab.url}/metrics`)).body).toMatch(/^wonderlab_redis_data_lost 0$/m);
@@ -297,5 +299,34 @@ describe('Redis that lost its data', () => {
     expect(errors.length).toBeGreaterThanOrEqual(2);
     expect(errors.length).toBeLessThanOrEqual(2 + Math.floor((Date.now() - flushedAt) / 1000));
     expect(errors[0].msg).toMatch(/^redis lost the lab's data/);
+
+    // Another coordinator's new epoch is a loss too; the old one back (a restore) ends it.
+    await c.set(`${PREFIX}:epoch`, 'another');
+    await waitUntil(async () => /another coordinator started a new epoch/.test((await request(`${lab.url}/readyz`)).body.error ?? ''), 'readyz to name the other epoch', 5000);
+    await c.set(`${PREFIX}:epoch`, epoch!);
+    await waitUntil(async () => (await request(`${lab.url}/readyz`)).status === 200, 'readyz to be ready again', 5000);
+    expect((await request(`${lab.url}/metrics`)).body).toMatch(/^wonderlab_redis_data_lost 0$/m);
+    expect(lab.lines.filter((l) => l.msg === 'the keyspace epoch is back (its data was restored): the lab resumes')).toHaveLength(1);
   }, 90_000);
+
+  test('a coordinator writes an epoch for an empty keyspace, and gives one to sweeps stored before epochs, which still finish', async () => {
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    // A sweep as an older coordinator stored it: no epoch anywhere.
+    const old = await store.create(spec({ deals: { count: 4 } }));
+    expect(await c.hget(store.keys.sweep(old.id).meta, 'epoch')).toBeNull();
+    const lab = await startLab();
+    await waitUntil(async () => (await store.meta(old.id))?.status === 'done', 'the old sweep to finish', 30_000, 100);
+    expect(await store.meta(old.id)).toMatchObject({ done: 4, failed: 0 });
+    expect(await c.get(store.keys.epoch)).toMatch(/^\d+-[0-9a-f]{8}$/);
+    expect(lab.lines.filter((l) => l.msg === 'the keyspace had sweeps but no epoch (stored before epochs): it was given one')).toHaveLength(1);
+    expect((await request(`${lab.url}/readyz`)).status).toBe(200);
+
+    await c.flushall();
+    await lab.coordinator.close();
+    const fresh = await startLab();
+    await waitUntil(() => fresh.lines.find((l) => l.msg.startsWith('redis held no lab data: a new keyspace epoch was written')), 'the new epoch to be logged', 5000);
+    expect(fresh.lines.find((l) => l.msg.startsWith('redis held no lab data'))?.level).toBe(40);
+    expect((await request(`${fresh.url}/readyz`)).status).toBe(200);
+  });
 });

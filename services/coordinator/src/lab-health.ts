@@ -127,9 +127,13 @@ export class LabHealth {
     return this.notReady() ?? this.memoryReason;
   }
 
-  /** Why no sweep may be created now (a 503), or undefined; reads memory afresh (one INFO a request). */
+  /**
+   * Why no sweep may be created now (a 503), or undefined. Looks again first (a GET and an INFO): a
+   * sweep created in a keyspace emptied since the last look would carry the old epoch, and no
+   * worker could ever store its games.
+   */
   async refuseNewWork(): Promise<string | undefined> {
-    if (this.epoch === undefined) await this.check();
+    await this.check();
     return this.notReady() ?? memoryShort(await redisMemory(this.o.store.redis));
   }
 
