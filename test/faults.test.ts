@@ -136,6 +136,25 @@ describe('Redis out of memory', () => {
     expect(await store.resultCount(meta.id)).toBe(sweep.size);
     expect(worker.counts).toMatchObject({ stored: sweep.size, duplicate: 0, failed: 0 });
   });
+
+  test('the feeder claims nothing while its gate gives a reason (memory within the headroom), and resumes when it does not', async () => {
+    const c = connect();
+    const store = new SweepStore(c, PREFIX);
+    const queue = gameQueue(c, store.keys, QUEUE);
+    opened.push(() => queue.close());
+    const meta = await store.create(spec());
+    let reason: string | undefined = 'Redis is out of memory';
+    const feeder = new Feeder({ store, queue, window: 5, intervalMs: 1000, logger: silent, gate: () => reason });
+    expect(await feeder.tick()).toBe(0);
+    expect(await store.meta(meta.id)).toMatchObject({ cursor: 0 });
+    expect(await store.outstanding(meta.id)).toEqual([]);
+    // Not even the feeder's lock was taken: a gated round writes nothing.
+    expect(await c.exists(store.keys.feederLock)).toBe(0);
+    reason = undefined;
+    expect(await feeder.tick()).toBe(5);
+    expect(await store.meta(meta.id)).toMatchObject({ cursor: 5 });
+    await feeder.stop();
+  });
 });
 
 interface Lab {
