@@ -144,9 +144,12 @@ export class LabMetrics {
       this.perSecond.set(this.rate.sample(counters.done));
       this.backlog.set(backlog);
       for (const status of SWEEP_STATUSES) this.sweeps.set({ status }, statuses[status]);
-      this.memoryUsed.set(memory.used);
-      this.memoryMax.set(memory.max);
-      this.memoryFull.set(memoryShort(memory) ? 1 : 0);
+      // Unknown when Redis does not let the lab read INFO: then not reported at all.
+      if (memory) {
+        this.memoryUsed.set(memory.used);
+        this.memoryMax.set(memory.max);
+        this.memoryFull.set(memoryShort(memory) ? 1 : 0);
+      }
     } finally {
       clearTimeout(timer);
     }

@@ -146,6 +146,7 @@ export class GameWorker {
       if (err instanceof KeyspaceLostError) {
         // Nothing of the sweep can be stored: the job ends here (its queue was most likely lost too).
         this.refused('lost', { sweep: s, job: job.id, err: err.message }, 'the sweep is gone from Redis (its data was lost): the job ends without storing');
+        // Counted once a job: a batch's games are not told apart here.
         this.counts.lost++;
         return 'lost';
       }

@@ -22,13 +22,23 @@ export async function redisMemory(redis: Redis): Promise<RedisMemory> {
   return { used: Math.max(0, field('used_memory') - field('mem_not_counted_for_evict')), max: field('maxmemory') };
 }
 
-const recent = new WeakMap<Redis, { at: number; memory: Promise<RedisMemory> }>();
+/** INFO refused: an ACL user without @dangerous, or a managed Redis that hides the command. */
+const INFO_REFUSED = /^(NOPERM|ERR unknown command)/;
 
-/** redisMemory read at most once per `maxAgeMs` per connection: every view of a list asks for it. */
-export function recentMemory(redis: Redis, maxAgeMs = 1000, now = Date.now()): Promise<RedisMemory> {
+const recent = new WeakMap<Redis, { at: number; memory: Promise<RedisMemory | undefined> }>();
+
+/**
+ * redisMemory read at most once per `maxAgeMs` per connection (every view of a list asks for it);
+ * undefined when this Redis does not let the lab read INFO: the memory is then unknown, and the API
+ * serves as before rather than failing every view.
+ */
+export function recentMemory(redis: Redis, maxAgeMs = 1000, now = Date.now()): Promise<RedisMemory | undefined> {
   const cached = recent.get(redis);
   if (cached && now - cached.at < maxAgeMs) return cached.memory;
-  const memory = redisMemory(redis);
+  const memory = redisMemory(redis).catch((err: Error) => {
+    if (INFO_REFUSED.test(err.message)) return undefined;
+    throw err;
+  });
   recent.set(redis, { at: now, memory });
   // A failed read is not kept: the next caller asks again.
   memory.catch(() => recent.get(redis)?.memory === memory && recent.delete(redis));
@@ -45,9 +55,9 @@ export const MEMORY_HEADROOM = 0.05;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** Why the lab takes no more work now (memory within the headroom of `maxmemory`), or undefined. */
-export function memoryShort(m: RedisMemory, headroom = MEMORY_HEADROOM): string | undefined {
-  if (m.max <= 0 || m.used < m.max * (1 - headroom)) return undefined;
+/** Why the lab takes no more work now (memory within the headroom of `maxmemory`), or undefined (also when unknown). */
+export function memoryShort(m: RedisMemory | undefined, headroom = MEMORY_HEADROOM): string | undefined {
+  if (!m || m.max <= 0 || m.used < m.max * (1 - headroom)) return undefined;
   return (
     `Redis is out of memory: ${mb(m.used)} used of maxmemory ${mb(m.max)}; no new games are queued and no sweep is created ` +
     `until less than ${Math.round((1 - headroom) * 100)} % is used (free memory or raise maxmemory: the sweeps then resume by themselves)`
