@@ -245,6 +245,28 @@ describe('a lab whose Redis fills up mid-sweep', () => {
   }, 120_000);
 });
 
+describe('a coordinator starting on a full Redis', () => {
+  test('it cannot write its epoch: 503 on submit, one warning a logging interval, then it starts when memory is back', async () => {
+    const c = connect();
+    await fillUp(c);
+    const lab = await startLab();
+    const body = { name: 'full', players: 3, seats: ['random', 'random', 'random'], deals: { count: 2 } };
+    const refused = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatch(/^Redis is out of memory/);
+    // Looks every 100 ms for 1.5 s, the same failure logged at most once a second.
+    await sleep(1500);
+    const warnings = lab.lines.filter((l) => l.msg === 'checking the state of Redis failed');
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings.length).toBeLessThanOrEqual(2);
+    expect(await c.get(`${PREFIX}:epoch`)).toBeNull();
+
+    await c.config('SET', 'maxmemory', '0');
+    await waitUntil(() => lab.lines.find((l) => l.msg.startsWith('redis held no lab data')), 'the epoch to be written', 5000);
+    expect((await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body })).status).toBe(201);
+  });
+});
+
 describe('Redis that lost its data', () => {
   test('the result scripts refuse a sweep gone from the keyspace or of another epoch, writing nothing', async () => {
     const c = connect();

@@ -44,6 +44,8 @@ export class LabHealth {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private lastLossLog = 0;
+  /** The last failed look that was logged: the same failure is logged once per logIntervalMs. */
+  private lastFailure = { message: '', at: 0 };
   private stopped = false;
 
   constructor(private readonly o: LabHealthOptions) {}
@@ -52,9 +54,13 @@ export class LabHealth {
     this.stopped = false;
     const tick = () => {
       this.check()
-        .catch((err) => {
-          // Unreachable Redis is the outage log's (and readyz's) business.
-          if (!isRedisUnavailable(err)) this.o.logger.warn({ err }, 'checking the state of Redis failed');
+        .catch((err: Error) => {
+          // Unreachable Redis is the outage log's (and readyz's) business; anything else (an OOM
+          // refusing the first epoch's write) would repeat every look.
+          const now = Date.now();
+          if (isRedisUnavailable(err) || (err.message === this.lastFailure.message && now - this.lastFailure.at < this.o.logIntervalMs)) return;
+          this.lastFailure = { message: err.message, at: now };
+          this.o.logger.warn({ err }, 'checking the state of Redis failed');
         })
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(tick, this.o.intervalMs);
