@@ -182,7 +182,10 @@ async function outOfMemory(url: string): Promise<void> {
   check(refused.status === 503 && /out of memory/.test(String(refused.body.error)), `a new sweep gets a 503 saying Redis is out of memory (${refused.status}: ${JSON.stringify(refused.body.error)})`);
   const degraded = await waitUntil(async () => (await request(`${url}/api/sweeps/${id}`)).body.degraded as string | null, 'the sweep to show degraded', 10_000, 200).catch(() => null);
   check(typeof degraded === 'string', `the sweep shows degraded (${degraded})`);
-  const ready = await request(`${url}/readyz`);
+  const ready = await waitUntil(async () => {
+    const r = await request(`${url}/readyz`);
+    return r.status !== 200 || r.body.degraded ? r : undefined;
+  }, 'readyz to say degraded', 10_000, 200).catch(() => request(`${url}/readyz`));
   check(ready.status === 200 && Array.isArray(ready.body.degraded), `readyz is ready but degraded (${ready.status} ${JSON.stringify(ready.body)})`);
   check(/^wonderlab_redis_memory_full 1$/m.test(String((await request(`${url}/metrics`)).body)), 'the metric wonderlab_redis_memory_full is 1');
   const stored = await store.resultCount(id);

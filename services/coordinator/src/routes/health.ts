@@ -3,7 +3,7 @@
  * degraded but ready while its memory is short), /metrics, the backlog.
  */
 import { Router } from 'express';
-import type { SweepStore } from '@wonderlab/shared/store';
+import { memoryShort, recentMemory, type SweepStore } from '@wonderlab/shared/store';
 import { BACKLOG_FIELD, BACKLOG_ROUTE, type LabMetrics } from '../metrics.js';
 import type { LabHealth } from '../lab-health.js';
 
@@ -22,8 +22,13 @@ export function healthRoutes(store: SweepStore, metrics: LabMetrics, health?: La
     // reads, pauses and cancels work and taking the coordinator out of service would hide the
     // state from the operator, but degraded, with the reason.
     const lost = health?.notReady();
-    if (lost) res.status(503).json({ ok: false, error: lost });
-    else res.json({ ok: true, ...(health?.memoryReason ? { degraded: [health.memoryReason] } : {}) });
+    if (lost) {
+      res.status(503).json({ ok: false, error: lost });
+      return;
+    }
+    // Memory as the sweep views read it (at most a second old), so that the two agree.
+    const short = health && memoryShort(await recentMemory(store.redis).catch(() => undefined));
+    res.json({ ok: true, ...(short ? { degraded: [short] } : {}) });
   });
   router.get('/metrics', async (_req, res) => {
     res.type(metrics.contentType).send(await metrics.text());
