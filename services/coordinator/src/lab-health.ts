@@ -12,7 +12,7 @@
  * README, "Operating the lab"); the epoch key coming back (a restored backup) clears the state.
  */
 import type { Logger } from 'pino';
-import { ensureEpoch, epochCreated, isRedisUnavailable, memoryShort, recentMemory, type RedisMemory, type SweepStore } from '@wonderlab/shared/store';
+import { ensureEpoch, epochCreated, isRedisUnavailable, memoryShort, type RedisMemory, type SweepStore } from '@wonderlab/shared/store';
 
 export interface LabHealthOptions {
   /** Read through its connection (the API's, which fails fast); its epoch is set here. */
@@ -106,7 +106,7 @@ export class LabHealth {
         logger.error({ epoch: this.epoch, found, key, lostForMs: now - this.lost.since }, `redis still lacks the lab's data: ${this.lossReason()}`);
       }
     }
-    const memory = await recentMemory(store.redis, Math.min(1000, this.o.intervalMs), now);
+    const memory = await store.memory(Math.min(1000, this.o.intervalMs));
     const reason = memoryShort(memory);
     if (reason && !this.memoryReason) logger.warn({ used: memory?.used, max: memory?.max }, reason);
     else if (!reason && this.memoryReason) logger.info({ used: memory?.used, max: memory?.max }, 'redis memory is available again: games are queued again');
@@ -140,7 +140,7 @@ export class LabHealth {
    */
   async refuseNewWork(): Promise<string | undefined> {
     await this.check();
-    return this.notReady() ?? memoryShort(await recentMemory(this.o.store.redis, 0));
+    return this.notReady() ?? memoryShort(await this.o.store.memory(0));
   }
 
   /** When the epoch this coordinator works in was created (seconds since 1970), for the metric. */

@@ -10,7 +10,7 @@
 import type { Queue } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { SWEEP_STATUSES, memoryShort, recentMemory, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import { SWEEP_STATUSES, memoryShort, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
 import type { LabHealth } from './lab-health.js';
 
 const RATE_WINDOW_MS = 60_000;
@@ -134,7 +134,7 @@ export class LabMetrics {
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis too slow for a scrape')), this.redisTimeoutMs)));
     try {
       const [counts, counters, backlog, statuses, memory] = await Promise.race([
-        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts(), recentMemory(this.store.redis)]),
+        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts(), this.store.memory()]),
         late,
       ]);
       for (const state of QUEUE_STATES) this.queueJobs.set({ state }, counts[state] ?? 0);

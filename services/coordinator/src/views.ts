@@ -1,6 +1,6 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
 import { sweepStatistics, throughput, type CodeVersion, type SweepStatistics, type WorkerIdentity } from '@wonderlab/shared';
-import { memoryShort, recentMemory, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
+import { memoryShort, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
 export interface SweepCounts {
   total: number;
@@ -83,7 +83,7 @@ export interface CellPage {
 }
 
 export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Date.now()): Promise<SweepOverview> {
-  const [{ queued, handedBack }, ring, memory] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id), recentMemory(store.redis)]);
+  const [{ queued, handedBack }, ring, memory] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id), store.memory()]);
   const finished = meta.done + meta.failed + meta.skipped;
   const pending = Math.max(0, meta.total - meta.cursor) + handedBack;
   const rate = throughput(meta, ring, now);

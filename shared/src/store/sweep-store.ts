@@ -14,6 +14,7 @@ import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
+import { recentMemory, type RedisMemory } from './lab-state.js';
 import { packGame, unpackRecord, unpackSummary } from './packing.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, LOST, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS, UNCLAIM } from './scripts.js';
 
@@ -159,6 +160,11 @@ export class SweepStore {
   /** The connection's state as ioredis names it ('ready', 'reconnecting', …), for messages. */
   connectionStatus(): string {
     return this.redis.status;
+  }
+
+  /** Redis's memory against maxmemory, read at most once per `maxAgeMs`; undefined when Redis refuses INFO (lab-state.ts). */
+  memory(maxAgeMs = 1000): Promise<RedisMemory | undefined> {
+    return recentMemory(this.redis, maxAgeMs);
   }
 
   /** Whether Redis answers PING within `timeoutMs`. */

@@ -3,7 +3,7 @@
  * degraded but ready while its memory is short), /metrics, the backlog.
  */
 import { Router } from 'express';
-import { memoryShort, recentMemory, type SweepStore } from '@wonderlab/shared/store';
+import { memoryShort, type SweepStore } from '@wonderlab/shared/store';
 import { BACKLOG_FIELD, BACKLOG_ROUTE, type LabMetrics } from '../metrics.js';
 import type { LabHealth } from '../lab-health.js';
 
@@ -27,7 +27,7 @@ export function healthRoutes(store: SweepStore, metrics: LabMetrics, health?: La
       return;
     }
     // Memory as the sweep views read it (at most a second old), so that the two agree.
-    const short = health && memoryShort(await recentMemory(store.redis).catch(() => undefined));
+    const short = health && memoryShort(await store.memory().catch(() => undefined));
     res.json({ ok: true, ...(short ? { degraded: [short] } : {}) });
   });
   router.get('/metrics', async (_req, res) => {
