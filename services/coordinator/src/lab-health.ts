@@ -100,10 +100,13 @@ export class LabHealth {
         this.lastLossLog = now;
         logger.error({ epoch: this.epoch, found, key }, `redis lost the lab's data: ${this.lossReason()}`);
         this.o.onLost?.();
-      } else if (now - this.lastLossLog >= this.o.logIntervalMs) {
-        this.lastLossLog = now;
+      } else {
+        // What the key holds now (readyz names it), however often it is logged.
         this.lost.found = found;
-        logger.error({ epoch: this.epoch, found, key, lostForMs: now - this.lost.since }, `redis still lacks the lab's data: ${this.lossReason()}`);
+        if (now - this.lastLossLog >= this.o.logIntervalMs) {
+          this.lastLossLog = now;
+          logger.error({ epoch: this.epoch, found, key, lostForMs: now - this.lost.since }, `redis still lacks the lab's data: ${this.lossReason()}`);
+        }
       }
     }
     const memory = await store.memory(Math.min(1000, this.o.intervalMs));
