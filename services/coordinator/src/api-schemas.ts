@@ -179,13 +179,13 @@ export const HeadToHeadSchema = z.object({
     .describe('rows[i][j]: configs[i] against configs[j] at the same table: score = (games it scored more VP + ties / 2) / games, with its Wilson 95 % interval; null on the diagonal.'),
 });
 
-export const RatingsFitSchema = z
+export const StatisticsAsOfSchema = z
   .object({
-    done: z.number().int().nullable().describe('The games done that the ratings are of (null: the first fit is not ready yet).'),
-    fittedAt: z.string().nullable().describe('ISO 8601: when the fit was made.'),
-    current: z.boolean().describe('Whether the fit is of every game done when asked (a fit not ready within FIT_WAIT_MS is served as the last one).'),
+    version: z.number().int().describe('Games finished, failed and skipped that the statistics are of.'),
+    computedAt: z.string().describe('ISO 8601: when they were computed.'),
+    current: z.boolean().describe('Whether that is every game now (else newer statistics are being computed: FIT_WAIT_MS).'),
   })
-  .describe('Rating fits run on a thread of their own and are cached: which games these ratings are of.');
+  .describe("A sweep's statistics (cells, pooled, parameters, head to head, ratings) are computed on a thread of their own and kept by version: which games these are of.");
 
 export const RatingsSchema = z.object({
   method: z.string(),
@@ -254,18 +254,12 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   headToHead: HeadToHeadSchema.optional().describe('With two or more configurations: who outscores whom at the same table.'),
   headToHeadNote: z.string().optional().describe('Past 64 configurations the matrix is left out (a table nobody reads, megabytes of JSON): this says so.'),
   ratings: RatingsSchema.optional().describe('With two or more configurations: Bradley–Terry ratings on the Elo scale (GET /api/sweeps/:id/ratings takes an anchor).'),
-  statisticsAsOf: z
-    .object({
-      version: z.number().int().describe('Games finished, failed and skipped that the statistics are of.'),
-      computedAt: z.string().describe('ISO 8601: when they were computed.'),
-      current: z.boolean().describe('Whether that is every game now (else newer statistics are being computed: FIT_WAIT_MS).'),
-    })
-    .describe("A sweep's statistics (cells, pooled, parameters, head to head, ratings) are computed on a thread of their own and kept by version: which games these are of."),
+  statisticsAsOf: StatisticsAsOfSchema,
   paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each inside or outside (REPRODUCTION.md's verdicts)."),
 });
 
 export const RatingsResponse = z.object({
-  ratingsFit: RatingsFitSchema.optional(),
+  statisticsAsOf: StatisticsAsOfSchema,
   id: z.string(),
   name: z.string(),
   status: z.enum(SWEEP_STATUSES),

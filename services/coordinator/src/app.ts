@@ -24,7 +24,6 @@ import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
 import type { LadderService } from './ladder.js';
-import type { RatingFits } from '@wonderlab/shared';
 import type { SweepStatistics } from './statistics.js';
 import type { LabHealth } from './lab-health.js';
 
@@ -51,9 +50,6 @@ export interface AppOptions {
   requestTimeoutMs: number;
   /** Where Redis outages are logged; without one, errors are logged as they come. */
   outage?: OutageLog;
-  /** Where rating fits run (a thread of their own, cached), and how long a request waits for one. */
-  fits: RatingFits;
-  fitWaitMs: number;
   /** Where a sweep's statistics are computed (a thread of their own, cached as JSON text). */
   statistics: SweepStatistics;
   /** Extra routes (the dashboard, in `wonderlab serve`), mounted before the 404 handler. */
@@ -84,7 +80,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.use(gameRoutes(store, limits));
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));
-  app.use(ratingsRoutes(store, o.fits, o.fitWaitMs));
+  app.use(ratingsRoutes(store, o.statistics));
   app.use(summaryRoutes(store));
   o.mount?.(app);
   // Every unknown path, not only /api's: express's own 404 page would replace the security headers.

@@ -79,8 +79,6 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
     ladder,
-    fits,
-    fitWaitMs: config.FIT_WAIT_MS,
     statistics,
     health,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,

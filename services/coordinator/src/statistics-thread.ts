@@ -1,11 +1,12 @@
 /**
  * Worker thread of SweepStatistics (statistics.ts): reads a sweep's aggregates from Redis itself
- * and sends back its statistics as JSON text, so that neither the reading of a large aggregate
+ * and sends back its statistics (a page of them, or its configurations against each other) as JSON
+ * text, so that neither the reading of a large aggregate
  * hash (a 1000-cell sweep's is ~100,000 fields) nor the pooling, nor the rating fit, nor the JSON
  * of megabytes runs on the coordinator's event loop.
  */
 import { workerData } from 'node:worker_threads';
-import { serveRequests, sweepStatistics } from '@wonderlab/shared';
+import { groupAggregateTable, headToHeadOf, serveRequests, solveRatings, sweepStatistics, sweepVersus, versusProblem } from '@wonderlab/shared';
 import { SweepStore, connectRedisFailFast, within } from '@wonderlab/shared/store';
 import type { StatisticsRequest, StatisticsThreadData } from './statistics.js';
 
@@ -15,14 +16,25 @@ const redis = connectRedisFailFast(data.redisUrl, data.commandTimeoutMs);
 redis.on('error', () => {});
 const store = new SweepStore(redis, data.prefix);
 
-serveRequests(async ({ id, offset, limit }: StatisticsRequest) => {
+serveRequests(async (request: StatisticsRequest) => {
+  const { id } = request;
   // A fail-fast connection refuses commands until it is up: a short wait after the thread's start
   // or a reconnect, as the API's own connection gets at the coordinator's start.
   if (redis.status !== 'ready') await within(new Promise((resolve) => redis.once('ready', resolve)), 2000);
   const loaded = await store.load(id);
   if (!loaded) throw new Error(`no sweep '${id}'`);
+  if (request.kind === 'versus') {
+    const versus = sweepVersus(groupAggregateTable(await store.aggregateTable(id)), loaded.sweep);
+    if (!versus) return JSON.stringify({ headToHead: null, ratings: null, note: 'fewer than two agent configurations: nothing to compare' });
+    const h2h = headToHeadOf(versus);
+    return JSON.stringify({
+      headToHead: 'headToHead' in h2h ? h2h.headToHead : null,
+      ...('headToHeadNote' in h2h ? { note: h2h.headToHeadNote } : {}),
+      ratings: solveRatings(versusProblem(versus, request.anchor)),
+    });
+  }
   const [table, stops] = await Promise.all([store.aggregateTable(id), loaded.spec.stop ? store.stopStates(id) : undefined]);
-  const stats = sweepStatistics(table, loaded.sweep, { offset, limit });
+  const stats = sweepStatistics(table, loaded.sweep, { offset: request.offset, limit: request.limit });
   // A stopping sweep's cells carry their test: decision, games it took, statistic and trace.
   const cells = stops ? stats.cells.map((c) => ({ ...c, stopped: stops.get(c.index) ?? null })) : stats.cells;
   return JSON.stringify({ ...stats, cells });

@@ -18,11 +18,8 @@ export interface StatisticsThreadData {
   commandTimeoutMs: number;
 }
 
-export interface StatisticsRequest {
-  id: string;
-  offset: number;
-  limit: number;
-}
+/** A page of a sweep's statistics, or its configurations against each other with `anchor` at 0 (GET /api/sweeps/:id/ratings). */
+export type StatisticsRequest = { kind: 'page'; id: string; offset: number; limit: number } | { kind: 'versus'; id: string; anchor?: string };
 
 /** Which games a detail's statistics are of: the version (finished, failed and skipped), when they were computed, whether that is now. */
 export interface StatisticsAsOf {
@@ -45,9 +42,21 @@ export class SweepStatistics {
   }
 
   /** The statistics of a page of the sweep as JSON text (an object), and which games they are of. */
-  async page(meta: SweepMeta, offset: number, limit: number): Promise<{ json: string; asOf: StatisticsAsOf }> {
+  page(meta: SweepMeta, offset: number, limit: number): Promise<{ json: string; asOf: StatisticsAsOf }> {
+    return this.get(meta, `${meta.id}:${offset}:${limit}`, { kind: 'page', id: meta.id, offset, limit });
+  }
+
+  /**
+   * The sweep's head-to-head matrix and ratings with `anchor` at 0, as JSON text
+   * (`{ headToHead, ratings, note? }`); an anchor that is no configuration of the sweep is a
+   * RangeError (by name: it crossed from the thread).
+   */
+  versus(meta: SweepMeta, anchor?: string): Promise<{ json: string; asOf: StatisticsAsOf }> {
+    return this.get(meta, `${meta.id}:versus:${anchor ?? ''}`, { kind: 'versus', id: meta.id, ...(anchor !== undefined ? { anchor } : {}) });
+  }
+
+  private async get(meta: SweepMeta, key: string, request: StatisticsRequest): Promise<{ json: string; asOf: StatisticsAsOf }> {
     const version = meta.done + meta.failed + meta.skipped;
-    const key = `${meta.id}:${offset}:${limit}`;
     const last = this.cache.last(key);
     // A finished sweep's statistics are final: computed once and waited for, never served stale
     // (a client that waited for `done` reads the last games in them).
@@ -60,7 +69,7 @@ export class SweepStatistics {
     if (!finished && !cheap && last && last.version < version && Date.now() - last.at < 2 * took) return this.asText(last);
     const compute = async () => {
       const started = Date.now();
-      const json = await this.thread.call({ id: meta.id, offset, limit });
+      const json = await this.thread.call(request);
       this.took.set(key, Date.now() - started);
       return json;
     };

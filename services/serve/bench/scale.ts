@@ -60,7 +60,12 @@ async function main(): Promise<void> {
     }
     console.log(`scale_sweep: ${created.cells} cells, ${created.games} games played in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
-    // Fits kept busy: each anchor is a question of its own, fitted on the rating thread.
+    // The first detail computes the sweep's statistics (on the statistics thread, waited for: a
+    // finished sweep's are final); it is reported apart from the steady state below.
+    const first = await timed(`${base}/api/sweeps/${id}`);
+    console.log(`scale_detail_first: ${first.ms.toFixed(0)} ms (statistics of ${created.cells} cells computed on the statistics thread)`);
+
+    // Fits kept busy: each anchor is a question of its own, fitted on the statistics thread.
     const anchors = its.slice(0, 12).map((it) => `mcts(it=${it},c=0.1)`);
     let asking = true;
     const ratings = (async () => {
