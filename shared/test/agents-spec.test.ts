@@ -99,7 +99,7 @@ describe('keyed syntax', () => {
 
   it('every key sets its parameter', () => {
     const p = params(
-      'mcts(it=7,time=1.5,depth=12,c=0.9,cs=age,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=4,scale=1/2/3,final=mean)',
+      'mcts(it=7,time=1.5,depth=12,c=0.9,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=4,scale=1/2/3,final=mean)',
     );
     // Over the defaults, so that a parameter added later (with its default) does not break this.
     expect(p).toEqual({
@@ -108,7 +108,6 @@ describe('keyed syntax', () => {
       timeLimit: 1.5,
       depth: 12,
       c: 0.9,
-      cSchedule: 'age',
       reward: 'margin',
       tree: 'seats',
       trades: 'all',
@@ -218,7 +217,7 @@ describe('canonical and full forms', () => {
       'mcts:500,10,100',
       'mcts:250',
       'mcts(it=500,c=0.4,depth=100,pw=0.35)',
-      'mcts(it=7,time=1.5,depth=12,c=0.9,cs=age,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=8/24/32,scale=1/1.5/2,final=mean)',
+      'mcts(it=7,time=1.5,depth=12,c=0.9,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=8/24/32,scale=1/1.5/2,final=mean)',
       'mcts(scale=1/2/3,tl=4)',
       'mcts(reward=rank)',
       'mcts-robilliard',
@@ -231,7 +230,7 @@ describe('canonical and full forms', () => {
       expect(again.kind, full).toBe(spec.kind);
       expect(params(full), full).toEqual(params(text));
       // Every key is spelled out.
-      for (const key of ['it', 'time', 'depth', 'c', 'cs', 'reward', 'tree', 'trades', 'pw', 'pwq', 'kscore', 'playout', 'tl', 'scale', 'final']) {
+      for (const key of ['it', 'time', 'depth', 'c', 'reward', 'tree', 'trades', 'pw', 'pwq', 'kscore', 'playout', 'tl', 'scale', 'final']) {
         expect(full).toContain(`${key}=`);
       }
       expect(fullSpec(again)).toBe(full);
@@ -258,6 +257,14 @@ describe('bad specs throw a SpecError naming the bad part', () => {
     const msg = errorOf('mcts(it=5,foo=1)');
     expect(msg).toContain("unknown parameter 'foo'");
     expect(msg).toContain('mcts(it=5,foo=1)');
+  });
+
+  it('an option removed with issue 41 is unknown, and the message says it was removed', () => {
+    for (const key of ['root', 'cs', 'topp', 'steps', 'seen', 'cutoff', 'rs', 'tord', 'mast', 'mastp', 'vote']) {
+      const msg = errorOf(`mcts(${key}=1)`);
+      expect(msg).toContain(`unknown parameter '${key}': removed with issue 41`);
+    }
+    expect(errorOf('mcts(foo=1)')).not.toContain('removed');
   });
 
   it('a bad number names the option, its whole range and the value: it=abc, it=0, it=1.5, c=-1, depth=101, depth=0, pw=2', () => {
