@@ -31,12 +31,12 @@ const choice = <const T extends readonly string[]>(key: string, name: string, va
 const perAge = (key: string, name: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, name, type: 'perAge', min, max, default: def, meaning });
 
 /**
- * Every option, in the order canonical specs list them. The field names are MctsParams'; the
- * `key` is what a spec writes.
+ * Every option, in the order canonical specs list them. Each field of MctsParams is named as its
+ * spec key, so that an option has one name in specs, code and stored results alike.
  */
 export const MCTS_PARAMETERS = {
-  iterations: integer('it', 'iterations', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
-  timeLimit: number('time', 'time limit (s)', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
+  it: integer('it', 'iterations', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
+  time: number('time', 'time limit (s)', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
   depth: integer('depth', 'search depth (turns)', 1, 100, 100, 'turns simulated from the decision (tree and playout); a simulation cut off there scores the seats\' VP so far, as if the game ended there'),
   c: number('c', 'exploration constant C', 0, 100, 0.4, 'UCB exploration constant (C_MCTS, K_UCT)'),
   reward: choice('reward', 'reward', ['win', 'rank', 'margin', 'share', 'vp'], 'win', 'win: 1 for strictly the most VP, else 0; rank: (n − rank)/(n − 1); margin: 0.5 + (own VP − best other VP)/40 clamped to [0, 1]; share: own VP / all seats\' VP; vp: own VP itself, unscaled (C is then in VP: C = 0.4 leaves the search nearly greedy)'),
@@ -47,14 +47,14 @@ export const MCTS_PARAMETERS = {
   pwq: number('pwq', 'progressive widening Q', 0.01, 100, 1, 'progressive widening factor Q'),
   kscore: number('kscore', 'real-score bias K_score', 0, 1000, 0, 'real-score bias K_score: adds K_score / ln(1 + n) · (the mean VP of the mover at the end of the simulations through the child / 100) to UCB'),
   playout: choice('playout', 'playout policy', ['random', 'nodiscard', 'rulebased', 'mast'], 'random', 'playout policy: random, uniform; nodiscard, uniform among non-discards when there are any; rulebased, the thesis\'s rule-based player; mast, by the moves\' running mean reward (Move-Average Sampling: the best mean with probability 0.9, else uniform)'),
-  playoutArms: choice('parms', 'playout arms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
-  opponents: choice('opp', 'simulated opponents', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
-  ruleEpsilon: number('pe', 'rule-based playout ε', 0, 1, 0, 'the probability that a simulated move of the rulebased policy (playout or opp) is drawn as nodiscard draws it instead (ε-greedy heavy playouts; 0: never)'),
+  parms: choice('parms', 'playout arms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
+  opp: choice('opp', 'simulated opponents', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
+  pe: number('pe', 'rule-based playout ε', 0, 1, 0, 'the probability that a simulated move of the rulebased policy (playout or opp) is drawn as nodiscard draws it instead (ε-greedy heavy playouts; 0: never)'),
   det: choice('det', 'determinization', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, `worlds` worlds sampled once per decision, a tree each, their root statistics summed (see final)'),
   worlds: integer('worlds', 'PIMC worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
   reuse: choice('reuse', 'tree reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),
-  tradeLimit: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search nodes per card and action in playouts (0: none); a card not paid for within it counts as unaffordable'),
-  ageScale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
+  tl: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search nodes per card and action in playouts (0: none); a card not paid for within it counts as unaffordable'),
+  scale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
   final: choice('final', 'final move', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
 } as const;
 
@@ -113,13 +113,13 @@ export const MCTS_AGENTS = {
     summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
     evidence:
       "sections 3–5 of the paper (one level per seat, every move in the tree — each card's discard and stage a child of its own, every payment —, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab against two rulebased-robilliard-notrade, 1000 games per budget: 68.2 / 83.9 / 88.6 / 92.9 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6, every row inside (with one discard and one stage arm per decision, the earlier default: 81.2 / 84.2 / 87.4 / 92.2, and against the trading rulebased-robilliard 64.2 / 75.4 / 80.0 / 87.0)",
-    params: { iterations: 1000, timeLimit: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', playoutArms: 'all', opponents: 'same', tradeLimit: [8, 24, 32] },
+    params: { it: 1000, time: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', parms: 'all', opp: 'same', tl: [8, 24, 32] },
   },
   'mcts-strong': {
     summary: 'our strongest configuration at a given budget',
     evidence:
       'screens on the lab (210 games per variant at 100 iterations against two rulebased, then head to head; pe from two screens against mcts-robilliard(it=500), 200-300 games per value), and the targets measured there with these values (README, "Evidence for the named agents"): 96.4 % of 1050 games at 100 iterations and 99.2 % at 500 against two rulebased; more VP than mcts-robilliard(it=100) in 71.4 %, than mcts-robilliard(it=500) at 500 iterations in 67.5 %, than the fitted mcts:400,10,100 in 68.1 % and than mcts:2000,10,100 at 500 in 72.3 % of 1000 games, seats swapped (mcts with one world per decision; 75.1 and 78.9 % against the two fixed trees of its default before)',
-    params: { reward: 'margin', playout: 'rulebased', opponents: 'same', reuse: 'on', ruleEpsilon: 0.5 },
+    params: { reward: 'margin', playout: 'rulebased', opp: 'same', reuse: 'on', pe: 0.5 },
   },
 } as const satisfies Record<string, NamedMcts>;
 

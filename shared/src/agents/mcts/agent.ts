@@ -87,9 +87,9 @@ export class MctsAgent implements Agent {
       this.lastSearch = [];
       return { move: ctx.legal[0], iterations: 0 };
     }
-    const budget = Math.max(1, Math.round(p.iterations * p.ageScale[ctx.age - 1]));
+    const budget = Math.max(1, Math.round(p.it * p.scale[ctx.age - 1]));
     const c = p.c;
-    const deadline = p.timeLimit > 0 ? performance.now() + p.timeLimit * 1000 : Infinity;
+    const deadline = p.time > 0 ? performance.now() + p.time * 1000 : Infinity;
     this.playouts.mast?.reset();
     let worlds: GameState[] | undefined;
     let roots: Node[];

@@ -73,14 +73,14 @@ export class Playouts {
   readonly mast: Mast | undefined;
 
   constructor(private readonly params: MctsParams) {
-    const usesMast = params.playout === 'mast' || params.opponents === 'mast';
-    this.mast = usesMast ? new Mast(params.playoutArms === 'grouped') : undefined;
+    const usesMast = params.playout === 'mast' || params.opp === 'mast';
+    this.mast = usesMast ? new Mast(params.parms === 'grouped') : undefined;
   }
 
   /** The policy seat q follows when `me` is the searching seat. */
   policyOf(q: number, me: number): PolicyName {
     const p = this.params;
-    return q !== me && p.opponents !== 'same' ? p.opponents : p.playout;
+    return q !== me && p.opp !== 'same' ? p.opp : p.playout;
   }
 
   /** Seat q's move in `world` under `policy`. */
@@ -89,14 +89,14 @@ export class Playouts {
     const legal = this.legal;
     let m: number;
     // ε-greedy heavy playouts: the draw is made only when pe > 0, so pe = 0 plays the same games.
-    if (policy === 'rulebased' && p.ruleEpsilon > 0 && rng.float() < p.ruleEpsilon) policy = 'nodiscard';
+    if (policy === 'rulebased' && p.pe > 0 && rng.float() < p.pe) policy = 'nodiscard';
     if (policy === 'rulebased') {
-      m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1]);
+      m = thesisRulesMoveLazily(world, q, rng, p.tl[world.age - 1]);
     } else if (policy !== 'mast' && world.phase === PHASE_TURN) {
       m = this.drawLazily(world, q, policy === 'nodiscard', rng);
     } else {
-      playoutMoves(world, q, legal, p.tradeLimit[world.age - 1]);
-      const grouped = p.playoutArms === 'grouped';
+      playoutMoves(world, q, legal, p.tl[world.age - 1]);
+      const grouped = p.parms === 'grouped';
       const options = grouped ? groupArms(legal, this.arms) : legal;
       if (policy === 'nodiscard') {
         let keep = 0;
@@ -117,8 +117,8 @@ export class Playouts {
    * drawn arm is resolved from the draw's own pricing too (resolveDrawnArm).
    */
   private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
-    const grouped = this.params.playoutArms === 'grouped';
-    const limit = this.params.tradeLimit[world.age - 1];
+    const grouped = this.params.parms === 'grouped';
+    const limit = this.params.tl[world.age - 1];
     let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit);
     // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
     if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit);
