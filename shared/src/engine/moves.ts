@@ -176,7 +176,8 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (all) {
       stagePays = allForLoaded(stage.costPacked, coins, stagePayBuf, 0);
     } else {
-      stagePay = cheapestForLoaded(stage.costPacked, coins);
+      // Every argument given (no cap: 0): a call with fewer than declared costs V8 a little on this hot path.
+      stagePay = cheapestForLoaded(stage.costPacked, coins, 0);
     }
   }
   const freeBuildReady = hasFreeBuild(s, p);
@@ -189,7 +190,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (listedIn[c] === listing) continue;
     listedIn[c] = listing;
     if (!all) {
-      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
+      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, 0);
     } else if (!s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
       let buildIsFree = false;
       const coinCost = COIN_COST[c];
