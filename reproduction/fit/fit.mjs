@@ -14,13 +14,27 @@
 // so readings are compared only within a stage, one table per stage.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PUBLISHED_TABLES, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, pairedChiSquareGap, parseAgentSpec } from '../../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, REMOVED_PARAMETERS, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, pairedChiSquareGap, parseAgentSpec } from '../../shared/dist/src/index.js';
 import { sampleCorrelation } from 'simple-statistics';
 import { labApi, options, playedAt } from '../lab-client.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);
 const { readings, base } = JSON.parse(readFileSync(new URL('readings.json', here), 'utf8'));
+
+/**
+ * The readings this commit can play: a retired one names mcts options removed with issue 41, which
+ * the spec parser now refuses. Its stored results were played at the commits they record.
+ */
+const playable = Object.keys(readings).filter((r) => !readings[r].retired);
+
+/** Throws, with the way back, unless `reading` is known and playable here. */
+function checkPlayable(reading) {
+  if (!readings[reading]) throw new Error(`unknown reading '${reading}' (known: ${playable.join(', ')})`);
+  if (readings[reading].retired) {
+    throw new Error(`reading '${reading}' is retired (${readings[reading].retired}); its stored results were played at the commits they record: check one out to play it again`);
+  }
+}
 
 /**
  * A reading's mcts options on one table: its `tables` entry there, else its `params`, over `base`
@@ -75,11 +89,11 @@ function specFor(reading, table, deals, cValues) {
 async function submit() {
   const deals = Number(opt('deals', '10'));
   const tables = opt('tables', '7.4,7.3,7.2,7.1').split(',');
-  const names = opt('readings', Object.keys(readings).join(',')).split(',');
+  const names = opt('readings', playable.join(',')).split(',');
   const cValues = opt('c', '0.1,0.4,0.9').split(',').map(Number);
   const existing = new Set((await api('/api/sweeps')).map((s) => s.name));
   for (const reading of names) {
-    if (!readings[reading]) throw new Error(`unknown reading '${reading}' (known: ${Object.keys(readings).join(', ')})`);
+    checkPlayable(reading);
     for (const table of tables) {
       const n = dealsFor(table, deals);
       const spec = specFor(reading, table, n, cValues);
@@ -141,8 +155,19 @@ async function collect() {
   }
 }
 
+/**
+ * A spec's canonical form. Stored results spell out `base`, whose steps=redrawn became the only
+ * behaviour with issue 41: a removed option at the value now always played is dropped first.
+ */
+function canonical(text) {
+  const kept = text.replace(/([(,])\s*([a-z]+)\s*=\s*([^,)]*)\s*(?=[,)])/g, (part, sep, key, value) =>
+    Object.hasOwn(REMOVED_PARAMETERS, key) && REMOVED_PARAMETERS[key] === value ? sep : part,
+  );
+  return canonicalSpec(parseAgentSpec(kept.replace(/,+/g, ',').replace(/\(,/, '(').replace(/,\)/, ')')));
+}
+
 /** The aggregate of the agent in `seat` (labels pool the seats of one canonical spec). */
-const labelOf = (cell, seat) => cell.labels.find((l) => l.label === canonicalSpec(parseAgentSpec(cell.agents[seat])));
+const labelOf = (cell, seat) => cell.labels.find((l) => l.label === canonical(cell.agents[seat]));
 
 /** Our estimate for a paper row: the role of the row's seat in the matching cell. */
 function oursFor(table, row, result, params) {
@@ -152,7 +177,6 @@ function oursFor(table, row, result, params) {
     const label = labelOf(result.cells[0], row.seat);
     return { wins: role.wins, games: role.games, vp: role.meanVp, sd: label?.vp.sd ?? 8 };
   }
-  const canonical = (text) => canonicalSpec(parseAgentSpec(text));
   // A matchup row names its agents as the preset does; the sweep played them with the reading's options.
   const wanted = row.agents?.map((text) => canonical(textWithReading(text, params)));
   const cell = result.cells.find((c) =>
@@ -192,7 +216,9 @@ function rowOutcome(game, agent) {
  */
 async function pairs() {
   const [a, b] = opt('readings', '').split(',');
-  if (!readings[a] || !readings[b]) throw new Error('pairs needs --readings a,b of two known readings');
+  if (!a || !b) throw new Error('pairs needs --readings a,b of two known readings');
+  checkPlayable(a);
+  checkPlayable(b);
   const deals = Number(opt('deals', '30'));
   const tables = opt('tables', '7.2,7.3,7.4,7.5').split(',');
   const stage = `d${deals}`;
@@ -330,7 +356,7 @@ function pairedLine(first, second, stage) {
  */
 function stageReport(stage, detailed) {
   const files = readdirSync(new URL('results/', here)).filter((f) => f.endsWith(`--${stage}.json`));
-  const names = Object.keys(readings).filter((r) => files.some((f) => f.startsWith(`${r}--`)));
+  const names = playable.filter((r) => files.some((f) => f.startsWith(`${r}--`)));
   const groups = ['7.1', '7.2', '7.3', '7.4', '7.5', 'Fig 7.2'];
   const scored = names.map((r) => {
     const rows = score(r, stage);
@@ -351,6 +377,10 @@ function stageReport(stage, detailed) {
     out.push(`| ${reading} | \`${opts}\`${extra} | ${per.join(' | ')} | ${perRow(fit)} | ${perRow(without71)} | ${wins.filter((r) => r.inside).length} / ${wins.length} |`);
   }
   out.push('');
+  const retired = Object.keys(readings).filter((r) => readings[r].retired && files.some((f) => f.startsWith(`${r}--`)));
+  if (retired.length > 0) {
+    out.push(`Not scored here, their options removed with issue 41 (results played at the commits they record): ${retired.join(', ')}.`, '');
+  }
   const [first, second] = scored;
   if (second && second.rows.length === first.rows.length) {
     const lead = (key) => {
@@ -380,7 +410,7 @@ const FITTED_TABLES = ['7.1', '7.2', '7.3', '7.4'];
 /** Whether some reading has been played on all four fitted tables at `stage`. */
 function complete(stage) {
   const files = new Set(readdirSync(new URL('results/', here)));
-  return Object.keys(readings).some((r) => FITTED_TABLES.every((t) => files.has(`${r}--${t}--${stage}.json`)));
+  return playable.some((r) => FITTED_TABLES.every((t) => files.has(`${r}--${t}--${stage}.json`)));
 }
 
 /**

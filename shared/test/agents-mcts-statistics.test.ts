@@ -16,7 +16,7 @@ const SPECS = [
   'mcts(it=60,det=is)',
   'mcts(it=60,arms=all)',
   'mcts(it=60,tree=seats,trades=all,pw=0.35)',
-  'mcts(it=60,det=pimc,worlds=4,vote=majority)',
+  'mcts(it=60,det=pimc,worlds=4)',
   'mcts(it=60,final=mean)',
   'mcts(it=60,det=is,reuse=on)',
 ];

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ThesisRuleBasedAgent, thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from '../src/agents/index.js';
 import { Rng, actingSeats, legalMoves, newGame, step } from '../src/engine/index.js';
 import { decisionContext } from '../src/agents/index.js';
+import { playoutMoves } from '../src/agents/playout-moves.js';
 
 describe('rule-based playouts follow the same rules as the rulebased agent', () => {
   it('property: same rule, and the agent’s move is among the playout policy’s candidates', () => {
@@ -56,7 +57,7 @@ describe('the lazy rule-based playout move', () => {
         const candidates: number[] = [];
         while (!s.isOver()) {
           for (const p of actingSeats(s)) {
-            legalMoves(s, p, 'cheapest', legal, cap);
+            playoutMoves(s, p, legal, cap);
             rulesSeen.add(thesisRuleCandidates(s, p, legal, candidates));
             const eager = new Rng(seed + checked);
             const lazy = new Rng(seed + checked);

@@ -56,33 +56,33 @@ describe('thesis syntax', () => {
   });
 
   it('mcts:500,10,100 sets iterations, time limit and depth; the rest are the defaults', () => {
-    expect(params('mcts:500,10,100')).toEqual({ ...MCTS_DEFAULTS, iterations: 500, timeLimit: 10, depth: 100 });
-    expect(params('mcts:100,2.5,4')).toEqual({ ...MCTS_DEFAULTS, iterations: 100, timeLimit: 2.5, depth: 4 });
+    expect(params('mcts:500,10,100')).toEqual({ ...MCTS_DEFAULTS, it: 500, time: 10, depth: 100 });
+    expect(params('mcts:100,2.5,4')).toEqual({ ...MCTS_DEFAULTS, it: 100, time: 2.5, depth: 4 });
   });
 
   it('trailing positional values may be left out: the defaults fill in', () => {
-    expect(params('mcts:250')).toEqual({ ...MCTS_DEFAULTS, iterations: 250 });
-    expect(params('mcts:250').timeLimit).toBe(MCTS_DEFAULTS.timeLimit);
+    expect(params('mcts:250')).toEqual({ ...MCTS_DEFAULTS, it: 250 });
+    expect(params('mcts:250').time).toBe(MCTS_DEFAULTS.time);
     expect(params('mcts:250').depth).toBe(MCTS_DEFAULTS.depth);
-    expect(params('mcts:250,3')).toEqual({ ...MCTS_DEFAULTS, iterations: 250, timeLimit: 3 });
+    expect(params('mcts:250,3')).toEqual({ ...MCTS_DEFAULTS, it: 250, time: 3 });
     expect(params('mcts')).toEqual(MCTS_DEFAULTS);
   });
 
   it('the thesis defaults (the fitted reading): 100 iterations, 10 s, depth 100, C 0.4, win reward, joint tree, grouped arms in the tree and in random playouts, rule-based opponents', () => {
     expect(MCTS_DEFAULTS).toMatchObject({
       arms: 'grouped',
-      playoutArms: 'grouped',
+      parms: 'grouped',
       playout: 'random',
-      opponents: 'rulebased',
-      iterations: 100,
-      timeLimit: 10,
+      opp: 'rulebased',
+      it: 100,
+      time: 10,
       depth: 100,
       c: 0.4,
       reward: 'win',
       tree: 'joint',
       trades: 'cheapest',
       pw: 0,
-      ageScale: [1, 1.5, 2],
+      scale: [1, 1.5, 2],
       final: 'visits',
     });
   });
@@ -90,25 +90,24 @@ describe('thesis syntax', () => {
 
 describe('keyed syntax', () => {
   it('mcts(it=500,c=0.4,depth=100,pw=0.35)', () => {
-    expect(params('mcts(it=500,c=0.4,depth=100,pw=0.35)')).toEqual({ ...MCTS_DEFAULTS, iterations: 500, c: 0.4, depth: 100, pw: 0.35 });
+    expect(params('mcts(it=500,c=0.4,depth=100,pw=0.35)')).toEqual({ ...MCTS_DEFAULTS, it: 500, c: 0.4, depth: 100, pw: 0.35 });
   });
 
   it('keys in any order, blanks around keys and values allowed', () => {
-    expect(params('mcts( pw = 0.35 , it=500 ,depth=7)')).toEqual({ ...MCTS_DEFAULTS, iterations: 500, depth: 7, pw: 0.35 });
+    expect(params('mcts( pw = 0.35 , it=500 ,depth=7)')).toEqual({ ...MCTS_DEFAULTS, it: 500, depth: 7, pw: 0.35 });
   });
 
   it('every key sets its parameter', () => {
     const p = params(
-      'mcts(it=7,time=1.5,depth=12,c=0.9,cs=age,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=4,scale=1/2/3,final=mean)',
+      'mcts(it=7,time=1.5,depth=12,c=0.9,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=4,scale=1/2/3,final=mean)',
     );
     // Over the defaults, so that a parameter added later (with its default) does not break this.
     expect(p).toEqual({
       ...MCTS_DEFAULTS,
-      iterations: 7,
-      timeLimit: 1.5,
+      it: 7,
+      time: 1.5,
       depth: 12,
       c: 0.9,
-      cSchedule: 'age',
       reward: 'margin',
       tree: 'seats',
       trades: 'all',
@@ -116,17 +115,17 @@ describe('keyed syntax', () => {
       pwq: 2,
       kscore: 0.1,
       playout: 'nodiscard',
-      tradeLimit: [4, 4, 4],
-      ageScale: [1, 2, 3],
+      tl: [4, 4, 4],
+      scale: [1, 2, 3],
       final: 'mean',
     });
   });
 
   it('per-Age values: tl=8/24/32 and scale=1/1.5/2; one number means all three Ages', () => {
-    expect(params('mcts(tl=8/24/32)').tradeLimit).toEqual([8, 24, 32]);
-    expect(params('mcts(scale=1/1.5/2)').ageScale).toEqual([1, 1.5, 2]);
-    expect(params('mcts(scale=2)').ageScale).toEqual([2, 2, 2]);
-    expect(params('mcts(tl=0)').tradeLimit).toEqual([0, 0, 0]);
+    expect(params('mcts(tl=8/24/32)').tl).toEqual([8, 24, 32]);
+    expect(params('mcts(scale=1/1.5/2)').scale).toEqual([1, 1.5, 2]);
+    expect(params('mcts(scale=2)').scale).toEqual([2, 2, 2]);
+    expect(params('mcts(tl=0)').tl).toEqual([0, 0, 0]);
   });
 
   it('mcts() and mcts( ) are the defaults', () => {
@@ -137,17 +136,17 @@ describe('keyed syntax', () => {
   it('mcts-robilliard has its own defaults (the 2014 baseline), and keys override them', () => {
     expect(params('mcts-robilliard')).toEqual(MCTS_ROBILLIARD_DEFAULTS);
     expect(MCTS_ROBILLIARD_DEFAULTS).toMatchObject({
-      iterations: 1000,
-      timeLimit: 0,
+      it: 1000,
+      time: 0,
       c: 0.3,
       tree: 'seats',
       trades: 'all',
       playout: 'nodiscard',
-      tradeLimit: [8, 24, 32],
+      tl: [8, 24, 32],
     });
-    expect(params('mcts-robilliard(it=50)')).toEqual({ ...MCTS_ROBILLIARD_DEFAULTS, iterations: 50 });
+    expect(params('mcts-robilliard(it=50)')).toEqual({ ...MCTS_ROBILLIARD_DEFAULTS, it: 50 });
     // The thesis syntax works for it too, over its own defaults.
-    expect(params('mcts-robilliard:20')).toEqual({ ...MCTS_ROBILLIARD_DEFAULTS, iterations: 20 });
+    expect(params('mcts-robilliard:20')).toEqual({ ...MCTS_ROBILLIARD_DEFAULTS, it: 20 });
   });
 
   it('the kind is case-insensitive (and so are keys); the text is kept as given', () => {
@@ -158,7 +157,7 @@ describe('keyed syntax', () => {
     expect(parseAgentSpec('Random').kind).toBe('random');
     expect(parseAgentSpec('RuleBased').kind).toBe('rulebased');
     expect(parseAgentSpec('Mcts-Robilliard').kind).toBe('mcts-robilliard');
-    expect(params('mcts(IT=5)').iterations).toBe(5);
+    expect(params('mcts(IT=5)').it).toBe(5);
   });
 
   it('every kind listed in AGENT_KINDS parses', () => {
@@ -171,7 +170,7 @@ describe('lists', () => {
     const specs = parseAgentList('random;mcts:100,10,4;rulebased');
     expect(specs.map((s) => s.kind)).toEqual(['random', 'mcts', 'rulebased']);
     expect(specs.map((s) => s.text)).toEqual(['random', 'mcts:100,10,4', 'rulebased']);
-    expect(params(specs[1].text)).toEqual({ ...MCTS_DEFAULTS, iterations: 100, timeLimit: 10, depth: 4 });
+    expect(params(specs[1].text)).toEqual({ ...MCTS_DEFAULTS, it: 100, time: 10, depth: 4 });
   });
 
   it('keyed specs with commas inside a list', () => {
@@ -218,7 +217,7 @@ describe('canonical and full forms', () => {
       'mcts:500,10,100',
       'mcts:250',
       'mcts(it=500,c=0.4,depth=100,pw=0.35)',
-      'mcts(it=7,time=1.5,depth=12,c=0.9,cs=age,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=8/24/32,scale=1/1.5/2,final=mean)',
+      'mcts(it=7,time=1.5,depth=12,c=0.9,reward=margin,tree=seats,trades=all,pw=0.5,pwq=2,kscore=0.1,playout=nodiscard,tl=8/24/32,scale=1/1.5/2,final=mean)',
       'mcts(scale=1/2/3,tl=4)',
       'mcts(reward=rank)',
       'mcts-robilliard',
@@ -231,7 +230,7 @@ describe('canonical and full forms', () => {
       expect(again.kind, full).toBe(spec.kind);
       expect(params(full), full).toEqual(params(text));
       // Every key is spelled out.
-      for (const key of ['it', 'time', 'depth', 'c', 'cs', 'reward', 'tree', 'trades', 'pw', 'pwq', 'kscore', 'playout', 'tl', 'scale', 'final']) {
+      for (const key of ['it', 'time', 'depth', 'c', 'reward', 'tree', 'trades', 'pw', 'pwq', 'kscore', 'playout', 'tl', 'scale', 'final']) {
         expect(full).toContain(`${key}=`);
       }
       expect(fullSpec(again)).toBe(full);
@@ -258,6 +257,14 @@ describe('bad specs throw a SpecError naming the bad part', () => {
     const msg = errorOf('mcts(it=5,foo=1)');
     expect(msg).toContain("unknown parameter 'foo'");
     expect(msg).toContain('mcts(it=5,foo=1)');
+  });
+
+  it('an option removed with issue 41 is unknown, and the message says it was removed', () => {
+    for (const key of ['root', 'cs', 'topp', 'steps', 'seen', 'cutoff', 'rs', 'tord', 'mast', 'mastp', 'vote']) {
+      const msg = errorOf(`mcts(${key}=1)`);
+      expect(msg).toContain(`unknown parameter '${key}': removed with issue 41`);
+    }
+    expect(errorOf('mcts(foo=1)')).not.toContain('removed');
   });
 
   it('a bad number names the option, its whole range and the value: it=abc, it=0, it=1.5, c=-1, depth=101, depth=0, pw=2', () => {
@@ -380,6 +387,10 @@ describe('the parameter table is the one source of every option', () => {
     for (const def of PARAMETER_LIST) expect(msg).toContain(def.key);
   });
 
+  it('every option has one name: its field in the code is its key in specs', () => {
+    for (const def of PARAMETER_LIST) expect(def.field).toBe(def.key);
+  });
+
   it('keys are unique, defaults lie in their ranges, and every named agent parses to its table entry', () => {
     expect(new Set(PARAMETER_LIST.map((d) => d.key)).size).toBe(PARAMETER_LIST.length);
     for (const kind of MCTS_KINDS) {
@@ -394,7 +405,7 @@ describe('the parameter table is the one source of every option', () => {
         if (def.type === 'choice') expect(def.values).toContain(v);
       }
       // The thesis's positional syntax works for every named agent.
-      expect(params(`${kind}:7,2,9`)).toEqual({ ...defaults, iterations: 7, timeLimit: 2, depth: 9 });
+      expect(params(`${kind}:7,2,9`)).toEqual({ ...defaults, it: 7, time: 2, depth: 9 });
     }
   });
 

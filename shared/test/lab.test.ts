@@ -433,7 +433,7 @@ group('playGame', () => {
     const g = playGame(plan({ agents: ['MCTS:8,10,100', 'Random', 'rulebased'] }));
     expect(g.players.map((x) => x.canonical)).toEqual(['mcts(it=8)', 'random', 'rulebased']);
     expect(g.players.map((x) => x.agent)).toEqual(['MCTS:8,10,100', 'Random', 'rulebased']);
-    expect(MCTS_DEFAULTS.iterations).not.toBe(8);
+    expect(MCTS_DEFAULTS.it).not.toBe(8);
   });
 
   it('over many games, summaries are sane and exactly zero or one seat is `winner`', () => {

@@ -87,17 +87,17 @@ describe('estimated cost', () => {
   it('grows with iterations and players, is capped by the time limit, and is zero-ish without MCTS', () => {
     const p = mctsDefaults('mcts');
     const at = (over: Partial<typeof p>, players = 3) => decisionSeconds({ ...p, ...over }, players);
-    expect(at({ iterations: 1000, timeLimit: 0 })[0]).toBeGreaterThan(at({ iterations: 100, timeLimit: 0 })[0] * 9);
-    expect(at({ iterations: 1000, timeLimit: 0 }, 7)[0]).toBeGreaterThan(at({ iterations: 1000, timeLimit: 0 })[0]);
+    expect(at({ it: 1000, time: 0 })[0]).toBeGreaterThan(at({ it: 100, time: 0 })[0] * 9);
+    expect(at({ it: 1000, time: 0 }, 7)[0]).toBeGreaterThan(at({ it: 1000, time: 0 })[0]);
     // Ages II and III scale the iterations.
-    const [a1, a2, a3] = at({ iterations: 1000, timeLimit: 0 });
+    const [a1, a2, a3] = at({ it: 1000, time: 0 });
     expect(a2 / a1).toBeCloseTo(1.5, 5);
     expect(a3 / a1).toBeCloseTo(2, 5);
-    expect(at({ iterations: 100_000, timeLimit: 0.5 })).toEqual([0.5, 0.5, 0.5]);
-    expect(at({ iterations: 1000, timeLimit: 0, depth: 4 })[0]).toBeLessThan(at({ iterations: 1000, timeLimit: 0 })[0]);
+    expect(at({ it: 100_000, time: 0.5 })).toEqual([0.5, 0.5, 0.5]);
+    expect(at({ it: 1000, time: 0, depth: 4 })[0]).toBeLessThan(at({ it: 1000, time: 0 })[0]);
     expect(gameSeconds(['random', 'rulebased', 'random'])).toBeLessThan(0.01);
     // The simulated opponents' policy counts for their seats: between all-random and all-rule-based.
-    const policies = (playout: typeof p.playout, opponents: typeof p.opponents) => at({ iterations: 1000, timeLimit: 0, playout, opponents })[0];
+    const policies = (playout: typeof p.playout, opp: typeof p.opp) => at({ it: 1000, time: 0, playout, opp })[0];
     expect(policies('random', 'rulebased')).toBeGreaterThan(policies('random', 'same'));
     expect(policies('random', 'rulebased')).toBeLessThan(policies('rulebased', 'same'));
     expect(gameSeconds(['mcts:1000,0', 'rulebased', 'random'])).toBeGreaterThan(gameSeconds(['mcts:100,0', 'rulebased', 'random']) * 9);

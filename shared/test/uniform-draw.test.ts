@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { groupArms, isArm, resolveArm, resolveDrawnArm } from '../src/agents/mcts/arms.js';
+import { playoutMoves } from '../src/agents/playout-moves.js';
 import {
   ACTION_BUILD,
   ACTION_DISCARD,
@@ -39,7 +40,7 @@ for (const grouped of [false, true]) for (const noDiscard of [false, true]) for 
 
 /** The options a listing-based draw chooses among: the legal list, grouped or not, discards left out when anything else is there. */
 function listedOptions(s: GameState, p: number, v: Variant): number[] {
-  const legal = legalMoves(s, p, 'cheapest', [], v.cap);
+  const legal = playoutMoves(s, p, [], v.cap);
   const options = v.grouped ? groupArms(legal, []) : legal;
   if (!v.noDiscard) return options;
   return options.filter((m) => moveAction(m) !== ACTION_DISCARD);
@@ -141,7 +142,7 @@ describe('drawUniformMove', () => {
           const lazyRng = new Rng(seed);
           const lazy = resolveDrawnArm(s, p, arm, lazyRng, cap);
           const listRng = new Rng(seed);
-          const listed = resolveArm(s, p, arm, legalMoves(s, p, 'cheapest', [], cap), listRng);
+          const listed = resolveArm(s, p, arm, playoutMoves(s, p, [], cap), listRng);
           expect(lazy).toBe(listed);
           // Both generators are at the same point afterwards: the same numbers were drawn.
           const next = lazyRng.int(1 << 30);

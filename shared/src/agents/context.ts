@@ -2,7 +2,7 @@
  * The DecisionContext an agent decides in: built from the true state by whoever runs the game,
  * handing the agent only what its seat may know.
  */
-import { Determinizer, clone, copyState, observe, type GameState, type HandMemory, type Rng } from '../engine/index.js';
+import { Determinizer, clone, copyState, observe, type GameState, type Rng } from '../engine/index.js';
 import type { DecisionContext } from './types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { DecisionContext } from './types.js';
  */
 export function decisionContext(s: GameState, seat: number, legal: number[], rng: Rng, open: boolean): DecisionContext {
   // Built at the first draw: a search draws hundreds of worlds of this one state.
-  const determinizers: Partial<Record<HandMemory, Determinizer>> = {};
+  let determinizer: Determinizer | undefined;
   return {
     seat,
     players: s.n,
@@ -19,8 +19,8 @@ export function decisionContext(s: GameState, seat: number, legal: number[], rng
     legal,
     rng,
     observe: () => observe(s, seat),
-    sampleWorld: (r: Rng, into?: GameState, memory: HandMemory = 'remembered') => {
-      if (!open) return (determinizers[memory] ??= new Determinizer(s, seat, memory)).sample(r, into);
+    sampleWorld: (r: Rng, into?: GameState) => {
+      if (!open) return (determinizer ??= new Determinizer(s, seat)).sample(r, into);
       // Open information: every hand is visible, but later Ages' decks are not dealt yet.
       const world = into ? copyState(into, s) : clone(s);
       r.forkInto(world.rng);

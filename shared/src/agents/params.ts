@@ -31,46 +31,56 @@ const choice = <const T extends readonly string[]>(key: string, name: string, va
 const perAge = (key: string, name: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, name, type: 'perAge', min, max, default: def, meaning });
 
 /**
- * Every option, in the order canonical specs list them. The field names are MctsParams'; the
- * `key` is what a spec writes.
+ * Every option, in the order canonical specs list them. Each field of MctsParams is named as its
+ * spec key, so that an option has one name in specs, code and stored results alike.
  */
 export const MCTS_PARAMETERS = {
-  iterations: integer('it', 'iterations', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
-  timeLimit: number('time', 'time limit (s)', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
-  depth: integer('depth', 'search depth (turns)', 1, 100, 100, 'turns simulated from the decision (tree and playout); what a simulation cut off there scores: see cutoff'),
-  cutoff: choice('cutoff', 'depth cut-off score', ['standing', 'printed', 'none'], 'standing', 'what a simulation cut off at depth before the game ends scores: standing, the seats\' VP so far as if the game ended there; printed, only the VP printed on what they built (blue cards, wonder stages) and their conflict tokens, without the counts made at the end (science, guilds, yellow cards, coins); none, no seat has won (every seat 0 VP: reward=win gives 0, the other rewards as for equal scores)'),
+  it: integer('it', 'iterations', 1, 10_000_000, 100, 'iterations per decision in Age I (Ages II and III multiply it by scale)'),
+  time: number('time', 'time limit (s)', 0, 86_400, 10, 'cap on the seconds one decision may take (0: none); a decision it cuts short is counted'),
+  depth: integer('depth', 'search depth (turns)', 1, 100, 100, 'turns simulated from the decision (tree and playout); a simulation cut off there scores the seats\' VP so far, as if the game ended there'),
   c: number('c', 'exploration constant C', 0, 100, 0.4, 'UCB exploration constant (C_MCTS, K_UCT)'),
-  rootPolicy: choice('root', 'root selection', ['ucb', 'greedy'], 'ucb', 'how the root picks its child: ucb, as every node; greedy, by mean reward alone once each move has been tried (UCB with the root\'s visits never counted, ln 1 = 0, as the thesis\'s Algorithm 1 backs up to the root\'s children and stops)'),
-  cSchedule: choice('cs', 'C schedule', ['const', 'age'], 'const', 'const: C in every Age; age: C in Age I, C/2 in Age II, C/4 in Age III'),
   reward: choice('reward', 'reward', ['win', 'rank', 'margin', 'share', 'vp'], 'win', 'win: 1 for strictly the most VP, else 0; rank: (n − rank)/(n − 1); margin: 0.5 + (own VP − best other VP)/40 clamped to [0, 1]; share: own VP / all seats\' VP; vp: own VP itself, unscaled (C is then in VP: C = 0.4 leaves the search nearly greedy)'),
   tree: choice('tree', 'tree shape', ['joint', 'seats'], 'joint', 'joint: one tree level per decision of the agent, the other seats\' moves drawn by their playout policy inside the step (thesis); seats: one level per acting seat, each choosing by its own reward (2014 paper)'),
   arms: choice('arms', 'tree arms', ['all', 'grouped'], 'grouped', 'moves in the tree: all, a child per card and action; grouped, one discard child and one stage child per decision (the card they use: see bury), builds per card'),
   trades: choice('trades', 'payments in the tree', ['cheapest', 'all'], 'cheapest', 'payments in the tree: the cheapest per card and action, or every undominated split between the neighbours'),
   pw: number('pw', 'progressive widening P', 0, 1, 0, 'progressive widening exponent P (0: off): at a node\'s m-th visit only the first ⌊Q·m^P⌋ moves in the 2014 paper\'s order'),
   pwq: number('pwq', 'progressive widening Q', 0.01, 100, 1, 'progressive widening factor Q'),
-  kscore: number('kscore', 'real-score bias K_score', 0, 1000, 0, 'real-score bias K_score: adds K_score / ln(1 + n) · (the child\'s mean real score, see rs, / 100) to UCB'),
-  realScore: choice('rs', 'real score', ['final', 'node'], 'final', 'what K_score weighs: final, the mover\'s VP at the end of the simulations through the child; node, the mover\'s VP in the position right after the child\'s move (the game\'s current score)'),
-  playout: choice('playout', 'playout policy', ['random', 'nodiscard', 'rulebased', 'mast'], 'random', 'playout policy: random, uniform; nodiscard, uniform among non-discards when there are any; rulebased, the thesis\'s rule-based player; mast, by the moves\' running mean reward (see mast)'),
-  playoutArms: choice('parms', 'playout arms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
-  opponents: choice('opp', 'simulated opponents', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
-  treeOpponents: choice('topp', 'opponents in the tree', ['same', 'random', 'nodiscard', 'rulebased'], 'same', 'with tree=joint, the other seats\' policy in the steps of the tree (the thesis\'s joint nodes, each holding every seat\'s move): same, as in the simulations after it (see opp); or random, nodiscard, rulebased'),
-  steps: choice('steps', 'tree steps', ['redrawn', 'stored'], 'redrawn', 'with tree=joint, the other seats\' moves in a step of the tree: redrawn every time an iteration passes it; stored, drawn once when the step\'s node is added and the same ever after (a node holds the state after every seat\'s move, as the thesis\'s joint nodes do; with det=pimc the tree is then one fixed game tree)'),
-  mast: choice('mast', 'MAST selection', ['eps', 'gibbs'], 'eps', 'how a mast playout picks: eps, the best mean with probability 1 − ε, else uniform; gibbs, with probability ∝ exp(mean/τ)'),
-  mastp: number('mastp', 'MAST ε or τ', 0, 100, 0.1, 'ε of mast=eps, or the temperature τ of mast=gibbs'),
-  ruleEpsilon: number('pe', 'rule-based playout ε', 0, 1, 0, 'the probability that a simulated move of the rulebased policy (playout or opp) is drawn as nodiscard draws it instead (ε-greedy heavy playouts; 0: never)'),
-  det: choice('det', 'determinization', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, worlds fixed worlds sampled once, a tree each, their votes combined'),
-  memory: choice('seen', 'hands seen', ['remembered', 'forgotten'], 'remembered', 'what a sampled world keeps of the hands the agent has passed on: remembered, each card it saw stays in the hand it travelled with (its information set); forgotten, the other hands and the face-down removals of each Age are redealt from every card it cannot see now (an agent without memory)'),
+  kscore: number('kscore', 'real-score bias K_score', 0, 1000, 0, 'real-score bias K_score: adds K_score / ln(1 + n) · (the mean VP of the mover at the end of the simulations through the child / 100) to UCB'),
+  playout: choice('playout', 'playout policy', ['random', 'nodiscard', 'rulebased', 'mast'], 'random', 'playout policy: random, uniform; nodiscard, uniform among non-discards when there are any; rulebased, the thesis\'s rule-based player; mast, by the moves\' running mean reward (Move-Average Sampling: the best mean with probability 0.9, else uniform)'),
+  parms: choice('parms', 'playout arms', ['all', 'grouped'], 'grouped', 'moves a random, nodiscard or mast playout draws from: all, every card and action; grouped, each build plus one stage and one discard (the card they use: see bury)'),
+  opp: choice('opp', 'simulated opponents', ['same', 'random', 'nodiscard', 'rulebased', 'mast'], 'rulebased', 'the other seats\' policy in simulations when it differs from playout (same: it does not)'),
+  pe: number('pe', 'rule-based playout ε', 0, 1, 0, 'the probability that a simulated move of the rulebased policy (playout or opp) is drawn as nodiscard draws it instead (ε-greedy heavy playouts; 0: never)'),
+  det: choice('det', 'determinization', ['is', 'pimc'], 'is', 'determinization: is, one tree and a fresh world every iteration (single-observer ISMCTS); pimc, `worlds` worlds sampled once per decision, a tree each, their root statistics summed (see final)'),
   worlds: integer('worlds', 'PIMC worlds', 1, 1000, 8, 'worlds (trees) of det=pimc; the iterations are shared between them'),
-  vote: choice('vote', 'PIMC vote', ['visits', 'majority'], 'visits', 'how det=pimc combines its trees: visits, the move with the most visits summed over them; majority, the move most trees choose (ties by the summed statistics, as final says)'),
   reuse: choice('reuse', 'tree reuse', ['off', 'on'], 'off', 'on: the subtree under the agent\'s last move is kept as the next decision\'s root (needs tree=joint and det=is)'),
-  tradeLimit: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search branches per card in playouts (0: none); a card not paid for within it counts as unaffordable'),
-  tradeOrder: choice('tord', 'payment order in playouts', ['cheapest', 'random'], 'cheapest', 'how playouts pay for a card: cheapest, the cheapest payment (tl then rarely binds); random, the first payment found with the trade choices tried in a random order, tl counting the dead ends (the 2014 paper\'s playouts)'),
-  ageScale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
+  tl: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search nodes per card and action in playouts (0: none); a card not paid for within it counts as unaffordable'),
+  scale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
   final: choice('final', 'final move', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
 } as const;
 
 export type MctsParams = { -readonly [K in keyof typeof MCTS_PARAMETERS]: (typeof MCTS_PARAMETERS)[K]['default'] };
 export type MctsField = keyof MctsParams;
+
+/**
+ * Options removed with issue 41, each with the value the agent now always plays (their default):
+ * each served one-off readings of the thesis fit (or none at all), and a spec that names one is
+ * refused with this reason rather than as a mere typo. The readings' stored results were played
+ * at the commits they record and are reproducible there; a stored spec that names one at this
+ * value (reproduction/fit spells its base out) plays as the same spec without it.
+ */
+export const REMOVED_PARAMETERS: Readonly<Record<string, string>> = {
+  root: 'ucb',
+  cs: 'const',
+  topp: 'same',
+  steps: 'redrawn',
+  seen: 'remembered',
+  cutoff: 'standing',
+  rs: 'final',
+  tord: 'cheapest',
+  mast: 'eps',
+  mastp: '0.1',
+  vote: 'visits',
+};
 
 /** The parameters' definitions in canonical order, with their field names. */
 export const PARAMETER_LIST: readonly (ParamDef & { field: MctsField })[] = (Object.keys(MCTS_PARAMETERS) as MctsField[]).map((field) => ({ ...MCTS_PARAMETERS[field], field }));
@@ -103,13 +113,13 @@ export const MCTS_AGENTS = {
     summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
     evidence:
       "sections 3–5 of the paper (one level per seat, every move in the tree — each card's discard and stage a child of its own, every payment —, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab against two rulebased-robilliard-notrade, 1000 games per budget: 68.2 / 83.9 / 88.6 / 92.9 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6, every row inside (with one discard and one stage arm per decision, the earlier default: 81.2 / 84.2 / 87.4 / 92.2, and against the trading rulebased-robilliard 64.2 / 75.4 / 80.0 / 87.0)",
-    params: { iterations: 1000, timeLimit: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', playoutArms: 'all', opponents: 'same', tradeLimit: [8, 24, 32] },
+    params: { it: 1000, time: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', parms: 'all', opp: 'same', tl: [8, 24, 32] },
   },
   'mcts-strong': {
     summary: 'our strongest configuration at a given budget',
     evidence:
       'screens on the lab (210 games per variant at 100 iterations against two rulebased, then head to head; pe from two screens against mcts-robilliard(it=500), 200-300 games per value), and the targets measured there with these values (README, "Evidence for the named agents"): 96.4 % of 1050 games at 100 iterations and 99.2 % at 500 against two rulebased; more VP than mcts-robilliard(it=100) in 71.4 %, than mcts-robilliard(it=500) at 500 iterations in 67.5 %, than the fitted mcts:400,10,100 in 68.1 % and than mcts:2000,10,100 at 500 in 72.3 % of 1000 games, seats swapped (mcts with one world per decision; 75.1 and 78.9 % against the two fixed trees of its default before)',
-    params: { reward: 'margin', playout: 'rulebased', opponents: 'same', reuse: 'on', ruleEpsilon: 0.5 },
+    params: { reward: 'margin', playout: 'rulebased', opp: 'same', reuse: 'on', pe: 0.5 },
   },
 } as const satisfies Record<string, NamedMcts>;
 

@@ -19,7 +19,6 @@ import {
   choiceBase,
   encodeMove,
   hasFreeBuild,
-  legalMoves,
   loadSeat,
   moveAction,
   moveCard,
@@ -32,6 +31,7 @@ import {
   type Rng,
 } from '../engine/index.js';
 import { resourceMask, resourceTypes, resourceUnits } from './features.js';
+import { playoutMoves } from './playout-moves.js';
 
 // What the rules read of a card, as typed arrays: the rules run for every card of every hand at
 // every step of a playout.
@@ -121,13 +121,11 @@ const handRules = new Int32Array(7);
  * `branchLimit` (0: none). The rules look at the cards in their order and stop at the first rule
  * that has a move, so only the cards of the rules tried have their payments searched; a playout
  * step that lists every card's payments spends most of its time there. Outside a normal turn it
- * lists the legal moves as thesisRulesMove does. With a `tradeOrder` generator (tord=random) each
- * payment is the first one found in a random order, drawn from that generator as the cards are
- * priced, so it follows the same rules but no longer draws the same numbers as a full listing.
+ * lists the legal moves as thesisRulesMove does.
  */
-export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchLimit = 0, tradeOrder: Rng | null = null): number {
+export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchLimit = 0): number {
   if (s.phase !== PHASE_TURN) {
-    legalMoves(s, p, 'cheapest', legalBuf, branchLimit, tradeOrder);
+    playoutMoves(s, p, legalBuf, branchLimit);
     return thesisRulesMove(s, p, legalBuf, rng);
   }
   const have = producedBy(s, p);
@@ -141,11 +139,11 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   let k = 0;
   // Rules 1–3: builds of the cards that fall under them.
   for (let rule = 1; rule <= 3; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit, tradeOrder);
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 4: a wonder stage, with any card (each card is a move of its own, as in the legal list).
-  const stagePay = cheapestStagePayment(s, p, branchLimit, tradeOrder);
+  const stagePay = cheapestStagePayment(s, p, branchLimit);
   if (stagePay !== NO_PAYMENT) {
     for (let i = 0; i < count; i++) out[k++] = encodeMove(handCards[i], ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     return out[rng.int(k)];
@@ -157,7 +155,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
     const vp = VP[handCards[i]];
     if (vp < bestVp) continue;
     const before = k;
-    k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit, tradeOrder);
+    k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
     if (k === before) continue;
     if (vp > bestVp) {
       // Drop the cheaper blue cards' moves, keeping this card's, in their order.
@@ -170,7 +168,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   if (k > 0) return out[rng.int(k)];
   // Rules 6 and 7.
   for (let rule = 6; rule <= 7; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit, tradeOrder);
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 8: discard any card.

@@ -12,7 +12,7 @@
  * that is wrong.
  */
 import { z } from 'zod';
-import { MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
+import { MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
 
 export type { MctsParams } from './params.js';
 
@@ -77,6 +77,9 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
   const params = mctsDefaults(kind) as Record<MctsField, unknown>;
   for (const [key, value] of Object.entries(raw)) {
     const known = BY_KEY.get(key);
+    if (!known && Object.hasOwn(REMOVED_PARAMETERS, key)) {
+      fail(text, `unknown parameter '${key}': removed with issue 41, as an option of one-off readings of the thesis fit or of none (stored results stay reproducible at the commits they record; known: ${KNOWN_KEYS})`);
+    }
     if (!known) fail(text, `unknown parameter '${key}' (known: ${KNOWN_KEYS})`);
     const result = known.schema.safeParse(value);
     // Every message names the option, its range and the value given.

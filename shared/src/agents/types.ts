@@ -8,7 +8,7 @@
  * open-information game it returns the true position, with future Ages' decks still unknown).
  * Agents may keep state across turns; one agent instance plays one seat of one game.
  */
-import type { GameState, HandMemory, MoveMode, Observation, Rng } from '../engine/index.js';
+import type { GameState, MoveMode, Observation, Rng } from '../engine/index.js';
 
 export interface DecisionContext {
   readonly seat: number;
@@ -25,10 +25,9 @@ export interface DecisionContext {
    * A full game state consistent with what the seat knows, freshly sampled with `rng`; the
    * caller may mutate it. The seat's own hand and every public fact are exact. Given `into` (a
    * world of an earlier call, no longer needed), it may be overwritten and returned instead of
-   * a new state: use the returned one. `memory` says what the world keeps of the hands the seat
-   * has passed on (HandMemory; by default all of it).
+   * a new state: use the returned one.
    */
-  sampleWorld(rng: Rng, into?: GameState, memory?: HandMemory): GameState;
+  sampleWorld(rng: Rng, into?: GameState): GameState;
 }
 
 export interface Decision {

@@ -209,14 +209,6 @@ export function determinize(s: GameState, viewer: number, rng: Rng): GameState {
 }
 
 /**
- * What a world keeps of the hands the viewer has passed on. remembered: each card it saw stays in
- * the hand it travelled with (its information set, as above). forgotten: as a viewer without
- * memory would guess, the other seats' hands and the face-down removals of each Age are one group,
- * redealt from every card of that Age it cannot see now.
- */
-export type HandMemory = 'remembered' | 'forgotten';
-
-/**
  * Draws worlds of one state for one viewer (see determinize, which is one draw). Which places are
  * hidden, how they group and which cards each group holds depend only on the state and the
  * viewer, so they are worked out once here; a draw is then a copy, a shuffle per group and the
@@ -242,7 +234,6 @@ export class Determinizer {
   constructor(
     private readonly s: GameState,
     viewer: number,
-    memory: HandMemory = 'remembered',
   ) {
     const n = s.n;
     const at: number[] = [];
@@ -252,7 +243,7 @@ export class Determinizer {
     let guildAt: number[] = [];
     let guildPool: number[] = [];
     for (let age = 1; age <= s.age; age++) {
-      const places = hiddenPlaces(s, viewer, age, memory);
+      const places = hiddenPlaces(s, viewer, age);
       if (age === 3) {
         guildsBefore = starts.length;
         const free = places.filter((pl) => pl.group === n && CARDS[readPlace(s, pl.at)].isGuild);
@@ -327,13 +318,12 @@ export class Determinizer {
  * The places of an Age's cards that the viewer cannot see, each with its group: group h < n is
  * hand lineage h as the viewer last saw it, group n the free group.
  */
-function hiddenPlaces(s: GameState, viewer: number, age: number, memory: HandMemory): Place[] {
+function hiddenPlaces(s: GameState, viewer: number, age: number): Place[] {
   const n = s.n;
   const current = age === s.age;
   const done = current ? Math.min(turnsDone(s), TURNS_PER_AGE) : TURNS_PER_AGE;
   const lastSeen = new Array<number>(n);
-  // A viewer that forgets has seen no hand but its own: every hidden place is in the free group.
-  for (let h = 0; h < n; h++) lastSeen[h] = memory === 'remembered' ? lastHeld(s, age, h, viewer, done) : 0;
+  for (let h = 0; h < n; h++) lastSeen[h] = lastHeld(s, age, h, viewer, done);
   const places: Place[] = [];
   const groupOf = (h: number, turn: number) => (lastSeen[h] > 0 && turn > lastSeen[h] ? h : n);
   // Slots not played yet are LOG_NONE and skipped.

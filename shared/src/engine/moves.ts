@@ -16,7 +16,6 @@
  */
 import { BOARDS, CARDS, NUM_CARD_TYPES } from './catalog.js';
 import { allForLoaded, cheapestForLoaded, loadSeat, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
-import type { Rng } from './rng.js';
 import {
   PHASE_DISCARD_BUILD,
   PHASE_OVER,
@@ -115,13 +114,10 @@ export function setListLength(list: unknown[], k: number): void {
 
 /**
  * Fills `out` with seat p's legal moves (whatever it held is overwritten) and returns it. Empty when p does not act
- * in this phase. `branchLimit` (cheapest mode only; 0: none) caps the payment search per card and
- * action, so a payment it does not find within the cap counts as unaffordable; with a `tradeOrder`
- * generator (cheapest mode only) each payment is the first one found in a random order rather than
- * the cheapest (see cheapestForLoaded).
+ * in this phase.
  */
-export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = [], branchLimit = 0, tradeOrder: Rng | null = null): number[] {
-  setListLength(out, writeLegalMoves(s, p, mode, out, branchLimit, tradeOrder));
+export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest', out: number[] = []): number[] {
+  setListLength(out, writeLegalMoves(s, p, mode, out));
   return out;
 }
 
@@ -156,7 +152,7 @@ export function distinctHandCards(s: GameState, p: number, out: Int32Array): num
  * caller that draws one move and reuses its list: cutting the list to length on every call is a
  * few per cent of a random game.
  */
-export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[], branchLimit: number, tradeOrder: Rng | null = null): number {
+export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: number[]): number {
   let k = 0;
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return 0;
@@ -180,7 +176,8 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (all) {
       stagePays = allForLoaded(stage.costPacked, coins, stagePayBuf, 0);
     } else {
-      stagePay = cheapestForLoaded(stage.costPacked, coins, branchLimit, tradeOrder);
+      // Every argument given (no cap: 0): a call with fewer than declared costs V8 a little on this hot path.
+      stagePay = cheapestForLoaded(stage.costPacked, coins, 0);
     }
   }
   const freeBuildReady = hasFreeBuild(s, p);
@@ -193,7 +190,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (listedIn[c] === listing) continue;
     listedIn[c] = listing;
     if (!all) {
-      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, branchLimit, tradeOrder);
+      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, 0);
     } else if (!s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
       let buildIsFree = false;
       const coinCost = COIN_COST[c];
@@ -231,9 +228,10 @@ export function hasFreeBuild(s: GameState, p: number): boolean {
  * else the build (free when chained, otherwise at its cheapest payment if it has one), then
  * Olympia A's free build when `freeBuildReady` and building would cost something or be
  * impossible. loadSeat(s, p) must have been called for s. For policies that look at a few cards
- * of a hand rather than at every legal move (agents/playout-rules.ts).
+ * of a hand rather than at every legal move; `branchLimit` caps the payment search as
+ * cheapestForLoaded's limit does (0: none).
  */
-export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0, tradeOrder: Rng | null = null): number {
+export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0): number {
   if (s.ownsName[ownsNameIndex(p, NAME_OF[c])]) return k;
   let buildIsFree = false;
   const coinCost = COIN_COST[c];
@@ -241,7 +239,7 @@ export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuil
     out[k++] = encodeMove(c, ACTION_BUILD);
     buildIsFree = true;
   } else if (coinCost <= s.coins[p]) {
-    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost, branchLimit, tradeOrder);
+    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost, branchLimit);
     if (pay !== NO_PAYMENT) {
       out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
       if (pay === 0 && coinCost === 0) buildIsFree = true;
@@ -255,9 +253,9 @@ export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuil
  * The cheapest payment of seat p's next wonder stage, or NO_PAYMENT when there is none or it cannot
  * be paid. loadSeat(s, p) must have been called for s.
  */
-export function cheapestStagePayment(s: GameState, p: number, branchLimit = 0, tradeOrder: Rng | null = null): number {
+export function cheapestStagePayment(s: GameState, p: number, branchLimit = 0): number {
   const stage = nextStage(s, p);
-  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p], branchLimit, tradeOrder) : NO_PAYMENT;
+  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p], branchLimit) : NO_PAYMENT;
 }
 
 const checkBuf: number[] = [];
@@ -265,7 +263,7 @@ const checkBuf: number[] = [];
 /**
  * Whether seat p may play move m now: p acts in this phase and m is one of the moves legalMoves
  * lists in 'all' mode, so a payment must be undominated (paying a neighbour more than a listed
- * split would is refused). Every move legalMoves gives without a branch limit passes. For moves
+ * split would is refused). Every move legalMoves gives passes. For moves
  * from outside (records, the API, hand-written positions); step() trusts its input.
  */
 export function isLegalMove(s: GameState, p: number, m: number): boolean {

@@ -16,7 +16,6 @@
 import { DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
 import { MAX_CHOICES, MAX_PLAYERS, choiceBase, resourceIndex, type GameState } from './state.js';
 import { NUM_RESOURCES } from './resources.js';
-import type { Rng } from './rng.js';
 
 /** A payment packed into one number: left in the low byte, right in the next. */
 export const packPayment = (left: number, right: number): number => left | (right << 8);
@@ -153,26 +152,6 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
       srcUsed[k] = 0;
     }
   }
-}
-
-/** Whether source k can still give a unit at price position `at` (a fixed source's count left there, a one-of not yet used). */
-function sourceFree(k: number, at: number): boolean {
-  if (srcFixed[k]) return (srcSide[k] === 1 ? leftFixed[at] : rightFixed[at]) !== 0;
-  return srcUsed[k] === 0;
-}
-
-/** Source k gives a unit at `at`: one fewer of a fixed source's units there, or its one-of used. */
-function takeSource(k: number, at: number): void {
-  if (!srcFixed[k]) srcUsed[k] = 1;
-  else if (srcSide[k] === 1) leftFixed[at]--;
-  else rightFixed[at]--;
-}
-
-/** Undoes takeSource(k, at). */
-function giveBackSource(k: number, at: number): void {
-  if (!srcFixed[k]) srcUsed[k] = 0;
-  else if (srcSide[k] === 1) leftFixed[at]++;
-  else rightFixed[at]++;
 }
 
 /** Appends a source to the block being read; returns the index after it. */
@@ -415,17 +394,15 @@ function keptSlot(missing: number): number {
 
 /**
  * cheapestPayment for the seat last loaded with loadSeat. `limit` caps the search nodes visited
- * (0: none): Robilliard et al. (2014) cap the trade branches their playouts explore per card to
- * speed them up, and a card whose payment is not found within the cap counts as unaffordable. Our
- * search is ordered cheapest first, so the cap rarely binds; it exists to reproduce that
- * approximation. With an `order` generator the search is theirs instead: firstInRandomOrder.
+ * (0: none), and a payment not found within the cap counts as none: the payment search's own
+ * cost bound, which the agents' playouts use to reproduce Robilliard et al. (2014)'s cap on the
+ * trade branches explored per card. The rules themselves never cap it (legalMoves).
  */
-export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 0, order: Rng | null = null): number {
+export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 0): number {
   if (maxCoins < 0) return NO_PAYMENT;
   const packed = missingPacked(costPacked);
   if (packed === 0) return 0;
   if (!neighboursLoaded) loadNeighbours();
-  if (order !== null) return firstInRandomOrder(packed, maxCoins, limit, order);
   // A capped search's result depends on its order and budget: only uncapped ones are kept.
   const slot = limit > 0 ? -1 : keptSlot(packed);
   if (slot >= 0 && keptStamp[slot] === loadedStamp && keptMissing[slot] === packed) {
@@ -460,74 +437,6 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 
     keptBudget[slot] = maxCoins;
   }
   return best >= 0 && bestTotal <= maxCoins ? best : NO_PAYMENT;
-}
-
-/*
- * Robilliard et al. (2014) search a card's tree of trade choices in their playouts "by imposing a
- * random order on the branches" and stop at the first branch that pays, or after L branches,
- * when the card counts as unplayable. Here a branch is one path from the first missing unit to
- * where it ends: every unit given a source within the budget (the payment, taken as found, not
- * the cheapest), or a unit with no source left or none the coins reach (a dead end). At each
- * unit the sources that can give it are tried in an order drawn as the search goes (a
- * Fisher–Yates shuffle per unit), the seat's own one-of productions among them: the tree is of
- * every way to cover the cost, and a card that would cover it for free is not preferred.
- */
-/** Per unit, the positions of the sources that can give it, shuffled as they are tried. */
-const randomCandidates = new Int32Array(MAX_UNITS * MAX_SOURCES);
-let randomOrder: Rng | null = null;
-let randomFound = false;
-
-function dfsRandom(u: number, paidLeft: number, paidRight: number): void {
-  if (u === numUnits) {
-    randomFound = true;
-    bestLeft = paidLeft;
-    bestRight = paidRight;
-    return;
-  }
-  const at = unitAt[u];
-  const bit = 1 << unitRes[u];
-  const base = u * MAX_SOURCES;
-  let n = 0;
-  for (let k = srcBase; k < srcEnd; k++) {
-    if (!(srcMask[k] & bit) || !sourceFree(k, at)) continue;
-    randomCandidates[base + n++] = k;
-  }
-  if (n === 0) {
-    branches++;
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    const j = i + randomOrder!.int(n - i);
-    const k = randomCandidates[base + j];
-    randomCandidates[base + j] = randomCandidates[base + i];
-    randomCandidates[base + i] = k;
-    const side = srcSide[k];
-    let l = paidLeft;
-    let rt = paidRight;
-    if (side === 1) l += priceLeft[at];
-    else if (side === 2) rt += priceRight[at];
-    if (l + rt > budget) {
-      branches++;
-    } else {
-      takeSource(k, at);
-      dfsRandom(u + 1, l, rt);
-      giveBackSource(k, at);
-    }
-    if (randomFound || (branchLimit !== 0 && branches >= branchLimit)) return;
-  }
-}
-
-/** The payment of the first branch that pays `packed` (missing units) within the budget and the cap, in an order drawn from `order`. */
-function firstInRandomOrder(packed: number, maxCoins: number, limit: number, order: Rng): number {
-  missingUnits(packed);
-  budget = maxCoins;
-  branches = 0;
-  branchLimit = limit > 0 ? limit : 0;
-  randomOrder = order;
-  randomFound = false;
-  dfsRandom(0, 0, 0);
-  randomOrder = null;
-  return randomFound ? packPayment(bestLeft, bestRight) : NO_PAYMENT;
 }
 
 /**

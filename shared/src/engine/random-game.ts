@@ -20,7 +20,7 @@ const movesBuf = new Int32Array(MAX_PLAYERS);
 const legalBuf: number[] = [];
 
 function drawFromListing(s: GameState, p: number, rng: Rng): number {
-  return legalBuf[rng.int(writeLegalMoves(s, p, 'cheapest', legalBuf, 0))];
+  return legalBuf[rng.int(writeLegalMoves(s, p, 'cheapest', legalBuf))];
 }
 
 /**

@@ -14,12 +14,7 @@ export class Rng {
       this.s.set(seed);
       return;
     }
-    this.reseed(typeof seed === 'string' ? hashString(seed) : seed);
-  }
-
-  /** Restarts the generator as `new Rng(seed)` would start, without allocating. */
-  reseed(seed: number): this {
-    let x = seed >>> 0;
+    let x = (typeof seed === 'string' ? hashString(seed) : seed) >>> 0;
     // splitmix32 spreads even tiny seeds (0, 1, 2 …) over the whole state.
     for (let i = 0; i < 4; i++) {
       x = (x + 0x9e3779b9) >>> 0;
@@ -31,7 +26,6 @@ export class Rng {
     if ((this.s[0] | this.s[1] | this.s[2] | this.s[3]) === 0) this.s[0] = 1;
     // Warm up: the first outputs of sfc32 still show the seed's structure.
     for (let i = 0; i < 12; i++) this.nextU32();
-    return this;
   }
 
   /** Next uniform 32-bit unsigned integer. */

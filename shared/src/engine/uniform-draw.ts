@@ -58,22 +58,21 @@ let drawnCount = 0;
 let drawnFreeBuild = false;
 
 /** Finds the build moves of the draw's card `index` (builds, buildCount), as writeCheapestBuilds lists them; loadSeat(s, p) done. */
-function priceCard(s: GameState, p: number, index: number, freeBuildReady: boolean, branchLimit: number, tradeOrder: Rng | null): void {
-  const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit, tradeOrder);
+function priceCard(s: GameState, p: number, index: number, freeBuildReady: boolean, branchLimit: number): void {
+  const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit);
   buildCount[index] = k;
   for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
 }
 
 /**
- * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …, branchLimit) lists on a
- * normal turn (`branchLimit` caps the payment search as there, 0: none; `tradeOrder`, when given,
- * orders it at random as there). With `grouped`, among the grouped options — each build, one
+ * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …) lists on a normal turn,
+ * each payment searched with cheapestForLoaded's cap `branchLimit` (0: none, as legalMoves). With `grouped`, among the grouped options — each build, one
  * stage option and one discard option for the whole hand, returned with the card WHOLE_HAND_CARD
  * (the stage's with its payment) for the caller to resolve. With `noDiscard`, among the moves that
  * are not discards, or NO_DRAW when there are none. Only for s.phase === PHASE_TURN. Positional
  * flags rather than an options object: it runs at every step of a playout and allocates nothing.
  */
-export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number, tradeOrder: Rng | null = null): number {
+export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number): number {
   if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
   const count = distinctHandCards(s, p, cards);
   for (let i = 0; i < count; i++) buildCount[i] = -1;
@@ -108,11 +107,11 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
     const card = index === WHOLE_HAND ? WHOLE_HAND_CARD : cards[index];
     if (kind === DISCARD) return encodeMove(card, ACTION_DISCARD);
     if (kind === STAGE) {
-      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit, tradeOrder);
+      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit);
       if (stagePay === NO_PAYMENT) continue;
       return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     }
-    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, branchLimit, tradeOrder);
+    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, branchLimit);
     if (kind < buildCount[index]) return builds[2 * index + kind];
   }
   return NO_DRAW;
@@ -127,7 +126,7 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
 export function priceDrawnHand(s: GameState, p: number, branchLimit: number): number {
   if (s !== drawnState || p !== drawnSeat) throw new Error('priceDrawnHand prices the hand of the last draw, for its state and seat');
   loadSeat(s, p);
-  for (let i = 0; i < drawnCount; i++) if (buildCount[i] < 0) priceCard(s, p, i, drawnFreeBuild, branchLimit, null);
+  for (let i = 0; i < drawnCount; i++) if (buildCount[i] < 0) priceCard(s, p, i, drawnFreeBuild, branchLimit);
   return drawnCount;
 }
 

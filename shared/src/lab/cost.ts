@@ -58,13 +58,13 @@ function depthFactor(depth: number): number {
 
 /** Estimated CPU seconds one decision of these MCTS parameters takes in each Age. */
 export function decisionSeconds(params: MctsParams, players: number): [number, number, number] {
-  const opponents = params.opponents === 'same' ? params.playout : params.opponents;
+  const opponents = params.opp === 'same' ? params.playout : params.opp;
   const policyMicros = (byPlayers(ITERATION_MICROS[params.playout], players) + (players - 1) * byPlayers(ITERATION_MICROS[opponents], players)) / players;
   const micros = policyMicros * depthFactor(params.depth) * (params.tree === 'seats' || params.trades === 'all' ? SEATS_OR_ALL_TRADES_FACTOR : 1);
-  return params.ageScale.map((scale) => {
-    const seconds = (Math.max(1, Math.round(params.iterations * scale)) * micros) / 1e6;
+  return params.scale.map((scale) => {
+    const seconds = (Math.max(1, Math.round(params.it * scale)) * micros) / 1e6;
     // The time limit caps a decision (0: no cap).
-    return params.timeLimit > 0 ? Math.min(params.timeLimit, seconds) : seconds;
+    return params.time > 0 ? Math.min(params.time, seconds) : seconds;
   }) as [number, number, number];
 }
 

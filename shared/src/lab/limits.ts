@@ -96,18 +96,18 @@ export function moveProblem(source: AgentSource, spec: AgentSpec, limits: SweepL
   if (!('params' in spec)) return undefined;
   const p = spec.params;
   const at = (key: string) => (source.keys?.includes(key) ? `${source.field}.params.${key}` : source.field);
-  const scale = Math.max(...p.ageScale);
-  const perMove = Math.round(p.iterations * scale);
+  const scale = Math.max(...p.scale);
+  const perMove = Math.round(p.it * scale);
   if (perMove > limits.maxMoveIterations) {
     return {
       field: source.keys?.includes('scale') && !source.keys.includes('it') ? at('scale') : at('it'),
-      message: `agent '${source.text}': it=${formatCount(p.iterations)} × scale ${scale} = ${formatCount(perMove)} iterations per move, over this lab's limit of ${formatCount(limits.maxMoveIterations)} (${LIMIT_SETTINGS.maxMoveIterations})`,
+      message: `agent '${source.text}': it=${formatCount(p.it)} × scale ${scale} = ${formatCount(perMove)} iterations per move, over this lab's limit of ${formatCount(limits.maxMoveIterations)} (${LIMIT_SETTINGS.maxMoveIterations})`,
     };
   }
-  if (p.timeLimit > limits.maxMoveSeconds) {
+  if (p.time > limits.maxMoveSeconds) {
     return {
       field: at('time'),
-      message: `agent '${source.text}': time=${p.timeLimit} seconds per move, over this lab's limit of ${limits.maxMoveSeconds} (${LIMIT_SETTINGS.maxMoveSeconds})`,
+      message: `agent '${source.text}': time=${p.time} seconds per move, over this lab's limit of ${limits.maxMoveSeconds} (${LIMIT_SETTINGS.maxMoveSeconds})`,
     };
   }
   return undefined;

@@ -28,7 +28,7 @@ import type { MctsParams } from '../params.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
 import { Playouts } from './policies.js';
-import { cutOffScore, fillRewards } from './reward.js';
+import { fillRewards } from './reward.js';
 import { searchStatistics } from './statistics.js';
 import { Node, rankRootMoves, selectChild, type RootMove } from './tree.js';
 
@@ -49,13 +49,9 @@ export class MctsAgent implements Agent {
    */
   private rootLegal: readonly number[] = [];
   private readonly rootKeys: number[] = [];
-  /** steps=stored: the generator of a tree step's moves, reseeded from the step's node. */
-  private readonly stepRng = new Rng(0);
   private readonly scores = new Int32Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
   private readonly path: Node[] = [];
-  /** rs=node: the mover's VP right after each path node's move (pathVp[i] for path[i]). */
-  private readonly pathVp: number[] = [];
   private readonly playouts: Playouts;
   private readonly keys: MoveKeys;
   /** The world the iterations play in, kept for the next decision's draws. */
@@ -91,20 +87,19 @@ export class MctsAgent implements Agent {
       this.lastSearch = [];
       return { move: ctx.legal[0], iterations: 0 };
     }
-    const budget = Math.max(1, Math.round(p.iterations * p.ageScale[ctx.age - 1]));
-    const c = p.cSchedule === 'age' ? p.c / 2 ** (ctx.age - 1) : p.c;
-    const deadline = p.timeLimit > 0 ? performance.now() + p.timeLimit * 1000 : Infinity;
+    const budget = Math.max(1, Math.round(p.it * p.scale[ctx.age - 1]));
+    const c = p.c;
+    const deadline = p.time > 0 ? performance.now() + p.time * 1000 : Infinity;
     this.playouts.mast?.reset();
     let worlds: GameState[] | undefined;
     let roots: Node[];
     if (p.det === 'pimc') {
       worlds = [];
-      for (let k = 0; k < p.worlds; k++) worlds.push(ctx.sampleWorld(rng, undefined, p.memory));
+      for (let k = 0; k < p.worlds; k++) worlds.push(ctx.sampleWorld(rng));
       roots = worlds.map(() => new Node(-1, -1));
     } else {
       roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
     }
-    if (p.steps === 'stored') for (const root of roots) if (root.seed === 0) root.seed = rng.nextU32() || 1;
     const carried = roots[0].visits;
     this.rootLegal = ctx.legal;
     this.keys.keys(ctx.legal, this.rootKeys);
@@ -122,7 +117,7 @@ export class MctsAgent implements Agent {
         break;
       }
       const k = done % roots.length;
-      world = worlds ? (world ? copyState(world, worlds[k]) : clone(worlds[k])) : ctx.sampleWorld(rng, world, p.memory);
+      world = worlds ? (world ? copyState(world, worlds[k]) : clone(worlds[k])) : ctx.sampleWorld(rng, world);
       if (this.explains && !shown) shown = clone(world);
       this.iterate(world, me, roots[k], c, rng);
       done++;
@@ -134,7 +129,7 @@ export class MctsAgent implements Agent {
     this.lastSearch = rankRootMoves(p, roots, me, allowed, rng);
     const key = this.lastSearch.length > 0 ? this.lastSearch[0].move : this.keys.key(ctx.legal[0]);
     // The bury rule reads only the agent's own hand and public facts: any world of its own does.
-    const move = this.keys.resolve(isArm(key) ? (worlds?.[0] ?? ctx.sampleWorld(rng, undefined, p.memory)) : undefined, me, key, ctx.legal, rng);
+    const move = this.keys.resolve(isArm(key) ? (worlds?.[0] ?? ctx.sampleWorld(rng)) : undefined, me, key, ctx.legal, rng);
     if (p.reuse === 'on') this.kept = roots[0].child(key, me);
     if (!this.explains) return { move, iterations: done, cutShort };
     return { move, iterations: done, cutShort, search: this.explain(ctx, key, move, done, carried, shown!) };
@@ -165,24 +160,14 @@ export class MctsAgent implements Agent {
     let node = root;
     let turns = 0;
     let expanded = false;
-    const scoresAfterMove = p.kscore > 0 && p.realScore === 'node';
-    const stored = p.steps === 'stored' && p.tree === 'joint';
-    // steps=stored: steps in which the agent does not act, counted since the path's last node.
-    let unowned = 0;
     // Descent: one tree level per acting seat that the tree models, the agent's own first (the
     // root's children are its moves; the order of simultaneous choices is otherwise immaterial).
     while (!expanded && !world.isOver() && turns < p.depth) {
-      const pathLenBefore = pathLen;
-      // The generator of this step's moves: the agent's own, or with steps=stored one seeded by
-      // the step's node, so that passing the node again replays the same moves. A step in which
-      // the agent acts is seeded by the child it picks (below); one without, by the path's last
-      // node and the count of such steps since.
-      let stepRng = stored && !acts(world, me) ? this.stepRng.reseed((node.seed + Math.imul(++unowned, 0x9e3779b9)) >>> 0) : rng;
       for (let k = 0; k < n; k++) {
         const q = me + k < n ? me + k : me + k - n;
         if (!acts(world, q)) continue;
         if (p.tree === 'joint' && q !== me) {
-          moves[q] = playouts.move(world, q, p.treeOpponents === 'same' ? playouts.policyOf(q, me) : p.treeOpponents, stepRng);
+          moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
           continue;
         }
         if (expanded) {
@@ -191,22 +176,15 @@ export class MctsAgent implements Agent {
         }
         const atRoot = pathLen === 1 && world.phase === PHASE_TURN;
         const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
-        const cHere = node === root && p.rootPolicy === 'greedy' ? 0 : c;
-        const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), cHere, rng);
+        const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), c, rng);
         if (next.visits === 0) expanded = true;
-        if (stored) {
-          if (next.seed === 0) next.seed = rng.nextU32() || 1;
-          stepRng = this.stepRng.reseed(next.seed);
-          unowned = 0;
-        }
         node = next;
         path[pathLen++] = node;
-        moves[q] = keys.resolve(world, q, node.move, legal, stepRng);
+        moves[q] = keys.resolve(world, q, node.move, legal, rng);
         mast?.note(q, moves[q]);
       }
       if (world.phase === PHASE_TURN) turns++;
       step(world, moves);
-      if (scoresAfterMove) for (let i = pathLenBefore; i < pathLen; i++) this.pathVp[i] = scoreSeat(world, path[i].mover).total;
     }
     // Playout.
     while (!world.isOver() && turns < p.depth) {
@@ -216,8 +194,8 @@ export class MctsAgent implements Agent {
     }
     const scores = this.scores;
     const rewards = this.rewards;
-    const cutOff = world.isOver() ? 'standing' : p.cutoff;
-    for (let q = 0; q < n; q++) scores[q] = cutOffScore(world, q, cutOff);
+    // A simulation cut off at the depth scores the seats' VP so far, as if the game ended there.
+    for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
     fillRewards(p.reward, scores, n, rewards);
     mast?.update(rewards);
     for (let i = 0; i < pathLen; i++) {
@@ -225,7 +203,7 @@ export class MctsAgent implements Agent {
       visited.visits++;
       if (visited.mover >= 0) {
         visited.reward += rewards[visited.mover];
-        visited.vp += scoresAfterMove ? this.pathVp[i] : scores[visited.mover];
+        visited.vp += scores[visited.mover];
       }
     }
   }

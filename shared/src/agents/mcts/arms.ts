@@ -184,8 +184,7 @@ export function resolveArm(world: GameState, q: number, key: number, legal: read
  * The move that a grouped arm just drawn by the engine's drawUniformMove(s, p, …) stands for: the
  * bury rule's card, ties drawn with `rng` in hand order — the move resolveArm picks from the full
  * listing, drawing the same numbers — but pricing only the cards the draw did not price
- * (priceDrawnHand). Only for cheapest payments (`branchLimit` as in the draw): with a random
- * payment order, pricing draws numbers too, so the caller lists the hand instead. `s` must not
+ * (priceDrawnHand), with the payment search capped at `branchLimit` as in the draw. `s` must not
  * have changed since the draw.
  */
 export function resolveDrawnArm(s: GameState, p: number, arm: number, rng: Rng, branchLimit: number): number {

@@ -2,8 +2,9 @@
  * Playout policies: how a seat moves in the simulated part of an iteration (and, with tree=joint,
  * how the other seats move inside the tree's steps), and MAST's statistics.
  */
-import { ACTION_DISCARD, ACTION_STAGE, MAX_PLAYERS, NO_DRAW, PHASE_TURN, distinctHandCards, drawUniformMove, encodeMove, legalMoves, moveAction, moveCard, movePayLeft, movePayRight, setListLength, type GameState, type Rng } from '../../engine/index.js';
+import { ACTION_DISCARD, MAX_PLAYERS, NO_DRAW, PHASE_TURN, drawUniformMove, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
+import { playoutMoves } from '../playout-moves.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
 import { armOf, groupArms, isArm, resolveArm, resolveDrawnArm } from './arms.js';
 
@@ -13,6 +14,8 @@ export type PolicyName = MctsParams['playout'];
 const KEYS = 1 << 10;
 /** Moves one simulation can make: 3 Ages × 7 slots × 7 seats, plus Halikarnassos's builds. */
 const TRAIL = 256;
+/** The probability that a mast playout picks uniformly rather than the best mean (ε-greedy). */
+const MAST_EPSILON = 0.1;
 
 /**
  * Move-Average Sampling Technique (Finnsson & Björnsson 2008): the mean reward of every move (by
@@ -66,25 +69,18 @@ export class Mast {
 export class Playouts {
   private readonly legal: number[] = [];
   private readonly arms: number[] = [];
-  private readonly weights: number[] = [];
-  private readonly handCards = new Int32Array(7);
   /** MAST's statistics, when some seat's policy is mast. */
   readonly mast: Mast | undefined;
 
   constructor(private readonly params: MctsParams) {
-    const usesMast = params.playout === 'mast' || params.opponents === 'mast';
-    this.mast = usesMast ? new Mast(params.playoutArms === 'grouped') : undefined;
-  }
-
-  /** The generator that orders the payment search at random (tord=random), or null: the cheapest payment. */
-  private tradeOrder(rng: Rng): Rng | null {
-    return this.params.tradeOrder === 'random' ? rng : null;
+    const usesMast = params.playout === 'mast' || params.opp === 'mast';
+    this.mast = usesMast ? new Mast(params.parms === 'grouped') : undefined;
   }
 
   /** The policy seat q follows when `me` is the searching seat. */
   policyOf(q: number, me: number): PolicyName {
     const p = this.params;
-    return q !== me && p.opponents !== 'same' ? p.opponents : p.playout;
+    return q !== me && p.opp !== 'same' ? p.opp : p.playout;
   }
 
   /** Seat q's move in `world` under `policy`. */
@@ -93,14 +89,14 @@ export class Playouts {
     const legal = this.legal;
     let m: number;
     // ε-greedy heavy playouts: the draw is made only when pe > 0, so pe = 0 plays the same games.
-    if (policy === 'rulebased' && p.ruleEpsilon > 0 && rng.float() < p.ruleEpsilon) policy = 'nodiscard';
+    if (policy === 'rulebased' && p.pe > 0 && rng.float() < p.pe) policy = 'nodiscard';
     if (policy === 'rulebased') {
-      m = thesisRulesMoveLazily(world, q, rng, p.tradeLimit[world.age - 1], this.tradeOrder(rng));
+      m = thesisRulesMoveLazily(world, q, rng, p.tl[world.age - 1]);
     } else if (policy !== 'mast' && world.phase === PHASE_TURN) {
       m = this.drawLazily(world, q, policy === 'nodiscard', rng);
     } else {
-      legalMoves(world, q, 'cheapest', legal, p.tradeLimit[world.age - 1], this.tradeOrder(rng));
-      const grouped = p.playoutArms === 'grouped';
+      playoutMoves(world, q, legal, p.tl[world.age - 1]);
+      const grouped = p.parms === 'grouped';
       const options = grouped ? groupArms(legal, this.arms) : legal;
       if (policy === 'nodiscard') {
         let keep = 0;
@@ -118,71 +114,35 @@ export class Playouts {
   /**
    * A random or no-discard move without listing the hand (engine/uniform-draw.ts): the same choice among
    * the same options as listing them and drawing one, at the cost of the cards it looks at. A
-   * drawn arm is resolved from the draw's own pricing too (resolveDrawnArm), except with a random
-   * payment order, whose pricing draws numbers of its own and is done by listing as before.
+   * drawn arm is resolved from the draw's own pricing too (resolveDrawnArm).
    */
   private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
-    const grouped = this.params.playoutArms === 'grouped';
-    const limit = this.params.tradeLimit[world.age - 1];
-    const order = this.tradeOrder(rng);
-    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit, order);
+    const grouped = this.params.parms === 'grouped';
+    const limit = this.params.tl[world.age - 1];
+    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit);
     // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
-    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit, order);
+    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit);
     if (!isArm(choice)) return choice;
-    if (order === null) return resolveDrawnArm(world, q, choice, rng, limit);
-    legalMoves(world, q, 'cheapest', this.legal, limit, order);
-    if (moveAction(choice) === ACTION_STAGE) this.payStagesAs(world, q, choice);
-    return resolveArm(world, q, choice, this.legal, rng);
+    return resolveDrawnArm(world, q, choice, rng, limit);
   }
 
-  /**
-   * With tord=random the listing that resolves a stage arm searched the stage's payment afresh, so
-   * it may have found another one, or none within the cap: its stage moves are made to carry the
-   * arm's payment, one per card of the hand, so that the arm resolves to the payment drawn.
-   */
-  private payStagesAs(world: GameState, q: number, arm: number): void {
-    const legal = this.legal;
-    let k = 0;
-    for (let i = 0; i < legal.length; i++) if (moveAction(legal[i]) !== ACTION_STAGE) legal[k++] = legal[i];
-    const count = distinctHandCards(world, q, this.handCards);
-    for (let i = 0; i < count; i++) legal[k++] = encodeMove(this.handCards[i], ACTION_STAGE, movePayLeft(arm), movePayRight(arm));
-    setListLength(legal, k);
-  }
-
-  /** MAST's pick among `options`: ε-greedy or Gibbs sampling on the moves' mean rewards. */
+  /** MAST's pick among `options`: ε-greedy on the moves' mean rewards. */
   private mastChoice(q: number, options: readonly number[], rng: Rng): number {
-    const p = this.params;
     const mast = this.mast!;
-    if (p.mast === 'eps') {
-      if (rng.float() < p.mastp) return options[rng.int(options.length)];
-      let best = options[0];
-      let bestValue = -Infinity;
-      let ties = 0;
-      for (let i = 0; i < options.length; i++) {
-        const v = mast.value(q, options[i]);
-        if (v > bestValue) {
-          bestValue = v;
-          best = options[i];
-          ties = 1;
-        } else if (v === bestValue && rng.int(++ties) === 0) {
-          best = options[i];
-        }
-      }
-      return best;
-    }
-    // Gibbs: weights exp((v − max) / τ), shifted by the best value so they cannot overflow.
-    const weights = this.weights;
-    weights.length = options.length;
-    let top = -Infinity;
+    if (rng.float() < MAST_EPSILON) return options[rng.int(options.length)];
+    let best = options[0];
+    let bestValue = -Infinity;
+    let ties = 0;
     for (let i = 0; i < options.length; i++) {
-      weights[i] = mast.value(q, options[i]);
-      if (weights[i] > top) top = weights[i];
+      const v = mast.value(q, options[i]);
+      if (v > bestValue) {
+        bestValue = v;
+        best = options[i];
+        ties = 1;
+      } else if (v === bestValue && rng.int(++ties) === 0) {
+        best = options[i];
+      }
     }
-    const tau = Math.max(p.mastp, 1e-6);
-    let total = 0;
-    for (let i = 0; i < options.length; i++) total += weights[i] = Math.exp((weights[i] - top) / tau);
-    let x = rng.float() * total;
-    for (let i = 0; i < options.length; i++) if ((x -= weights[i]) < 0) return options[i];
-    return options[options.length - 1];
+    return best;
   }
 }

@@ -1,10 +1,9 @@
 /**
  * The reward a simulation gives each seat, from the seats' final VP (or, for a simulation stopped
- * at the depth, their VP as the cutoff option counts them). Every reward but vp lies in [0, 1], so
+ * at the depth, their VP so far). Every reward but vp lies in [0, 1], so
  * one UCB constant fits them all; vp is the score itself, for the reading of the thesis in which
  * UCB's constant is in VP.
  */
-import { scoreSeat, type GameState } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 
 /** The margin reward's VP scale: a 20-VP lead (or deficit) saturates it. */
@@ -31,14 +30,4 @@ export function fillRewards(kind: MctsParams['reward'], scores: Int32Array, n: n
     else r = total > 0 ? Math.max(0, scores[q]) / total : 1 / n;
     rewards[q] = r;
   }
-}
-
-/**
- * Seat q's VP as a simulation stopped at `cutoff` scores them (a finished game: standing). none: a
- * game stopped early has no winner yet, so every seat scores 0 and the simulation tells nothing.
- */
-export function cutOffScore(world: GameState, q: number, cutoff: MctsParams['cutoff']): number {
-  if (cutoff === 'none') return 0;
-  const score = scoreSeat(world, q);
-  return cutoff === 'standing' ? score.total : score.civilian + score.wonder + score.military;
 }

@@ -17,13 +17,8 @@ export class Node {
   avail = 0;
   /** Sum of the rewards of the seat that made `move`. */
   reward = 0;
-  /**
-   * Sum of that seat's real score over the visits (the real-score bias): its VP at the end of the
-   * simulation, or with rs=node right after this node's move.
-   */
+  /** Sum of that seat's VP at the end of the simulations through here (the real-score bias). */
   vp = 0;
-  /** steps=stored: the seed of the other seats' moves in the step that leads here (0: none yet). */
-  seed = 0;
   constructor(
     /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
     readonly move: number,
@@ -121,8 +116,9 @@ export interface RootMove {
 
 /**
  * The moves of seat `me` at the roots that are in `allowed`, with their statistics summed over
- * the trees, best first: by the trees' votes (det=pimc with vote=majority), then by visits or
- * mean reward (final), then by the other of the two; ties drawn with `rng`, never by move order.
+ * the trees, best first: by visits or mean reward (final), then by the other of the two; ties
+ * drawn with `rng`, never by move order. Each tree's own choice is counted as its vote (shown in
+ * the statistics of det=pimc).
  */
 export function rankRootMoves(p: MctsParams, roots: readonly Node[], me: number, allowed: ReadonlySet<number>, rng: Rng): RootMove[] {
   type Stats = { visits: number; reward: number };
@@ -154,7 +150,6 @@ export function rankRootMoves(p: MctsParams, roots: readonly Node[], me: number,
     e.value = e.visits ? e.reward / e.visits : 0;
     e.draw = rng.float();
   }
-  const majority = p.det === 'pimc' && p.vote === 'majority';
-  entries.sort((a, b) => (majority ? b.votes - a.votes : 0) || primary(b) - primary(a) || secondary(b) - secondary(a) || a.draw - b.draw);
+  entries.sort((a, b) => primary(b) - primary(a) || secondary(b) - secondary(a) || a.draw - b.draw);
   return entries.map(({ move, visits, value, votes }) => ({ move, visits, value, votes }));
 }
