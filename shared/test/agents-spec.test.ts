@@ -18,11 +18,22 @@ import {
   MCTS_ROBILLIARD_DEFAULTS,
   SpecError,
   canonicalSpec,
-  fullSpec,
   parseAgentList,
   parseAgentSpec,
+  type AgentSpec,
   type MctsParams,
 } from '../src/agents/index.js';
+import { formatParam } from '../src/agents/params.js';
+
+/**
+ * The keyed form with every parameter spelled out: the other end of canonicalSpec, which leaves
+ * the defaults out. Only these tests need it, to check that every key parses back.
+ */
+function fullSpec(spec: AgentSpec): string {
+  if (!('params' in spec)) return spec.kind;
+  const params = spec.params;
+  return `${spec.kind}(${PARAMETER_LIST.map((def) => `${def.key}=${formatParam(params[def.field])}`).join(',')})`;
+}
 
 function params(text: string): MctsParams {
   const spec = parseAgentSpec(text);

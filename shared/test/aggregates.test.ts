@@ -15,7 +15,7 @@ import {
   SweepSpecError,
   Z95,
   cellLabels,
-  countSweepGames,
+  sweepSize,
   describe,
   gameIncrements,
   histogramQuantile,
@@ -464,7 +464,7 @@ group('histogramQuantile', () => {
   });
 });
 
-// ── countSweepGames ─────────────────────────────────────────────────────────
+// ── sweepSize ─────────────────────────────────────────────────────────
 
 const agentArb = fc.constantFrom('random', 'rulebased', 'rulebased-robilliard', 'mcts:5', 'mcts(it=7,c=0.3)');
 const mctsSeatArb = fc.record({
@@ -510,7 +510,7 @@ const specArb: fc.Arbitrary<SweepSpecInput> = fc.integer({ min: 3, max: 5 }).cha
     })),
 );
 
-group('countSweepGames', () => {
+group('sweepSize', () => {
   it('counts the cells and games of the expanded sweep', () => {
     fc.assert(
       fc.property(specArb, (input) => {
@@ -525,7 +525,7 @@ group('countSweepGames', () => {
         }
         const spec = parseSweepSpec(input);
         const sweep = new Sweep(spec);
-        const count = countSweepGames(spec);
+        const count = sweepSize(spec);
         expect(count.total).toBe(sweep.size);
         expect(count.cells).toBe(sweep.cells.length);
         expect(count.gamesPerCell).toBe(sweep.gamesPerCell);
@@ -554,7 +554,7 @@ group('countSweepGames', () => {
       seating: 'permute',
     });
     // 6 variants × 6 ordered pairs; 20 sets × 2 deals × 4! orders.
-    expect(countSweepGames(spec)).toEqual({ cells: 36, gamesPerCell: 960, total: 34560 });
+    expect(sweepSize(spec)).toMatchObject({ cells: 36, gamesPerCell: 960, total: 34560 });
     const sweep = new Sweep(spec);
     expect(sweep.cells).toHaveLength(36);
     expect(sweep.size).toBe(34560);

@@ -15,7 +15,7 @@ import {
   SCORE_CATEGORIES,
   Sweep,
   checkSweepSpec,
-  countSweepGames,
+  sweepSize,
   parseSweepSpec,
   placementOf,
   playGame,
@@ -566,7 +566,7 @@ describe('a lab playing a small sweep', () => {
 
   test('server-sent events: a sweep event at once, then news as games finish, up to done', async () => {
     const sseSpec = { name: 'sse', players: 3, seats: ['mcts(it=100)', 'rulebased', 'random'], deals: { count: 8 } };
-    const total = countSweepGames(parseSweepSpec(sseSpec)).total;
+    const total = sweepSize(parseSweepSpec(sseSpec)).total;
     const created = await post(lab, '/api/sweeps', sseSpec);
     expect(created.status).toBe(201);
     const sseId = created.body.id;
@@ -749,7 +749,7 @@ describe('validation of submitted specs', () => {
       // Under the limit in deals, over it in games: 34 deals × 3 seat rotations.
       [{ ...base, deals: { count: 34 }, seating: 'rotate' }, '34 deals (deals.count) × 3 seat orders (seating) = 102 games'],
     ] as const) {
-      const { total } = countSweepGames(parseSweepSpec(spec));
+      const { total } = sweepSize(parseSweepSpec(spec));
       expect(total).toBeGreaterThan(maxGames);
       const res = await post(lab, '/api/sweeps', spec);
       expect(res.status).toBe(400);
@@ -851,7 +851,7 @@ describe('a lab with an API token', () => {
     const created = await post(lab, '/api/sweeps', spec, token);
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const games = countSweepGames(parseSweepSpec(spec)).total;
+    const games = sweepSize(parseSweepSpec(spec)).total;
 
     const list = await api(lab.url, '/api/sweeps');
     expect(list.status).toBe(200);
@@ -986,8 +986,8 @@ describe('sweep lifecycle', () => {
   });
 
   test('pause takes queued games back, resume plays every game once, cancel stops for good', async () => {
-    const totalA = countSweepGames(parseSweepSpec(specA)).total;
-    const totalB = countSweepGames(parseSweepSpec(specB)).total;
+    const totalA = sweepSize(parseSweepSpec(specA)).total;
+    const totalB = sweepSize(parseSweepSpec(specB)).total;
     const a = await post(lab, '/api/sweeps', specA);
     expect(a.status).toBe(201);
     const idA = a.body.id;
@@ -1109,7 +1109,7 @@ describe('sweep lifecycle', () => {
     };
     try {
       const spec = { name: 'pause-race', players: 3, seats: ['random', 'random', 'random'], deals: { count: 20 } };
-      const total = countSweepGames(parseSweepSpec(spec)).total;
+      const total = sweepSize(parseSweepSpec(spec)).total;
       const created = await post(race, '/api/sweeps', spec);
       expect(created.status).toBe(201);
       const id = created.body.id;
