@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseSweepSpec } from '@wonderlab/shared';
-import { api, startLab, type TestLab } from '../../coordinator/test/harness.js';
-import { BrowserTests } from './browser.js';
+import { api, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests, submitSweep } from './browser.js';
 
 const browser = new BrowserTests('submit-form');
 const ARTIFACTS = browser.artifacts;
@@ -94,16 +94,13 @@ beforeAll(
   () =>
     browser.start(async () => {
       // No workers: the sweeps are created, never played; one game of each is queued at most.
-      lab = await startLab({ workers: 0, feedWindow: 1 });
+      lab = await browser.startLab({ workers: 0, feedWindow: 1 });
       schema = (await api(lab.url, '/api/schema/sweep-spec.json')).body;
     }),
   30_000,
 );
 
-afterAll(async () => {
-  await browser.close();
-  await lab?.close();
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
 const newPage = () => browser.newPage();
 
