@@ -132,8 +132,9 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   for (let i = 0; i < ids.length; i += 500) stored.push(...(await store.results(id, ids.slice(i, i + 500))));
   const agg = await store.aggregateTable(id);
   const lost = stored.filter((s) => !s).length;
-  const resultCount = await store.resultCount(id);
-  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), await store.gamesDone()) - resultCount;
+  // The stored results (the results hash) and the lab-wide done counter, read as GET /metrics does.
+  const resultCount = await store.redis.hlen(store.keys.sweep(id).results);
+  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), (await store.gameCounters()).done) - resultCount;
   const strip = (g: GameSummary) => JSON.stringify({ ...g, record: undefined, players: g.players.map((p) => ({ ...p, decisionMs: 0 })) });
   let mismatched = 0;
   stored.forEach((s, k) => {

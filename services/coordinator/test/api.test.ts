@@ -29,6 +29,7 @@ import {
 import { pino } from 'pino';
 import { TimelineSchema } from '../src/api-schemas.js';
 import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
+import { resultCount } from '../../../shared/test/store-support.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -561,7 +562,7 @@ describe('a lab playing a small sweep', () => {
     const after = await detail(lab, id);
     expect(after.status).toBe('done');
     expect(after.counts).toEqual(before.counts);
-    expect(await lab.store.resultCount(id)).toBe(sweep.size);
+    expect(await resultCount(lab.store, id)).toBe(sweep.size);
   });
 
   test('server-sent events: a sweep event at once, then news as games finish, up to done', async () => {
@@ -1024,7 +1025,7 @@ describe('sweep lifecycle', () => {
     const text = await (await fetch(`${lab.url}/metrics`)).text();
     for (const state of ['waiting', 'prioritized', 'active']) expect(metric(text, `wonderlab_queue_jobs{state="${state}"}`), state).toBe(0);
     expect(metric(text, 'wonderlab_backlog_games')).toBe(0);
-    expect(await lab.store.resultCount(idA)).toBe(still.counts.done);
+    expect(await resultCount(lab.store, idA)).toBe(still.counts.done);
 
     // Another sweep, cancelled after it has started.
     const b = await post(lab, '/api/sweeps', specB);
@@ -1046,7 +1047,7 @@ describe('sweep lifecycle', () => {
     const finished = await waitForSweep(lab, idA, 40_000);
     expect(finished.status).toBe('done');
     expect(finished.counts).toEqual({ total: totalA, done: totalA, failed: 0, queued: 0, pending: 0, skipped: 0 });
-    expect(await lab.store.resultCount(idA)).toBe(totalA);
+    expect(await resultCount(lab.store, idA)).toBe(totalA);
     expect(finished.cells[0].games).toBe(totalA);
     expect(finished.cells[0].labels.reduce((s: number, l: any) => s + l.games, 0)).toBe(totalA * slow.players);
     const { items } = await allGames(lab, idA, 1000);
@@ -1060,7 +1061,7 @@ describe('sweep lifecycle', () => {
     expect(bAfter.status).toBe('cancelled');
     expect(bAfter.counts.done).toBeLessThanOrEqual(atCancel.done + workers * slots * batchB);
     expect(bAfter.counts.done).toBeLessThan(totalB);
-    expect(await lab.store.resultCount(idB)).toBe(bAfter.counts.done);
+    expect(await resultCount(lab.store, idB)).toBe(bAfter.counts.done);
 
     // Transitions that are not allowed.
     const cancelDone = await post(lab, `/api/sweeps/${idA}/cancel`);
