@@ -1445,6 +1445,30 @@ export const K8S_CHECKS: Record<string, (objects: Obj[]) => string[]> = {
 // ---------------------------------------------------------------------------------------------
 // The whole repository
 
+/** The Dockerfile's checks, by what each makes sure of. */
+export const DOCKER_CHECKS: Record<string, (model: DockerModel) => string[]> = {
+  'the targets build, runtime, coordinator, worker, dashboard and lab exist': dockerTargetProblems,
+  'each target runs, in exec form, a script that the image contains (sources compiled in the build)': dockerCmdProblems,
+  'coordinator, worker and dashboard have a HEALTHCHECK on a path and port their process serves': dockerHealthcheckProblems,
+  'the runtime stage, and every target, run as a non-root USER': dockerUserProblems,
+  'every COPY source exists: in the repository (and not ignored) for the context, in the stage for --from': dockerCopyProblems,
+  'the worker runs node with --single-threaded-gc': dockerWorkerGcProblems,
+  'ENV and EXPOSE of each target fit its process': dockerEnvProblems,
+  '.dockerignore excludes node_modules, dist, build-info files and .env': dockerignoreProblems,
+  'the base image is a build argument (NODE_IMAGE) with a default': (model) => dockerBaseArgProblems(dockerfileText, model),
+};
+
+/** docker-compose.yml's and .env.example's checks, by what each makes sure of. */
+export const COMPOSE_CHECKS: Record<string, (m: ComposeModel) => string[]> = {
+  'every build target is a Dockerfile stage': composeTargetProblems,
+  'every variable a lab service sets is one its process reads (<<: *lab-env included)': composeEnvNameProblems,
+  'every ${VAR} is documented in .env.example with the same default': composeVarProblems,
+  'with .env.example’s settings every lab process accepts its environment': composeEnvValueProblems,
+  'Redis: append-only every second, no eviction, a named volume at /data, a healthcheck': composeRedisProblems,
+  'workers can be scaled and stopped cleanly': composeWorkerProblems,
+  'COORDINATOR_URL and REDIS_URL point at the services, and published ports reach the processes': composeUrlProblems,
+};
+
 /** The kustomizations checked: the base and every overlay, by a label for messages. */
 export const BUILDS: Record<string, string> = { base: 'k8s/base', ...Object.fromEntries(OVERLAYS.map((d) => [`${d} overlay`, `k8s/overlays/${d}`])) };
 
@@ -1456,9 +1480,8 @@ export const BUILDS: Record<string, string> = { base: 'k8s/base', ...Object.from
  */
 export function lintRepository(docker: DockerModel = dockerModel, compose: ComposeModel = loadCompose()): { problems: string[]; k8s: boolean } {
   const problems: string[] = [];
-  for (const check of [dockerTargetProblems, dockerCmdProblems, dockerHealthcheckProblems, dockerUserProblems, dockerCopyProblems, dockerWorkerGcProblems, dockerEnvProblems, dockerignoreProblems]) problems.push(...check(docker));
-  problems.push(...dockerBaseArgProblems(dockerfileText, docker));
-  for (const check of [composeTargetProblems, composeEnvNameProblems, composeEnvValueProblems, composeVarProblems, composeRedisProblems, composeWorkerProblems, composeUrlProblems]) problems.push(...check(compose));
+  for (const check of Object.values(DOCKER_CHECKS)) problems.push(...check(docker));
+  for (const check of Object.values(COMPOSE_CHECKS)) problems.push(...check(compose));
   if (KUBECTL) {
     for (const [label, dir] of Object.entries(BUILDS)) {
       const objects = kustomizeBuild(dir);
