@@ -130,6 +130,25 @@ describe('the New-sweep form and every preset', () => {
     }
   }, 30_000);
 
+  test('JSON that does not parse is named on (spec), both while typing and on submit, and nothing is stored', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      const before = (await api(lab.url, '/api/sweeps')).body.length;
+      await page.fill('#f-json', '{"name": "half a spec", ');
+      const note = '[data-error-for="(spec)"]';
+      await page.waitForSelector(note);
+      expect(await page.textContent(note)).toMatch(/^not valid JSON: /);
+      await page.click('#submit');
+      await page.waitForSelector(note);
+      expect(await page.textContent(note)).toMatch(/^not valid JSON: /);
+      expect(page.url()).toBe(`${lab.url}/submit`);
+      expect((await api(lab.url, '/api/sweeps')).body).toHaveLength(before);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
   test.each(PRESETS.map((p) => [p.id, p.spec] as const))('%s: the form shows it, submits it unchanged, and edits one value at a time', async (id, preset) => {
     const page = await newPage();
     const errorsBefore = pageErrors.length;
