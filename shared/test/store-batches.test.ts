@@ -192,7 +192,7 @@ describe('storing a batch', () => {
     await redis.hset(k.agg, 'c0|L0|ms', '2.5');
     const stored = await RECORD_RESULT.run(
       redis,
-      { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: store.keys.active, stats: store.keys.stats, rate: k.rate, workers: k.workers },
+      { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: store.keys.active, stats: store.keys.stats, rate: k.rate, workers: k.workers, epoch: store.keys.epoch },
       { sweepId: meta.id, gameId: 'g', index: 0, summary: 'x', record: '', now: 1, increments: JSON.stringify([['c0|L0|ms', '3'], ['c0|L0|g', '1']]), share: '', rateBucketMs: 1000, rateSlots: 10, cpuMs: '', worker: '' },
     );
     expect(stored).toBe(1);

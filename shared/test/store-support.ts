@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Redis } from 'ioredis';
 import { IncrementSum, placementOf } from '../src/lab/aggregates.js';
 import type { GameSummary } from '../src/lab/game.js';
-import type { GameKey, PackedGame, PartGame } from '../src/lab/game-pool.js';
+import type { GameKey, PackedGame, PartGame, PlayedPart } from '../src/lab/game-pool.js';
 import { packGame } from '../src/store/packing.js';
 import type { WorkerIdentity } from '../src/lab/provenance.js';
 import { SweepStore, connectRedis, deleteKeys, type Keys, type LoadedSweep } from '../src/store/index.js';
@@ -69,13 +69,20 @@ export type StorableGame = { summary: GameSummary; cpuMs?: number; packed?: unde
  * Stores a batch of finished games in one step as one part of recordParts (what a worker's thread
  * sends), their aggregate increments summed over the batch, each game packed here unless it
  * comes packed; when one of them was stored before, each is stored on its own. Returns how many
- * were stored (the others were duplicates).
+ * were stored (the others were duplicates). Typed by shape, so that a test of the built package
+ * passes its store and loaded sweep as well.
  */
-export async function recordBatch(store: SweepStore, loaded: LoadedSweep, games: readonly StorableGame[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
+export async function recordBatch<L extends { sweep: unknown }>(
+  store: { recordParts(loaded: L, parts: readonly PlayedPart[], now?: number, worker?: WorkerIdentity): Promise<number> },
+  loaded: L,
+  games: readonly StorableGame[],
+  now = Date.now(),
+  worker?: WorkerIdentity,
+): Promise<number> {
   if (games.length === 0) return 0;
   const sum = new IncrementSum();
   const parted: PartGame[] = games.map(({ summary, cpuMs, packed }) => {
-    const ready = packed ?? packGame(whole(summary), placementOf(loaded.sweep, summary.index));
+    const ready = packed ?? packGame(whole(summary), placementOf(loaded.sweep as LoadedSweep['sweep'], summary.index));
     sum.add(ready.increments);
     return { key: { id: summary.id, index: summary.index }, cpuMs: cpuMs ?? NaN, summary: ready.summary, record: ready.record, share: ready.share };
   });

@@ -2,7 +2,9 @@
  * The chaos suite (`npm run chaos`): a real lab — a private redis-server with an append-only file,
  * the coordinator and worker processes — plays a sweep while workers and the coordinator are
  * SIGKILLed and Redis is restarted (once shut down cleanly, once SIGKILLed), then checks that every
- * game was counted exactly once and equals the same game played here. Then a fuzz run of bad and
+ * game was counted exactly once and equals the same game played here. Then a second sweep runs
+ * into Redis's maxmemory (set low mid-sweep with CONFIG SET): new sweeps must get a 503, the sweep
+ * must show degraded, and once the limit is lifted it must finish with every game once. Then a fuzz run of bad and
  * huge requests on every route checks that none gets a 5xx and that the coordinator's memory stays
  * bounded, and a second one does the same on the dashboard's own process (pages, /vendor, /static,
  * presets, and what it passes on to the API). Prints the figures; exits non-zero when a check fails.
@@ -13,7 +15,7 @@
  * redis-server on PATH.
  */
 import { Rng, Sweep, parseSweepSpec, playGame, type GameSummary } from '@wonderlab/shared';
-import { SweepStore, closeRedis, connectRedis, type SweepMeta } from '@wonderlab/shared/store';
+import { SweepStore, closeRedis, connectRedis, redisMemory, type SweepMeta } from '@wonderlab/shared/store';
 import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from '../support/processes.js';
 import { fuzzDashboardRequest, fuzzRequest, type FuzzRequest } from './fuzz.js';
 
@@ -64,6 +66,11 @@ async function kill(p: LabProcess): Promise<void> {
 }
 
 /** The sweep's counters, read directly (undefined while Redis is away). */
+/** How many games of a sweep are stored: its results hash, read directly (the store has no reader for it). */
+function storedResults(store: SweepStore, id: string): Promise<number> {
+  return store.redis.hlen(store.keys.sweep(id).results);
+}
+
 async function metaOf(store: SweepStore, id: string): Promise<SweepMeta | undefined> {
   return store.meta(id).catch(() => undefined);
 }
@@ -132,8 +139,8 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   for (let i = 0; i < ids.length; i += 500) stored.push(...(await store.results(id, ids.slice(i, i + 500))));
   const agg = await store.aggregateTable(id);
   const lost = stored.filter((s) => !s).length;
-  // The stored results (the results hash) and the lab-wide done counter, read as GET /metrics does.
-  const resultCount = await store.redis.hlen(store.keys.sweep(id).results);
+  const resultCount = await storedResults(store, id);
+  // The lab-wide done counter, read as GET /metrics does.
   const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), (await store.gameCounters()).done) - resultCount;
   const strip = (g: GameSummary) => JSON.stringify({ ...g, record: undefined, players: g.players.map((p) => ({ ...p, decisionMs: 0 })) });
   let mismatched = 0;
@@ -156,6 +163,63 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   await closeRedis(store.redis);
   for (const w of workers) await kill(w);
   return { coordinatorUrl: url, coordinatorProcess: coord, sweepId: id, sweep };
+}
+
+/**
+ * Redis out of memory mid-sweep: maxmemory set under what Redis uses, held for a few seconds, then
+ * lifted. Checks the 503 on submit, the degraded sweep and readyz, that no result is stored while
+ * Redis is over its limit, and that the sweep then finishes with every game once.
+ */
+async function outOfMemory(url: string): Promise<void> {
+  const store = new SweepStore(connectRedis(redis.url).on('error', () => {}), PREFIX);
+  const workers = Array.from({ length: WORKERS }, worker);
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const spec = { ...SPEC, name: 'chaos-oom', deals: { firstSeed: SEED + 1000, count: Math.max(10, Math.round(DEALS / 2)) } };
+  const created = await request(`${url}/api/sweeps`, { method: 'POST', json: spec, headers: auth });
+  if (created.status !== 201) throw new Error(`the out-of-memory sweep was not created: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as string;
+  const total = created.body.games as number;
+  await waitUntil(async () => ((await metaOf(store, id))?.done ?? 0) >= Math.floor(total / 4), `${Math.floor(total / 4)} games done`, 300_000, 100);
+  const { used } = await redisMemory(store.redis);
+  const max = Math.floor(used * 0.9);
+  await store.redis.config('SET', 'maxmemory', String(max));
+  const doneAtLimit = (await store.meta(id))!.done;
+  log(`maxmemory set to ${max} bytes (${(used / 1024 / 1024).toFixed(1)} MB used) at ${doneAtLimit} of ${total} games done`);
+
+  const refused = await request(`${url}/api/sweeps`, { method: 'POST', json: spec, headers: auth });
+  check(refused.status === 503 && /out of memory/.test(String(refused.body.error)), `a new sweep gets a 503 saying Redis is out of memory (${refused.status}: ${JSON.stringify(refused.body.error)})`);
+  const degraded = await waitUntil(async () => (await request(`${url}/api/sweeps/${id}`)).body.degraded as string | null, 'the sweep to show degraded', 10_000, 200).catch(() => null);
+  check(typeof degraded === 'string', `the sweep shows degraded (${degraded})`);
+  const ready = await waitUntil(async () => {
+    const r = await request(`${url}/readyz`);
+    return r.status !== 200 || r.body.degraded ? r : undefined;
+  }, 'readyz to say degraded', 10_000, 200).catch(() => request(`${url}/readyz`));
+  check(ready.status === 200 && Array.isArray(ready.body.degraded), `readyz is ready but degraded (${ready.status} ${JSON.stringify(ready.body)})`);
+  check(/^wonderlab_redis_memory_full 1$/m.test(String((await request(`${url}/metrics`)).body)), 'the metric wonderlab_redis_memory_full is 1');
+  const stored = await storedResults(store, id);
+  await sleep(3000);
+  const over = (await redisMemory(store.redis)).used > max;
+  const storedAfter = await storedResults(store, id);
+  // Only meaningful while Redis stayed over its limit (jobs leaving the queue free memory).
+  check(!over || storedAfter === stored, `no result stored while Redis is over maxmemory (${stored} → ${storedAfter}, still over: ${over})`);
+
+  await store.redis.config('SET', 'maxmemory', '0');
+  const started = Date.now();
+  await waitUntil(async () => (await metaOf(store, id))?.status === 'done', 'the out-of-memory sweep to finish', 600_000, 200);
+  const meta = (await store.meta(id))!;
+  const agg = await store.aggregateTable(id);
+  const results = await storedResults(store, id);
+  log(`limit lifted: the sweep finished ${((Date.now() - started) / 1000).toFixed(1)} s later: ${results} stored of ${total}, done ${meta.done}, aggregate n ${agg['c0|n']}, failed ${meta.failed}`);
+  check(results === total && meta.done === total && Number(agg['c0|n']) === total, `out of memory: every game stored once (${results} results, done ${meta.done})`);
+  check(meta.failed === 0, `out of memory: 0 games failed (${meta.failed})`);
+  check((await store.outstanding(id)).length === 0, 'out of memory: no game left outstanding');
+  const readyAgain = await waitUntil(async () => {
+    const r = await request(`${url}/readyz`);
+    return r.status === 200 && !r.body.degraded ? r : undefined;
+  }, 'readyz without degraded', 10_000, 200).catch(() => undefined);
+  check(readyAgain !== undefined, 'readyz is no longer degraded');
+  await closeRedis(store.redis);
+  for (const w of workers) await kill(w);
 }
 
 /** The dashboard's own process in front of the coordinator at `coordinatorUrl`. */
@@ -240,6 +304,7 @@ async function main(): Promise<number> {
   redis = await privateRedis();
   try {
     const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
+    await outOfMemory(coordinatorUrl);
     const target = { sweepId, gameId: sweep.game(0).id, token: TOKEN, limits: LIMITS };
     await fuzz('coordinator', coordinatorUrl, coordinatorProcess, (rng) => fuzzRequest(rng, target), FUZZ, `fuzz-${SEED}`, '/readyz');
     const { p: dashboardProcess, url: dashboardUrl } = await dashboard(coordinatorUrl);

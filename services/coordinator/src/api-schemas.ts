@@ -78,6 +78,10 @@ export const SweepOverviewSchema = z.object({
   schedule: z.enum(['interleaved', 'sequential']).describe('The order games are queued in: interleaved across the cells deal by deal, so every cell progresses together (sequential: sweeps stored before).'),
   firstGameAt: z.string().nullable().describe('ISO 8601: when the first game finished (null before)'),
   lastGameAt: z.string().nullable().describe('ISO 8601: when the latest game finished; with firstGameAt, the wall time a finished sweep took'),
+  degraded: z
+    .string()
+    .nullable()
+    .describe('Why a running sweep makes no progress now (Redis out of memory: no new game is queued, results may wait); it resumes by itself once memory is free. Null otherwise.'),
 });
 
 const Interval = z.object({ low: z.number(), high: z.number() });

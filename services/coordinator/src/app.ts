@@ -26,6 +26,7 @@ import { ladderRoutes } from './routes/ladder.js';
 import type { LadderService } from './ladder.js';
 import type { RatingFits } from '@wonderlab/shared';
 import type { SweepStatistics } from './statistics.js';
+import type { LabHealth } from './lab-health.js';
 
 export { HttpError } from './http.js';
 
@@ -44,6 +45,8 @@ export interface AppOptions {
   ladder?: LadderService;
   /** How a new sweep's games are batched into queue jobs (BATCH_SECONDS, MAX_BATCH); default: a job per game. */
   batching?: { seconds: number; max: number };
+  /** Redis's memory and the keyspace's epoch (readyz, metrics, refusing new sweeps); without it, not checked. */
+  health?: LabHealth;
   /** A request not answered by then gets a 503 (Redis slow or unreachable). */
   requestTimeoutMs: number;
   /** Where Redis outages are logged; without one, errors are logged as they come. */
@@ -60,7 +63,7 @@ export interface AppOptions {
 export function createApp(o: AppOptions): { app: express.Express; close: () => void } {
   const { store, logger, limits } = o;
   const events = new SweepEvents(store, o.eventsIntervalMs, logger, o.outage);
-  const metrics = new LabMetrics(store, o.queue);
+  const metrics = new LabMetrics(store, o.queue, undefined, o.health);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -75,9 +78,9 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
 
   // Bodies are read only by the routes that take one, after their token check: a client without
   // the token, or a path that does not exist, never gets a body parsed.
-  app.use(healthRoutes(store, metrics));
+  app.use(healthRoutes(store, metrics, o.health));
   app.use(schemaRoutes());
-  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits) }));
+  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
   app.use(gameRoutes(store, limits));
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));

@@ -63,6 +63,8 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
    * version, and the new ones land for the next request.
    */
   FIT_WAIT_MS: z.coerce.number().int().min(0).default(150),
+  /** How often the coordinator reads Redis's memory and the keyspace's epoch (lab-health.ts). */
+  LAB_CHECK_INTERVAL_MS: positiveInt(1000),
   /** How often Server-Sent Events check a sweep for news. */
   EVENTS_INTERVAL_MS: positiveInt(1000),
   /** A request Redis has not let the API answer by then gets a 503 (Redis slow or unreachable). */

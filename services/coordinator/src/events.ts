@@ -4,10 +4,10 @@
  * most once per interval, with `version` (games finished, failed and skipped) so that a page
  * fetches the detail (GET /api/sweeps/:id, megabytes for a large sweep) only when it changed.
  *
- * What it costs: one poll per sweep, shared by all its listeners, reading the sweep's state
- * (a hash) and building the overview only when that changed; nothing for a finished sweep but a
- * look at its state with the heartbeat (a retry of its failed games starts it again); a new
- * listener of a quiet sweep gets the last message as it was. A listener that does not read is
+ * What it costs: one poll per sweep, shared by all its listeners, reading the sweep's state and
+ * overview (a few small reads; never the aggregates) and sending only what changed; nothing for a
+ * finished sweep but a look at its state with the heartbeat (a retry of its failed games starts it
+ * again); a new listener of a quiet sweep gets the last message as it was. A listener that does not read is
  * dropped once MAX_BUFFERED_BYTES wait in its socket: nothing is buffered without bound.
  */
 import type { Response } from 'express';
@@ -19,8 +19,9 @@ interface Channel {
   listeners: Set<Response>;
   /** The poll while the sweep can change (absent once it is finished). */
   timer?: NodeJS.Timeout;
-  /** The sweep's state behind the last message, and the message. */
+  /** The sweep's state behind the last message, what the message showed (rate aside), and the message. */
   state?: string;
+  shown?: string;
   message?: string;
   busy: boolean;
 }
@@ -111,8 +112,13 @@ export class SweepEvents {
         clearInterval(channel.timer);
         channel.timer = undefined;
       } else this.watch(id, channel);
-      if (state === channel.state && channel.message) return;
+      // A finished sweep's state says all; a running one's overview is read each interval (a few
+      // small reads), since what it shows can move without a game finishing (degraded, queue).
+      if (finished && state === channel.state && channel.message) return;
       const overview = await sweepOverview(this.store, meta);
+      const shown = JSON.stringify([state, overview.counts, overview.degraded]);
+      if (shown === channel.shown && channel.message) return;
+      channel.shown = shown;
       const version = meta.done + meta.failed + meta.skipped;
       channel.state = state;
       channel.message = `event: sweep\nid: ${meta.done + meta.failed}\ndata: ${JSON.stringify({ ...overview, version })}\n\n`;

@@ -22,6 +22,11 @@ export interface FeederOptions {
   logger: Logger;
   /** Ticks between reconciliations of claimed games with the queue's jobs. */
   reconcileEvery?: number;
+  /**
+   * Why no game may be queued now (Redis memory within its headroom, the keyspace's data lost),
+   * or undefined: the round is skipped, and resumes by itself once the reason is gone.
+   */
+  gate?: () => string | undefined;
 }
 
 /** Jobs kept waiting per priority even when no slot is busy (a fresh lab): the budget doubles from there each round as slots take them. */
@@ -74,8 +79,14 @@ export class Feeder {
     return this.running;
   }
 
+  /** Forgets what was learned of the sweeps (the keyspace lost its data: they are gone). */
+  reset(): void {
+    this.stoppers.clear();
+  }
+
   private async round(): Promise<number> {
     const { store } = this.o;
+    if (this.o.gate?.()) return 0;
     if (!(await store.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) return 0;
     const reconcile = this.ticks++ % (this.o.reconcileEvery ?? 40) === 0;
     let queued = 0;
@@ -196,12 +207,46 @@ export class Feeder {
     const { singles, batches } = await this.o.store.claimJobs(id, window);
     const games = singles.length + batches.reduce((sum, b) => sum + b.n, 0);
     if (games === 0) return 0;
-    await this.enqueue(id, singles, batches);
+    try {
+      await this.enqueue(id, singles, batches);
+    } catch (err) {
+      // Redis refused some jobs (out of memory): the games claimed for them would stay
+      // "queued" with no job until a reconciliation. Take them back now, exactly those.
+      const back = await this.unclaim(id, singles, batches).catch((undoErr) => {
+        this.o.logger.error({ sweep: id, err: undoErr }, 'taking back claimed games after a failed enqueue failed (the reconciliation will queue them)');
+        return undefined;
+      });
+      if (back !== undefined) this.o.logger.warn({ sweep: id, games, takenBack: back, err: (err as Error).message }, 'queueing claimed games failed; the games without a job were taken back');
+      throw err;
+    }
     // A pause or cancel between the claim and the queueing found no jobs to take back: take
     // them back now.
     const status = await this.o.store.status(id);
     if (status !== 'running') await this.takeBack(id, status === 'cancelled' ? 'drop' : 'requeue');
     return games;
+  }
+
+  /**
+   * Takes back the games of a claim whose jobs do not exist (addBulk failed part-way). The batches
+   * at the end of the claim with no job go back behind the cursor (UNCLAIM rolls the cursor back,
+   * so they are queued again as batches); single games and batches in between with no job go back
+   * in line one by one. A job that exists is left alone (it may be running); a job that ran and is
+   * gone already took its games out of the outstanding set, and the scripts only move games still
+   * in it. Returns how many games were taken back.
+   */
+  private async unclaim(id: string, singles: readonly number[], batches: readonly { p: number; n: number }[]): Promise<number> {
+    const { store, queue } = this.o;
+    const missing = new Set(await store.missingJobs(queue.qualifiedName, [...singles.map((k) => jobId(id, k)), ...batches.map((b) => batchJobId(id, b.p))]));
+    let cut = batches.length;
+    while (cut > 0 && missing.has(batchJobId(id, batches[cut - 1].p))) cut--;
+    const positions = (list: readonly { p: number; n: number }[]) => list.flatMap(({ p, n }) => Array.from({ length: n }, (_, i) => p + i));
+    const loose = [...singles.filter((k) => missing.has(jobId(id, k))), ...(await store.indicesAt(id, positions(batches.slice(0, cut).filter((b) => missing.has(batchJobId(id, b.p))))))];
+    let back = await store.handBack(id, loose);
+    if (cut < batches.length) {
+      const last = batches[batches.length - 1];
+      back += await store.unclaim(id, await store.indicesAt(id, positions(batches.slice(cut))), batches[cut].p, last.p + last.n);
+    }
+    return back;
   }
 
   /**

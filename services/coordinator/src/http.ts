@@ -7,7 +7,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { isRedisUnavailable, type OutageLog } from '@wonderlab/shared/store';
+import { isOutOfMemory, isRedisUnavailable, type OutageLog } from '@wonderlab/shared/store';
 import { tokenMatches } from './auth.js';
 import type { LimitsConfig } from './config.js';
 import { JsonTooDeepError, jsonDepth } from './json-depth.js';
@@ -108,6 +108,9 @@ export function errorHandler(limits: LimitsConfig, logger: Logger, outage?: Outa
     } else if (isRedisUnavailable(err)) {
       outage?.error(err, 'api');
       res.status(503).set('retry-after', '5').json({ error: `Redis is unreachable (${e.message}): the lab cannot answer this now; retry shortly` });
+    } else if (isOutOfMemory(err)) {
+      // A write refused by a full Redis (maxmemory, noeviction): the lab's state, not a bug.
+      res.status(503).set('retry-after', '30').json({ error: `Redis is out of memory (${e.message}): nothing was written; free memory or raise maxmemory, then retry` });
     } else if (err instanceof HttpError) {
       res.status(err.status).json({ error: err.message, ...(err.field ? { field: err.field } : {}) });
     } else if (e.type === 'entity.parse.failed') {

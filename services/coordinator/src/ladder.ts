@@ -25,7 +25,7 @@ export interface LadderReport {
 }
 
 export class LadderService {
-  private readonly online = new OnlineLadder();
+  private online = new OnlineLadder();
   /** Per sweep: the finishing-order counters already fed, and the games done when last read. */
   private readonly seen = new Map<string, { counts: Map<string, number>; done: number }>();
   /** Every finishing order seen, by its canonical configurations (best first, ties grouped), and how often. */
@@ -34,6 +34,8 @@ export class LadderService {
   private fed = 0;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** Counts resets: a read begun before one feeds nothing after it. */
+  private generation = 0;
 
   constructor(
     private readonly store: SweepStore,
@@ -58,6 +60,14 @@ export class LadderService {
     clearTimeout(this.timer);
   }
 
+  /** Forgets every game fed (the keyspace lost its data: the sweeps they came from are gone). */
+  reset(): void {
+    this.generation++;
+    this.online = new OnlineLadder();
+    this.seen.clear();
+    this.orders.clear();
+  }
+
   /** Feeds the games every sweep finished since the last update. */
   update(): Promise<void> {
     this.running ??= this.read().finally(() => (this.running = undefined));
@@ -65,12 +75,14 @@ export class LadderService {
   }
 
   private async read(): Promise<void> {
+    const generation = this.generation;
     for (const meta of await this.store.list()) {
       const seen = this.seen.get(meta.id) ?? { counts: new Map<string, number>(), done: -1 };
       if (meta.done === seen.done) continue;
       const loaded = await this.store.load(meta.id);
       if (!loaded) continue;
       const counters = await this.store.finishingOrders(meta.id);
+      if (generation !== this.generation) return;
       for (const [field, total] of counters) {
         if (!/^c\d+\|O/.test(field)) continue;
         const fed = seen.counts.get(field) ?? 0;

@@ -3,13 +3,15 @@
  * event-loop lag, GC, handles), HTTP requests by method, route and status with a latency
  * histogram, and the lab read from Redis at each scrape — queue depth by state, games done and
  * failed (counters), the recent rate, the backlog of unfinished games (what workers scale on),
- * sweeps by status, and whether Redis answers. While Redis does not, the lab's series are left
- * out of the scrape (absent, not zero: a zero backlog would read as "nothing to do").
+ * sweeps by status, Redis's memory against maxmemory, and whether Redis answers and still holds
+ * the lab's data (its epoch). While Redis does not answer, the lab's series are left out of the
+ * scrape (absent, not zero: a zero backlog would read as "nothing to do").
  */
 import type { Queue } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { SWEEP_STATUSES, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import { SWEEP_STATUSES, memoryShort, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import type { LabHealth } from './lab-health.js';
 
 const RATE_WINDOW_MS = 60_000;
 const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
@@ -54,12 +56,19 @@ export class LabMetrics {
   private readonly perSecond: Gauge;
   private readonly backlog: Gauge;
   private readonly sweeps: Gauge<'status'>;
+  private readonly memoryUsed: Gauge;
+  private readonly memoryMax: Gauge;
+  private readonly memoryFull: Gauge;
+  private readonly dataLost: Gauge;
+  private readonly epochStart: Gauge;
 
   constructor(
     private readonly store: SweepStore,
     private readonly queue: Queue<GameJobData>,
     /** How long a scrape waits for Redis before leaving the lab's series out. */
     private readonly redisTimeoutMs = 1000,
+    /** The coordinator's view of Redis's memory and epoch (without it, the data-loss series are absent). */
+    private readonly health?: LabHealth,
   ) {
     collectDefaultMetrics({ register: this.own });
     const own = [this.own];
@@ -78,6 +87,20 @@ export class LabMetrics {
     this.perSecond = new Gauge({ name: 'wonderlab_games_per_second', help: 'Games finished per second over the last minute (as seen by this coordinator).', registers: lab });
     this.backlog = new Gauge({ name: 'wonderlab_backlog_games', help: 'Unfinished games of running sweeps (queued or not yet queued).', registers: lab });
     this.sweeps = new Gauge({ name: 'wonderlab_sweeps', help: 'Sweeps by status.', labelNames: ['status'], registers: lab });
+    this.memoryUsed = new Gauge({ name: 'wonderlab_redis_memory_used_bytes', help: "Redis's used memory as it counts it against maxmemory.", registers: lab });
+    this.memoryMax = new Gauge({ name: 'wonderlab_redis_memory_max_bytes', help: "Redis's maxmemory (0: no limit).", registers: lab });
+    this.memoryFull = new Gauge({
+      name: 'wonderlab_redis_memory_full',
+      help: 'Whether Redis memory is within the headroom of maxmemory (1): no game is queued and no sweep created until it is not; running sweeps show as degraded.',
+      registers: lab,
+    });
+    // Own registry: the state is this coordinator's, known while Redis does not answer too.
+    this.dataLost = new Gauge({
+      name: 'wonderlab_redis_data_lost',
+      help: "Whether the keyspace lost the lab's data (1: its epoch key is missing or changed since this coordinator started; it is then not ready).",
+      registers: own,
+    });
+    this.epochStart = new Gauge({ name: 'wonderlab_redis_epoch_start_seconds', help: 'When the keyspace epoch this coordinator works in was created (a change means a new, empty keyspace).', registers: own });
   }
 
   /** Express middleware: times every request and counts it by method, route and status. */
@@ -97,6 +120,11 @@ export class LabMetrics {
   async text(): Promise<string> {
     const fresh = this.store.isReady() && (await this.refresh().then(() => true, () => false));
     this.redisUp.set(fresh ? 1 : 0);
+    if (this.health?.epoch !== undefined) {
+      this.dataLost.set(this.health.lost ? 1 : 0);
+      const start = this.health.epochStartSeconds();
+      if (start !== undefined) this.epochStart.set(start);
+    }
     const own = await this.own.metrics();
     return fresh ? own + (await this.lab.metrics()) : own;
   }
@@ -105,8 +133,8 @@ export class LabMetrics {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis too slow for a scrape')), this.redisTimeoutMs)));
     try {
-      const [counts, counters, backlog, statuses] = await Promise.race([
-        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts()]),
+      const [counts, counters, backlog, statuses, memory] = await Promise.race([
+        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts(), this.store.memory()]),
         late,
       ]);
       for (const state of QUEUE_STATES) this.queueJobs.set({ state }, counts[state] ?? 0);
@@ -116,6 +144,12 @@ export class LabMetrics {
       this.perSecond.set(this.rate.sample(counters.done));
       this.backlog.set(backlog);
       for (const status of SWEEP_STATUSES) this.sweeps.set({ status }, statuses[status]);
+      // Unknown when Redis does not let the lab read INFO: then not reported at all.
+      if (memory) {
+        this.memoryUsed.set(memory.used);
+        this.memoryMax.set(memory.max);
+        this.memoryFull.set(memoryShort(memory) ? 1 : 0);
+      }
     } finally {
       clearTimeout(timer);
     }

@@ -157,7 +157,15 @@ function makeOpenApiDocument(): object {
       },
       '/api/backlog': { get: { summary: 'Unfinished games of running sweeps (for autoscalers)', responses: { 200: { description: '{ backlog }' } } } },
       '/healthz': { get: { summary: 'The process is up', responses: { 200: { description: 'ok' } } } },
-      '/readyz': { get: { summary: 'Redis answers', responses: { 200: { description: 'ready' }, 503: { description: 'not ready' } } } },
+      '/readyz': {
+        get: {
+          summary: "Redis answers and holds the lab's data",
+          responses: {
+            200: { description: 'ready; `degraded` lists why the lab takes no new work (Redis out of memory)' },
+            503: { description: "not ready: Redis does not answer, or lost the lab's data (`error` says which and what to do)" },
+          },
+        },
+      },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'text/plain; version=0.0.4' } } } },
     },
   };

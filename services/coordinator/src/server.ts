@@ -15,6 +15,7 @@ import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
 import { LadderService } from './ladder.js';
 import { SweepStatistics } from './statistics.js';
+import { LabHealth } from './lab-health.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -47,7 +48,6 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   const queue = gameQueue(redis, feederStore.keys, config.QUEUE_NAME);
   const apiQueue = gameQueue(apiRedis, store.keys, config.QUEUE_NAME);
   for (const [q, source] of [[queue, 'feeder queue'], [apiQueue, 'api queue']] as const) q.on('error', (err) => outage.error(err, source));
-  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger });
   // Rating fits cost up to O(k³) in the configurations: a thread of their own keeps them off this
   // process's one event loop (the feeder, live updates, health checks and, under `wonderlab
   // serve`, the worker's job locks).
@@ -57,6 +57,17 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   const statistics = new SweepStatistics({ redisUrl: config.REDIS_URL, prefix: config.KEY_PREFIX, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }, config.FIT_WAIT_MS);
   statistics.warm();
   const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger, fits, config.FIT_WAIT_MS);
+  const health = new LabHealth({
+    store,
+    alsoStamp: [feederStore],
+    logger,
+    intervalMs: config.LAB_CHECK_INTERVAL_MS,
+    logIntervalMs: config.OUTAGE_LOG_INTERVAL_MS,
+    // The sweeps are gone: what the ladder, the feeder and the caches of fits and statistics
+    // learned of them goes too.
+    onLost: () => (ladder.reset(), feeder.reset(), fits.clear(), statistics.clear()),
+  });
+  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger, gate: () => health.feedBlocker() });
   const { app, close: closeApp } = createApp({
     store,
     queue: apiQueue,
@@ -71,6 +82,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     fits,
     fitWaitMs: config.FIT_WAIT_MS,
     statistics,
+    health,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     outage,
     mount: hooks.mount,
@@ -82,6 +94,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   const port = (server.address() as AddressInfo).port;
+  health.start();
   feeder.start();
   ladder.start();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -108,6 +121,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
       // coordinator), and waiting would only eat the orchestrator's grace.
       const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
       ladder.stop();
+      health.stop();
       await Promise.all([fits.close(), statistics.close()]);
       clean = (await within(feeder.stop(), bound())) && clean;
       clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;

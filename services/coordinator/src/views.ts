@@ -1,7 +1,7 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
 import { throughput, type CodeVersion, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
 import type { StatisticsAsOf, SweepStatistics } from './statistics.js';
-import type { LoadedSweep, SweepMeta, SweepStore } from '@wonderlab/shared/store';
+import { memoryShort, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
 export interface SweepCounts {
   total: number;
@@ -37,6 +37,11 @@ export interface SweepOverview {
   /** When the first and the latest game finished (ISO 8601; null before the first). */
   firstGameAt: string | null;
   lastGameAt: string | null;
+  /**
+   * Why a running sweep makes no progress now although it is running — Redis out of memory: no new
+   * game is queued and results may be refused; it resumes by itself once memory is free — or null.
+   */
+  degraded: string | null;
 }
 
 /** One cell's share of the games: its total and how many are done, failed and in the queue. */
@@ -81,7 +86,7 @@ export interface CellPage {
 }
 
 export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Date.now()): Promise<SweepOverview> {
-  const [{ queued, handedBack }, ring] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id)]);
+  const [{ queued, handedBack }, ring, memory] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id), store.memory()]);
   const finished = meta.done + meta.failed + meta.skipped;
   const pending = Math.max(0, meta.total - meta.cursor) + handedBack;
   const rate = throughput(meta, ring, now);
@@ -100,6 +105,7 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
     batch: meta.batch,
     firstGameAt: meta.firstDone !== undefined ? new Date(meta.firstDone).toISOString() : null,
     lastGameAt: meta.lastDone !== undefined ? new Date(meta.lastDone).toISOString() : null,
+    degraded: meta.status === 'running' ? (memoryShort(memory) ?? null) : null,
   };
 }
 

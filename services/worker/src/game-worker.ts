@@ -2,11 +2,11 @@
  * A queue worker: takes game jobs, plays each on a thread of a GamePool (one slot per CPU), and
  * stores the result with its aggregate updates in one atomic step keyed by the game id.
  */
-import { WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
-import { OutageLog, REMOVE_FINISHED, SweepStore, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
+import { KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
   redis: Redis;
@@ -27,7 +27,8 @@ export interface CloseOutcome {
   handedBackEarly: number;
 }
 
-export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'paused' | 'unknown-sweep';
+/** 'lost': the sweep's data is gone from Redis (KeyspaceLostError), nothing was stored. */
+export type JobOutcome = 'stored' | 'duplicate' | 'failed' | 'cancelled' | 'paused' | 'unknown-sweep' | 'lost';
 
 /**
  * How long a batch's games play on their thread before they are sent back together (ms): cheap
@@ -38,6 +39,15 @@ const PART_MS = 100;
 
 /** How long a sweep's status is trusted before it is read again. */
 const STATUS_TTL_MS = 1000;
+
+/**
+ * How long a job whose results Redis refused for want of memory waits before it is played again
+ * (its games were not stored, so they are played again then: deterministic, the same results).
+ */
+const OOM_RETRY_MS = 5000;
+
+/** At most one log line per this long for each of the refusals below (a full Redis refuses every job). */
+const REFUSAL_LOG_MS = 30_000;
 
 /** The estimated CPU seconds of a sweep's games (lab/cost.ts), for close(): a game's depends on its cell's agents only. */
 function estimatedSeconds(sweep: Sweep, games: readonly number[]): number {
@@ -64,7 +74,11 @@ export class GameWorker {
   /** What the sweeps record of this worker with each game it stores (host, pid, code version). */
   readonly identity: WorkerIdentity = workerIdentity();
   /** Games this worker finished, by outcome (for logs and tests). */
-  readonly counts: Record<JobOutcome, number> = { stored: 0, duplicate: 0, failed: 0, cancelled: 0, paused: 0, 'unknown-sweep': 0 };
+  readonly counts: Record<JobOutcome, number> = { stored: 0, duplicate: 0, failed: 0, cancelled: 0, paused: 0, 'unknown-sweep': 0, lost: 0 };
+  /** Jobs whose results Redis refused for want of memory (for logs and tests). */
+  memoryRefusals = 0;
+  /** When each kind of refusal was last logged, and how many came since. */
+  private readonly refusals = new Map<string, { at: number; since: number }>();
 
   constructor(private readonly options: GameWorkerOptions) {
     this.log = options.logger;
@@ -82,13 +96,31 @@ export class GameWorker {
     });
     this.outage = options.outage ?? new OutageLog(this.log, 30_000);
     // An outage makes BullMQ report an error per retry: those go through the outage log.
-    this.worker.on('error', (err) => (isRedisUnavailable(err) ? this.outage.error(err, 'queue worker') : this.log.error({ err }, 'queue worker error')));
+    this.worker.on('error', (err) => {
+      if (isRedisUnavailable(err)) this.outage.error(err, 'queue worker');
+      // Redis out of memory refuses BullMQ's every move (taking a job, renewing a lock): one line
+      // now and then, not one per retry.
+      else if (isOutOfMemory(err)) this.refused('oom-queue', { err: err.message }, 'redis is out of memory: the queue cannot move jobs until memory is freed');
+      else this.log.error({ err }, 'queue worker error');
+    });
     this.worker.on('failed', (job, err) => this.log.warn({ job: job?.id, attempt: job?.attemptsMade, err: err.message }, 'game attempt failed'));
     this.worker.on('stalled', (id) => this.log.warn({ job: id }, 'job stalled; it goes back to the queue'));
   }
 
   start(): void {
     void this.worker.run();
+  }
+
+  /** Logs a refusal the first time, then at most once per REFUSAL_LOG_MS with the count since. */
+  private refused(kind: string, fields: Record<string, unknown>, message: string): void {
+    const now = Date.now();
+    const last = this.refusals.get(kind);
+    if (last && now - last.at < REFUSAL_LOG_MS) {
+      last.since++;
+      return;
+    }
+    this.log.error({ ...fields, ...(last ? { refusedSinceLastLine: last.since } : {}) }, message);
+    this.refusals.set(kind, { at: now, since: 0 });
   }
 
   private async statusOf(id: string): Promise<SweepStatus | undefined> {
@@ -110,6 +142,27 @@ export class GameWorker {
       const outcome = await this.play(job, job.data.k, status, token, signal);
       this.counts[outcome]++;
       return outcome;
+    } catch (err) {
+      if (err instanceof KeyspaceLostError) {
+        // Nothing of the sweep can be stored: the job ends here (its queue was most likely lost too).
+        this.refused('lost', { sweep: s, job: job.id, err: err.message }, 'the sweep is gone from Redis (its data was lost): the job ends without storing');
+        // Counted once a job: a batch's games are not told apart here.
+        this.counts.lost++;
+        return 'lost';
+      }
+      if (isOutOfMemory(err) && token) {
+        this.memoryRefusals++;
+        // Redis refused the results whole (deny-oom): nothing was written. The job waits and is
+        // played again, without spending an attempt: a full Redis is no fault of the game. If even
+        // the delay is refused, the error goes on: the job's lock then lapses and BullMQ's stalled
+        // check gives it back to the queue once memory allows; no game is marked failed.
+        await job.moveToDelayed(Date.now() + OOM_RETRY_MS, token).catch(() => {
+          throw err;
+        });
+        this.refused('oom', { sweep: s, job: job.id, retryInMs: OOM_RETRY_MS }, 'redis is out of memory: results not stored, the job waits and plays again');
+        throw new DelayedError();
+      }
+      throw err;
     } finally {
       if (job.id) this.running.delete(job.id);
     }

@@ -2,6 +2,7 @@
 export * from './access-log.js';
 export * from './config.js';
 export * from './keys.js';
+export * from './lab-state.js';
 export * from './redis.js';
 export * from './outage.js';
 export * from './queue.js';

@@ -14,6 +14,8 @@ export interface Keys {
   stats: string;
   /** Lock held by the coordinator that feeds the queue. */
   feederLock: string;
+  /** String: the keyspace's epoch, written once when a coordinator first finds it (see lab-state.ts). */
+  epoch: string;
   sweep(id: string): SweepKeys;
 }
 
@@ -52,6 +54,7 @@ export function keys(prefix: string): Keys {
     active: `${prefix}:active`,
     stats: `${prefix}:stats`,
     feederLock: `${prefix}:feeder-lock`,
+    epoch: `${prefix}:epoch`,
     sweep: (id) => {
       const base = `${prefix}:sweep:${id}`;
       return {

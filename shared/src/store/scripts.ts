@@ -7,6 +7,23 @@ import type { Redis } from 'ioredis';
 
 type Value = string | number | Buffer;
 
+/**
+ * How Redis treats a script when memory is over `maxmemory` (Redis 7 script flags, `#!lua`):
+ * - 'deny-oom': the whole call is refused before it runs (an OOM error, nothing written). Without
+ *   a flag line Redis only refuses the script's first write that may grow memory, and a script
+ *   whose first write shrinks (an SREM) then writes on past the limit: half-refused results.
+ * - 'allow-oom': runs anyway; only for scripts that move or delete (an operator's pause or cancel,
+ *   a hand-back), which must work when memory is full, and which add no more than they free.
+ * - 'legacy': no flag line (the lock scripts: a few fixed bytes).
+ */
+export type OomPolicy = 'deny-oom' | 'allow-oom' | 'legacy';
+const SHEBANG: Record<OomPolicy, string> = { 'deny-oom': '#!lua\n', 'allow-oom': '#!lua flags=allow-oom\n', legacy: '' };
+
+/** The message Redis refuses a write with when memory is over `maxmemory` (noeviction). */
+export function isOutOfMemory(err: unknown): boolean {
+  return /^OOM /.test(String((err as Error | undefined)?.message ?? ''));
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LUA_WORDS = new Set(['and', 'break', 'do', 'else', 'elseif', 'end', 'false', 'for', 'function', 'if', 'in', 'local', 'nil', 'not', 'or', 'repeat', 'return', 'then', 'true', 'until', 'while', 'redis', 'cjson']);
 
@@ -27,6 +44,7 @@ export class Script<K extends string = string, A extends string = string> {
     readonly name: string,
     names: { keys: readonly K[]; args: readonly A[] },
     body: string,
+    readonly oom: OomPolicy = 'legacy',
   ) {
     const all = [...names.keys, ...names.args];
     for (const n of all) {
@@ -39,7 +57,7 @@ export class Script<K extends string = string, A extends string = string> {
     this.keyNames = names.keys;
     this.argNames = names.args;
     this.body = body;
-    this.lua = bind(names.keys, 'KEYS') + bind(names.args, 'ARGV') + body;
+    this.lua = SHEBANG[oom] + bind(names.keys, 'KEYS') + bind(names.args, 'ARGV') + body;
     this.sha = createHash('sha1').update(this.lua).digest('hex');
   }
 
@@ -86,6 +104,24 @@ local function stop_clock(meta, now)
 end
 `;
 
+/**
+ * Whether the sweep is gone from this keyspace (a FLUSHALL, a Redis restarted without its data) or
+ * belongs to another epoch than the keyspace's (`<prefix>:epoch`, which a coordinator writes when
+ * it first finds the keyspace; sweeps stored before epochs have none and are checked for presence
+ * only). A game in flight then stores nothing: it would leave orphan keys, count a phantom game in
+ * the lab's stats and fail half-way where the sweep's total is missing.
+ */
+const KEYSPACE_LOST = `
+local function keyspace_lost(meta, epoch)
+  if redis.call('HEXISTS', meta, 'total') == 0 then return true end
+  local mine = redis.call('HGET', meta, 'epoch')
+  return mine ~= false and mine ~= redis.call('GET', epoch)
+end
+`;
+
+/** What the result scripts return when keyspace_lost refused the call (SweepStore throws KeyspaceLostError). */
+export const LOST = -2;
+
 /** Marks the sweep done when every game has a result, has failed or was skipped by a stopping rule (shared by the scripts). */
 const FINISH_CHECK =
   CLOCK +
@@ -118,6 +154,7 @@ end
  * keeping a time per game.
  */
 const STORE_GAMES =
+  KEYSPACE_LOST +
   FINISH_CHECK +
   `
 local function bump(key, field, delta)
@@ -186,16 +223,18 @@ end
  * group share (keys L<label> and R<role>; a and b the compared keys).
  * The game also counts in the sweep's throughput ring; cpuMs ('' when unknown) adds to the
  * sweep's CPU time, and worker ('' when unknown) counts the game for that worker.
- * Returns 1 when stored, 0 when the game was already stored.
+ * Returns 1 when stored, 0 when the game was already stored, LOST (nothing written) when the sweep
+ * is gone from the keyspace. Refused whole while Redis is over maxmemory (deny-oom).
  */
 export const RECORD_RESULT = new Script(
   'record-result',
   {
-    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers'],
+    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers', 'epoch'],
     args: ['sweepId', 'gameId', 'index', 'summary', 'record', 'now', 'increments', 'share', 'rateBucketMs', 'rateSlots', 'cpuMs', 'worker'],
   },
   STORE_GAMES +
     `
+if keyspace_lost(meta, epoch) then return ${LOST} end
 redis.call('SREM', out, index)
 if redis.call('HSETNX', results, gameId, summary) == 0 then return 0 end
 if record ~= '' then redis.call('HSET', records, gameId, record) end
@@ -204,6 +243,7 @@ if share ~= '' then add_share(agg, groups, cjson.decode(share)) end
 count_done(meta, active, stats, rate, workers, sweepId, 1, now, cpuMs, worker, rateBucketMs, rateSlots)
 return 1
 `,
+  'deny-oom',
 );
 
 /**
@@ -213,16 +253,17 @@ return 1
  * and the caller stores the games one by one with RECORD_RESULT, once each.
  * games: JSON [[gameId, index, summaryBytes, recordBytes], …]; blobs: each game's packed summary
  * then its record, concatenated in that order. shares: JSON list of group shares (as RECORD_RESULT's).
- * Returns the number of games stored.
+ * Returns the number of games stored (LOST as RECORD_RESULT's).
  */
 export const RECORD_BATCH = new Script(
   'record-batch',
   {
-    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers'],
+    keys: ['meta', 'results', 'records', 'agg', 'groups', 'out', 'active', 'stats', 'rate', 'workers', 'epoch'],
     args: ['sweepId', 'games', 'blobs', 'now', 'increments', 'shares', 'rateBucketMs', 'rateSlots', 'cpuMs', 'worker'],
   },
   STORE_GAMES +
     `
+if keyspace_lost(meta, epoch) then return ${LOST} end
 local list = cjson.decode(games)
 for _, g in ipairs(list) do
   if redis.call('HEXISTS', results, g[1]) == 1 then return -1 end
@@ -242,16 +283,20 @@ for _, s in ipairs(cjson.decode(shares)) do add_share(agg, groups, s) end
 count_done(meta, active, stats, rate, workers, sweepId, #list, now, cpuMs, worker, rateBucketMs, rateSlots)
 return #list
 `,
+  'deny-oom',
 );
 
 /**
- * Records a game that failed every attempt (once per index), and counts it lab-wide.
+ * Records a game that failed every attempt (once per index), and counts it lab-wide (LOST as
+ * RECORD_RESULT's).
  */
 export const RECORD_FAILURE = new Script(
   'record-failure',
-  { keys: ['meta', 'failed', 'out', 'active', 'results', 'stats'], args: ['sweepId', 'index', 'gameId', 'message', 'now'] },
-  FINISH_CHECK +
+  { keys: ['meta', 'failed', 'out', 'active', 'results', 'stats', 'epoch'], args: ['sweepId', 'index', 'gameId', 'message', 'now'] },
+  KEYSPACE_LOST +
+    FINISH_CHECK +
     `
+if keyspace_lost(meta, epoch) then return ${LOST} end
 redis.call('SREM', out, index)
 if redis.call('HEXISTS', results, gameId) == 1 then return 0 end
 if redis.call('HSETNX', failed, index, message) == 0 then return 0 end
@@ -260,6 +305,7 @@ redis.call('HINCRBY', stats, 'failed', 1)
 finish_check(meta, active, sweepId, now)
 return 1
 `,
+  'deny-oom',
 );
 
 /**
@@ -353,25 +399,66 @@ end
 if #got > 0 then redis.call('HSETNX', meta, 'startedAt', now) end
 return {got, from, stop}
 `,
+  'deny-oom',
+);
+
+/** Moves the games of `list` still outstanding back in line (out → requeue); returns how many moved. */
+const MOVE_BACK = `
+local function move_back(out, requeue, list)
+  local moved = 0
+  for _, k in ipairs(list) do
+    if redis.call('SREM', out, k) == 1 then
+      redis.call('RPUSH', requeue, k)
+      moved = moved + 1
+    end
+  end
+  return moved
+end
+`;
+
+/**
+ * Takes back the tail of a claim whose jobs could not be queued (Redis out of memory mid-addBulk):
+ * the games at positions [rollback, stop) of the order, `games` their indices. When the cursor is
+ * still at `stop` and every one of them still outstanding, the cursor moves back to `rollback` and
+ * they leave the outstanding set, as if never claimed (they are queued again in their batches);
+ * otherwise they go back in line one by one (out → requeue). Allowed when memory is full: it
+ * frees more than it writes. Returns how many games were taken back.
+ */
+export const UNCLAIM = new Script(
+  'unclaim',
+  { keys: ['meta', 'out', 'requeue'], args: ['games', 'rollback', 'stop'] },
+  MOVE_BACK +
+    `
+local list = cjson.decode(games)
+local whole = tonumber(redis.call('HGET', meta, 'cursor')) == tonumber(stop)
+if whole then
+  for _, k in ipairs(list) do
+    if redis.call('SISMEMBER', out, k) == 0 then whole = false break end
+  end
+end
+if whole then
+  for _, k in ipairs(list) do redis.call('SREM', out, k) end
+  redis.call('HSET', meta, 'cursor', rollback)
+  return #list
+end
+return move_back(out, requeue, list)
+`,
+  'allow-oom',
 );
 
 /**
  * Hands queued games back (their jobs were removed from the queue): out → requeue.
- * indices: JSON list of index strings. Returns how many moved.
+ * indices: JSON list of index strings. Returns how many moved. Allowed when memory is full: a
+ * move, and a pause or a feeder's undo must not be refused then.
  */
 export const HAND_BACK = new Script(
   'hand-back',
   { keys: ['out', 'requeue'], args: ['indices'] },
-  `
-local moved = 0
-for _, k in ipairs(cjson.decode(indices)) do
-  if redis.call('SREM', out, k) == 1 then
-    redis.call('RPUSH', requeue, k)
-    moved = moved + 1
-  end
-end
-return moved
+  MOVE_BACK +
+    `
+return move_back(out, requeue, cjson.decode(indices))
 `,
+  'allow-oom',
 );
 
 /**
@@ -398,6 +485,7 @@ if status == 'done' then
 end
 return #indices
 `,
+  'deny-oom',
 );
 
 /**
@@ -425,6 +513,8 @@ end
 if to == 'cancelled' then redis.call('HSET', meta, 'finishedAt', now) end
 return status
 `,
+  // An operator pauses or cancels to stop a sweep that fills Redis: a few fields, never refused.
+  'allow-oom',
 );
 
 /** Takes or renews the feeder's lock for `owner` for `ttlMs`; 1 when held, 0 when another owner holds it. */

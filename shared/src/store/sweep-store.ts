@@ -14,8 +14,9 @@ import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
+import { recentMemory, type RedisMemory } from './lab-state.js';
 import { packGame, unpackRecord, unpackSummary } from './packing.js';
-import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS } from './scripts.js';
+import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, LOST, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS, UNCLAIM } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
 export type SweepStatus = (typeof SWEEP_STATUSES)[number];
@@ -103,6 +104,17 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
   };
 }
 
+/**
+ * A result script found its sweep gone from the keyspace (a FLUSHALL, a Redis restarted without
+ * its data) or of another epoch: nothing was written, and nothing of the sweep can be stored.
+ */
+export class KeyspaceLostError extends Error {
+  constructor(readonly sweepId: string) {
+    super(`sweep ${sweepId} is no longer in Redis (its data was lost: FLUSHALL or a restart without persistence): its games are not stored`);
+    this.name = 'KeyspaceLostError';
+  }
+}
+
 /** The summary of a game that comes without its packed form, which must then be whole to be packed here. */
 function whole(summary: GameSummary | GameKey): GameSummary {
   if (!('players' in summary)) throw new Error(`game ${summary.id} came with neither its whole summary nor its packed form`);
@@ -127,6 +139,8 @@ function shareJson(share: PairedShare | undefined, cell: number) {
 export class SweepStore {
   readonly keys: Keys;
   private readonly loaded = new Map<string, LoadedSweep>();
+  /** The keyspace's epoch as the coordinator found it: stamped on the sweeps it creates (see KEYSPACE_LOST). */
+  epoch?: string;
 
   constructor(
     readonly redis: Redis,
@@ -143,6 +157,11 @@ export class SweepStore {
   /** The connection's state as ioredis names it ('ready', 'reconnecting', …), for messages. */
   connectionStatus(): string {
     return this.redis.status;
+  }
+
+  /** Redis's memory against maxmemory, read at most once per `maxAgeMs`; undefined when Redis refuses INFO (lab-state.ts). */
+  memory(maxAgeMs = 1000): Promise<RedisMemory | undefined> {
+    return recentMemory(this.redis, maxAgeMs);
   }
 
   /** Whether Redis answers PING within `timeoutMs`. */
@@ -186,6 +205,7 @@ export class SweepStore {
       runningSince: now,
       batch,
       ...(code ? { code: JSON.stringify(code) } : {}),
+      ...(this.epoch ? { epoch: this.epoch } : {}),
     };
     await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();
     this.loaded.set(id, { id, spec, sweep: sweep.schedule === 'interleaved' ? sweep : new Sweep(spec) });
@@ -254,6 +274,15 @@ export class SweepStore {
       number,
     ];
     return { indices: got.map(Number), from: Number(from), stop: Number(stop) };
+  }
+
+  /**
+   * Undoes the tail of a claim whose jobs were not queued: the games at positions [rollback, stop)
+   * of the order (see UNCLAIM); returns how many were taken back.
+   */
+  async unclaim(id: string, games: readonly number[], rollback: number, stop: number): Promise<number> {
+    const k = this.k(id);
+    return (await UNCLAIM.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue }, { games: JSON.stringify(games.map(String)), rollback, stop })) as number;
   }
 
   /**
@@ -331,6 +360,7 @@ export class SweepStore {
       cpuMs: made.cpuMs !== undefined && Number.isFinite(made.cpuMs) ? made.cpuMs.toFixed(3) : '',
       worker: made.worker ? JSON.stringify(made.worker) : '',
     });
+    if (stored === LOST) throw new KeyspaceLostError(loaded.id);
     return stored === 1;
   }
 
@@ -375,6 +405,7 @@ export class SweepStore {
       cpuMs: cpuKnown ? cpuMs.toFixed(3) : '',
       worker: worker ? JSON.stringify(worker) : '',
     })) as number;
+    if (stored === LOST) throw new KeyspaceLostError(loaded.id);
     if (stored >= 0) return stored;
     let one = 0;
     for (const part of parts) {
@@ -389,7 +420,7 @@ export class SweepStore {
   }
 
   private recordKeys(k: SweepKeys) {
-    return { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: this.keys.active, stats: this.keys.stats, rate: k.rate, workers: k.workers };
+    return { meta: k.meta, results: k.results, records: k.records, agg: k.agg, groups: k.groups, out: k.out, active: this.keys.active, stats: this.keys.stats, rate: k.rate, workers: k.workers, epoch: this.keys.epoch };
   }
 
   /** Records a game that failed every attempt; false when already recorded or since played. */
@@ -397,9 +428,10 @@ export class SweepStore {
     const k = this.k(id);
     const stored = await RECORD_FAILURE.run(
       this.redis,
-      { meta: k.meta, failed: k.failed, out: k.out, active: this.keys.active, results: k.results, stats: this.keys.stats },
+      { meta: k.meta, failed: k.failed, out: k.out, active: this.keys.active, results: k.results, stats: this.keys.stats, epoch: this.keys.epoch },
       { sweepId: id, index, gameId, message: message.slice(0, 2000), now },
     );
+    if (stored === LOST) throw new KeyspaceLostError(id);
     return stored === 1;
   }
 

@@ -10,6 +10,7 @@ import { DetailQuery, ListQuery } from '../api-schemas.js';
 import { sweepLimits, type LimitsConfig } from '../config.js';
 import type { SweepEvents } from '../events.js';
 import type { Feeder } from '../feeder.js';
+import type { LabHealth } from '../lab-health.js';
 import { HttpError, parse } from '../http.js';
 import { sweepDetail, sweepOverview } from '../views.js';
 import { findSweep } from './find.js';
@@ -26,6 +27,8 @@ export interface SweepRouteDeps {
   logger: Logger;
   requireToken: RequestHandler;
   json: RequestHandler;
+  /** Refuses new sweeps (503) while Redis is out of memory or lost the lab's data. */
+  health?: LabHealth;
 }
 
 /** The estimate as the API gives it: three significant digits. */
@@ -59,6 +62,8 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
 
   router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
     const { spec, size, cost } = validSpec(req.body);
+    const refused = await d.health?.refuseNewWork();
+    if (refused) throw new HttpError(503, refused);
     const sweep = new Sweep(spec);
     // A stopping sweep goes a game per job: its cells are decided game by game.
     const batch = spec.stop ? 1 : batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max);

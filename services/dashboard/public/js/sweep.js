@@ -114,6 +114,9 @@ function renderHeader(d) {
   $('#resume').disabled = d.status !== 'paused';
   $('#cancel').disabled = d.status === 'done' || d.status === 'cancelled';
   $('#retry-failed').disabled = !c.failed;
+  // Redis full (or its data lost): the lab says why the sweep does not advance.
+  $('#degraded').hidden = !d.degraded;
+  $('#degraded').textContent = d.degraded ? `Degraded: ${d.degraded}` : '';
   // The statistics are computed apart from the counts: say when they are of fewer games.
   const asOf = d.statisticsAsOf;
   $('#stats-note').textContent = asOf && !asOf.current ? `Charts and tables as of ${asOf.version} games finished (newer ones are being computed).` : '';
