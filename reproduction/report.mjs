@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes REPRODUCTION.md: intro.md, then a table per experiment from the published numbers
-// (shared/src/lab/published.ts) and reproduction/results/<preset>.json (ours, from `wonderlab
-// sweep run <preset> --json` or `lab.mjs collect`) with the verdicts of
+// (shared/src/lab/published.ts, the reasons from published-reasons.json) and
+// reproduction/results/<preset>.json (ours, from `wonderlab sweep run <preset> --json` or
+// `lab.mjs collect`) with the verdicts of
 // shared/src/lab/paper-comparison.ts — the sweep page's own — then reasons.md and the charts:
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { existsSync, readFileSync, readdirSync } from 'node:fs';

@@ -20,6 +20,7 @@ import { CoordinatorEnvSchema, Feeder, startCoordinator, type RunningCoordinator
 import { GameWorker } from '@wonderlab/worker';
 import { KeyspaceLostError, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
 import { privateRedis, request, sleep, waitUntil, type PrivateRedis } from './support/processes.js';
+import { claim, gamesDone, recordBatch, resultCount } from '../shared/test/store-support.js';
 
 const silent = pino({ level: 'silent' });
 const PREFIX = 'faults';
@@ -82,7 +83,7 @@ describe('Redis out of memory', () => {
 
     await fillUp(c);
     await expect(store.recordResult(loaded, games[0])).rejects.toThrow(/^OOM /);
-    await expect(store.recordBatch(loaded, games.map((summary) => ({ summary })))).rejects.toThrow(/^OOM /);
+    await expect(recordBatch(store, loaded, games.map((summary) => ({ summary })))).rejects.toThrow(/^OOM /);
     await expect(store.recordFailure(meta.id, games[0].index, games[0].id, 'x')).rejects.toThrow(/^OOM /);
     await expect(store.claimJobs(meta.id, 20)).rejects.toThrow(/^OOM /);
     // Not even the first, shrinking write (the SREM from the outstanding set) went through.
@@ -94,9 +95,9 @@ describe('Redis out of memory', () => {
     expect(await store.transition(meta.id, ['paused'], 'running', 1)).toBe('paused');
 
     await c.config('SET', 'maxmemory', '0');
-    expect(await store.recordBatch(loaded, games.map((summary) => ({ summary })))).toBe(3);
+    expect(await recordBatch(store, loaded, games.map((summary) => ({ summary })))).toBe(3);
     expect(await store.meta(meta.id)).toMatchObject({ done: 3 });
-    expect(await store.gamesDone()).toBe(3);
+    expect(await gamesDone(store)).toBe(3);
   });
 
   test('a claim whose jobs Redis refused part-way is taken back exactly: the cursor rolls back over the tail, gaps go back in line', async () => {
@@ -133,7 +134,7 @@ describe('Redis out of memory', () => {
     opened.push(() => worker.close(1000));
     await waitUntil(async () => (await feeder.feed(meta.id, 12), (await store.meta(meta.id))?.status === 'done'), 'the sweep to finish', 30_000, 100);
     expect(await store.meta(meta.id)).toMatchObject({ done: sweep.size, failed: 0 });
-    expect(await store.resultCount(meta.id)).toBe(sweep.size);
+    expect(await resultCount(store, meta.id)).toBe(sweep.size);
     expect(worker.counts).toMatchObject({ stored: sweep.size, duplicate: 0, failed: 0 });
   });
 
@@ -222,12 +223,12 @@ describe('a lab whose Redis fills up mid-sweep', () => {
 
     // While Redis stays over its limit, no result is stored: the workers' scripts are refused and
     // their jobs wait (no attempt spent, no game failed).
-    const stored = await store.resultCount(id);
+    const stored = await resultCount(store, id);
     await waitUntil(() => lab.worker.memoryRefusals > 0 || undefined, 'a worker to have its results refused', 10_000);
     await sleep(1500);
     const { used } = await redisMemory(c);
     expect(used, 'Redis stayed over its limit through the check').toBeGreaterThan(max);
-    expect(await store.resultCount(id)).toBe(stored);
+    expect(await resultCount(store, id)).toBe(stored);
     expect((await store.meta(id))?.failed).toBe(0);
 
     await c.config('SET', 'maxmemory', '0');
@@ -236,8 +237,8 @@ describe('a lab whose Redis fills up mid-sweep', () => {
       return m?.status === 'done' ? m : undefined;
     }, 'the sweep to finish once memory is back', 60_000, 100);
     expect(done).toMatchObject({ done: total, failed: 0 });
-    expect(await store.resultCount(id)).toBe(total);
-    expect(await store.gamesDone()).toBe(total);
+    expect(await resultCount(store, id)).toBe(total);
+    expect(await gamesDone(store)).toBe(total);
     expect(Number((await store.aggregateTable(id))['c0|n'])).toBe(total);
     expect(await store.outstanding(id)).toEqual([]);
     expect(lab.worker.counts).toMatchObject({ stored: total, failed: 0, lost: 0 });
@@ -278,7 +279,7 @@ describe('Redis that lost its data', () => {
     const sweepSpec = spec();
     const meta = await store.create(sweepSpec);
     const loaded = (await store.load(meta.id))!;
-    await store.claim(meta.id, 3);
+    await claim(store, meta.id, 3);
     const game = playGame(loaded.sweep.game(0));
 
     // Another epoch (the keyspace was started again under the same sweep id: a restored backup).
@@ -286,14 +287,14 @@ describe('Redis that lost its data', () => {
     const keys = async () => (await c.keys(`${PREFIX}:*`)).sort();
     const before = await keys();
     await expect(store.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
-    await expect(store.recordBatch(loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
+    await expect(recordBatch(store, loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
     expect(await keys()).toEqual(before);
     expect(await store.meta(meta.id)).toMatchObject({ done: 0 });
 
     // Gone altogether (FLUSHALL): nothing is written, not even the lab's counter.
     await c.flushall();
     await expect(store.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
-    await expect(store.recordBatch(loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
+    await expect(recordBatch(store, loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
     await expect(store.recordFailure(meta.id, 0, game.id, 'x')).rejects.toThrow(KeyspaceLostError);
     expect(await keys()).toEqual([]);
   });

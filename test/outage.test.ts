@@ -20,6 +20,7 @@ import { Feeder } from '@wonderlab/coordinator';
 import { GameWorker } from '@wonderlab/worker';
 import { SweepStore, closeRedis, connectRedis, gameQueue, jobId } from '@wonderlab/shared/store';
 import { ENTRY, exitOf, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from './support/processes.js';
+import { gamesDone, resultCount } from '../shared/test/store-support.js';
 
 const silent = pino({ level: 'silent' });
 /** Short, so the tests are quick; the figures a deployment uses are in the README. */
@@ -179,8 +180,8 @@ describe('worker', () => {
     try {
       await waitUntil(async () => (await store.meta(meta.id))?.status === 'done', 'the sweep to be done', 40_000, 100);
       expect(await store.meta(meta.id)).toMatchObject({ done: 1, failed: 0 });
-      expect(await store.resultCount(meta.id)).toBe(1);
-      expect(await store.gamesDone()).toBe(1);
+      expect(await resultCount(store, meta.id)).toBe(1);
+      expect(await gamesDone(store)).toBe(1);
       expect(b.counts).toMatchObject({ stored: 1, duplicate: 0, failed: 0 });
       // And it is the game a local play gives.
       const [stored] = await store.results(meta.id, [new Sweep(sweepSpec).game(0).id]);

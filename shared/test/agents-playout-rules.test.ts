@@ -11,30 +11,46 @@ import { Rng, actingSeats, legalMoves, newGame, step } from '../src/engine/index
 import { decisionContext } from '../src/agents/index.js';
 import { playoutMoves } from '../src/agents/playout-moves.js';
 
+import type { GameState } from '../src/engine/index.js';
+
+/**
+ * Plays one game of uniformly random moves drawn with `rng` (payments capped at `cap` where
+ * given), calling `visit` at every seat's decision with its legal moves, before the seat's move
+ * is drawn.
+ */
+function everyDecision(players: number, seed: number, rng: Rng, cap: number | undefined, visit: (s: GameState, p: number, legal: number[]) => void): void {
+  const s = newGame({ players, seed });
+  const moves = new Array<number>(players).fill(0);
+  const legal: number[] = [];
+  while (!s.isOver()) {
+    for (const p of actingSeats(s)) {
+      // Without a cap, the engine's legal moves; with one, the playouts' capped listing.
+      if (cap === undefined) legalMoves(s, p, 'cheapest', legal);
+      else playoutMoves(s, p, legal, cap);
+      visit(s, p, legal);
+      moves[p] = legal[rng.int(legal.length)];
+    }
+    step(s, moves);
+  }
+}
+
 describe('rule-based playouts follow the same rules as the rulebased agent', () => {
   it('property: same rule, and the agent’s move is among the playout policy’s candidates', () => {
     let checked = 0;
     const rulesSeen = new Set<number>();
+    const candidates: number[] = [];
     fc.assert(
       fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), (players, seed) => {
-        const s = newGame({ players, seed });
         const rng = new Rng(seed);
-        const moves = new Array<number>(players).fill(0);
-        const candidates: number[] = [];
-        while (!s.isOver()) {
-          for (const p of actingSeats(s)) {
-            const legal = legalMoves(s, p, 'cheapest', []);
-            const decision = new ThesisRuleBasedAgent().decide(decisionContext(s, p, legal, rng, false));
-            const rule = thesisRuleCandidates(s, p, legal, candidates);
-            const agentRule = Number(/^rule (\d)/.exec(decision.reason ?? '')?.[1]);
-            expect(agentRule).toBe(rule);
-            expect(candidates).toContain(decision.move);
-            rulesSeen.add(rule);
-            checked++;
-            moves[p] = legal[rng.int(legal.length)];
-          }
-          step(s, moves);
-        }
+        everyDecision(players, seed, rng, undefined, (s, p, legal) => {
+          const decision = new ThesisRuleBasedAgent().decide(decisionContext(s, p, legal, rng, false));
+          const rule = thesisRuleCandidates(s, p, legal, candidates);
+          const agentRule = Number(/^rule (\d)/.exec(decision.reason ?? '')?.[1]);
+          expect(agentRule).toBe(rule);
+          expect(candidates).toContain(decision.move);
+          rulesSeen.add(rule);
+          checked++;
+        });
       }),
       { numRuns: 30 },
     );
@@ -48,26 +64,17 @@ describe('the lazy rule-based playout move', () => {
   it('property: the same move as thesisRulesMove over the legal list, drawn with the same number, with and without a payment cap', () => {
     let checked = 0;
     const rulesSeen = new Set<number>();
+    const candidates: number[] = [];
     fc.assert(
       fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(0, 8), (players, seed, cap) => {
-        const s = newGame({ players, seed });
-        const rng = new Rng(seed);
-        const moves = new Array<number>(players).fill(0);
-        const legal: number[] = [];
-        const candidates: number[] = [];
-        while (!s.isOver()) {
-          for (const p of actingSeats(s)) {
-            playoutMoves(s, p, legal, cap);
-            rulesSeen.add(thesisRuleCandidates(s, p, legal, candidates));
-            const eager = new Rng(seed + checked);
-            const lazy = new Rng(seed + checked);
-            expect(thesisRulesMoveLazily(s, p, lazy, cap)).toBe(thesisRulesMove(s, p, legal, eager));
-            expect(Array.from(lazy.s), 'the same numbers drawn').toEqual(Array.from(eager.s));
-            checked++;
-            moves[p] = legal[rng.int(legal.length)];
-          }
-          step(s, moves);
-        }
+        everyDecision(players, seed, new Rng(seed), cap, (s, p, legal) => {
+          rulesSeen.add(thesisRuleCandidates(s, p, legal, candidates));
+          const eager = new Rng(seed + checked);
+          const lazy = new Rng(seed + checked);
+          expect(thesisRulesMoveLazily(s, p, lazy, cap)).toBe(thesisRulesMove(s, p, legal, eager));
+          expect(Array.from(lazy.s), 'the same numbers drawn').toEqual(Array.from(eager.s));
+          checked++;
+        });
       }),
       { numRuns: 40 },
     );

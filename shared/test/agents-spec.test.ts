@@ -18,11 +18,22 @@ import {
   MCTS_ROBILLIARD_DEFAULTS,
   SpecError,
   canonicalSpec,
-  fullSpec,
   parseAgentList,
   parseAgentSpec,
+  type AgentSpec,
   type MctsParams,
 } from '../src/agents/index.js';
+import { formatParam } from '../src/agents/params.js';
+
+/**
+ * The keyed form with every parameter spelled out: the other end of canonicalSpec, which leaves
+ * the defaults out. Only these tests need it, to check that every key parses back.
+ */
+function fullSpec(spec: AgentSpec): string {
+  if (!('params' in spec)) return spec.kind;
+  const params = spec.params;
+  return `${spec.kind}(${PARAMETER_LIST.map((def) => `${def.key}=${formatParam(params[def.field])}`).join(',')})`;
+}
 
 function params(text: string): MctsParams {
   const spec = parseAgentSpec(text);
@@ -435,6 +446,18 @@ describe('the option tables people read come from the parameter table', () => {
     expect(block![1], 'regenerate the block with: node bin/wonderlab.mjs agents --markdown').toBe(agentsMarkdown());
   });
 
+  it('every named agent links to a section of the docs that tells where its values come from', () => {
+    const docs = new Map<string, string>();
+    for (const kind of MCTS_KINDS) {
+      const [file, anchor] = MCTS_AGENTS[kind].docs.split('#');
+      if (!docs.has(file!)) docs.set(file!, readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+      // A heading `## name` is the anchor `#name` on GitHub and in most renderers.
+      const section = new RegExp(`^## ${anchor}\\n\\n(.+)$`, 'm').exec(docs.get(file!)!);
+      expect(section, `${file} has a section ## ${anchor}`).not.toBeNull();
+      expect(section![1], `${anchor}'s section gives figures`).toMatch(/\d+(\.\d)? %/);
+    }
+  });
+
   it('the help text names every option with its range and every named agent\'s default', () => {
     const text = agentsText();
     for (const def of PARAMETER_LIST) {
@@ -442,5 +465,6 @@ describe('the option tables people read come from the parameter table', () => {
       expect(text).toContain(def.meaning);
     }
     for (const kind of AGENT_KINDS) expect(text).toContain(kind);
+    for (const kind of MCTS_KINDS) expect(text).toContain(`      ${MCTS_AGENTS[kind].docs}`);
   });
 });

@@ -15,7 +15,7 @@ import {
   SweepSpecError,
   Z95,
   cellLabels,
-  countSweepGames,
+  sweepSize,
   describe,
   gameIncrements,
   histogramQuantile,
@@ -464,7 +464,7 @@ group('histogramQuantile', () => {
   });
 });
 
-// ── countSweepGames ─────────────────────────────────────────────────────────
+// ── sweepSize ─────────────────────────────────────────────────────────
 
 const agentArb = fc.constantFrom('random', 'rulebased', 'rulebased-robilliard', 'mcts:5', 'mcts(it=7,c=0.3)');
 const mctsSeatArb = fc.record({
@@ -510,7 +510,7 @@ const specArb: fc.Arbitrary<SweepSpecInput> = fc.integer({ min: 3, max: 5 }).cha
     })),
 );
 
-group('countSweepGames', () => {
+group('sweepSize', () => {
   it('counts the cells and games of the expanded sweep', () => {
     fc.assert(
       fc.property(specArb, (input) => {
@@ -525,7 +525,7 @@ group('countSweepGames', () => {
         }
         const spec = parseSweepSpec(input);
         const sweep = new Sweep(spec);
-        const count = countSweepGames(spec);
+        const count = sweepSize(spec);
         expect(count.total).toBe(sweep.size);
         expect(count.cells).toBe(sweep.cells.length);
         expect(count.gamesPerCell).toBe(sweep.gamesPerCell);
@@ -554,7 +554,7 @@ group('countSweepGames', () => {
       seating: 'permute',
     });
     // 6 variants × 6 ordered pairs; 20 sets × 2 deals × 4! orders.
-    expect(countSweepGames(spec)).toEqual({ cells: 36, gamesPerCell: 960, total: 34560 });
+    expect(sweepSize(spec)).toMatchObject({ cells: 36, gamesPerCell: 960, total: 34560 });
     const sweep = new Sweep(spec);
     expect(sweep.cells).toHaveLength(36);
     expect(sweep.size).toBe(34560);
@@ -562,32 +562,37 @@ group('countSweepGames', () => {
 });
 
 /**
- * A spec whose matchup lists the same spec twice would expand into duplicated pairs (or none):
- * it must be refused with a SweepSpecError naming matchup.specs, or counted as expanded.
+ * A spec whose matchup lists the same spec twice would expand into duplicated pairs (or none): it
+ * is refused with a SweepSpecError naming the second listing. Returns the error; fails the test
+ * when the spec is accepted.
  */
-function expectCountMatchesOrRejected(input: SweepSpecInput) {
-  let spec;
+function refusal(input: SweepSpecInput): SweepSpecError {
   try {
-    spec = parseSweepSpec(input);
+    parseSweepSpec(input);
   } catch (err) {
     expect(err).toBeInstanceOf(SweepSpecError);
-    expect((err as SweepSpecError).field).toMatch(/^matchup\.specs/);
-    return;
+    return err as SweepSpecError;
   }
-  const sweep = new Sweep(spec);
-  expect(countSweepGames(spec).cells).toBe(sweep.cells.length);
-  expect(countSweepGames(spec).total).toBe(sweep.size);
+  return expect.unreachable(`the spec was accepted: ${JSON.stringify(input.matchup)}`);
 }
 
 group('repeated matchup specs are refused', () => {
   const base = { name: 'dup', players: 3, seats: ['random', 'random', 'random'], deals: { count: 1 } };
 
   it('a repeated spec is refused (it would expand into duplicated pairs)', () => {
-    expectCountMatchesOrRejected({ ...base, matchup: { specs: ['random', 'rulebased', 'random'], seats: [0, 1] } });
+    const err = refusal({ ...base, matchup: { specs: ['random', 'rulebased', 'random'], seats: [0, 1] } });
+    expect(err.field).toBe('matchup.specs.2');
+    expect(err.message).toMatch(/'random' is listed twice/);
   });
 
   it('a single distinct spec is refused (no pair to play)', () => {
-    expectCountMatchesOrRejected({ ...base, matchup: { specs: ['random', 'random'], seats: [0, 1] } });
+    const err = refusal({ ...base, matchup: { specs: ['random', 'random'], seats: [0, 1] } });
+    expect(err.field).toBe('matchup.specs.1');
+    expect(err.message).toMatch(/'random' is listed twice/);
+  });
+
+  it('the same specs, each listed once, are accepted: the refusals above are for the repetition', () => {
+    expect(new Sweep(parseSweepSpec({ ...base, matchup: { specs: ['random', 'rulebased'], seats: [0, 1] } })).cells).toHaveLength(2);
   });
 });
 

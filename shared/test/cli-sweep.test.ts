@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AggregateFold, Sweep, parseSweepSpec, placementOf, playGame, summarizeAggregates, countSweepGames, sweepStatistics } from '../src/lab/index.js';
+import { AggregateFold, Sweep, parseSweepSpec, placementOf, playGame, summarizeAggregates, sweepSize, sweepStatistics } from '../src/lab/index.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/wonderlab.mjs');
 const PRESETS = resolve(import.meta.dirname, '../../presets');
@@ -101,7 +101,7 @@ describe('wonderlab sweep', () => {
     for (const f of files) {
       expect(r.stdout).toContain(f.replace(/\.json$/, ''));
       const preset = parseSweepSpec(JSON.parse(readFileSync(join(PRESETS, f), 'utf8')));
-      expect(countSweepGames(preset).total).toBe(new Sweep(preset).size);
+      expect(sweepSize(preset).total).toBe(new Sweep(preset).size);
     }
   });
 

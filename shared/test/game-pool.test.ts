@@ -110,27 +110,6 @@ group('GamePool', () => {
     expect(strip(await p.play(plans[5], false))).toEqual(strip(playGame(plans[5])));
   });
 
-  it('an already-aborted signal rejects without playing the game', async () => {
-    const p = pool(1);
-    const controller = new AbortController();
-    controller.abort('too late');
-    const started = performance.now();
-    await expect(p.play(slowPlan, false, controller.signal)).rejects.toBeDefined();
-    expect(performance.now() - started).toBeLessThan(500);
-    // The only thread is free at once: it never started the slow game.
-    const next = p.play(plans[0], false);
-    expect(await settledWithin(next, 3000)).toBe('resolved');
-    expect(strip(await next)).toEqual(strip(playGame(plans[0])));
-  });
-
-  it('after close(), play rejects', async () => {
-    const p = pool(2);
-    await p.close();
-    await expect(p.play(plans[0], false)).rejects.toThrow('the game pool is closed');
-    const controller = new AbortController();
-    await expect(p.play(plans[0], false, controller.signal)).rejects.toThrow('the game pool is closed');
-  });
-
   it('a closing pool aborts the games it cuts off (GameAbortedError), so that a queue worker hands them back rather than failing them', async () => {
     const p = new GamePool(1);
     const playing = p.play(slowPlan, false);
@@ -238,7 +217,7 @@ group('GamePool edge cases', () => {
     const controller = new AbortController();
     controller.abort('too late');
     const started = performance.now();
-    await expect(p.play(slowPlan, false, controller.signal)).rejects.toBeDefined();
+    await expect(p.play(slowPlan, false, controller.signal)).rejects.toBeInstanceOf(GameAbortedError);
     expect(performance.now() - started).toBeLessThan(500);
     // The only thread is free at once: it never started the slow game.
     const next = p.play(plans[0], false);

@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { GamePool, type PlayedPart } from '@wonderlab/shared';
 import { IncrementSum, Sweep, parseSweepSpec, placementOf, playGame, type GameSummary } from '../src/lab/index.js';
 import { RECORD_RESULT, type SweepStore } from '../src/store/index.js';
-import { storeForTests } from './store-support.js';
+import { claim, recordBatch, storeForTests } from './store-support.js';
 
 const opened = storeForTests('batch');
 let redis: Redis;
@@ -88,11 +88,11 @@ describe('storing a batch', () => {
     const batched = await store.create(spec, sweep, Date.now(), undefined, 7);
     const loadedOne = (await store.load(one.id))!;
     const loadedBatched = (await store.load(batched.id))!;
-    for (let got = await store.claim(one.id, 1000); got.length; got = await store.claim(one.id, 1000));
+    for (let got = await claim(store, one.id, 1000); got.length; got = await claim(store, one.id, 1000));
     for (let got = await store.claimJobs(batched.id, 1000); got.batches.length; got = await store.claimJobs(batched.id, 1000));
     for (const g of games) expect(await store.recordResult(loadedOne, g, 1000, { cpuMs: 1.25 })).toBe(true);
     for (let i = 0; i < games.length; i += 7) {
-      const stored = await store.recordBatch(loadedBatched, games.slice(i, i + 7).map((summary) => ({ summary, cpuMs: 1.25 })), 1000);
+      const stored = await recordBatch(store, loadedBatched, games.slice(i, i + 7).map((summary) => ({ summary, cpuMs: 1.25 })), 1000);
       expect(stored).toBe(Math.min(7, games.length - i));
     }
     expectSameTables(await aggregates(one.id), await aggregates(batched.id));
@@ -122,8 +122,8 @@ describe('storing a batch', () => {
         expect(Object.keys(g.summary).sort()).toEqual(['id', 'index']);
       }
       for (let i = 0; i < some.length; i += 7) {
-        await store.recordBatch(loadedThreads, played.slice(i, i + 7), 1000);
-        await store.recordBatch(loadedHere, games.filter((g) => some.slice(i, i + 7).some((plan) => plan.id === g.id)).map((summary) => ({ summary })), 1000);
+        await recordBatch(store, loadedThreads, played.slice(i, i + 7), 1000);
+        await recordBatch(store, loadedHere, games.filter((g) => some.slice(i, i + 7).some((plan) => plan.id === g.id)).map((summary) => ({ summary })), 1000);
       }
     } finally {
       await pool.close();
@@ -164,7 +164,7 @@ describe('storing a batch', () => {
     expect(await store.recordParts(loadedThreads, parts, 1000)).toBe(18);
     expect(await store.recordParts(loadedThreads, parts, 1000)).toBe(0);
     const mine = games.filter((g) => indices.includes(g.index));
-    await store.recordBatch(loadedHere, mine.map((summary) => ({ summary })), 1000);
+    await recordBatch(store, loadedHere, mine.map((summary) => ({ summary })), 1000);
     // Games played twice differ only in their decision times (wall-clock measurements).
     expectSameTables(await aggregates(here.id), await aggregates(threads.id), /\|ms$/);
     expect((await store.meta(threads.id))!.done).toBe(24);
@@ -178,9 +178,9 @@ describe('storing a batch', () => {
     const [loadedRef, loaded] = [(await store.load(reference.id))!, (await store.load(meta.id))!];
     const batch = games.slice(0, 8).map((summary) => ({ summary }));
     // Half of it stored (a worker that died after storing some), then the whole batch again.
-    expect(await store.recordBatch(loaded, batch.slice(0, 3))).toBe(3);
-    expect(await store.recordBatch(loaded, batch)).toBe(5);
-    expect(await store.recordBatch(loaded, batch)).toBe(0);
+    expect(await recordBatch(store, loaded, batch.slice(0, 3))).toBe(3);
+    expect(await recordBatch(store, loaded, batch)).toBe(5);
+    expect(await recordBatch(store, loaded, batch)).toBe(0);
     for (const { summary } of batch) await store.recordResult(loadedRef, summary);
     expectSameTables(await aggregates(reference.id), await aggregates(meta.id));
     expect((await store.meta(meta.id))!.done).toBe(8);

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Redis } from 'ioredis';
 import { RATE_BUCKET_MS, Sweep, parseSweepSpec, playGame, throughput } from '../src/lab/index.js';
 import { SweepStore } from '../src/store/index.js';
-import { storeForTests } from './store-support.js';
+import { claim, storeForTests } from './store-support.js';
 
 const opened = storeForTests('store');
 let redis: Redis;
@@ -31,7 +31,7 @@ describe('queue order', () => {
     expect(meta.schedule).toBe('interleaved');
     const claimed: number[] = [];
     // Claimed a few at a time, as the feeder does with its window.
-    for (let got = await store.claim(meta.id, 7); got.length; got = await store.claim(meta.id, 7)) {
+    for (let got = await claim(store, meta.id, 7); got.length; got = await claim(store, meta.id, 7)) {
       claimed.push(...got);
       await store.dropOutstanding(meta.id, got);
     }
@@ -45,7 +45,7 @@ describe('queue order', () => {
     const meta = await store.create(spec);
     await redis.hdel(store.keys.sweep(meta.id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders');
     expect((await store.meta(meta.id))!.schedule).toBe('sequential');
-    expect(await store.claim(meta.id, 4)).toEqual([0, 1, 2, 3]);
+    expect(await claim(store, meta.id, 4)).toEqual([0, 1, 2, 3]);
     const fresh = new SweepStore(redis, opened.prefix);
     expect((await fresh.load(meta.id))!.sweep.schedule).toBe('sequential');
   });

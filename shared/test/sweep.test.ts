@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Sweep, SweepSpecError, Tournament, cellTournament, countSweepGames, parseSweepSpec, playGame } from '../src/lab/index.js';
+import { Sweep, SweepSpecError, Tournament, cellTournament, sweepSize, parseSweepSpec, playGame } from '../src/lab/index.js';
 import { newGame } from '../src/engine/index.js';
 
 const base = {
@@ -89,7 +89,7 @@ describe('duplicated boards (the 2014 paper tuning design)', () => {
 
   it('gives the compared seats one board and the others boards of their own, in every game', () => {
     expect(sweep.size).toBe(3 * 2 * 2);
-    expect(countSweepGames(spec).total).toBe(sweep.size);
+    expect(sweepSize(spec).total).toBe(sweep.size);
     const shared = new Set<number>();
     for (let k = 0; k < sweep.size; k++) {
       const plan = sweep.game(k);
@@ -136,7 +136,7 @@ describe('matchup pairs', () => {
       ['mcts(it=10,c=0.2)', 'mcts(it=10,c=0.3)'],
       ['mcts(it=10,c=0.3)', 'mcts(it=10,c=0.1)'],
     ]);
-    expect(countSweepGames(spec).cells).toBe(3);
+    expect(sweepSize(spec).cells).toBe(3);
   });
 
   it('a pair outside the specs, or of one spec with itself, names the field', () => {

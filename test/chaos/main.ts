@@ -66,6 +66,11 @@ async function kill(p: LabProcess): Promise<void> {
 }
 
 /** The sweep's counters, read directly (undefined while Redis is away). */
+/** How many games of a sweep are stored: its results hash, read directly (the store has no reader for it). */
+function storedResults(store: SweepStore, id: string): Promise<number> {
+  return store.redis.hlen(store.keys.sweep(id).results);
+}
+
 async function metaOf(store: SweepStore, id: string): Promise<SweepMeta | undefined> {
   return store.meta(id).catch(() => undefined);
 }
@@ -134,8 +139,9 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   for (let i = 0; i < ids.length; i += 500) stored.push(...(await store.results(id, ids.slice(i, i + 500))));
   const agg = await store.aggregateTable(id);
   const lost = stored.filter((s) => !s).length;
-  const resultCount = await store.resultCount(id);
-  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), await store.gamesDone()) - resultCount;
+  const resultCount = await storedResults(store, id);
+  // The lab-wide done counter, read as GET /metrics does.
+  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), (await store.gameCounters()).done) - resultCount;
   const strip = (g: GameSummary) => JSON.stringify({ ...g, record: undefined, players: g.players.map((p) => ({ ...p, decisionMs: 0 })) });
   let mismatched = 0;
   stored.forEach((s, k) => {
@@ -190,10 +196,10 @@ async function outOfMemory(url: string): Promise<void> {
   }, 'readyz to say degraded', 10_000, 200).catch(() => request(`${url}/readyz`));
   check(ready.status === 200 && Array.isArray(ready.body.degraded), `readyz is ready but degraded (${ready.status} ${JSON.stringify(ready.body)})`);
   check(/^wonderlab_redis_memory_full 1$/m.test(String((await request(`${url}/metrics`)).body)), 'the metric wonderlab_redis_memory_full is 1');
-  const stored = await store.resultCount(id);
+  const stored = await storedResults(store, id);
   await sleep(3000);
   const over = (await redisMemory(store.redis)).used > max;
-  const storedAfter = await store.resultCount(id);
+  const storedAfter = await storedResults(store, id);
   // Only meaningful while Redis stayed over its limit (jobs leaving the queue free memory).
   check(!over || storedAfter === stored, `no result stored while Redis is over maxmemory (${stored} → ${storedAfter}, still over: ${over})`);
 
@@ -202,7 +208,7 @@ async function outOfMemory(url: string): Promise<void> {
   await waitUntil(async () => (await metaOf(store, id))?.status === 'done', 'the out-of-memory sweep to finish', 600_000, 200);
   const meta = (await store.meta(id))!;
   const agg = await store.aggregateTable(id);
-  const results = await store.resultCount(id);
+  const results = await storedResults(store, id);
   log(`limit lifted: the sweep finished ${((Date.now() - started) / 1000).toFixed(1)} s later: ${results} stored of ${total}, done ${meta.done}, aggregate n ${agg['c0|n']}, failed ${meta.failed}`);
   check(results === total && meta.done === total && Number(agg['c0|n']) === total, `out of memory: every game stored once (${results} results, done ${meta.done})`);
   check(meta.failed === 0, `out of memory: 0 games failed (${meta.failed})`);

@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@wonderlab/serve';
 import { redisAnswers } from '@wonderlab/shared/store';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,16 +23,8 @@ export const ENTRY = {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The same free port `wonderlab serve` finds for the Redis it starts.
+export { freePort } from '@wonderlab/serve';
 
 export async function waitUntil<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 20_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -15,7 +15,7 @@ import {
   SCORE_CATEGORIES,
   Sweep,
   checkSweepSpec,
-  countSweepGames,
+  sweepSize,
   parseSweepSpec,
   placementOf,
   playGame,
@@ -29,6 +29,7 @@ import {
 import { pino } from 'pino';
 import { TimelineSchema } from '../src/api-schemas.js';
 import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
+import { resultCount } from '../../../shared/test/store-support.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -561,12 +562,12 @@ describe('a lab playing a small sweep', () => {
     const after = await detail(lab, id);
     expect(after.status).toBe('done');
     expect(after.counts).toEqual(before.counts);
-    expect(await lab.store.resultCount(id)).toBe(sweep.size);
+    expect(await resultCount(lab.store, id)).toBe(sweep.size);
   });
 
   test('server-sent events: a sweep event at once, then news as games finish, up to done', async () => {
     const sseSpec = { name: 'sse', players: 3, seats: ['mcts(it=100)', 'rulebased', 'random'], deals: { count: 8 } };
-    const total = countSweepGames(parseSweepSpec(sseSpec)).total;
+    const total = sweepSize(parseSweepSpec(sseSpec)).total;
     const created = await post(lab, '/api/sweeps', sseSpec);
     expect(created.status).toBe(201);
     const sseId = created.body.id;
@@ -749,7 +750,7 @@ describe('validation of submitted specs', () => {
       // Under the limit in deals, over it in games: 34 deals × 3 seat rotations.
       [{ ...base, deals: { count: 34 }, seating: 'rotate' }, '34 deals (deals.count) × 3 seat orders (seating) = 102 games'],
     ] as const) {
-      const { total } = countSweepGames(parseSweepSpec(spec));
+      const { total } = sweepSize(parseSweepSpec(spec));
       expect(total).toBeGreaterThan(maxGames);
       const res = await post(lab, '/api/sweeps', spec);
       expect(res.status).toBe(400);
@@ -851,7 +852,7 @@ describe('a lab with an API token', () => {
     const created = await post(lab, '/api/sweeps', spec, token);
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const games = countSweepGames(parseSweepSpec(spec)).total;
+    const games = sweepSize(parseSweepSpec(spec)).total;
 
     const list = await api(lab.url, '/api/sweeps');
     expect(list.status).toBe(200);
@@ -986,8 +987,8 @@ describe('sweep lifecycle', () => {
   });
 
   test('pause takes queued games back, resume plays every game once, cancel stops for good', async () => {
-    const totalA = countSweepGames(parseSweepSpec(specA)).total;
-    const totalB = countSweepGames(parseSweepSpec(specB)).total;
+    const totalA = sweepSize(parseSweepSpec(specA)).total;
+    const totalB = sweepSize(parseSweepSpec(specB)).total;
     const a = await post(lab, '/api/sweeps', specA);
     expect(a.status).toBe(201);
     const idA = a.body.id;
@@ -1024,7 +1025,7 @@ describe('sweep lifecycle', () => {
     const text = await (await fetch(`${lab.url}/metrics`)).text();
     for (const state of ['waiting', 'prioritized', 'active']) expect(metric(text, `wonderlab_queue_jobs{state="${state}"}`), state).toBe(0);
     expect(metric(text, 'wonderlab_backlog_games')).toBe(0);
-    expect(await lab.store.resultCount(idA)).toBe(still.counts.done);
+    expect(await resultCount(lab.store, idA)).toBe(still.counts.done);
 
     // Another sweep, cancelled after it has started.
     const b = await post(lab, '/api/sweeps', specB);
@@ -1046,7 +1047,7 @@ describe('sweep lifecycle', () => {
     const finished = await waitForSweep(lab, idA, 40_000);
     expect(finished.status).toBe('done');
     expect(finished.counts).toEqual({ total: totalA, done: totalA, failed: 0, queued: 0, pending: 0, skipped: 0 });
-    expect(await lab.store.resultCount(idA)).toBe(totalA);
+    expect(await resultCount(lab.store, idA)).toBe(totalA);
     expect(finished.cells[0].games).toBe(totalA);
     expect(finished.cells[0].labels.reduce((s: number, l: any) => s + l.games, 0)).toBe(totalA * slow.players);
     const { items } = await allGames(lab, idA, 1000);
@@ -1060,7 +1061,7 @@ describe('sweep lifecycle', () => {
     expect(bAfter.status).toBe('cancelled');
     expect(bAfter.counts.done).toBeLessThanOrEqual(atCancel.done + workers * slots * batchB);
     expect(bAfter.counts.done).toBeLessThan(totalB);
-    expect(await lab.store.resultCount(idB)).toBe(bAfter.counts.done);
+    expect(await resultCount(lab.store, idB)).toBe(bAfter.counts.done);
 
     // Transitions that are not allowed.
     const cancelDone = await post(lab, `/api/sweeps/${idA}/cancel`);
@@ -1109,7 +1110,7 @@ describe('sweep lifecycle', () => {
     };
     try {
       const spec = { name: 'pause-race', players: 3, seats: ['random', 'random', 'random'], deals: { count: 20 } };
-      const total = countSweepGames(parseSweepSpec(spec)).total;
+      const total = sweepSize(parseSweepSpec(spec)).total;
       const created = await post(race, '/api/sweeps', spec);
       expect(created.status).toBe(201);
       const id = created.body.id;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parseSweepSpec, Sweep } from '@wonderlab/shared';
 import { api, startLab, waitFor, type TestLab } from './harness.js';
+import { resultCount } from '../../../shared/test/store-support.js';
 
 let lab: TestLab;
 
@@ -63,5 +64,5 @@ test('a 3-cell sweep paused at half its games has 40–60 % of every cell, and r
   await waitFor(async () => (await detail(id)).status === 'done', 'the sweep to finish', 60_000, 100);
   const end = await detail(id);
   expect(end.cellProgress.map((c: any) => c.done)).toEqual([sweep.gamesPerCell, sweep.gamesPerCell, sweep.gamesPerCell]);
-  expect(await lab.store.resultCount(id)).toBe(sweep.size);
+  expect(await resultCount(lab.store, id)).toBe(sweep.size);
 }, 120_000);

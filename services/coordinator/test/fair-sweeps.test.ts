@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { gameQueue } from '@wonderlab/shared/store';
 import { Feeder } from '@wonderlab/coordinator';
 import { api, silent, startLab, waitFor, type TestLab } from './harness.js';
+import { resultCount } from '../../../shared/test/store-support.js';
 
 let lab: TestLab;
 
@@ -42,7 +43,7 @@ async function expectComplete(id: string): Promise<void> {
   const m = await waitFor(async () => ((await meta(id)).status === 'done' ? meta(id) : undefined), `sweep ${id} to finish`, 60_000);
   expect(m.done).toBe(m.total);
   expect(m.failed).toBe(0);
-  expect(await lab.store.resultCount(id)).toBe(m.total);
+  expect(await resultCount(lab.store, id)).toBe(m.total);
   expect(await lab.store.outstanding(id)).toEqual([]);
 }
 
@@ -139,7 +140,7 @@ test('pausing, resuming and cancelling one sweep neither starves nor duplicates 
   const cEnd = await meta(c);
   expect(cEnd.status).toBe('cancelled');
   expect(cEnd.done).toBeLessThan(cEnd.total);
-  expect(await lab.store.resultCount(c)).toBe(cEnd.done);
+  expect(await resultCount(lab.store, c)).toBe(cEnd.done);
 
   await expectComplete(a);
   await expectComplete(b);
@@ -196,7 +197,7 @@ test('batched sweeps take turns too: the small one waits for a couple of the lar
     for (const id of [large, small.body.id]) {
       const m = await inLab(id);
       expect(m.done).toBe(m.total);
-      expect(await batched.store.resultCount(id)).toBe(m.total);
+      expect(await resultCount(batched.store, id)).toBe(m.total);
     }
   } finally {
     await batched.close();

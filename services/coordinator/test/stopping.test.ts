@@ -6,8 +6,27 @@
  * depends on the results alone.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Sweep, parseSweepSpec, playGame, replayStops, type StopRule } from '@wonderlab/shared';
+import { CellStopper, Sweep, parseSweepSpec, playGame, type GameSummary, type StopDecision, type StopRule } from '@wonderlab/shared';
 import { api, startLab, waitForSweep, type TestLab } from './harness.js';
+
+/**
+ * Every cell's decision from a sweep's results alone, fed in play order as the coordinator feeds
+ * them: what the lab's stopped sweep must agree with. `result(k)` is game k's summary, or
+ * undefined if it was not played.
+ */
+function replayStops(sweep: Sweep, rule: StopRule, result: (k: number) => GameSummary | undefined): { decision: StopDecision | undefined; games: number }[] {
+  return sweep.cells.map((_, cell) => {
+    const stopper = new CellStopper(sweep, cell, rule);
+    while (!stopper.test.state.decision) {
+      const next = stopper.nextGames(256);
+      if (next.length === 0) break;
+      const before = stopper.evaluated;
+      stopper.feed(next.map(result));
+      if (stopper.evaluated === before) break;
+    }
+    return { decision: stopper.test.state.decision, games: stopper.evaluated };
+  });
+}
 
 let lab: TestLab;
 

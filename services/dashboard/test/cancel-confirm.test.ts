@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, startLab, type TestLab } from '../../coordinator/test/harness.js';
-import { BrowserTests } from './browser.js';
+import { api, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests, submitSweep } from './browser.js';
 
 const browser = new BrowserTests('cancel-confirm');
 let lab: TestLab;
@@ -18,18 +18,13 @@ beforeAll(
   () =>
     browser.start(async () => {
       // No worker: the sweep stays running until the test cancels it.
-      lab = await startLab({ workers: 0 });
-      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'Browser test: cancel', players: 3, seats: ['random', 'random', 'rulebased'], deals: { count: 30 } } });
-      if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
-      sweepId = res.body.id;
+      lab = await browser.startLab({ workers: 0 });
+      sweepId = await submitSweep(lab, { name: 'Browser test: cancel', players: 3, seats: ['random', 'random', 'rulebased'], deals: { count: 30 } });
     }),
   60_000,
 );
 
-afterAll(async () => {
-  await browser.close();
-  await lab?.close();
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
 const statusOf = async () => (await api(lab.url, `/api/sweeps/${sweepId}`)).body.status as string;
 

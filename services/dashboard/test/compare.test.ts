@@ -5,8 +5,8 @@
  * Screenshots go to test-artifacts/compare/.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
-import { BrowserTests } from './browser.js';
+import { api, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests, submitSweep } from './browser.js';
 
 const browser = new BrowserTests('compare');
 const ARTIFACTS = browser.artifacts;
@@ -22,21 +22,14 @@ const ids: string[] = [];
 beforeAll(
   () =>
     browser.start(async () => {
-      lab = await startLab({ workers: 1, slots: 2 });
-      for (const spec of [A, B]) {
-        const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
-        if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
-        ids.push(res.body.id);
-      }
+      lab = await browser.startLab({ workers: 1, slots: 2 });
+      for (const spec of [A, B]) ids.push(await submitSweep(lab, spec));
       for (const id of ids) await waitForSweep(lab, id, 60_000);
     }),
   90_000,
 );
 
-afterAll(async () => {
-  await browser.close();
-  await lab?.close();
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
 const newPage = () => browser.newPage();
 

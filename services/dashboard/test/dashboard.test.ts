@@ -3,19 +3,18 @@
  * (coordinator + dashboard + in-process BullMQ workers on the shared Redis, see
  * services/coordinator/test/harness.ts). Every expected value is read from the API, never pasted.
  *
- * Needs chromium: set CHROMIUM_PATH or install it (apt-get install chromium). Without it the tests
- * fail (they do not skip). Screenshots go to test-artifacts/dashboard/.
+ * Needs chromium (see browser.ts): without it the tests fail (they do not skip). Screenshots go to
+ * test-artifacts/dashboard/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { agentCatalog } from '@wonderlab/shared';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
-import { recordPageErrors } from './browser.js';
+import { BrowserTests } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
+// Pages wait up to 30 s: the sweep of test 1 takes about 11 s on one slot.
+const browser = new BrowserTests('dashboard', { pageTimeout: 30_000 });
+const ARTIFACTS = browser.artifacts;
 const CATEGORIES = ['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'];
 const ROMAN = ['', 'I', 'II', 'III'];
 
@@ -35,22 +34,16 @@ const MATCHUP_SPEC = {
 const pct = (x: number | null) => (x !== null && Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let browser: Browser;
 let lab: TestLab;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
+const pageErrors = browser.pageErrors;
 let pagesOpened = 0;
 let errorsAtStart = 0;
 /** The sweep of test 1 (created over the API if that test did not get that far). */
 let mainSweepId: string | undefined;
 
-async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-  const context = await browser.newContext(options);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
+async function newPage(options: Parameters<Browser['newPage']>[0] = {}): Promise<Page> {
+  const page = await browser.newPage(options);
   pagesOpened++;
-  recordPageErrors(page, pageErrors);
   return page;
 }
 
@@ -114,30 +107,19 @@ function gamesShown(param: any, progress: any): { param: number; progress: numbe
   return { param: paramGames, progress: progressGames };
 }
 
-/** Why the browser or the lab could not start: every test fails with it (none is skipped). */
-let setupError: Error | undefined;
+beforeAll(
+  () =>
+    browser.start(async () => {
+      lab = await browser.startLab({ workers: 1, slots: 1 });
+    }),
+  30_000,
+);
 
-beforeAll(async () => {
-  try {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`no chromium at ${CHROMIUM}: these browser tests need it — install it (apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary`);
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    lab = await startLab({ workers: 1, slots: 1 });
-  } catch (err) {
-    setupError = err as Error;
-  }
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await lab?.close();
-}, 30_000);
-
+// Why the browser or the lab could not start: every test fails with it (none is skipped).
 beforeEach(() => {
-  if (setupError) throw setupError;
+  browser.ready();
   errorsAtStart = pageErrors.length;
 });
 

@@ -4,8 +4,8 @@
  * search found, as the timeline API gives them. Screenshots go to test-artifacts/replay/.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
-import { BrowserTests } from './browser.js';
+import { api, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests, submitSweep } from './browser.js';
 
 const browser = new BrowserTests('replay');
 const CATEGORIES = ['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'];
@@ -19,19 +19,14 @@ let sweepId = '';
 beforeAll(
   () =>
     browser.start(async () => {
-      lab = await startLab({ workers: 1, slots: 1 });
-      const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: SPEC });
-      if (res.status !== 201) throw new Error(`POST /api/sweeps: ${res.status} ${JSON.stringify(res.body)}`);
-      sweepId = res.body.id;
+      lab = await browser.startLab({ workers: 1, slots: 1 });
+      sweepId = await submitSweep(lab, SPEC);
       await waitForSweep(lab, sweepId, 60_000);
     }),
   90_000,
 );
 
-afterAll(async () => {
-  await browser.close();
-  await lab?.close();
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
 /** What a seat's cell should say of its score: the total, then the categories that score. */
 function scoreText(score: Record<string, number>): string {

@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseSweepSpec } from '@wonderlab/shared';
-import { api, startLab, type TestLab } from '../../coordinator/test/harness.js';
-import { BrowserTests } from './browser.js';
+import { api, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests, submitSweep } from './browser.js';
 
 const browser = new BrowserTests('submit-form');
 const ARTIFACTS = browser.artifacts;
@@ -94,16 +94,13 @@ beforeAll(
   () =>
     browser.start(async () => {
       // No workers: the sweeps are created, never played; one game of each is queued at most.
-      lab = await startLab({ workers: 0, feedWindow: 1 });
+      lab = await browser.startLab({ workers: 0, feedWindow: 1 });
       schema = (await api(lab.url, '/api/schema/sweep-spec.json')).body;
     }),
   30_000,
 );
 
-afterAll(async () => {
-  await browser.close();
-  await lab?.close();
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
 const newPage = () => browser.newPage();
 
@@ -128,6 +125,25 @@ describe('the New-sweep form and every preset', () => {
       const c = catalog.parameters.find((p: { key: string }) => p.key === 'c');
       expect(await page.inputValue('#f-seats-0-params-c')).toBe(c.defaults.mcts);
       expect(((await jsonView(page)) as any).seats[0]).toEqual({ agent: 'mcts', params: { c: Number(c.defaults.mcts) } });
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  test('JSON that does not parse is named on (spec), both while typing and on submit, and nothing is stored', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      const before = (await api(lab.url, '/api/sweeps')).body.length;
+      await page.fill('#f-json', '{"name": "half a spec", ');
+      const note = '[data-error-for="(spec)"]';
+      await page.waitForSelector(note);
+      expect(await page.textContent(note)).toMatch(/^not valid JSON: /);
+      await page.click('#submit');
+      await page.waitForSelector(note);
+      expect(await page.textContent(note)).toMatch(/^not valid JSON: /);
+      expect(page.url()).toBe(`${lab.url}/submit`);
+      expect((await api(lab.url, '/api/sweeps')).body).toHaveLength(before);
     } finally {
       await page.close();
     }

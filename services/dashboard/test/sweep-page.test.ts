@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
-import { BrowserTests } from './browser.js';
+import { api, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { BrowserTests, submitSweep } from './browser.js';
 
 const preset = JSON.parse(readFileSync(new URL('../../../presets/thesis-7.4-iterations.json', import.meta.url), 'utf8'));
 
@@ -45,21 +45,14 @@ const ids: Record<string, string> = {};
 beforeAll(
   () =>
     browser.start(async () => {
-      lab = await startLab({ workers: 1, slots: 2 });
-      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP })) {
-        const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
-        if (res.status !== 201) throw new Error(`POST /api/sweeps (${key}): ${res.status} ${JSON.stringify(res.body)}`);
-        ids[key] = res.body.id;
-      }
+      lab = await browser.startLab({ workers: 1, slots: 2 });
+      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP })) ids[key] = await submitSweep(lab, spec);
       for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
     }),
   180_000,
 );
 
-afterAll(async () => {
-  await browser.close();
-  await lab?.close();
-}, 30_000);
+afterAll(() => browser.close(), 30_000);
 
 async function openSweep(id: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
   const page = await browser.newPage({ viewport });

@@ -21,6 +21,7 @@ import { SweepStore, connectRedis, deleteKeys, gameQueue, jobId, type GameJobDat
 import { Feeder } from '@wonderlab/coordinator';
 import { GameWorker } from '../src/index.js';
 import { REDIS_URL, requireRedis, silent, uniqueNames, waitFor } from '../../coordinator/test/harness.js';
+import { claim, gamesDone, resultCount } from '../../../shared/test/store-support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
@@ -232,11 +233,11 @@ async function waitForStatus(l: Lab, id: string, status: string, timeoutMs = 30_
 async function expectCountedOnce(l: Lab, id: string): Promise<void> {
   const meta = (await l.store.meta(id))!;
   expect(meta).toMatchObject({ status: 'done', total: 1, done: 1, failed: 0 });
-  expect(await l.store.resultCount(id)).toBe(1);
+  expect(await resultCount(l.store, id)).toBe(1);
   const agg = await l.store.aggregateTable(id);
   expect(agg['c0|n']).toBe('1');
   expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
-  expect(await l.store.gamesDone()).toBe(1);
+  expect(await gamesDone(l.store)).toBe(1);
   expect(await l.store.outstanding(id)).toEqual([]);
   expect(await l.store.failures(id)).toEqual([]);
 }
@@ -259,8 +260,8 @@ test('a game played twice through process() is stored once: the second delivery 
   expect(await worker.process(fakeJob(id, 0))).toBe('duplicate');
   expect(await l.store.aggregateTable(id)).toEqual(agg);
   expect(await l.store.meta(id)).toEqual(meta);
-  expect(await l.store.resultCount(id)).toBe(1);
-  expect(await l.store.gamesDone()).toBe(1);
+  expect(await resultCount(l.store, id)).toBe(1);
+  expect(await gamesDone(l.store)).toBe(1);
   expect(worker.counts).toMatchObject({ stored: 1, duplicate: 1, failed: 0 });
 });
 
@@ -280,8 +281,8 @@ test('the same game queued twice under two job ids is counted once by a running 
   const agg = await l.store.aggregateTable(id);
   expect(agg['c0|n']).toBe('1');
   expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
-  expect(await l.store.resultCount(id)).toBe(1);
-  expect(await l.store.gamesDone()).toBe(1);
+  expect(await resultCount(l.store, id)).toBe(1);
+  expect(await gamesDone(l.store)).toBe(1);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -299,7 +300,7 @@ test('a worker SIGKILLed mid-game: the stalled game is replayed by another worke
   a.proc.kill('SIGKILL');
   expect((await withTimeout(a.exit, 5000, 'the killed worker to exit')).signal).toBe('SIGKILL');
   expect(logged(a.logs, 'game finished')).toEqual([]);
-  expect(await l.store.resultCount(id)).toBe(0);
+  expect(await resultCount(l.store, id)).toBe(0);
   expect((await l.store.meta(id))!.done).toBe(0);
 
   const b = inProcessWorker(l);
@@ -340,7 +341,7 @@ test('SIGTERM with a short grace hands the running game back to the queue; anoth
   expect(counts).toMatchObject({ active: 0, failed: 0, delayed: 0 });
   const job = await l.queue.getJob(jobId(id, 0));
   expect(job?.attemptsMade).toBe(0);
-  expect(await l.store.resultCount(id)).toBe(0);
+  expect(await resultCount(l.store, id)).toBe(0);
   expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
   expect(await l.store.outstanding(id)).toEqual([0]);
 
@@ -383,7 +384,7 @@ test('SIGTERM with a generous grace lets the running game finish and be recorded
 test('a job aborted (shutdown) before its game reaches a thread is handed back, not failed', async () => {
   const l = lab('abort-early');
   const { id } = await createSweep(l, CHEAP);
-  expect(await l.store.claim(id, 10)).toEqual([0]);
+  expect(await claim(l.store, id, 10)).toEqual([0]);
   const { worker } = inProcessWorker(l, { start: false });
   for (const attemptsMade of [0, 2]) {
     const moveToWait = vi.fn(async () => 0);
@@ -412,7 +413,7 @@ async function expectFailedOnly(l: Lab, id: string): Promise<void> {
   expect(await l.store.activeIds()).not.toContain(id);
   const failures = await l.store.failures(id);
   expect(failures).toEqual([{ index: 0, error: expect.stringContaining("mcts(it=abc)") }]);
-  expect(await l.store.resultCount(id)).toBe(0);
+  expect(await resultCount(l.store, id)).toBe(0);
   expect(await l.store.outstanding(id)).toEqual([]);
   // Counted lab-wide (the metrics' wonderlab_games_failed_total), once.
   expect(await l.store.gameCounters()).toEqual({ done: 0, failed: 1 });
@@ -438,7 +439,7 @@ test('a game failing on its last attempt (process()) is recorded as failed, the 
   const { id, spec } = await createSweep(l, CHEAP);
   const original = await corruptSpec(l, id, spec);
   // Claimed as the feeder claims it (the cursor moves past it), then delivered by hand.
-  expect(await l.store.claim(id, 10)).toEqual([0]);
+  expect(await claim(l.store, id, 10)).toEqual([0]);
   const { worker } = inProcessWorker(l, { start: false });
 
   // An attempt that is not the last throws (BullMQ retries it) and records nothing.
@@ -457,7 +458,7 @@ test('a queued job with a single attempt that fails is recorded as failed (not l
   const l = lab('fail-queue');
   const { id, spec } = await createSweep(l, CHEAP);
   const original = await corruptSpec(l, id, spec);
-  expect(await l.store.claim(id, 10)).toEqual([0]);
+  expect(await claim(l.store, id, 10)).toEqual([0]);
   const first = inProcessWorker(l);
   await l.queue.add('game', { s: id, k: 0 }, { jobId: jobId(id, 0), attempts: 1 });
 
@@ -492,7 +493,7 @@ test('recordFailure counts an index once, and does nothing once the game has a r
   expect(await l.store.recordFailure(id, 1, sweep.game(1).id, 'late')).toBe(false);
   expect(await l.store.meta(id)).toEqual(meta);
   expect(await l.store.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
-  expect(await l.store.resultCount(id)).toBe(1);
+  expect(await resultCount(l.store, id)).toBe(1);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -515,11 +516,11 @@ function fakeBatchJob(s: string, p: number, n: number, attemptsMade = 0, attempt
 async function expectAllCountedOnce(l: Lab, id: string, games: number): Promise<void> {
   const meta = (await l.store.meta(id))!;
   expect(meta).toMatchObject({ status: 'done', total: games, done: games, failed: 0 });
-  expect(await l.store.resultCount(id)).toBe(games);
+  expect(await resultCount(l.store, id)).toBe(games);
   const agg = await l.store.aggregateTable(id);
   expect(agg['c0|n']).toBe(String(games));
   expect(gamesByLabel(agg)).toEqual({ 0: 2 * games, 1: games });
-  expect(await l.store.gamesDone()).toBe(games);
+  expect(await gamesDone(l.store)).toBe(games);
   expect(await l.store.outstanding(id)).toEqual([]);
 }
 
@@ -533,7 +534,7 @@ test('a batch delivered twice through process() stores each game once; the secon
   expect(await worker.process(fakeBatchJob(id, 0, 4))).toBe('stored');
   expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
   const agg = await l.store.aggregateTable(id);
-  expect(await l.store.resultCount(id)).toBe(4);
+  expect(await resultCount(l.store, id)).toBe(4);
   expect((await l.store.results(id, [0, 1, 2, 3].map((p) => sweep.game(sweep.indexAt(p)).id))).every(Boolean)).toBe(true);
 
   expect(await worker.process(fakeBatchJob(id, 0, 4))).toBe('duplicate');

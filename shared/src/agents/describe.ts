@@ -1,14 +1,22 @@
 /**
  * The agents and their options in words, for `wonderlab agents`, `wonderlab play --help` and the
- * README, all generated from the spec kinds and the parameter table.
+ * README, all generated from the spec kinds and the parameter table. Why a named agent has its
+ * values (figures, runs) is told in the docs each one links to, not here: results are not code.
  */
 import { BURY_RULE, MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, describeRange, formatParam, mctsDefaults, parameterTable } from './params.js';
+import type { MctsKind, MctsParams } from './params.js';
 import { SIMPLE_AGENTS } from './spec.js';
 
 const kinds = (): [string, string][] => [
   ...Object.entries(SIMPLE_AGENTS),
   ...MCTS_KINDS.map((k): [string, string] => [`${k}:IT,TIME,DEPTH or ${k}(key=value,…)`, MCTS_AGENTS[k].summary]),
 ];
+
+/** A named agent's values that differ from the table's defaults, as a spec writes them: `det=pimc,worlds=1`. */
+function overrides(kind: MctsKind): string {
+  const values = MCTS_AGENTS[kind].params as Partial<MctsParams>;
+  return PARAMETER_LIST.filter((def) => def.field in values).map((def) => `${def.key}=${formatParam(values[def.field])}`).join(',');
+}
 
 /** The README's agent tables (markdown). */
 export function agentsMarkdown(): string {
@@ -21,7 +29,7 @@ export function agentsMarkdown(): string {
     lines.push(`| \`${def.key}\` | ${describeRange(def).replace(/\|/g, '\\|')} | ${values.join(' | ')} | ${def.meaning.replace(/\|/g, '\\|')} |`);
   }
   lines.push('', `The card a grouped discard or stage arm uses (the *bury rule*): ${BURY_RULE}.`, '');
-  for (const k of MCTS_KINDS) lines.push(`- \`${k}\`: ${MCTS_AGENTS[k].summary}; values from ${MCTS_AGENTS[k].evidence}.`);
+  for (const k of MCTS_KINDS) lines.push(`- \`${k}\`: ${MCTS_AGENTS[k].summary}; ${overrides(k) ? `\`${overrides(k)}\`` : 'the defaults'}; where its values come from: [${MCTS_AGENTS[k].docs}](${MCTS_AGENTS[k].docs}).`);
   return lines.join('\n');
 }
 
@@ -34,7 +42,8 @@ export function agentsText(): string {
     const values = MCTS_KINDS.map((k) => formatParam(mctsDefaults(k)[def.field]));
     out.push(`  ${def.key}=  ${describeRange(def)}; default ${values.join(' / ')}`, `      ${def.meaning}`);
   }
-  out.push('', `grouped arms bury ${BURY_RULE}.`);
+  out.push('', `grouped arms bury ${BURY_RULE}.`, '', 'named MCTS agents (their values apart from the defaults; where they come from):');
+  for (const k of MCTS_KINDS) out.push(`  ${k}  ${overrides(k) || 'the defaults'}`, `      ${MCTS_AGENTS[k].docs}`);
   return out.join('\n');
 }
 
@@ -43,7 +52,7 @@ export function agentCatalog() {
   return {
     kinds: [
       ...Object.entries(SIMPLE_AGENTS).map(([kind, summary]) => ({ kind, summary, mcts: false })),
-      ...MCTS_KINDS.map((kind) => ({ kind, summary: MCTS_AGENTS[kind].summary, evidence: MCTS_AGENTS[kind].evidence, mcts: true })),
+      ...MCTS_KINDS.map((kind) => ({ kind, summary: MCTS_AGENTS[kind].summary, docs: MCTS_AGENTS[kind].docs, mcts: true })),
     ],
     parameters: parameterTable(),
     buryRule: BURY_RULE,

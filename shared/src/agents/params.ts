@@ -92,8 +92,8 @@ export const BURY_RULE =
 export interface NamedMcts {
   /** One line for help texts. */
   readonly summary: string;
-  /** Where its values come from. */
-  readonly evidence: string;
+  /** Where the figures and runs behind its values are told (a results page, not code). */
+  readonly docs: string;
   /** Values that differ from MCTS_PARAMETERS' defaults. */
   readonly params: Partial<MctsParams>;
 }
@@ -105,20 +105,17 @@ export interface NamedMcts {
 export const MCTS_AGENTS = {
   mcts: {
     summary: 'the thesis\'s agent (Minenko 2025)',
-    evidence:
-      'the reading of the thesis that fits its Tables 7.1–7.5 and Figure 7.2 best of the 51 played on the lab (REPRODUCTION.md, "Which reading is the thesis\'s agent?"): one world sampled per decision and searched with the whole budget (the thesis\'s "determinization (PIMC)"), one discard and one stage arm per decision in the tree and in the agent\'s random playouts, the other seats simulated by the rule-based player — every table at 630 games per row from one commit: tied with two fixed trees (det=pimc,worlds=2,steps=stored, the default before) over all 38 rows (χ²/row 21.5 ± 1.2 against 21.4 ± 1.2), and ahead of it without Table 7.1, whose VP no reading comes near (4.3 against 6.4 per row, 2.4 sd paired deal by deal), with 15 of 24 win rows inside the thesis\'s intervals against 6; Table 7.4 at 1050 games per row 68.6 / 84.8 / 92.5 % at 100 / 250 / 500 iterations, 67.7 / 84.0 / 92.4 pooled with 1050 other deals (thesis 71.6 / 81.9 / 88.4: a steeper curve), and Table 7.5 at the thesis\'s 1000 games per pair with 6 of 12 rows inside and 3 within both errors, MCTS-1000 against MCTS-100 68.4 % (thesis 71.2 ± 2.8)',
+    docs: 'docs/agents.md#mcts',
     params: { det: 'pimc', worlds: 1 },
   },
   'mcts-robilliard': {
     summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
-    evidence:
-      "sections 3–5 of the paper (one level per seat, every move in the tree — each card's discard and stage a child of its own, every payment —, no discards in playouts, trade limits 8/24/32, K_UCT 0.3) and its Table 2 on the lab against two rulebased-robilliard-notrade, 1000 games per budget: 68.2 / 83.9 / 88.6 / 92.9 % at 125 / 250 / 500 / 1000 simulations against the paper's 67.6 / 81.9 / 87.3 / 92.6, every row inside (with one discard and one stage arm per decision, the earlier default: 81.2 / 84.2 / 87.4 / 92.2, and against the trading rulebased-robilliard 64.2 / 75.4 / 80.0 / 87.0)",
+    docs: 'docs/agents.md#mcts-robilliard',
     params: { it: 1000, time: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', parms: 'all', opp: 'same', tl: [8, 24, 32] },
   },
   'mcts-strong': {
     summary: 'our strongest configuration at a given budget',
-    evidence:
-      'screens on the lab (210 games per variant at 100 iterations against two rulebased, then head to head; pe from two screens against mcts-robilliard(it=500), 200-300 games per value), and the targets measured there with these values (README, "Evidence for the named agents"): 96.4 % of 1050 games at 100 iterations and 99.2 % at 500 against two rulebased; more VP than mcts-robilliard(it=100) in 71.4 %, than mcts-robilliard(it=500) at 500 iterations in 67.5 %, than the fitted mcts:400,10,100 in 68.1 % and than mcts:2000,10,100 at 500 in 72.3 % of 1000 games, seats swapped (mcts with one world per decision; 75.1 and 78.9 % against the two fixed trees of its default before)',
+    docs: 'docs/agents.md#mcts-strong',
     params: { reward: 'margin', playout: 'rulebased', opp: 'same', reuse: 'on', pe: 0.5 },
   },
 } as const satisfies Record<string, NamedMcts>;

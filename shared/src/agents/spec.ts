@@ -159,10 +159,3 @@ export function canonicalSpec(spec: AgentSpec): string {
   }
   return parts.length === 0 ? spec.kind : `${spec.kind}(${parts.join(',')})`;
 }
-
-/** The keyed form with every parameter spelled out. */
-export function fullSpec(spec: AgentSpec): string {
-  if (!isMctsKind(spec.kind) || !('params' in spec)) return spec.kind;
-  const params = spec.params;
-  return `${spec.kind}(${PARAMETER_LIST.map((def) => `${def.key}=${formatParam(params[def.field])}`).join(',')})`;
-}

@@ -45,7 +45,3 @@ export function resourceMask(letters: string): number {
   for (const r of resourceVector(letters).keys()) if (letters.includes(RESOURCE_LETTERS[r])) m |= 1 << r;
   return m;
 }
-
-export function maskToNames(mask: number): ResourceName[] {
-  return RESOURCE_NAMES.filter((_, r) => (mask >> r) & 1);
-}

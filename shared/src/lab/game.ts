@@ -77,13 +77,8 @@ export interface PlayerSummary {
   cutShort: number;
 }
 
-export interface GameSummary {
-  id: string;
-  index: number;
-  seed: number;
-  set: number;
-  deal: number;
-  seating: number;
+/** A played game: where it stands in its tournament (as its plan says), then how it went. */
+export interface GameSummary extends Pick<GamePlan, 'id' | 'index' | 'seed' | 'set' | 'deal' | 'seating'> {
   players: PlayerSummary[];
   /** Winners by the rulebook (most VP, then most coins). */
   winners: number[];

@@ -3,8 +3,10 @@
  * half-width, and the mean VP where the paper gives it. A row names which of our numbers it is
  * compared with: a cell (by its swept values or its agents) and the agent by its seat in the spec,
  * or, for a seating-order table, one seat order of the cell. `reason` explains a row the lab does
- * not reproduce (REPRODUCTION.md's "reason" column).
+ * not reproduce (REPRODUCTION.md's "reason" column); the reasons are findings, so they are data in
+ * published-reasons.json (by table id and row label), not code.
  */
+import REASONS from './published-reasons.json' with { type: 'json' };
 
 export interface PublishedRow {
   label: string;
@@ -35,34 +37,29 @@ export interface PublishedTable {
   rows: readonly PublishedRow[];
 }
 
-// Table 7.1's seat orders in which MCTS-100 receives its Age I and III hands from MCTS-50 and
-// MCTS-50 its hands from the random player: who feeds whom matters far more in our games than in
-// the thesis's (reasons.md).
-const FED_BY_MCTS_50 = "MCTS-100 fed by MCTS-50 in Ages I and III: ours wins 54–55 % so seated and 63–66 % when fed by the random player, the thesis's 62.5–66.5 and 65.7–67.3 (see below)";
-const FEEDS_MCTS_100 = "MCTS-50 fed by the random player in Ages I and III: ours wins 43–44 % so seated and 33–34 % otherwise, the thesis's 32–36.5 and 32–34 (see below)";
-const FED_BY_RANDOM = "MCTS-100 fed by the random player in Ages I and III: ours wins 63–66 % so seated, the thesis's 65.7–67.3: the gap between the two budgets is smaller in ours (see below)";
-const FED_BY_MCTS_100 = "MCTS-50 fed by MCTS-100 in Ages I and III: ours wins 33–34 % so seated, the thesis's 31.8–33.6: the gap between the two budgets is smaller in ours (see below)";
+/** Why rows are outside: findings, kept as data beside this file so that a new result changes no code. */
+type Reasons = Record<string, { table?: string; rows?: Record<string, string> }>;
 
-export const PUBLISHED_TABLES: readonly PublishedTable[] = [
+/** The tables as printed, without the reasons. */
+const TABLES: readonly PublishedTable[] = [
   {
     id: 'thesis-7.1',
     title: 'Thesis Table 7.1: seating order (N = 1000 per configuration, boards drawn per deal)',
     preset: 'thesis-7.1-seating',
     kind: 'orders',
-    reason: 'the mean of the six seat orders, three of which differ by who feeds whom (see below)',
     rows: [
-      { label: 'MCTS-100, MCTS-50, Random: MCTS-100', order: 0, seat: 0, paper: [67.2, 2.9], vp: 39.0, reason: FED_BY_RANDOM },
-      { label: 'MCTS-100, MCTS-50, Random: MCTS-50', order: 0, seat: 1, paper: [31.9, 2.9], vp: 33.7, reason: FED_BY_MCTS_100 },
-      { label: 'MCTS-100, Random, MCTS-50: MCTS-100', order: 1, seat: 0, paper: [66.5, 3.0], vp: 38.4, reason: FED_BY_MCTS_50 },
-      { label: 'MCTS-100, Random, MCTS-50: MCTS-50', order: 1, seat: 1, paper: [32.1, 3.0], vp: 34.0, reason: FEEDS_MCTS_100 },
-      { label: 'MCTS-50, MCTS-100, Random: MCTS-100', order: 2, seat: 0, paper: [62.5, 3.0], vp: 38.3, reason: FED_BY_MCTS_50 },
-      { label: 'MCTS-50, MCTS-100, Random: MCTS-50', order: 2, seat: 1, paper: [36.5, 3.0], vp: 34.5, reason: FEEDS_MCTS_100 },
-      { label: 'MCTS-50, Random, MCTS-100: MCTS-100', order: 3, seat: 0, paper: [65.7, 2.9], vp: 38.6, reason: FED_BY_RANDOM },
-      { label: 'MCTS-50, Random, MCTS-100: MCTS-50', order: 3, seat: 1, paper: [33.6, 2.9], vp: 34.1, reason: FED_BY_MCTS_100 },
-      { label: 'Random, MCTS-100, MCTS-50: MCTS-100', order: 4, seat: 0, paper: [67.3, 2.9], vp: 38.8, reason: FED_BY_RANDOM },
-      { label: 'Random, MCTS-100, MCTS-50: MCTS-50', order: 4, seat: 1, paper: [31.8, 2.9], vp: 33.7, reason: FED_BY_MCTS_100 },
-      { label: 'Random, MCTS-50, MCTS-100: MCTS-100', order: 5, seat: 0, paper: [65.0, 3.0], vp: 37.8, reason: FED_BY_MCTS_50 },
-      { label: 'Random, MCTS-50, MCTS-100: MCTS-50', order: 5, seat: 1, paper: [34.0, 2.9], vp: 34.1, reason: FEEDS_MCTS_100 },
+      { label: 'MCTS-100, MCTS-50, Random: MCTS-100', order: 0, seat: 0, paper: [67.2, 2.9], vp: 39.0 },
+      { label: 'MCTS-100, MCTS-50, Random: MCTS-50', order: 0, seat: 1, paper: [31.9, 2.9], vp: 33.7 },
+      { label: 'MCTS-100, Random, MCTS-50: MCTS-100', order: 1, seat: 0, paper: [66.5, 3.0], vp: 38.4 },
+      { label: 'MCTS-100, Random, MCTS-50: MCTS-50', order: 1, seat: 1, paper: [32.1, 3.0], vp: 34.0 },
+      { label: 'MCTS-50, MCTS-100, Random: MCTS-100', order: 2, seat: 0, paper: [62.5, 3.0], vp: 38.3 },
+      { label: 'MCTS-50, MCTS-100, Random: MCTS-50', order: 2, seat: 1, paper: [36.5, 3.0], vp: 34.5 },
+      { label: 'MCTS-50, Random, MCTS-100: MCTS-100', order: 3, seat: 0, paper: [65.7, 2.9], vp: 38.6 },
+      { label: 'MCTS-50, Random, MCTS-100: MCTS-50', order: 3, seat: 1, paper: [33.6, 2.9], vp: 34.1 },
+      { label: 'Random, MCTS-100, MCTS-50: MCTS-100', order: 4, seat: 0, paper: [67.3, 2.9], vp: 38.8 },
+      { label: 'Random, MCTS-100, MCTS-50: MCTS-50', order: 4, seat: 1, paper: [31.8, 2.9], vp: 33.7 },
+      { label: 'Random, MCTS-50, MCTS-100: MCTS-100', order: 5, seat: 0, paper: [65.0, 3.0], vp: 37.8 },
+      { label: 'Random, MCTS-50, MCTS-100: MCTS-50', order: 5, seat: 1, paper: [34.0, 2.9], vp: 34.1 },
       // As printed. The thesis's Average rows repeat the last seat order's figures (65.0 ± 3.0, 37.8;
       // 34.0 ± 2.9, 34.1); the mean of its six orders is 65.7 % / 38.5 VP and 33.3 % / 34.0 VP (reasons.md).
       { label: 'Average: MCTS-100', order: 'all', seat: 0, paper: [65.0, 3.0], vp: 37.8 },
@@ -74,9 +71,8 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Thesis Table 7.2: exploration constant C at 250 iterations, against two rulebased (21 wonder sets)',
     preset: 'thesis-7.2-exploration',
     kind: 'cells',
-    reason: "4–5 points above the thesis from C = 0.5 on, as at 250 iterations in Table 7.4: at this budget ours is a little stronger than the thesis's agent, whose curve over C also dips at 0.5–0.6 where ours does not (see below)",
     rows: [
-      { label: 'C = 0.1', swept: {'seats.0.c': 0.1}, seat: 0, paper: [82.4, 2.3], vp: 46.1, reason: 'with C = 0.1 ours explores too little to find what the thesis\'s agent finds (unknown; see below)' },
+      { label: 'C = 0.1', swept: {'seats.0.c': 0.1}, seat: 0, paper: [82.4, 2.3], vp: 46.1 },
       { label: 'C = 0.2', swept: {'seats.0.c': 0.2}, seat: 0, paper: [80.4, 2.4], vp: 46.2 },
       { label: 'C = 0.3', swept: {'seats.0.c': 0.3}, seat: 0, paper: [81.5, 2.3], vp: 46.1 },
       { label: 'C = 0.4', swept: {'seats.0.c': 0.4}, seat: 0, paper: [83.4, 2.3], vp: 46.1 },
@@ -92,7 +88,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Thesis Table 7.3: simulation depth at 250 iterations, against two rulebased (21 wonder sets)',
     preset: 'thesis-7.3-depth',
     kind: 'cells',
-    reason: "the thesis does not say how a position cut off at the depth is scored; ours scores its VP standing (see below)",
     rows: [
       { label: 'depth 4', swept: {'seats.0.depth': 4}, seat: 0, paper: [45.0, 3.0], vp: 39.2 },
       { label: 'depth 8', swept: {'seats.0.depth': 8}, seat: 0, paper: [68.9, 2.8], vp: 43.5 },
@@ -105,7 +100,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Thesis Table 7.4: iterations per decision, against two rulebased (21 wonder sets)',
     preset: 'thesis-7.4-iterations',
     kind: 'cells',
-    reason: "a curve over the budget steeper than the thesis's, above it at 500 iterations, where the reading that fits every table best leaves it (see below)",
     rows: [
       { label: '100 iterations', swept: {'seats.0.it': 100}, seat: 0, paper: [71.6, 2.7], vp: 43.6 },
       { label: '250 iterations', swept: {'seats.0.it': 250}, seat: 0, paper: [81.9, 2.3], vp: 46.2 },
@@ -117,7 +111,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: "Thesis Table 7.5: MCTS (seat 1) against MCTS (seat 2), rulebased third (N = 1000 per pair, boards drawn per deal); the row agent's win rate",
     preset: 'thesis-7.5-mcts-matrix',
     kind: 'cells',
-    reason: 'with the stronger agent in the first seat, which passes its hands to the other MCTS in Ages I and III: our second seat wins 4 points more than the first over the whole matrix (see below)',
     rows: [
       { label: 'MCTS-100 vs MCTS-250', agents: ['mcts:100,10,100', 'mcts:250,10,100'], seat: 0, paper: [28.6, 2.8] },
       { label: 'MCTS-100 vs MCTS-500', agents: ['mcts:100,10,100', 'mcts:500,10,100'], seat: 0, paper: [23.8, 2.6] },
@@ -138,7 +131,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 2: MCTS against two rule-based players (20 board sets × 50 deals)',
     preset: 'robilliard-2014-table2',
     kind: 'cells',
-    reason: 'sampling: every row is inside with the literal reading, a child for every move and a rule-based player that never trades (see below)',
     rows: [
       { label: '125 simulations', swept: {'seats.0.it': 125}, seat: 0, paper: [67.63, 2.89] },
       { label: '250 simulations', swept: {'seats.0.it': 250}, seat: 0, paper: [81.87, 2.38] },
@@ -151,7 +143,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 3: K_UCT of MCTS-1 against MCTS-2, 1000 simulations, rbAI third (duplicated boards, swapped seats)',
     preset: 'robilliard-2014-table3-kuct',
     kind: 'cells',
-    reason: 'VP ties (4–6 % of games) count for nobody, and larger K_UCT does better here than in the paper (see below)',
     rows: [
       { label: 'K 0.1 vs 0.2: MCTS-1', agents: ['mcts-robilliard(c=0.1)', 'mcts-robilliard(c=0.2)'], seat: 0, paper: [34.2, 2.94] },
       { label: 'K 0.2 vs 0.3: MCTS-1', agents: ['mcts-robilliard(c=0.2)', 'mcts-robilliard(c=0.3)'], seat: 0, paper: [42.6, 3.06] },
@@ -171,7 +162,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 4: N against 2N simulations (K_UCT 0.3), rbAI third (duplicated boards, swapped seats)',
     preset: 'robilliard-2014-table4-scaling',
     kind: 'cells',
-    reason: 'the rule-based third wins 2.4–10.2 % (the paper: very low) and 3.6–6.2 % of games are VP ties decided on coins, which count for nobody (see below)',
     rows: [
       { label: '125 vs 250: MCTS-1', agents: ['mcts-robilliard(it=125)', 'mcts-robilliard(it=250)'], seat: 0, paper: [34.5, 2.95] },
       { label: '125 vs 250: MCTS-2', agents: ['mcts-robilliard(it=125)', 'mcts-robilliard(it=250)'], seat: 1, paper: [62.0, 3.01] },
@@ -192,7 +182,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 5: progressive widening P (MCTS-2, Q = 2) against none (MCTS-1), 1000 simulations, rbAI third',
     preset: 'robilliard-2014-table5-widening',
     kind: 'cells',
-    reason: 'the MCTS rates add up to 90–94 %: VP ties (3–6 % of games) count for nobody, and at P = 0.15 widening costs less than in the paper (see below)',
     rows: [
       { label: 'P 0.15: without', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.15,pwq=2)'], seat: 0, paper: [58.6, 3.05] },
       { label: 'P 0.15: with', agents: ['mcts-robilliard', 'mcts-robilliard(pw=0.15,pwq=2)'], seat: 1, paper: [40.7, 3.04] },
@@ -209,7 +198,6 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     title: 'Robilliard et al. 2014, Table 6: real-score bias K_score (MCTS-2) against none (MCTS-1), 1000 simulations, rbAI third',
     preset: 'robilliard-2014-table6-kscore',
     kind: 'cells',
-    reason: 'here the bias helps (1.7–3.7 VP more at every K_score), and the 3–5 % of games tied on VP count for nobody (see below)',
     rows: [
       { label: 'K_score 0.01: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.01)'], seat: 0, paper: [50.0, 3.1] },
       { label: 'K_score 0.01: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.01)'], seat: 1, paper: [49.7, 3.1] },
@@ -221,15 +209,25 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
       { label: 'K_score 0.15: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.15)'], seat: 1, paper: [48.0, 3.1] },
       { label: 'K_score 0.20: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.2)'], seat: 0, paper: [48.5, 3.1] },
       { label: 'K_score 0.20: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.2)'], seat: 1, paper: [50.6, 3.1] },
-      { label: 'K_score 0.50: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.5)'], seat: 0, paper: [60.0, 3.04], reason: "with RealScore as the final VP the bias helps here; as the current score (rs=node) it loses at 10, milder than the paper (see below)" },
-      { label: 'K_score 0.50: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.5)'], seat: 1, paper: [39.6, 3.03], reason: "with RealScore as the final VP the bias helps here; as the current score (rs=node) it loses at 10, milder than the paper (see below)" },
-      { label: 'K_score 1.00: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=1)'], seat: 0, paper: [69.4, 2.86], reason: "with RealScore as the final VP the bias helps here; as the current score (rs=node) it loses at 10, milder than the paper (see below)" },
-      { label: 'K_score 1.00: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=1)'], seat: 1, paper: [29.6, 2.83], reason: "with RealScore as the final VP the bias helps here; as the current score (rs=node) it loses at 10, milder than the paper (see below)" },
-      { label: 'K_score 10: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=10)'], seat: 0, paper: [76.5, 2.63], reason: "with RealScore as the final VP the bias helps here; as the current score (rs=node) it loses at 10, milder than the paper (see below)" },
-      { label: 'K_score 10: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=10)'], seat: 1, paper: [22.2, 2.58], reason: "with RealScore as the final VP the bias helps here; as the current score (rs=node) it loses at 10, milder than the paper (see below)" },
+      { label: 'K_score 0.50: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.5)'], seat: 0, paper: [60.0, 3.04] },
+      { label: 'K_score 0.50: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=0.5)'], seat: 1, paper: [39.6, 3.03] },
+      { label: 'K_score 1.00: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=1)'], seat: 0, paper: [69.4, 2.86] },
+      { label: 'K_score 1.00: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=1)'], seat: 1, paper: [29.6, 2.83] },
+      { label: 'K_score 10: without', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=10)'], seat: 0, paper: [76.5, 2.63] },
+      { label: 'K_score 10: with', agents: ['mcts-robilliard', 'mcts-robilliard(kscore=10)'], seat: 1, paper: [22.2, 2.58] },
     ],
   },
 ];
+
+/** Each table with its reasons (published-reasons.json) in place. */
+export const PUBLISHED_TABLES: readonly PublishedTable[] = TABLES.map((t) => {
+  const given = (REASONS as Reasons)[t.id];
+  return {
+    ...t,
+    ...(given?.table ? { reason: given.table } : {}),
+    rows: t.rows.map((row) => (given?.rows?.[row.label] ? { ...row, reason: given.rows[row.label] } : row)),
+  };
+});
 
 /** The table a sweep spec's `paper` names. */
 export function publishedTable(id: string): PublishedTable | undefined {

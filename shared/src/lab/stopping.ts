@@ -71,21 +71,3 @@ export class CellStopper {
     return { rule: 'sprt' in this.rule ? 'sprt' : 'interval', ...this.test.state, trace: [...this.test.state.trace], ...(bounds ? { bounds } : {}) };
   }
 }
-
-/**
- * Every cell's decision from a sweep's results alone, as the lab reaches it: what a replay of a
- * stopped sweep must give again. `result(k)` is game k's summary, or undefined if it was not played.
- */
-export function replayStops(sweep: Sweep, rule: StopRule, result: (k: number) => GameSummary | undefined): { decision: StopDecision | undefined; games: number }[] {
-  return sweep.cells.map((_, cell) => {
-    const stopper = new CellStopper(sweep, cell, rule);
-    while (!stopper.test.state.decision) {
-      const next = stopper.nextGames(256);
-      if (next.length === 0) break;
-      const before = stopper.evaluated;
-      stopper.feed(next.map(result));
-      if (stopper.evaluated === before) break;
-    }
-    return { decision: stopper.test.state.decision, games: stopper.evaluated };
-  });
-}

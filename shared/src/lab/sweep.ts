@@ -303,12 +303,6 @@ export function sweepSize(spec: SweepSpec): SweepSize {
 }
 
 
-/** Cells and games of a spec, counted without expanding it (a spec can describe billions). */
-export function countSweepGames(spec: SweepSpec): { cells: number; gamesPerCell: number; total: number } {
-  const { cells, gamesPerCell, total } = sweepSize(spec);
-  return { cells, gamesPerCell, total };
-}
-
 /** One value of a swept parameter: 'seats.<seat>.<key>' (a listed value) or 'matchup'. */
 export type SweptValues = Record<string, string | number>;
 

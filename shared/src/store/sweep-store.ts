@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/aggregates.js';
 import type { GameSummary } from '../lab/game.js';
 import type { CellStop } from '../lab/stopping.js';
-import type { GameKey, PackedGame, PartGame, PlayedPart } from '../lab/game-pool.js';
+import type { GameKey, PackedGame, PlayedPart } from '../lab/game-pool.js';
 import { Sweep, type SweepSpec } from '../lab/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
@@ -114,9 +114,6 @@ export class KeyspaceLostError extends Error {
     this.name = 'KeyspaceLostError';
   }
 }
-
-/** A finished game for recordBatch: its whole summary, or its key with the game packed (PlayedGame). */
-export type StorableGame = { summary: GameSummary; cpuMs?: number; packed?: undefined } | { summary: GameKey; cpuMs?: number; packed: PackedGame };
 
 /** The summary of a game that comes without its packed form, which must then be whole to be packed here. */
 function whole(summary: GameSummary | GameKey): GameSummary {
@@ -255,11 +252,6 @@ export class SweepStore {
     return (old ?? undefined) as SweepStatus | undefined;
   }
 
-  /** Up to `window` minus the outstanding games' indices, now outstanding (see CLAIM_GAMES). */
-  async claim(id: string, window: number, now = Date.now()): Promise<number[]> {
-    return (await this.claimRaw(id, window, now)).indices;
-  }
-
   /**
    * A claim as queue jobs: the games handed back, a job each, and the positions taken from the
    * cursor in jobs of the sweep's batch (a batch of 1 is a single game's job).
@@ -373,24 +365,7 @@ export class SweepStore {
   }
 
   /**
-   * Stores a batch of finished games in one step, their aggregate increments summed over the batch
-   * (RECORD_BATCH); when one of them was stored before (a batch delivered again), stores them one
-   * by one instead, each once. Returns how many were stored (the others were duplicates).
-   */
-  async recordBatch(loaded: LoadedSweep, games: readonly StorableGame[], now = Date.now(), worker?: WorkerIdentity): Promise<number> {
-    if (games.length === 0) return 0;
-    // One part of all the games, each packed and counted on the game's thread already, or here.
-    const sum = new IncrementSum();
-    const parted: PartGame[] = games.map(({ summary, cpuMs, packed }) => {
-      const ready = packed ?? packGame(whole(summary), placementOf(loaded.sweep, summary.index));
-      sum.add(ready.increments);
-      return { key: { id: summary.id, index: summary.index }, cpuMs: cpuMs ?? NaN, summary: ready.summary, record: ready.record, share: ready.share };
-    });
-    return this.recordParts(loaded, [{ games: parted, increments: sum.summed() }], now, worker);
-  }
-
-  /**
-   * recordBatch for games a thread played in a row and packed, each part with its games' increments
+   * Stores games a thread played in a row and packed, each part with its games' increments
    * summed there (GameLane.playSeries): one script call for all the parts. When one of the games
    * was stored before, each game is stored on its own instead, its increments counted again from
    * its packed summary.
@@ -514,10 +489,6 @@ export class SweepStore {
     return rows.map((r) => Number(r ?? 0));
   }
 
-  async resultCount(id: string): Promise<number> {
-    return this.redis.hlen(this.k(id).results);
-  }
-
   async gameRecord(id: string, gameId: string): Promise<GameRecord | undefined> {
     const blob = await this.redis.hgetBuffer(this.k(id).records, gameId);
     return blob ? unpackRecord(blob) : undefined;
@@ -537,11 +508,6 @@ export class SweepStore {
 
   async aggregateTable(id: string): Promise<Record<string, string>> {
     return this.redis.hgetall(this.k(id).agg);
-  }
-
-  /** Games finished lab-wide since the store began (a Prometheus counter). */
-  async gamesDone(): Promise<number> {
-    return Number((await this.redis.hget(this.keys.stats, 'done')) ?? 0);
   }
 
   /** Games finished and games failed (every attempt) lab-wide since the store began: counters, in one round trip. */

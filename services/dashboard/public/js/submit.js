@@ -129,18 +129,22 @@ async function check(spec) {
   return false;
 }
 
+/** The JSON view's spec, or undefined after saying why it does not parse. */
+function specFromJson() {
+  try {
+    return JSON.parse(json.value);
+  } catch (err) {
+    clearErrors();
+    showError('(spec)', `not valid JSON: ${err.message}`);
+    return undefined;
+  }
+}
+
 function scheduleCheck() {
   clearTimeout(checkTimer);
   checkTimer = setTimeout(() => {
-    let spec;
-    try {
-      spec = JSON.parse(json.value);
-    } catch (err) {
-      clearErrors();
-      showError('(spec)', `not valid JSON: ${err.message}`);
-      return;
-    }
-    void check(spec);
+    const spec = specFromJson();
+    if (spec !== undefined) void check(spec);
   }, 300);
 }
 
@@ -160,14 +164,8 @@ form.addEventListener('submit', async (e) => {
   // A validation still in flight would clear what the submission reports.
   clearTimeout(checkTimer);
   checkSeq++;
-  let spec;
-  try {
-    spec = JSON.parse(json.value);
-  } catch (err) {
-    clearErrors();
-    showError('(spec)', `not valid JSON: ${err.message}`);
-    return;
-  }
+  const spec = specFromJson();
+  if (spec === undefined) return;
   const { status, body } = await postJSON('/api/sweeps', spec, token());
   clearErrors();
   if (status === 201) {

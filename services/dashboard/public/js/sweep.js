@@ -232,36 +232,33 @@ function renderStopping(d) {
   draw('chart-stopping', stoppingChart(d));
 }
 
+/**
+ * A square matrix of labels against labels: the corner heading, a column per label, a row per
+ * label, each entry drawn by `cell(entry, rowLabel, colLabel)` or a muted dash where it is empty.
+ */
+function heatMatrix(table, corner, labels, rows, cell) {
+  table.replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col' }, s)))),
+    el(
+      'tbody',
+      {},
+      ...rows.map((row, i) =>
+        el('tr', {}, el('th', { scope: 'row' }, labels[i]), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
+      ),
+    ),
+  );
+}
+
 function renderMatchup(d) {
   const matrix = d.matchup;
   $('#matchup').hidden = !matrix;
   if (!matrix) return;
-  const table = $('#matchup-matrix');
-  table.replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `seat ${matrix.seats[0]} \\ seat ${matrix.seats[1]}`), ...matrix.specs.map((s) => el('th', { scope: 'col' }, s)))),
-    el(
-      'tbody',
-      {},
-      ...matrix.rows.map((row, i) =>
-        el(
-          'tr',
-          {},
-          el('th', { scope: 'row' }, matrix.specs[i]),
-          ...row.map((r, j) => {
-            if (!r) return el('td', { class: 'heat-cell muted' }, '—');
-            return heatCell(
-              r.winRate,
-              heatColour,
-              {
-                'data-row': matrix.specs[i],
-                'data-col': matrix.specs[j],
-                title: r.games ? `${matrix.specs[i]} against ${matrix.specs[j]}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet',
-              },
-              r.games ? `${pct(r.winRate)} %` : '–',
-            );
-          }),
-        ),
-      ),
+  heatMatrix($('#matchup-matrix'), `seat ${matrix.seats[0]} \\ seat ${matrix.seats[1]}`, matrix.specs, matrix.rows, (r, row, col) =>
+    heatCell(
+      r.winRate,
+      heatColour,
+      { 'data-row': row, 'data-col': col, title: r.games ? `${row} against ${col}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet' },
+      r.games ? `${pct(r.winRate)} %` : '–',
     ),
   );
   colourKey($('#matchup-key'), heatColour, 'Colour key: the row agent\'s win rate, white at 0 %, dark blue at 100 %');
@@ -287,27 +284,12 @@ function renderVersus(d) {
     $('#h2h-key').replaceChildren();
     return;
   }
-  $('#h2h-matrix').replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'row \\ column'), ...m.configs.map((c) => el('th', { scope: 'col' }, c)))),
-    el(
-      'tbody',
-      {},
-      ...m.rows.map((row, i) =>
-        el(
-          'tr',
-          {},
-          el('th', { scope: 'row' }, m.configs[i]),
-          ...row.map((c, j) => {
-            if (!c) return el('td', { class: 'heat-cell muted' }, '—');
-            const title = c.games
-              ? `${m.configs[i]} scored more VP than ${m.configs[j]} in ${pct(c.score)} % of ${c.games} games (${c.more} more, ${c.ties} ties counted half), Wilson 95 % ${pct(c.interval.low)}–${pct(c.interval.high)}`
-              : 'they never met';
-            return heatCell(c.score, divergingColour, { 'data-row': m.configs[i], 'data-col': m.configs[j], title }, c.games ? `${pct(c.score)} %` : '–');
-          }),
-        ),
-      ),
-    ),
-  );
+  heatMatrix($('#h2h-matrix'), 'row \\ column', m.configs, m.rows, (c, row, col) => {
+    const title = c.games
+      ? `${row} scored more VP than ${col} in ${pct(c.score)} % of ${c.games} games (${c.more} more, ${c.ties} ties counted half), Wilson 95 % ${pct(c.interval.low)}–${pct(c.interval.high)}`
+      : 'they never met';
+    return heatCell(c.score, divergingColour, { 'data-row': row, 'data-col': col, title }, c.games ? `${pct(c.score)} %` : '–');
+  });
   colourKey($('#h2h-key'), divergingColour, 'Colour key: vermillion below 50 % (the row is weaker), white at 50 %, blue above (the row is stronger)');
 }
 
