@@ -32,6 +32,8 @@ COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=node:node /app/node_modules node_modules
 COPY --from=build --chown=node:node /app/shared/package.json shared/package.json
 COPY --from=build --chown=node:node /app/shared/dist shared/dist
+# The store's Lua scripts, which the compiled store reads from the sources (tsc copies no .lua).
+COPY --from=build --chown=node:node /app/shared/src/store/lua shared/src/store/lua
 COPY --from=build --chown=node:node /app/services/coordinator/package.json services/coordinator/package.json
 COPY --from=build --chown=node:node /app/services/coordinator/dist services/coordinator/dist
 COPY --from=build --chown=node:node /app/services/worker/package.json services/worker/package.json

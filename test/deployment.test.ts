@@ -5,9 +5,11 @@
  * so that every check here can fail.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { BACKLOG_ROUTE } from '@wonderlab/coordinator';
-import { DEFAULT_QUEUE_NAME } from '@wonderlab/shared/store';
+import { DEFAULT_QUEUE_NAME, LUA_DIR } from '@wonderlab/shared/store';
 import {
   BUILDS,
   clone,
@@ -50,11 +52,13 @@ import {
   namespaceProblems,
   networkPolicyProblems,
   objectId,
+  originOf,
   OVERLAYS,
   parseDockerfile,
   probeProblems,
   PROCS,
   redisProblems,
+  rel,
   repoPath,
   REQUIRED_TARGETS,
   scaledObjectProblems,
@@ -97,6 +101,13 @@ describe('Dockerfile', () => {
 
   test.each(Object.entries(DOCKER_CHECKS))('%s', (_name, check) => {
     expect(check(dockerModel)).toEqual([]);
+  });
+
+  test("the runtime image has the store's .lua files where the compiled store reads them (tsc does not copy them)", () => {
+    const dir = rel(fileURLToPath(LUA_DIR));
+    const files = readdirSync(fileURLToPath(LUA_DIR), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.lua'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(originOf(dockerModel, 'runtime', `/app/${dir}/${f}`), f).toEqual({ kind: 'context', path: `${dir}/${f}` });
   });
 
   test('the base image defaults to the official Node 20 image', () => {
