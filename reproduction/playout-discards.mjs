@@ -2,7 +2,7 @@
 // The 2014 paper's Table 1 on our engine: how many discards `mcts-robilliard`'s no-discard playouts
 // make in each Age for trade limits L = 16, 24, 32 and 48, with the payment search in its
 // cheapest-first order. (The paper's random order, option tord=random, was removed with issue 41:
-// its counts are in reproduction/reasons.md and the script at commit c62083f plays them.) A discard in
+// its counts are in reproduction/reasons.md and the script at commit d08092a plays them.) A discard in
 // a no-discard playout means the search found no card it could pay for within L, or there was
 // none; the paper's counts rise steeply as L falls in Ages II and III, which tells how its search
 // orders and counts its branches.
