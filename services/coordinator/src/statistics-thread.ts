@@ -6,7 +6,7 @@
  * of megabytes runs on the coordinator's event loop.
  */
 import { workerData } from 'node:worker_threads';
-import { groupAggregateTable, headToHeadOf, serveRequests, solveRatings, sweepStatistics, sweepVersus, versusProblem } from '@wonderlab/shared';
+import { groupAggregateTable, headToHeadAndRatings, serveRequests, sweepStatistics } from '@wonderlab/shared';
 import { SweepStore, connectRedisFailFast, within } from '@wonderlab/shared/store';
 import type { StatisticsRequest, StatisticsThreadData } from './statistics.js';
 
@@ -24,13 +24,12 @@ serveRequests(async (request: StatisticsRequest) => {
   const loaded = await store.load(id);
   if (!loaded) throw new Error(`no sweep '${id}'`);
   if (request.kind === 'versus') {
-    const versus = sweepVersus(groupAggregateTable(await store.aggregateTable(id)), loaded.sweep);
+    const versus = headToHeadAndRatings(groupAggregateTable(await store.aggregateTable(id)), loaded.sweep, request.anchor);
     if (!versus) return JSON.stringify({ headToHead: null, ratings: null, note: 'fewer than two agent configurations: nothing to compare' });
-    const h2h = headToHeadOf(versus);
     return JSON.stringify({
-      headToHead: 'headToHead' in h2h ? h2h.headToHead : null,
-      ...('headToHeadNote' in h2h ? { note: h2h.headToHeadNote } : {}),
-      ratings: solveRatings(versusProblem(versus, request.anchor)),
+      headToHead: 'headToHead' in versus ? versus.headToHead : null,
+      ...('headToHeadNote' in versus ? { note: versus.headToHeadNote } : {}),
+      ratings: versus.ratings,
     });
   }
   const [table, stops] = await Promise.all([store.aggregateTable(id), loaded.spec.stop ? store.stopStates(id) : undefined]);

@@ -121,15 +121,12 @@ export function sweepStatistics(
   sweep: Sweep,
   page = { offset: 0, limit: Infinity },
   only?: readonly number[],
-  /** false: no ratings (the caller fits them elsewhere: sweepVersus gives the problem). */
-  ratings = true,
 ): SweepStatistics {
   const byCell = groupAggregateTable(table);
   const cells = sweep.cells.slice(page.offset, page.offset + page.limit);
   const over = only ? sweep.cells.filter((c) => only.includes(c.index)) : sweep.cells;
   const matchup = matchupWins(sweep.spec, byCell, over);
-  const v = sweepVersus(byCell, sweep, over);
-  const versus = v && { ...headToHeadOf(v), ...(ratings ? { ratings: solveRatings(versusProblem(v)) } : {}) };
+  const versus = headToHeadAndRatings(byCell, sweep, undefined, over);
   const published = sweep.spec.paper ? publishedTable(sweep.spec.paper) : undefined;
   // Every cell the rows name, not only the page's.
   const all = published && summarizeCells(byCell, over, sweep.gamesPerCell);
