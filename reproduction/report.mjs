@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Writes REPRODUCTION.md: intro.md, then a table per experiment from the published numbers
-// (shared/src/lab/published.ts, the reasons from published-reasons.json) and
+// (shared/src/lab/papers/published.ts, the reasons from published-reasons.json) and
 // reproduction/results/<preset>.json (ours, from `wonderlab sweep run <preset> --json` or
 // `lab.mjs collect`) with the verdicts of
-// shared/src/lab/paper-comparison.ts — the sweep page's own — then reasons.md and the charts:
+// shared/src/lab/papers/paper-comparison.ts — the sweep page's own — then reasons.md and the charts:
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { PUBLISHED_TABLES, comparePaper, rowFromCells, rulebookRowFromCells } from '../shared/dist/src/index.js';

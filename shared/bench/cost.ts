@@ -1,5 +1,5 @@
 /**
- * The measurements behind the sweep cost model (shared/src/lab/cost.ts): CPU microseconds per MCTS
+ * The measurements behind the sweep cost model (shared/src/lab/plan/cost.ts): CPU microseconds per MCTS
  * iteration, averaged over whole games (every Age, every decision), for each playout policy (every
  * seat simulated by it) at 3 and 7 players, the depth factor, the 2014 paper's tree (seats, every payment) and the time of a
  * game without MCTS seats. Prints the figures in the shape of the model's tables, so a re-measured

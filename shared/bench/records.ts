@@ -7,7 +7,7 @@
  */
 import { recordFromLog } from '../src/engine/index.js';
 import { planTournament, playGame } from '../src/lab/index.js';
-import { pack, packLog, packSummary } from '../src/store/packing.js';
+import { pack, packLog, packSummary } from '../src/lab/results/codec.js';
 import { median } from './harness.js';
 
 const GAMES = 20;

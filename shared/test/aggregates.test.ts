@@ -1,5 +1,5 @@
 /**
- * Incremental sweep aggregates (src/lab/aggregates.ts): real games folded into an AggregateFold
+ * Incremental sweep aggregates (src/lab/results/increments.ts): real games folded into an AggregateFold
  * and summarized must agree with statistics computed independently from the raw game summaries
  * (and with the standings of `wonderlab play`); the counting of a sweep without expanding it must
  * agree with its expansion.

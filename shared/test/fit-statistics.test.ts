@@ -1,5 +1,5 @@
 /**
- * The fit's χ² and its sampling spread (src/lab/fit-statistics.ts): concrete rows, and the variance
+ * The fit's χ² and its sampling spread (src/lab/stats/fit-statistics.ts): concrete rows, and the variance
  * formula against the spread of z² over simulated samples.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,14 +1,14 @@
 /**
- * The game pool (src/lab/game-pool.ts): games played on worker threads must be the games this
+ * The game pool (src/lab/threads/game-pool.ts): games played on game threads must be the games this
  * thread plays; aborting kills the thread mid-game and a fresh one takes its place.
  *
- * The pool runs the compiled play-worker (shared/dist), so it is imported from the package: run
+ * The pool runs the compiled game-thread (shared/dist), so it is imported from the package: run
  * `npx tsc -b` first.
  */
 import { afterEach, describe as group, expect, it } from 'vitest';
 import { GameAbortedError, GameFailedError, GamePool, type PlayedPart } from '@wonderlab/shared';
 import { IncrementSum, Sweep, gameIncrements, parseSweepSpec, placementOf, playGame, type GamePlan, type GameSummary } from '../src/lab/index.js';
-import { packGame, unpackSummary } from '../src/store/packing.js';
+import { packGame, unpackSummary } from '../src/lab/results/codec.js';
 
 /** Everything but the decision times, which are wall-clock measurements. */
 function strip(s: GameSummary) {

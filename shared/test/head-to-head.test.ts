@@ -1,4 +1,4 @@
-/** Head-to-head counts (lab/head-to-head.ts) on constructed game summaries. */
+/** Head-to-head counts (lab/results/head-to-head.ts) on constructed game summaries. */
 import { describe, expect, it } from 'vitest';
 import { HeadToHead, wilson, type GameSummary } from '../src/lab/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * The ladder (src/lab/ladder.ts): the Plackett–Luce batch fit recovers known strengths from
+ * The ladder (src/lab/stats/ladder.ts): the Plackett–Luce batch fit recovers known strengths from
  * simulated finishing orders within its intervals, and openskill's online ratings, fed the same
  * games one by one, rank the configurations as the batch fit does.
  */

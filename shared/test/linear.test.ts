@@ -1,11 +1,11 @@
 /**
- * The rating fits' linear algebra (src/lab/linear.ts): Cholesky factor, solve and inverse of
+ * The rating fits' linear algebra (src/lab/stats/linear.ts): Cholesky factor, solve and inverse of
  * random symmetric positive-definite matrices, dense and sparse (the envelope the loops skip must
  * change no number), checked against A itself: L Lᵀ = A, A x = b, A A⁻¹ = I.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cholesky, choleskyInverse, solveSpd, zeros, type Matrix } from '../src/lab/linear.js';
+import { cholesky, choleskyInverse, solveSpd, zeros, type Matrix } from '../src/lab/stats/linear.js';
 
 /** A random SPD matrix: a weighted graph Laplacian (with `density` of the edges) plus a diagonal. */
 function spd(n: number, density: number, seed: number): Matrix {

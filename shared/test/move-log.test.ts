@@ -1,5 +1,5 @@
 /**
- * Move logs (engine/move-log.ts) and their stored form (store/packing.ts): a game's record built
+ * Move logs (engine/move-log.ts) and their stored form (lab/results/codec.ts): a game's record built
  * from its log is the record built move by move while it was played; a packed log reads back as
  * the same log; records stored before logs (deflated JSON) still read; a log that does not fit its
  * game is refused, naming where.
@@ -22,7 +22,7 @@ import {
   type MoveLog,
 } from '../src/engine/index.js';
 import { playGame, type GamePlan } from '../src/lab/index.js';
-import { isPackedForm, pack, packLog, unpackLog, unpackRecord } from '../src/store/packing.js';
+import { isPackedForm, pack, packLog, unpackLog, unpackRecord } from '../src/lab/results/codec.js';
 
 /** A game of uniformly random moves (any payment), recorded both ways at once. */
 function playBothWays(config: GameConfig, moveSeed: number): { log: MoveLog; record: GameRecord } {

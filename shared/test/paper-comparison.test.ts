@@ -1,5 +1,5 @@
 /**
- * Our numbers beside a published table (src/lab/paper-comparison.ts): the verdict rule on concrete
+ * Our numbers beside a published table (src/lab/papers/paper-comparison.ts): the verdict rule on concrete
  * numbers, the row lookup among cells, and a sweep that names its table getting the comparison in
  * its statistics — the same code REPRODUCTION.md is written with.
  */
@@ -100,7 +100,7 @@ describe('the published tables', () => {
   });
 
   it('every reason in published-reasons.json names a table and a row that exist', () => {
-    const reasons = JSON.parse(readFileSync(new URL('../src/lab/published-reasons.json', import.meta.url), 'utf8')) as Record<string, { table?: string; rows?: Record<string, string> }>;
+    const reasons = JSON.parse(readFileSync(new URL('../src/lab/papers/published-reasons.json', import.meta.url), 'utf8')) as Record<string, { table?: string; rows?: Record<string, string> }>;
     for (const [id, given] of Object.entries(reasons)) {
       const t = publishedTable(id);
       expect(t, `published-reasons.json names table ${id}`).toBeDefined();

@@ -1,5 +1,5 @@
 /**
- * Statistics over several cells (src/lab/pooling.ts, sweep-statistics.ts) against the same numbers
+ * Statistics over several cells (src/lab/results/pooling.ts, sweep-statistics.ts) against the same numbers
  * computed directly from the raw game summaries: an agent pooled over cells, a swept parameter's
  * points, the matchup matrix. Pooled means are weighted by what they count (a time per decision by
  * decisions, iterations per second by thinking time), not by games.

@@ -1,5 +1,5 @@
 /**
- * Rating fits off the event loop (src/lab/rating-fits.ts): a large fit runs on a thread (the
+ * Rating fits off the event loop (src/lab/threads/rating-fits.ts): a large fit runs on a thread (the
  * compiled rating-thread, so RatingFits is imported from the package: run `tsc -b` first), the
  * caller is answered from the cache — the fit of the version asked about when it is ready within
  * the wait, else the last one, marked not current — and the numbers are the in-place fit's.

@@ -1,5 +1,5 @@
 /**
- * Bradley–Terry ratings (src/lab/ratings.ts) and the head-to-head matrix of a sweep
+ * Bradley–Terry ratings (src/lab/stats/ratings.ts) and the head-to-head matrix of a sweep
  * (sweep-statistics.ts): closed forms where there are any, recovery and interval coverage on
  * simulated Plackett–Luce games, and agreement with the raw games of a played sweep.
  */

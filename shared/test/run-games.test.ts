@@ -1,8 +1,8 @@
 /**
- * runGames (src/lab/run-games.ts) on worker threads: every plan's game delivered once, in plan
+ * runGames (src/lab/threads/run-games.ts) on game threads: every plan's game delivered once, in plan
  * order, as playGame plays it, however many games are queued on each thread.
  *
- * The threads run the compiled play-worker (shared/dist): run `npx tsc -b` first.
+ * The threads run the compiled game-thread (shared/dist): run `npx tsc -b` first.
  */
 import { describe, expect, it } from 'vitest';
 import { runGames } from '@wonderlab/shared';

@@ -1,5 +1,5 @@
 /**
- * The queue's order of a sweep's games (src/lab/schedule.ts): a permutation of the games that
+ * The queue's order of a sweep's games (src/lab/plan/schedule.ts): a permutation of the games that
  * interleaves the cells deal by deal, so that any prefix — a sweep stopped early — holds every cell
  * in equal measure, keeps a deal's seat orders together and covers the board sets before repeating
  * a deal.

@@ -1,11 +1,11 @@
 /**
- * The stopping rules (src/lab/sprt.ts): the SPRT's LLR on concrete numbers, its error rates on
+ * The stopping rules (src/lab/stats/sprt.ts): the SPRT's LLR on concrete numbers, its error rates on
  * simulated games at known Elo (the issue's target: SPRT(0, 10 Elo, α = β = 0.05) wrong within
  * 0.05 ± 0.01 each way), pairing, and the interval rule.
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../src/engine/index.js';
-import { OutcomeSums, StoppingTest, eloScore, sprtBounds, sprtLlr, type StopRule } from '../src/lab/sprt.js';
+import { OutcomeSums, StoppingTest, eloScore, sprtBounds, sprtLlr, type StopRule } from '../src/lab/stats/sprt.js';
 
 describe('the SPRT on concrete numbers', () => {
   it('bounds ln(β/(1−α)) and ln((1−β)/α): ±2.944 at α = β = 0.05', () => {

@@ -3,7 +3,7 @@
  * claims come as whole batches of positions in the sweep's order; a batch of games stored in one
  * script call leaves exactly the results, records and aggregates that storing them one by one
  * leaves, whether the games were deflated and counted here or on the game threads (the pool runs
- * the compiled play-worker: `npx tsc -b` first); a batch delivered again stores each game once; a
+ * the compiled game-thread: `npx tsc -b` first); a batch delivered again stores each game once; a
  * whole delta to a counter that holds a fraction is added, not refused.
  */
 import { beforeAll, describe, expect, test } from 'vitest';

@@ -5,11 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { Redis } from 'ioredis';
-import { IncrementSum, placementOf } from '../src/lab/aggregates.js';
-import type { GameSummary } from '../src/lab/game.js';
-import type { GameKey, PackedGame, PartGame, PlayedPart } from '../src/lab/game-pool.js';
-import { packGame } from '../src/store/packing.js';
-import type { WorkerIdentity } from '../src/lab/provenance.js';
+import { IncrementSum, placementOf } from '../src/lab/results/increments.js';
+import type { GameSummary } from '../src/lab/game/game.js';
+import type { PackedGame } from '../src/lab/results/codec.js';
+import type { GameKey, PartGame, PlayedPart } from '../src/lab/threads/game-messages.js';
+import { packGame } from '../src/lab/results/codec.js';
+import type { WorkerIdentity } from '../src/lab/results/provenance.js';
 import { SweepStore, connectRedis, deleteKeys, type Keys, type LoadedSweep } from '../src/store/index.js';
 
 export function storeForTests(tag: string): { prefix: string; redis: () => Redis; store: () => SweepStore } {

@@ -1,5 +1,5 @@
 /**
- * The stored forms of summaries and records (store/packing.ts). Fixtures written by this form's
+ * The stored forms of summaries and records (lab/results/codec.ts). Fixtures written by this form's
  * first build pin it: a 4-player game of two MCTS seats, a rule-based and a random one, with
  * Babylon's seventh card and Halicarnassus's build from the discard pile in it, stored as
  * packSummary and packLog give it (base64), beside the summary and record it stands for. A
@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planTournament, playGame, type GameSummary } from '../src/lab/index.js';
-import { pack, packLog, packSummary, unpackLog, unpackRecord, unpackSummary } from '../src/store/packing.js';
+import { pack, packLog, packSummary, unpackLog, unpackRecord, unpackSummary } from '../src/lab/results/codec.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const storedSummary = Buffer.from(fixture('stored-summary.b64').trim(), 'base64');

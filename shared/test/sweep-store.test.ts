@@ -1,6 +1,6 @@
 /**
  * The store's queue order and clock on a real Redis (REDIS_URL), under a key prefix of its own:
- * the claim script hands out games in exactly the order lab/schedule.ts defines (a sweep stored
+ * the claim script hands out games in exactly the order lab/plan/schedule.ts defines (a sweep stored
  * before that order keeps its sequential cursor), and the active clock leaves paused time out of
  * a sweep's rate.
  */

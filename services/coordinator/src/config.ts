@@ -49,7 +49,7 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   FEED_WINDOW: positiveInt(2000),
   /**
    * Seconds of estimated play per queue job: a sweep's games go in batches of about this much work
-   * (lab/cost.ts), so cheap games stop paying a job's fixed cost each. 0: a job per game.
+   * (lab/plan/cost.ts), so cheap games stop paying a job's fixed cost each. 0: a job per game.
    */
   BATCH_SECONDS: z.coerce.number().min(0).finite().default(1),
   /** Most games in one batch (the games a killed worker's batch replays, and its result call's size). */

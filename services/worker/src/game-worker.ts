@@ -49,7 +49,7 @@ const OOM_RETRY_MS = 5000;
 /** At most one log line per this long for each of the refusals below (a full Redis refuses every job). */
 const REFUSAL_LOG_MS = 30_000;
 
-/** The estimated CPU seconds of a sweep's games (lab/cost.ts), for close(): a game's depends on its cell's agents only. */
+/** The estimated CPU seconds of a sweep's games (lab/plan/cost.ts), for close(): a game's depends on its cell's agents only. */
 function estimatedSeconds(sweep: Sweep, games: readonly number[]): number {
   const perCell = new Map<number, number>();
   let seconds = 0;
@@ -320,7 +320,7 @@ export class GameWorker {
   /**
    * Stops taking jobs and lets running games finish; after `graceMs` the games still running are
    * aborted and handed back to the queue, so a scale-down never loses or fails a game. A game whose
-   * estimated time (lab/cost.ts) says it cannot finish within the grace is handed back at once:
+   * estimated time (lab/plan/cost.ts) says it cannot finish within the grace is handed back at once:
    * waiting for it would only delay its next start. Closing takes at most `graceMs + closeMs`,
    * Redis reachable or not: when it is not, hand-backs cannot be written, and those games' jobs
    * stall and are replayed by another worker once their locks expire (still counted once).

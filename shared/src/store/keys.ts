@@ -26,7 +26,7 @@ export interface SweepKeys {
   results: string;
   /** Hash: game id → deflated JSON of the full move record. */
   records: string;
-  /** Hash: aggregate counters (see lab/aggregates.ts). */
+  /** Hash: aggregate counters (see lab/results/increments.ts). */
   agg: string;
   /** Hash: partial sums of paired groups not yet complete. */
   groups: string;

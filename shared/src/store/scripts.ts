@@ -200,7 +200,7 @@ export const RECORD_FAILURE = Script.fromFile('record-failure', { keys: ['meta',
  * sweep's `batch` positions (a queue job each; 1 for sweeps stored before batches), so that the
  * cursor stays on a batch boundary; they join the outstanding set in the same step, so none is
  * lost. The cursor counts positions: with the shape fields (sCells, sSets, sDeals, sOrders)
- * position p is the game lab/schedule.ts's scheduledIndex gives, interleaved across cells; without
+ * position p is the game lab/plan/schedule.ts's scheduledIndex gives, interleaved across cells; without
  * them (sweeps stored before) the game p itself. The first claim sets startedAt. Returns
  * { indices, from, stop }: every index taken (handed-back ones first), and the positions
  * [from, stop) taken from the cursor.

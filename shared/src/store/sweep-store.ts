@@ -4,18 +4,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/aggregates.js';
-import type { GameSummary } from '../lab/game.js';
-import type { CellStop } from '../lab/stopping.js';
-import type { GameKey, PackedGame, PlayedPart } from '../lab/game-pool.js';
-import { Sweep, type SweepSpec } from '../lab/sweep.js';
-import { scheduledIndex, type ScheduleKind } from '../lab/schedule.js';
-import type { CodeVersion, WorkerIdentity } from '../lab/provenance.js';
-import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/throughput.js';
+import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/results/increments.js';
+import type { GameSummary } from '../lab/game/game.js';
+import type { CellStop } from '../lab/plan/stopping.js';
+import type { PackedGame } from '../lab/results/codec.js';
+import type { GameKey, PlayedPart } from '../lab/threads/game-messages.js';
+import { Sweep, type SweepSpec } from '../lab/plan/sweep.js';
+import { scheduledIndex, type ScheduleKind } from '../lab/plan/schedule.js';
+import type { CodeVersion, WorkerIdentity } from '../lab/results/provenance.js';
+import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/results/throughput.js';
 import type { GameRecord } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
 import { recentMemory, type RedisMemory } from './lab-state.js';
-import { packGame, unpackRecord, unpackSummary } from './packing.js';
+import { packGame, unpackRecord, unpackSummary } from '../lab/results/codec.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, LOST, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS, UNCLAIM } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;

@@ -1,6 +1,6 @@
 /**
  * A sweep's results as one table for pandas or R: a row per cell and agent, the swept parameters
- * as columns (lab/summary-table.ts), as CSV or as a JSON list of records.
+ * as columns (lab/results/summary-table.ts), as CSV or as a JSON list of records.
  */
 import { Router } from 'express';
 import { summarizeAggregates, summaryCsv, summaryTable } from '@wonderlab/shared';

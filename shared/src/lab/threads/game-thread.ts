@@ -1,18 +1,18 @@
 /**
- * Worker thread of runGames and GamePool: plays the plans it is sent and posts back their
+ * A game thread (of runGames and GamePool): plays the plans it is sent and posts back their
  * summaries (with the full record in place of the move log when asked: `full`), with the CPU time
  * the game took on this thread (the lab sums it per sweep), and given the game's placement in its
- * sweep, the game made ready for the store (game-pool.ts, PackedGame).
+ * sweep, the game made ready for the store (codec.ts, PackedGame).
  */
 import { openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { packGame } from '../store/packing.js';
-import { IncrementSum, placementOf, type GamePlacement } from './aggregates.js';
-import { playGame, withRecord, type GamePlan } from './game.js';
-import type { GameSeries, PartGame } from './game-pool.js';
-import { Sweep, type SweepSpec } from './sweep.js';
+import { packGame } from '../results/codec.js';
+import { IncrementSum, placementOf, type GamePlacement } from '../results/increments.js';
+import { playGame, withRecord, type GamePlan } from '../game/game.js';
+import type { GameSeries, PartGame } from './game-messages.js';
+import { Sweep, type SweepSpec } from '../plan/sweep.js';
 
-if (!parentPort) throw new Error('play-worker must run in a worker thread');
+if (!parentPort) throw new Error('game-thread must run on a worker_threads thread');
 const port = parentPort;
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Plays game plans on this machine: in this thread, or on worker threads (each playing one game at
+ * Plays game plans on this machine: in this thread, or on game threads (each playing one game at
  * a time, with the next one queued behind it). Results are delivered in plan order whatever order
  * the threads finish in, so output files are identical for any thread count.
  */
 import { Worker } from 'node:worker_threads';
-import { playGame, withRecord, type GamePlan, type GameSummary, type SummaryWithRecord } from './game.js';
+import { playGame, withRecord, type GamePlan, type GameSummary, type SummaryWithRecord } from '../game/game.js';
 
 export interface RunOptions {
-  /** Worker threads; 0 or 1 plays in the calling thread. */
+  /** Game threads; 0 or 1 plays in the calling thread. */
   threads: number;
   /**
    * Keep each game's moves: 'log' as the summary's move log, 'full' as the full record built from
@@ -32,7 +32,7 @@ export async function runGames(plans: readonly GamePlan[], options: RunOptions):
   const position = new Map(plans.map((plan, i) => [plan.index, i]));
   let nextToDeliver = 0;
   let nextToSend = 0;
-  const workers: Worker[] = [];
+  const threads: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
@@ -48,11 +48,11 @@ export async function runGames(plans: readonly GamePlan[], options: RunOptions):
       const count = Math.min(options.threads, plans.length);
       if (count === 0) resolve();
       for (let i = 0; i < count; i++) {
-        const w = new Worker(new URL('./play-worker.js', import.meta.url));
-        workers.push(w);
+        const w = new Worker(new URL('./game-thread.js', import.meta.url));
+        threads.push(w);
         w.on('error', fail);
         w.on('exit', (code) => {
-          if (code !== 0) fail(new Error(`a game worker exited with code ${code}`));
+          if (code !== 0) fail(new Error(`a game thread exited with code ${code}`));
         });
         w.on('message', (msg: { ok: true; summary: GameSummary } | { ok: false; index: number; error: string }) => {
           if (!msg.ok) return fail(new Error(`game ${plans[position.get(msg.index)!].id} failed: ${msg.error}`));
@@ -76,6 +76,6 @@ export async function runGames(plans: readonly GamePlan[], options: RunOptions):
       }
     });
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(threads.map((w) => w.terminate()));
   }
 }

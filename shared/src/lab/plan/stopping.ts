@@ -4,8 +4,8 @@
  * does not depend on when its games arrived, and a sweep replayed from its results stops at the
  * same game. The coordinator does this after every feeder round and stops feeding a decided cell.
  */
-import type { GameSummary } from './game.js';
-import { StoppingTest, type StopDecision, type StopRule, type StopState } from './sprt.js';
+import type { GameSummary } from '../game/game.js';
+import { StoppingTest, type StopDecision, type StopRule, type StopState } from '../stats/sprt.js';
 import type { Sweep } from './sweep.js';
 
 /**

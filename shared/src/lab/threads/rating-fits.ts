@@ -8,20 +8,10 @@
  * (the newest), however often it is asked. Problems too small to be worth the thread's round
  * trip are fitted in place.
  */
-import { fitPlackettLuce, PLACKETT_LUCE_METHOD } from './ladder.js';
 import { LatestCache, type Versioned } from './latest-cache.js';
-import { eloRatings, fitBradleyTerry, type Ranking, type Ratings } from './ratings.js';
+import type { Ratings } from '../stats/ratings.js';
+import { solveRatings, type RatingProblem } from '../stats/rating-problem.js';
 import { ThreadClient } from './thread-client.js';
-
-/** What to fit: configurations, the finishing orders among them, and the anchor (0 Elo). */
-export interface RatingProblem {
-  model: 'bradley-terry' | 'plackett-luce';
-  configs: string[];
-  rankings: Ranking[];
-  /** Games with two or more configurations at the table. */
-  games: number;
-  anchor?: string;
-}
 
 /** Ratings with the version of the data they were fitted on. */
 export interface FittedRatings {
@@ -30,11 +20,6 @@ export interface FittedRatings {
   version: number;
   fittedAt: number;
   current: boolean;
-}
-
-export function solveRatings(p: RatingProblem): Ratings {
-  if (p.model === 'plackett-luce') return eloRatings(p.configs, fitPlackettLuce(p.configs.length, p.rankings), p.games, p.anchor, PLACKETT_LUCE_METHOD);
-  return eloRatings(p.configs, fitBradleyTerry(p.configs.length, p.rankings), p.games, p.anchor);
 }
 
 /** Configurations up to which a fit is made in place: well under a millisecond, less than posting it to the thread. */

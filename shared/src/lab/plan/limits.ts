@@ -4,7 +4,7 @@
  * one of ten; the per-agent checks run only once the grid is known to be within MAX_CELLS.
  * Every refusal is a SweepSpecError naming the field (or the product), the value and the limit.
  */
-import type { AgentSpec } from '../agents/index.js';
+import type { AgentSpec } from '../../agents/index.js';
 import { agentSeconds, baseGameSeconds } from './cost.js';
 
 export interface SweepLimits {

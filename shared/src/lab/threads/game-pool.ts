@@ -1,75 +1,19 @@
 /**
- * A fixed set of worker threads that play games on request, so the calling thread's event loop
+ * A fixed set of game threads (worker_threads) that play games on request, so the calling thread's event loop
  * stays free (a queue worker must keep renewing its job locks while games run). A thread serves
  * one caller at a time: one game (play), or a series of games on a lane (lane), which queues the
  * next game on the thread before the current one ends so the thread never waits for the caller's
  * event loop between games.
  */
 import { Worker } from 'node:worker_threads';
-import type { GamePlacement, PairedShare, SummedIncrements } from './aggregates.js';
-import type { GamePlan, GameSummary } from './game.js';
-import type { ScheduleKind } from './schedule.js';
+import type { GamePlacement } from '../results/increments.js';
+import type { GamePlan, GameSummary } from '../game/game.js';
+import type { GameSeries, PlayedGame, PlayedPart } from './game-messages.js';
 
 type Reply =
   | ({ id: number; ok: true; part?: undefined } & PlayedGame)
   | { id: number; ok: true; part: PlayedPart; last: boolean }
   | { id: number; ok: false; index: number; error: string };
-
-/**
- * A game made ready for the store on its thread: the summary (without its record) and the record
- * packed as the store keeps them (store/packing.ts), and the aggregate increments and paired-group
- * share it adds.
- */
-export interface PackedGame {
-  summary: Uint8Array;
-  record?: Uint8Array;
-  increments: Map<string, number>;
-  share?: PairedShare;
-}
-
-/** What names a game in its sweep: all that a packed game's summary keeps (PlayedGame). */
-export type GameKey = Pick<GameSummary, 'id' | 'index'>;
-
-/**
- * A game played, with the CPU milliseconds its thread spent on it. Given the game's placement, the
- * thread also makes it ready for the store (PackedGame), and only the game's key comes back with
- * it: the summary and record travel packed. Packing and counting on the game threads keeps that
- * work off the one thread that talks to the queue.
- */
-export type PlayedGame = { summary: GameSummary; cpuMs: number; packed?: undefined } | { summary: GameKey; cpuMs: number; packed: PackedGame };
-
-/**
- * Games of one sweep for a thread to play in a row (GameLane.playSeries), named by their indices:
- * the thread expands the sweep itself (once per sweep), so no plan is built or copied on the
- * caller's thread.
- */
-export interface GameSeries {
-  /** The sweep: its id (the thread's cache key), its spec as stored (JSON), and its schedule. */
-  sweep: { id: string; spec: string; schedule: ScheduleKind };
-  indices: readonly number[];
-  /** Keep each game's move record (the sweep's keepRecords). */
-  record: boolean;
-  /** A part is sent once its games have taken this long (ms): what an abort can lose at most. */
-  partMs: number;
-}
-
-/** A game of a PlayedPart: its key and CPU time, its summary and record packed, its paired share. */
-export interface PartGame {
-  key: GameKey;
-  cpuMs: number;
-  summary: Uint8Array;
-  record?: Uint8Array;
-  share?: PairedShare;
-}
-
-/**
- * Games a thread played in a row and packed for the store, with their aggregate increments summed
- * there: one message for many cheap games, and no increments to sum on the caller's thread.
- */
-export interface PlayedPart {
-  games: PartGame[];
-  increments: SummedIncrements;
-}
 
 /** A series' game that threw: its index, after the parts of the games before it. */
 export class GameFailedError extends Error {
@@ -138,7 +82,7 @@ export class GamePool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { thread: new Worker(new URL('./play-worker.js', import.meta.url)), pending: new Map(), gone: false };
+    const slot: Slot = { thread: new Worker(new URL('./game-thread.js', import.meta.url)), pending: new Map(), gone: false };
     this.slots.push(slot);
     slot.thread.on('message', (reply: Reply) => {
       const waiting = slot.pending.get(reply.id);

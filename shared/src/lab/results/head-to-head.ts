@@ -3,8 +3,8 @@
  * other (a tie counts half). Unlike "won the game", this compares the two directly, whoever else
  * played: the question a matrix of agents asks ("which of the two is stronger, by how much?").
  */
-import type { GameSummary } from './game.js';
-import { wilson, type Interval } from './stats.js';
+import type { GameSummary } from '../game/game.js';
+import { wilson, type Interval } from '../stats/stats.js';
 
 export interface HeadToHeadPair {
   /** Canonical specs, a before b in sort order. */

@@ -20,7 +20,7 @@ export interface CodeVersion {
   node: string;
 }
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
 function git(args: string[]): string | undefined {
   try {

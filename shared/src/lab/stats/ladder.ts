@@ -14,9 +14,8 @@
  * game as results land, with no rescan; the batch fit checks it.
  */
 import { rate, rating, type Rating as SkillRating } from 'openskill';
-import { connectedComponents } from './graph.js';
 import { zeros } from './linear.js';
-import { centredCovariance, localOrder, newtonFixedLast, type BradleyTerryFit, type Ranking } from './ratings.js';
+import { centredCovariance, fitComponents, newtonFixedLast, type BradleyTerryFit, type Ranking } from './ratings.js';
 
 /** How the ladder's batch fit is made, as its ratings say. */
 export const PLACKETT_LUCE_METHOD = "Plackett–Luce on full finishing orders (VP ties by Breslow's approximation), one virtual drawn game per pair that met; 95 % intervals from the information";
@@ -67,16 +66,8 @@ export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): Bradle
     adjacency[i].add(j);
     adjacency[j].add(i);
   }
-  const { component, members } = connectedComponents(m, (i) => adjacency[i]);
-
-  const theta = new Array<number>(m).fill(NaN);
-  const covariances: ((a: number, b: number) => number)[] = [];
-  const localOf = new Array<number>(m).fill(-1);
-  let iterations = 0;
-  for (const idx of members) {
-    if (idx.length < 2) continue;
+  const { theta, covariance, component, iterations } = fitComponents(m, (i) => adjacency[i], (idx, localOf, component) => {
     const k = idx.length;
-    localOrder(idx, (i) => adjacency[i].size).forEach((i, a) => (localOf[i] = a));
     const mine = data.filter((d) => component[d.stages[0]?.remaining[0] ?? -1] === component[idx[0]]);
     const evaluate = (th: Float64Array) => {
       const grad = new Float64Array(k);
@@ -105,16 +96,9 @@ export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): Bradle
       return { grad, info, ll };
     };
     const fit = newtonFixedLast(k, evaluate);
-    iterations = Math.max(iterations, fit.iterations);
     // Covariance: the information's pseudo-inverse (its null space is the constant vector).
-    covariances[component[idx[0]]] = centredCovariance(evaluate(fit.theta).info);
-    idx.forEach((i) => (theta[i] = fit.theta[localOf[i]]));
-  }
-  const covariance = (i: number, j: number) => {
-    const c = component[i];
-    if (c !== component[j] || !covariances[c]) return NaN;
-    return covariances[c](localOf[i], localOf[j]);
-  };
+    return { theta: fit.theta, covariance: centredCovariance(evaluate(fit.theta).info), iterations: fit.iterations };
+  });
   return { theta, covariance, component, comparisons, games, iterations };
 }
 

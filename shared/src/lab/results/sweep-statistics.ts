@@ -4,15 +4,16 @@
  * head-to-head matrix of every configuration and their Bradley–Terry ratings. The dashboard draws
  * these as they are; it computes no statistic of its own.
  */
-import { canonicalSpec, parseAgentSpec } from '../agents/index.js';
-import { cellLabels, groupAggregateTable, parseFinishingOrder, summarizeCells, type CellAggregate, type CellFields } from './aggregates.js';
+import { canonicalSpec, parseAgentSpec } from '../../agents/index.js';
+import { cellLabels, parseFinishingOrder } from './labels.js';
+import { groupAggregateTable, summarizeCells, type CellAggregate, type CellFields } from './summaries.js';
 import { HeadToHead, type HeadToHeadCell } from './head-to-head.js';
 import { matchupWins, parameterSeries, pooledLabels, type MatchupWins, type ParameterSeries, type PooledLabel } from './pooling.js';
-import { comparePaper, rowFromCells, type PaperComparison } from './paper-comparison.js';
-import { publishedTable } from './published.js';
-import { solveRatings, type RatingProblem } from './rating-fits.js';
-import type { Ranking, Ratings } from './ratings.js';
-import type { Sweep, SweepCell } from './sweep.js';
+import { comparePaper, rowFromCells, type PaperComparison } from '../papers/paper-comparison.js';
+import { publishedTable } from '../papers/published.js';
+import { solveRatings, type RatingProblem } from '../stats/rating-problem.js';
+import type { Ranking, Ratings } from '../stats/ratings.js';
+import type { Sweep, SweepCell } from '../plan/sweep.js';
 
 /** "Row scores more VP than column in the same game", ties half, for every pair of configurations. */
 export interface HeadToHeadMatrix {

@@ -16,7 +16,7 @@
  * agents over the seats; 'permute' once per permutation. The boards stay with the seats, so a
  * rotated agent also gets the other boards: a paired design.
  */
-import { BOARDS, Rng, hashString } from '../engine/index.js';
+import { BOARDS, Rng, hashString } from '../../engine/index.js';
 
 export const SETUPS = ['random', 'thesis', 'robilliard', 'duplicated', 'fixed'] as const;
 export type Setup = (typeof SETUPS)[number];

@@ -9,10 +9,21 @@
  * reads. Its own module so that the bench measures the stored sizes with the store's own code.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { BOARDS, CARDS, recordFromLog, type GameRecord, type LoggedSearch, type MoveLog, type ScoreBreakdown } from '../engine/index.js';
-import { gameIncrements, pairedShare, type GamePlacement } from '../lab/aggregates.js';
-import type { GameSummary, PlayerSummary } from '../lab/game.js';
-import type { PackedGame } from '../lab/game-pool.js';
+import { BOARDS, CARDS, recordFromLog, type GameRecord, type LoggedSearch, type MoveLog, type ScoreBreakdown } from '../../engine/index.js';
+import { gameIncrements, pairedShare, type GamePlacement, type PairedShare } from './increments.js';
+import type { GameSummary, PlayerSummary } from '../game/game.js';
+
+/**
+ * A game made ready for the store on its thread: the summary (without its record) and the record
+ * packed as the store keeps them (this module), and the aggregate increments and paired-group
+ * share it adds.
+ */
+export interface PackedGame {
+  summary: Uint8Array;
+  record?: Uint8Array;
+  increments: Map<string, number>;
+  share?: PairedShare;
+}
 
 export function pack(value: unknown): Buffer {
   return deflateRawSync(JSON.stringify(value));

@@ -3,7 +3,7 @@
  * parameters as columns, then games, wins, the win rate with its Wilson 95 % interval, and the
  * mean and sd of VP with the mean's 95 % interval.
  */
-import type { CellAggregate } from './aggregates.js';
+import type { CellAggregate } from './summaries.js';
 
 export type SummaryValue = string | number | null;
 

@@ -6,10 +6,11 @@
  * second by thinking time, a VP quantile by the summed histogram — and comes with its n and a 95 %
  * interval.
  */
-import { meanHalfWidth, type Interval } from './stats.js';
-import { cellLabels, configOf, rateEstimate, summarizeLabelFields, type CellFields, type LabelAggregate, type RateEstimate } from './aggregates.js';
-import { parameterByKey } from '../agents/params.js';
-import type { SweepCell, SweepSpec, SweptValues } from './sweep.js';
+import { meanHalfWidth, type Interval } from '../stats/stats.js';
+import { cellLabels, configOf } from './labels.js';
+import { rateEstimate, summarizeLabelFields, type CellFields, type LabelAggregate, type RateEstimate } from './summaries.js';
+import { parameterByKey } from '../../agents/params.js';
+import type { SweepCell, SweepSpec, SweptValues } from '../plan/sweep.js';
 
 /** An agent (a distinct spec) pooled over the cells it plays in. */
 export interface PooledLabel extends Omit<LabelAggregate, 'seats' | 'progression'> {

@@ -173,16 +173,8 @@ export function fitBradleyTerry(m: number, rankings: readonly Ranking[], virtual
   // Components of the comparison graph.
   const adjacency = Array.from({ length: m }, () => [] as number[]);
   for (const { i, j } of pairs.values()) adjacency[i].push(j), adjacency[j].push(i);
-  const { component, members } = connectedComponents(m, (i) => adjacency[i]);
-
-  const theta = new Array<number>(m).fill(NaN);
-  const covariances: ((a: number, b: number) => number)[] = [];
-  const localOf = new Array<number>(m).fill(-1);
-  let iterations = 0;
-  for (const idx of members) {
-    if (idx.length < 2) continue;
+  const { theta, covariance, component, iterations } = fitComponents(m, (i) => adjacency[i], (idx, localOf, component) => {
     const k = idx.length;
-    localOrder(idx, (i) => adjacency[i].length).forEach((i, a) => (localOf[i] = a));
     // The component's pairs with the virtual draws: a, b local; N comparisons; W points of a.
     const edges = [...pairs.values()].filter((p) => component[p.i] === component[idx[0]]).map((p) => ({ a: localOf[p.i], b: localOf[p.j], N: p.n + virtualDraws, W: p.w + virtualDraws / 2 }));
     const evaluate = (th: Float64Array) => {
@@ -203,7 +195,6 @@ export function fitBradleyTerry(m: number, rankings: readonly Ranking[], virtual
       return { ll, grad, info };
     };
     const fit = newtonFixedLast(k, evaluate);
-    iterations = Math.max(iterations, fit.iterations);
     const th = fit.theta;
 
     // Sandwich: H⁺ J H⁺, J the sum over games of each game's score outer product.
@@ -229,15 +220,53 @@ export function fitBradleyTerry(m: number, rankings: readonly Ranking[], virtual
       for (const [a, sa] of score) for (const [b, sb] of score) J.data[a * k + b] += r.count * sa * sb;
     });
     const small = clusters > 1 ? clusters / (clusters - 1) : NaN;
-    covariances[component[idx[0]]] = centredCovariance(evaluate(th).info, J, small);
-    idx.forEach((i) => (theta[i] = th[localOf[i]]));
+    return { theta: th, covariance: centredCovariance(evaluate(th).info, J, small), iterations: fit.iterations };
+  });
+  return { theta, covariance, component, comparisons, games, iterations };
+}
+
+/** One connected component's fit: θ and its covariance by local number, and Newton's steps. */
+export interface ComponentFit {
+  theta: ArrayLike<number>;
+  covariance: (a: number, b: number) => number;
+  iterations: number;
+}
+
+/**
+ * Fits each connected component of the comparison graph on its own and gathers θ and the
+ * covariance by configuration: θ of different components have no common scale (their covariance
+ * is NaN; a lone configuration's θ too). Each component's members are numbered fewest partners
+ * first (localOrder), so that a star's Cholesky factor has no fill; `fit` gets the members, each
+ * configuration's local number and the component of every configuration.
+ */
+export function fitComponents(
+  m: number,
+  partners: (i: number) => readonly number[] | ReadonlySet<number>,
+  fit: (members: readonly number[], localOf: readonly number[], component: readonly number[]) => ComponentFit,
+): { theta: number[]; covariance: (i: number, j: number) => number; component: number[]; iterations: number } {
+  const { component, members } = connectedComponents(m, partners);
+  const theta = new Array<number>(m).fill(NaN);
+  const local: ((a: number, b: number) => number)[] = [];
+  const localOf = new Array<number>(m).fill(-1);
+  const degree = (i: number) => {
+    const p = partners(i);
+    return 'size' in p ? p.size : p.length;
+  };
+  let iterations = 0;
+  for (const idx of members) {
+    if (idx.length < 2) continue;
+    localOrder(idx, degree).forEach((i, a) => (localOf[i] = a));
+    const f = fit(idx, localOf, component);
+    iterations = Math.max(iterations, f.iterations);
+    local[component[idx[0]]] = f.covariance;
+    idx.forEach((i) => (theta[i] = f.theta[localOf[i]]));
   }
   const covariance = (i: number, j: number) => {
     const c = component[i];
-    if (c !== component[j] || !covariances[c]) return NaN;
-    return covariances[c](localOf[i], localOf[j]);
+    if (c !== component[j] || !local[c]) return NaN;
+    return local[c](localOf[i], localOf[j]);
   };
-  return { theta, covariance, component, comparisons, games, iterations };
+  return { theta, covariance, component, iterations };
 }
 
 export interface Rating {

@@ -3,7 +3,7 @@
  * tournament keeps of it. Everything a game does follows from its plan, so a plan replayed gives
  * the same summary (decision times aside).
  */
-import { createAgent, canonicalSpec, decisionContext, parseAgentSpec, type Agent } from '../agents/index.js';
+import { createAgent, canonicalSpec, decisionContext, parseAgentSpec, type Agent } from '../../agents/index.js';
 import {
   BOARDS,
   CARDS,
@@ -23,7 +23,7 @@ import {
   type MoveLog,
   type ScoreBreakdown,
   type SideChoice,
-} from '../engine/index.js';
+} from '../../engine/index.js';
 import { loggedSearch } from './recorded-search.js';
 import { deriveSeed } from './setups.js';
 

@@ -2,8 +2,8 @@
  * A tournament: agents, a setup and a seating, expanded into game plans; and the per-agent
  * summary of their results.
  */
-import { parseAgentSpec } from '../agents/index.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type SideChoice } from '../engine/index.js';
+import { parseAgentSpec } from '../../agents/index.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type SideChoice } from '../../engine/index.js';
 import type { GamePlan, GameSummary } from './game.js';
 import {
   DUPLICATED_DEALS,
@@ -19,7 +19,7 @@ import {
   type Seating,
   type Setup,
 } from './setups.js';
-import { Z95, describe, normalHalfWidth, wilson, type Interval, type Summary } from './stats.js';
+import { Z95, describe, normalHalfWidth, wilson, type Interval, type Summary } from '../stats/stats.js';
 
 export interface TournamentOptions {
   /** Agent spec per seat, as given. */

@@ -3,8 +3,8 @@
  * so that a record with them stays small (see the bench's record_bytes figure). Moves stay codes;
  * a record read from the log names them.
  */
-import type { SearchStatistics } from '../agents/index.js';
-import type { LoggedSearch } from '../engine/index.js';
+import type { SearchStatistics } from '../../agents/index.js';
+import type { LoggedSearch } from '../../engine/index.js';
 
 const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals;
 

@@ -11,7 +11,7 @@
  * measured time for most presets' agents, and 0.57 to 0.8 × for mcts-robilliard below 1000
  * iterations; a faster core takes proportionally less.
  */
-import { parseAgentSpec, type MctsParams } from '../agents/index.js';
+import { parseAgentSpec, type MctsParams } from '../../agents/index.js';
 
 /**
  * µs per iteration when every seat's simulated moves follow one policy, at 3 and at 7 players

@@ -6,14 +6,14 @@
  * options.
  */
 import { z } from 'zod';
-import { PUBLISHED_IDS } from './published.js';
-import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '../agents/index.js';
-import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../engine/index.js';
-import type { GamePlan } from './game.js';
+import { PUBLISHED_IDS } from '../papers/published.js';
+import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
+import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
+import type { GamePlan } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
 import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
-import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from './setups.js';
-import { Tournament, type TournamentOptions } from './tournament.js';
+import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from '../game/setups.js';
+import { Tournament, type TournamentOptions } from '../game/tournament.js';
 
 const scalar = z.union([z.number(), z.string()]);
 

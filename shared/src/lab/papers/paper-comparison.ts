@@ -5,7 +5,7 @@
  * samples' errors together (|ours − paper| > 1.96·√(se_ours² + se_paper²)), and is otherwise a
  * sampling miss.
  */
-import { Z95, normalHalfWidth, wilson, type Interval } from './stats.js';
+import { Z95, normalHalfWidth, wilson, type Interval } from '../stats/stats.js';
 import type { PublishedRow, PublishedTable } from './published.js';
 
 /** Our games of one row's agent. */

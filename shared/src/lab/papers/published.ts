@@ -1,0 +1,83 @@
+/**
+ * The published results the lab reproduces, as printed (published-tables.json): each row's win rate in % with its 95 %
+ * half-width, and the mean VP where the paper gives it. A row names which of our numbers it is
+ * compared with: a cell (by its swept values or its agents) and the agent by its seat in the spec,
+ * or, for a seating-order table, one seat order of the cell. `reason` explains a row the lab does
+ * not reproduce (REPRODUCTION.md's "reason" column); the reasons are findings, so they are data in
+ * published-reasons.json (by table id and row label), not code.
+ */
+import { z } from 'zod';
+import PRINTED from './published-tables.json' with { type: 'json' };
+import REASONS from './published-reasons.json' with { type: 'json' };
+
+export interface PublishedRow {
+  label: string;
+  /** The spec's seat whose agent the row is about. */
+  seat: number;
+  /** [win rate %, 95 % half-width in points], as printed. */
+  paper: readonly [number, number];
+  /** Mean VP, where printed. */
+  vp?: number;
+  /** The cell: its swept values… */
+  swept?: Readonly<Record<string, number | string>>;
+  /** …or its agents, in seat order. */
+  agents?: readonly string[];
+  /** A seating-order table's seat order (index into the sweep's orders), or 'all' for every order pooled. */
+  order?: number | 'all';
+  reason?: string;
+  /** A remark on how the row was transcribed (e.g. a printing oddity kept as printed). */
+  note?: string;
+}
+
+export interface PublishedTable {
+  /** `thesis-7.4`: what a sweep spec's `paper` names. */
+  id: string;
+  title: string;
+  /** The preset (presets/<preset>.json) that plays it. */
+  preset: string;
+  /** cells: a row is a cell's agent; orders: a row is an agent in one seat order (Table 7.1). */
+  kind: 'cells' | 'orders';
+  reason?: string;
+  rows: readonly PublishedRow[];
+}
+
+/** Why rows are outside: findings, kept as data beside this file so that a new result changes no code. */
+type Reasons = Record<string, { table?: string; rows?: Record<string, string> }>;
+
+const ROW: z.ZodType<PublishedRow> = z.strictObject({
+  label: z.string(),
+  seat: z.number().int().min(0),
+  paper: z.tuple([z.number().min(0).max(100), z.number().positive()]).readonly(),
+  vp: z.number().optional(),
+  swept: z.record(z.string(), z.union([z.number(), z.string()])).readonly().optional(),
+  agents: z.array(z.string()).readonly().optional(),
+  order: z.union([z.number().int().min(0), z.literal('all')]).optional(),
+  note: z.string().optional(),
+});
+const TABLE = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  preset: z.string(),
+  kind: z.enum(['cells', 'orders']),
+  rows: z.array(ROW).readonly(),
+});
+
+/** The tables as printed, without the reasons: data (published-tables.json, one row a line), checked as it loads. */
+const TABLES: readonly PublishedTable[] = z.array(TABLE).parse(PRINTED);
+
+/** Each table with its reasons (published-reasons.json) in place. */
+export const PUBLISHED_TABLES: readonly PublishedTable[] = TABLES.map((t) => {
+  const given = (REASONS as Reasons)[t.id];
+  return {
+    ...t,
+    ...(given?.table ? { reason: given.table } : {}),
+    rows: t.rows.map((row) => (given?.rows?.[row.label] ? { ...row, reason: given.rows[row.label] } : row)),
+  };
+});
+
+/** The table a sweep spec's `paper` names. */
+export function publishedTable(id: string): PublishedTable | undefined {
+  return PUBLISHED_TABLES.find((t) => t.id === id);
+}
+
+export const PUBLISHED_IDS = PUBLISHED_TABLES.map((t) => t.id) as [string, ...string[]];

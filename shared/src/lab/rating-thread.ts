@@ -1,5 +1,0 @@
-/** Worker thread of RatingFits: fits the rating problems it is sent, one at a time. */
-import { solveRatings } from './rating-fits.js';
-import { serveRequests } from './thread-client.js';
-
-serveRequests(solveRatings);
