@@ -73,7 +73,7 @@ describe('Redis out of memory', () => {
     const c = connect();
     const store = new SweepStore(c, PREFIX);
     const sweepSpec = spec();
-    const meta = await store.create(sweepSpec, new Sweep(sweepSpec), Date.now(), undefined, 3);
+    const meta = await store.create(new Sweep(sweepSpec), { batch: 3 });
     const loaded = (await store.load(meta.id))!;
     // A window of the whole sweep (10 games): four batches.
     expect((await store.claimJobs(meta.id, 10)).batches).toEqual([{ p: 0, n: 3 }, { p: 3, n: 3 }, { p: 6, n: 3 }, { p: 9, n: 1 }]);
@@ -107,7 +107,7 @@ describe('Redis out of memory', () => {
     opened.push(() => queue.close());
     const sweepSpec = spec({ deals: { count: 10 }, seating: 'rotate' });
     const sweep = new Sweep(sweepSpec);
-    const meta = await store.create(sweepSpec, sweep, Date.now(), undefined, 3);
+    const meta = await store.create(sweep, { batch: 3 });
     // addBulk as Redis out of memory leaves it: the first and third jobs made, the others refused.
     const real = queue.addBulk.bind(queue);
     queue.addBulk = (async (jobs: Parameters<typeof real>[0]) => {
@@ -143,7 +143,7 @@ describe('Redis out of memory', () => {
     const store = new SweepStore(c, PREFIX);
     const queue = gameQueue(c, store.keys, QUEUE);
     opened.push(() => queue.close());
-    const meta = await store.create(spec());
+    const meta = await store.create(new Sweep(spec()));
     let reason: string | undefined = 'Redis is out of memory';
     const feeder = new Feeder({ store, queue, window: 5, intervalMs: 1000, logger: silent, gate: () => reason });
     expect(await feeder.tick()).toBe(0);
@@ -277,7 +277,7 @@ describe('Redis that lost its data', () => {
     store.epoch = 'epoch-a';
     await c.set(store.keys.epoch, 'epoch-a');
     const sweepSpec = spec();
-    const meta = await store.create(sweepSpec);
+    const meta = await store.create(new Sweep(sweepSpec));
     const loaded = (await store.load(meta.id))!;
     await claim(store, meta.id, 3);
     const game = playGame(loaded.sweep.game(0));
@@ -357,7 +357,7 @@ describe('Redis that lost its data', () => {
     const c = connect();
     const store = new SweepStore(c, PREFIX);
     // A sweep as an older coordinator stored it: no epoch anywhere.
-    const old = await store.create(spec({ deals: { count: 4 } }));
+    const old = await store.create(new Sweep(spec({ deals: { count: 4 } })));
     expect(await c.hget(store.keys.sweep(old.id).meta, 'epoch')).toBeNull();
     const lab = await startLab();
     await waitUntil(async () => (await store.meta(old.id))?.status === 'done', 'the old sweep to finish', 30_000, 100);

@@ -164,7 +164,7 @@ describe('worker', () => {
     const queue = gameQueue(store.redis, store.keys, COMMON.QUEUE_NAME).on('error', () => {});
     const feeder = new Feeder({ store, queue, window: 10, intervalMs: 1000, logger: silent });
     const sweepSpec = spec(['mcts(it=1500)', 'mcts(it=1500)', 'rulebased']);
-    const meta = await store.create(sweepSpec);
+    const meta = await store.create(new Sweep(sweepSpec));
     const p = start('worker', { WORKER_SLOTS: '1', SHUTDOWN_GRACE_MS: '1500', LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000' });
     expect(await feeder.feed(meta.id)).toBe(1);
     await p.waitForLog('game started');
@@ -200,7 +200,7 @@ describe('worker', () => {
     const feeder = new Feeder({ store, queue, window: 10, intervalMs: 1000, logger: silent });
     try {
       // About 10 s of CPU by the estimate, with a 5 s grace.
-      const meta = await store.create(spec(['mcts(it=5000,time=0)', 'mcts(it=5000,time=0)', 'rulebased']));
+      const meta = await store.create(new Sweep(spec(['mcts(it=5000,time=0)', 'mcts(it=5000,time=0)', 'rulebased'])));
       const p = start('worker', { WORKER_SLOTS: '1', SHUTDOWN_GRACE_MS: '5000' });
       expect(await feeder.feed(meta.id)).toBe(1);
       await p.waitForLog('game started');

@@ -26,7 +26,7 @@ const spec = parseSweepSpec({ name: 'batches', players: 3, seats: [{ agent: 'mct
 describe('claims in batches', () => {
   test('whole batches of positions in the order of Sweep.indexAt, handed-back games as single jobs, at least one batch', async () => {
     const sweep = new Sweep(spec);
-    const meta = await store.create(spec, sweep, Date.now(), undefined, 5);
+    const meta = await store.create(sweep, { batch: 5 });
     expect(meta.batch).toBe(5);
     // A window of 3 games takes a whole batch of 5; one of 12, three batches.
     const first = await store.claimJobs(meta.id, 3);
@@ -57,7 +57,7 @@ describe('claims in batches', () => {
   });
 
   test('a sweep of batch 1 claims single games exactly as before', async () => {
-    const meta = await store.create(spec, new Sweep(spec));
+    const meta = await store.create(new Sweep(spec));
     expect(meta.batch).toBe(1);
     const got = await store.claimJobs(meta.id, 4);
     expect(got).toEqual({ singles: [0, 1, 2, 3].map((p) => new Sweep(spec).indexAt(p)), batches: [] });
@@ -84,8 +84,8 @@ describe('storing a batch', () => {
   const games: GameSummary[] = Array.from({ length: sweep.size }, (_, p) => playGame(sweep.game(sweep.indexAt(p)), { record: true }));
 
   test('one call leaves what storing the games one by one leaves: results, records, aggregates, counts; the sweep is done', async () => {
-    const one = await store.create(spec, sweep);
-    const batched = await store.create(spec, sweep, Date.now(), undefined, 7);
+    const one = await store.create(sweep);
+    const batched = await store.create(sweep, { batch: 7 });
     const loadedOne = (await store.load(one.id))!;
     const loadedBatched = (await store.load(batched.id))!;
     for (let got = await claim(store, one.id, 1000); got.length; got = await claim(store, one.id, 1000));
@@ -109,8 +109,8 @@ describe('storing a batch', () => {
   });
 
   test('games made ready for the store on the game threads (deflated, counted) are stored exactly as games made ready here', async () => {
-    const here = await store.create(spec, sweep, Date.now(), undefined, 7);
-    const threads = await store.create(spec, sweep, Date.now(), undefined, 7);
+    const here = await store.create(sweep, { batch: 7 });
+    const threads = await store.create(sweep, { batch: 7 });
     const [loadedHere, loadedThreads] = [(await store.load(here.id))!, (await store.load(threads.id))!];
     const pool = new GamePool(2);
     try {
@@ -137,8 +137,8 @@ describe('storing a batch', () => {
   });
 
   test('parts of series played on the game threads (their increments summed there) are stored as the games made ready here; parts delivered again store each game once', async () => {
-    const here = await store.create(spec, sweep, Date.now(), undefined, 7);
-    const threads = await store.create(spec, sweep, Date.now(), undefined, 7);
+    const here = await store.create(sweep, { batch: 7 });
+    const threads = await store.create(sweep, { batch: 7 });
     const [loadedHere, loadedThreads] = [(await store.load(here.id))!, (await store.load(threads.id))!];
     const indices = Array.from({ length: 24 }, (_, p) => sweep.indexAt(p));
     const pool = new GamePool(1);
@@ -173,8 +173,8 @@ describe('storing a batch', () => {
   });
 
   test('a batch delivered again stores only its games not stored yet, each once', async () => {
-    const reference = await store.create(spec, sweep);
-    const meta = await store.create(spec, sweep, Date.now(), undefined, 4);
+    const reference = await store.create(sweep);
+    const meta = await store.create(sweep, { batch: 4 });
     const [loadedRef, loaded] = [(await store.load(reference.id))!, (await store.load(meta.id))!];
     const batch = games.slice(0, 8).map((summary) => ({ summary }));
     // Half of it stored (a worker that died after storing some), then the whole batch again.
@@ -187,7 +187,7 @@ describe('storing a batch', () => {
   });
 
   test('a whole delta to a counter holding a fraction is added (HINCRBY would refuse it and leave the game half counted)', async () => {
-    const meta = await store.create(spec, sweep);
+    const meta = await store.create(sweep);
     const k = store.keys.sweep(meta.id);
     await redis.hset(k.agg, 'c0|L0|ms', '2.5');
     const stored = await RECORD_RESULT.run(

@@ -1,13 +1,13 @@
 /**
  * The store's queue order and clock on a real Redis (REDIS_URL), under a key prefix of its own:
- * the claim script hands out games in exactly the order lab/plan/schedule.ts defines (a sweep stored
+ * a claim hands out games in exactly the order lab/plan/schedule.ts defines (a sweep stored
  * before that order keeps its sequential cursor), and the active clock leaves paused time out of
  * a sweep's rate.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Redis } from 'ioredis';
 import { RATE_BUCKET_MS, Sweep, parseSweepSpec, playGame, throughput } from '../src/lab/index.js';
-import { SweepStore } from '../src/store/index.js';
+import { CLAIM_GAMES, SweepStore, claimOffer } from '../src/store/index.js';
 import { claim, storeForTests } from './store-support.js';
 
 const opened = storeForTests('store');
@@ -27,7 +27,7 @@ describe('queue order', () => {
   ])('%s: the claim script hands out the games in the order of Sweep.indexAt', async (_, over) => {
     const spec = specOf(over);
     const sweep = new Sweep(spec);
-    const meta = await store.create(spec, sweep);
+    const meta = await store.create(sweep);
     expect(meta.schedule).toBe('interleaved');
     const claimed: number[] = [];
     // Claimed a few at a time, as the feeder does with its window.
@@ -42,12 +42,56 @@ describe('queue order', () => {
 
   test('a sweep stored before the interleaved order keeps its sequential cursor', async () => {
     const spec = specOf({});
-    const meta = await store.create(spec);
+    const meta = await store.create(new Sweep(spec));
     await redis.hdel(store.keys.sweep(meta.id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders');
     expect((await store.meta(meta.id))!.schedule).toBe('sequential');
-    expect(await claim(store, meta.id, 4)).toEqual([0, 1, 2, 3]);
+    // A store that has not seen it before (this one cached it as created) reads it as stored.
     const fresh = new SweepStore(redis, opened.prefix);
     expect((await fresh.load(meta.id))!.sweep.schedule).toBe('sequential');
+    expect(await claim(fresh, meta.id, 4)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('the claim offers, the script takes', () => {
+  test('with decided cells the offer leaves their games out and says where each game and the scan are', () => {
+    const sweep = new Sweep(specOf({}));
+    // 3 cells of 5 games: position p is cell p mod 3 (one seat order), deal ⌊p / 3⌋.
+    expect(sweep.shape).toEqual({ cells: 3, sets: 1, deals: 5, orders: 1 });
+    const offer = claimOffer(sweep, 2, 3, 1, new Set([1]));
+    expect(offer.positions).toEqual([2, 3, 5]);
+    expect(offer.games).toEqual(offer.positions.map((p) => sweep.indexAt(p)));
+    expect(offer.games.map((k) => sweep.cellOf(k))).toEqual([2, 0, 2]);
+    expect(offer.scanEnd).toBe(6);
+    // Every cell decided: nothing offered, the scan goes to the end.
+    expect(claimOffer(sweep, 2, 3, 1, new Set([0, 1, 2]))).toEqual({ games: [], positions: [], scanEnd: 15 });
+    // No decided cell: whole batches of consecutive positions.
+    expect(claimOffer(sweep, 4, 5, 4, new Set()).games).toEqual([4, 5, 6, 7, 8, 9, 10, 11].map((p) => sweep.indexAt(p)));
+  });
+
+  test('an offer made at a cursor that has moved since takes nothing from the order', async () => {
+    const spec = specOf({});
+    const meta = await store.create(new Sweep(spec));
+    const k = store.keys.sweep(meta.id);
+    const keys = { meta: k.meta, out: k.out, requeue: k.requeue, stopped: k.stopped, active: store.keys.active };
+    const args = { window: 4, now: Date.now(), sweepId: meta.id, decided: 0, games: JSON.stringify(['0', '5', '10', '1']), positions: '[]', scanEnd: 4 };
+    expect(await CLAIM_GAMES.run(redis, keys, { ...args, cursor: 1 })).toEqual([[], 0, 0]);
+    expect((await store.meta(meta.id))!.cursor).toBe(0);
+    expect(await redis.scard(k.out)).toBe(0);
+    // Offered at the cursor it is, the same offer is taken.
+    expect(await CLAIM_GAMES.run(redis, keys, { ...args, cursor: 0 })).toEqual([['0', '5', '10', '1'], 0, 4]);
+    expect((await store.meta(meta.id))!.cursor).toBe(4);
+  });
+
+  test('a stopping sweep: positions of decided cells are skipped and counted, the cursor moves past them', async () => {
+    const spec = specOf({});
+    const sweep = new Sweep(spec);
+    const meta = await store.create(sweep);
+    await redis.sadd(store.keys.sweep(meta.id).stopped, '1');
+    const got = await claim(store, meta.id, 3);
+    expect(got).toEqual([0, 2, 3].map((p) => sweep.indexAt(p)));
+    const m = (await store.meta(meta.id))!;
+    expect(m.cursor).toBe(4);
+    expect(m.skipped).toBe(1);
   });
 });
 
@@ -55,7 +99,7 @@ describe('active clock', () => {
   test('paused time is not running time: the rate and the first-to-last span leave it out', async () => {
     const spec = parseSweepSpec({ name: 'clock', players: 3, seats: ['random', 'random', 'random'], deals: { count: 6 } });
     const t0 = 1_000_000_000_000;
-    const meta = await store.create(spec, new Sweep(spec), t0);
+    const meta = await store.create(new Sweep(spec), { now: t0 });
     const loaded = (await store.load(meta.id))!;
     const game = (k: number) => playGame(loaded.sweep.game(loaded.sweep.indexAt(k)));
     // Two games 1 s apart, a pause of an hour, then two more 1 s apart.
@@ -101,7 +145,7 @@ describe('active clock', () => {
   test('the recent rate forgets games older than the ring', async () => {
     const spec = parseSweepSpec({ name: 'ring', players: 3, seats: ['random', 'random', 'random'], deals: { count: 400 } });
     const t0 = 2_000_000_000_000;
-    const meta = await store.create(spec, new Sweep(spec), t0);
+    const meta = await store.create(new Sweep(spec), { now: t0 });
     const loaded = (await store.load(meta.id))!;
     const g = playGame(loaded.sweep.game(0));
     // 100 games in the first second, then one game every 10 s for 20 minutes.

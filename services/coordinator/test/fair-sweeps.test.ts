@@ -111,8 +111,9 @@ test('a higher priority still goes first: submitted behind a large sweep it take
 }, 120_000);
 
 test('pausing, resuming and cancelling one sweep neither starves nor duplicates the others', async () => {
+  const B = 180;
   const a = await submit(spec('fair-a', 150));
-  const b = await submit(spec('fair-b', 90));
+  const b = await submit(spec('fair-b', B));
   await waitFor(async () => (await meta(a)).done >= 5 && (await meta(b)).done >= 5, 'both sweeps to be under way', 30_000, 10);
 
   // Paused, A's waiting jobs go back in line; B takes the workers alone.
@@ -129,8 +130,9 @@ test('pausing, resuming and cancelling one sweep neither starves nor duplicates 
   await waitFor(async () => (await meta(a)).done > pausedAt, 'A to play again', 30_000, 10);
   const bWhileResuming = (await meta(b)).done - bAtResume;
   console.log(`resume: A's first game after ${bWhileResuming} of B's`);
-  // Behind B's share (two running, a few waiting), not B's whole rest (about 60 games before).
-  expect(bWhileResuming).toBeLessThanOrEqual(20);
+  // Behind B's share (its jobs running and waiting: a few rounds' worth, more on a loaded
+  // machine, where rounds take longer), not B's whole rest (over 100 games here).
+  expect(bWhileResuming).toBeLessThan((B - bAtResume) / 3);
 
   // A third sweep, cancelled once it has played: the others go on, every game once.
   const c = await submit(spec('fair-c', 60));

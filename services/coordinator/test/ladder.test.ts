@@ -38,7 +38,7 @@ test('one ladder over every sweep: canonical configurations, rulebased at 0, the
     for (let k = 0; k < sweep.size; k++) {
       const game = playGame(sweep.game(k));
       const at = placementOf(sweep, k);
-      const groups = parseFinishingOrder(finishingOrder(game, at)).map((g) => g.map((L) => configOf(at.labels[L])));
+      const groups = parseFinishingOrder(finishingOrder(game, at.labels)).map((g) => g.map((L) => configOf(at.labels[L])));
       groups.flat().forEach((c) => configs.add(c));
       orders.push(groups);
     }

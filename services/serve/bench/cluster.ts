@@ -55,7 +55,7 @@ async function enqueueRate(): Promise<void> {
     const rates: number[] = [];
     const bytes: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const meta = await store.create(spec, new Sweep(spec));
+      const meta = await store.create(new Sweep(spec));
       const before = await usedMemory(redis);
       const started = performance.now();
       const queued = await feeder.feed(meta.id);
@@ -90,7 +90,7 @@ async function queueOverhead(): Promise<void> {
     const feeder = new Feeder({ store, queue, window: 1000, intervalMs: 20, logger: silent });
     // Batched as the coordinator batches a new sweep.
     const batch = batchSize(sweep.cells, sweep.size, 1, 500);
-    const meta = await store.create(spec, sweep, Date.now(), undefined, batch);
+    const meta = await store.create(sweep, { batch });
     worker.start();
     started = performance.now();
     feeder.start();
@@ -141,7 +141,7 @@ async function throughput(processes: number): Promise<number> {
     }
     // Let the workers connect before the clock starts.
     await new Promise((r) => setTimeout(r, 1500));
-    const meta = await store.create(spec, new Sweep(spec));
+    const meta = await store.create(new Sweep(spec));
     const started = performance.now();
     feeder.start();
     while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
@@ -191,7 +191,7 @@ async function cheapSweep(): Promise<void> {
     const batch = batchSize(sweep.cells, sweep.size, 1, 500);
     const feeder = new Feeder({ store, queue, window: 2000, intervalMs: 50, logger: silent });
     const before = await redisCounters(redis);
-    const meta = await store.create(spec, sweep, Date.now(), undefined, batch);
+    const meta = await store.create(sweep, { batch });
     started = performance.now();
     feeder.start();
     while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));

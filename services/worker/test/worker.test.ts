@@ -95,7 +95,7 @@ function lab(tag: string): Lab {
 
 async function createSweep(l: Lab, seats: string[], count = 1): Promise<{ id: string; spec: SweepSpec; sweep: Sweep }> {
   const spec = parseSweepSpec({ name: 'worker-test', players: seats.length, seats, deals: { count } });
-  const meta = await l.store.create(spec);
+  const meta = await l.store.create(new Sweep(spec));
   return { id: meta.id, spec, sweep: new Sweep(spec) };
 }
 
@@ -503,7 +503,7 @@ test('recordFailure counts an index once, and does nothing once the game has a r
 async function createBatchedSweep(l: Lab, seats: string[], count: number, batch: number): Promise<{ id: string; sweep: Sweep }> {
   const spec = parseSweepSpec({ name: 'worker-batch-test', players: seats.length, seats, deals: { count } });
   const sweep = new Sweep(spec);
-  const meta = await l.store.create(spec, sweep, Date.now(), undefined, batch);
+  const meta = await l.store.create(sweep, { batch });
   return { id: meta.id, sweep };
 }
 
@@ -574,7 +574,7 @@ test('a batch failing on its last attempt records each of its games as failed; a
 test('the feeder’s reconcile does not queue again a batch that finished while it looked: its games are stored, not lost', async () => {
   const l = lab('reconcile-race');
   const spec = parseSweepSpec({ name: 'worker-test', players: 3, seats: CHEAP, deals: { count: 6 } });
-  const meta = await l.store.create(spec, new Sweep(spec), Date.now(), undefined, 3);
+  const meta = await l.store.create(new Sweep(spec), { batch: 3 });
   expect(await l.feeder.tick()).toBe(6);
   const { worker } = inProcessWorker(l, { start: false });
   // The store as reconcile sees it: the batches are played, stored and gone from the queue

@@ -196,16 +196,22 @@ export const RECORD_FAILURE = Script.fromFile('record-failure', { keys: ['meta',
 /**
  * Takes up to `window − |out|` game indices to enqueue (rounded up to a whole batch, so a window
  * smaller than a batch still takes one; the feeder sizes the window): first those handed back, then
- * the games at the next positions of the sweep's order after the cursor, in whole batches of the
- * sweep's `batch` positions (a queue job each; 1 for sweeps stored before batches), so that the
- * cursor stays on a batch boundary; they join the outstanding set in the same step, so none is
- * lost. The cursor counts positions: with the shape fields (sCells, sSets, sDeals, sOrders)
- * position p is the game lab/plan/schedule.ts's scheduledIndex gives, interleaved across cells; without
- * them (sweeps stored before) the game p itself. The first claim sets startedAt. Returns
- * { indices, from, stop }: every index taken (handed-back ones first), and the positions
+ * of the games the caller offers — those at the positions after the cursor, in the sweep's order
+ * as Sweep.indexAt gives it (lab/plan/schedule.ts; the script knows no order of its own) — as many
+ * as it wants, in whole batches of the sweep's `batch` positions (a queue job each; 1 for sweeps
+ * stored before batches), so that the cursor stays on a batch boundary; they join the outstanding
+ * set in the same step, so none is lost. The offer stands only if the cursor and the number of
+ * decided cells are still the `cursor` and `decided` the caller read (one feeder claims at a time,
+ * so a stale offer is rare and only delays games to the next round). With decided cells, the offer
+ * leaves their games out (`positions` gives each offered game's position, `scanEnd` where the scan
+ * stopped) and the positions passed over are counted as skipped. The first claim sets startedAt.
+ * Returns { indices, from, stop }: every index taken (handed-back ones first), and the positions
  * [from, stop) taken from the cursor.
  */
-export const CLAIM_GAMES = Script.fromFile('claim-games', { keys: ['meta', 'out', 'requeue', 'stopped', 'active'], args: ['window', 'now', 'sweepId'] });
+export const CLAIM_GAMES = Script.fromFile('claim-games', {
+  keys: ['meta', 'out', 'requeue', 'stopped', 'active'],
+  args: ['window', 'now', 'sweepId', 'cursor', 'decided', 'games', 'positions', 'scanEnd'],
+});
 
 /**
  * Takes back the tail of a claim whose jobs could not be queued (Redis out of memory mid-addBulk):

@@ -67,16 +67,57 @@ export interface GameMaking {
   worker?: WorkerIdentity;
 }
 
-/** A sweep with its expansion, cached: the spec never changes once stored. */
+/**
+ * A sweep with its expansion, cached per process: the spec never changes once stored. `specText`
+ * is the spec as stored, what a game thread is sent to expand the sweep itself (never stringified
+ * again per batch).
+ */
 export interface LoadedSweep {
   id: string;
   spec: SweepSpec;
+  specText: string;
   sweep: Sweep;
+}
+
+/** When a sweep is created, the code version that creates it, and its games per queue job. */
+export interface CreateOptions {
+  now?: number;
+  code?: CodeVersion;
+  batch?: number;
 }
 
 /** Sortable and short (it is in every job's id): time in base 36 and 16 random bits. */
 export function newSweepId(now = Date.now()): string {
   return `${now.toString(36)}${randomBytes(2).toString('hex')}`;
+}
+
+/** A stopping sweep's claim scans at most this many positions past decided cells at a time. */
+const CLAIM_SCAN = 100_000;
+
+/**
+ * The games a claim offers (CLAIM_GAMES): those at the positions after `cursor`, in the sweep's
+ * order (Sweep.indexAt), enough for `want` games in whole batches. With decided cells, their games
+ * are left out (the script counts them as skipped), each offered game's position is given, and
+ * the scan stops after `want` games, at the end, or after CLAIM_SCAN positions (scanEnd).
+ */
+export function claimOffer(sweep: Sweep, cursor: number, want: number, batch: number, decided: ReadonlySet<number>): { games: number[]; positions: number[]; scanEnd: number } {
+  const games: number[] = [];
+  const positions: number[] = [];
+  if (want <= 0) return { games, positions, scanEnd: cursor };
+  if (decided.size === 0) {
+    const stop = Math.min(sweep.size, cursor + Math.ceil(want / batch) * batch);
+    for (let p = cursor; p < stop; p++) games.push(sweep.indexAt(p));
+    return { games, positions, scanEnd: stop };
+  }
+  if (decided.size >= sweep.cells.length) return { games, positions, scanEnd: sweep.size };
+  let p = cursor;
+  for (; p < sweep.size && games.length < want && p - cursor < CLAIM_SCAN; p++) {
+    const k = sweep.indexAt(p);
+    if (decided.has(sweep.cellOf(k))) continue;
+    games.push(k);
+    positions.push(p);
+  }
+  return { games, positions, scanEnd: p };
 }
 
 function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined {
@@ -182,16 +223,20 @@ export class SweepStore {
   }
 
   /**
-   * Stores a validated spec as a new running sweep; the feeder takes it from there, in the
-   * interleaved order (the shape fields let the claim script compute it).
+   * Stores a validated spec's sweep (checkSweepSpec) as a new running sweep; the feeder takes it
+   * from there, in the interleaved order. The expansion given is the one this store keeps for it.
    */
-  async create(spec: SweepSpec, sweep = new Sweep(spec), now = Date.now(), code?: CodeVersion, batch = 1): Promise<SweepMeta> {
+  async create(sweep: Sweep, { now = Date.now(), code, batch = 1 }: CreateOptions = {}): Promise<SweepMeta> {
+    // The store's shape fields say the interleaved order: a sweep in another order would be fed wrong.
+    if (sweep.schedule !== 'interleaved') throw new Error(`a new sweep is stored in the interleaved order, not '${sweep.schedule}'`);
+    const { spec } = sweep;
     const id = newSweepId(now);
     const k = this.k(id);
+    const specText = JSON.stringify(spec);
     const fields = {
       name: spec.name,
       status: 'running',
-      spec: JSON.stringify(spec),
+      spec: specText,
       total: sweep.size,
       cursor: 0,
       done: 0,
@@ -209,7 +254,7 @@ export class SweepStore {
       ...(this.epoch ? { epoch: this.epoch } : {}),
     };
     await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();
-    this.loaded.set(id, { id, spec, sweep: sweep.schedule === 'interleaved' ? sweep : new Sweep(spec) });
+    this.loaded.set(id, { id, spec, specText, sweep });
     return (await this.meta(id))!;
   }
 
@@ -236,8 +281,9 @@ export class SweepStore {
     if (cached) return cached;
     const [text, interleaved] = await this.redis.hmget(this.k(id).meta, 'spec', 'sCells');
     if (!text) return undefined;
+    // Validated when it was created (checkSweepSpec at the API): stored, it is only read back.
     const spec = JSON.parse(text) as SweepSpec;
-    const loaded = { id, spec, sweep: new Sweep(spec, { schedule: interleaved ? 'interleaved' : 'sequential' }) };
+    const loaded = { id, spec, specText: text, sweep: new Sweep(spec, { schedule: interleaved ? 'interleaved' : 'sequential' }) };
     this.loaded.set(id, loaded);
     return loaded;
   }
@@ -269,11 +315,29 @@ export class SweepStore {
 
   private async claimRaw(id: string, window: number, now: number): Promise<{ indices: number[]; from: number; stop: number }> {
     const k = this.k(id);
-    const [got, from, stop] = (await CLAIM_GAMES.run(this.redis, { meta: k.meta, out: k.out, requeue: k.requeue, stopped: k.stopped, active: this.keys.active }, { window, now, sweepId: id })) as [
-      string[],
-      number,
-      number,
-    ];
+    const loaded = await this.load(id);
+    if (!loaded) return { indices: [], from: 0, stop: 0 };
+    const replies = (await this.redis.pipeline().hmget(k.meta, 'cursor', 'batch').scard(k.out).smembers(k.stopped).exec()) ?? [];
+    const [[cursorText, batchText], out, stopped] = replies.map(([err, value]) => {
+      if (err) throw err;
+      return value;
+    }) as [(string | null)[], number, string[]];
+    const cursor = Number(cursorText ?? 0);
+    const offer = claimOffer(loaded.sweep, cursor, window - out, Number(batchText ?? 1), new Set(stopped.map(Number)));
+    const [got, from, stop] = (await CLAIM_GAMES.run(
+      this.redis,
+      { meta: k.meta, out: k.out, requeue: k.requeue, stopped: k.stopped, active: this.keys.active },
+      {
+        window,
+        now,
+        sweepId: id,
+        cursor,
+        decided: stopped.length,
+        games: JSON.stringify(offer.games.map(String)),
+        positions: JSON.stringify(offer.positions),
+        scanEnd: offer.scanEnd,
+      },
+    )) as [string[], number, number];
     return { indices: got.map(Number), from: Number(from), stop: Number(stop) };
   }
 

@@ -4,7 +4,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { Sweep, SweepSpecError, batchSize, checkSweepSpec, codeVersion, type SweepCost } from '@wonderlab/shared';
+import { SweepSpecError, batchSize, checkSweepSpec, codeVersion, type SweepCost } from '@wonderlab/shared';
 import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
 import { DetailQuery, ListQuery } from '../api-schemas.js';
 import { sweepLimits, type LimitsConfig } from '../config.js';
@@ -46,8 +46,9 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
       throw new HttpError(400, 'the body must be a sweep spec: a JSON object (Content-Type: application/json)', '(body)');
     }
     try {
+      // Validated and expanded here, once: the store keeps this expansion, the feeder uses it.
       const checked = checkSweepSpec(body, sweepLimits(d.limits));
-      return { ...checked, cost: checked.cost! };
+      return { ...checked, cost: checked.cost!, sweep: checked.sweep! };
     } catch (err) {
       if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
       throw err;
@@ -61,13 +62,12 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   });
 
   router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
-    const { spec, size, cost } = validSpec(req.body);
+    const { spec, size, cost, sweep } = validSpec(req.body);
     const refused = await d.health?.refuseNewWork();
     if (refused) throw new HttpError(503, refused);
-    const sweep = new Sweep(spec);
     // A stopping sweep goes a game per job: its cells are decided game by game.
     const batch = spec.stop ? 1 : batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max);
-    const meta = await store.create(spec, sweep, Date.now(), codeVersion(), batch);
+    const meta = await store.create(sweep, { code: codeVersion(), batch });
     logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
     feeder.kick();
     res

@@ -7,8 +7,9 @@
  * measure: every cell's estimate tightens together.
  *
  * Position p in the queue's order is round r = ⌊p / (cells·orders)⌋, then cell, then seat order;
- * round r is deal ⌊r / sets⌋ of board set r mod sets. The store's claim script computes the same
- * map in Lua (store/scripts.ts, CLAIM_GAMES); a test holds the two equal.
+ * round r is deal ⌊r / sets⌋ of board set r mod sets. This is the order's one definition: the
+ * store's claim offers the games at the next positions as Sweep.indexAt gives them, and its script
+ * (CLAIM_GAMES) only takes them, knowing no order of its own.
  */
 
 /** What the order depends on: a sweep's cells, and its board sets, deals and seat orders per cell. */

@@ -231,6 +231,8 @@ export interface CheckedSweep {
   spec: SweepSpec;
   size: SweepSize;
   cost?: SweepCost;
+  /** Given limits, the spec expanded (once: what the lab stores and feeds). */
+  sweep?: Sweep;
 }
 
 /**
@@ -268,10 +270,10 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSwe
     if (limits) refuse(moveProblem(source, agent, limits));
   }
   if (!limits) return { spec, size };
-  const cells = sweepCells(spec);
-  const cost = sweepCost(cells, size.gamesPerCell);
-  refuse(costProblem(cost, cells, size, limits));
-  return { spec, size, cost };
+  const sweep = new Sweep(spec);
+  const cost = sweepCost(sweep.cells, size.gamesPerCell);
+  refuse(costProblem(cost, sweep.cells, size, limits));
+  return { spec, size, cost, sweep };
 }
 
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));

@@ -1,6 +1,11 @@
 #!lua
 -- @include finish-check
 
+-- The caller offers the games at the positions after the cursor it read (`cursor`, with `decided`
+-- cells stopped then): `games` in the sweep's order (Sweep.indexAt, the one definition of the
+-- order), `positions` their positions when decided cells' games were left out, and `scanEnd`, the
+-- position its scan stopped at. They are taken only if the cursor and the decided cells are still
+-- what the caller read; else only handed-back games are taken this time.
 if redis.call('HGET', meta, 'status') ~= 'running' then return {{}, 0, 0} end
 local batch = tonumber(redis.call('HGET', meta, 'batch') or '1')
 local want = tonumber(window) - redis.call('SCARD', out)
@@ -14,62 +19,37 @@ while want > 0 do
     want = want - 1
   end
 end
-if want > 0 then
-  local shape = redis.call('HMGET', meta, 'sCells', 'sSets', 'sDeals', 'sOrders')
-  local cells, sets, deals, orders = tonumber(shape[1]), tonumber(shape[2]), tonumber(shape[3]), tonumber(shape[4])
-  local function index_at(p)
-    if not cells then return p end
-    local width = cells * orders
-    local round = math.floor(p / width)
-    local within = p - round * width
-    local cell = math.floor(within / orders)
-    local order = within - cell * orders
-    local deal = math.floor(round / sets)
-    local set = round - deal * sets
-    return cell * sets * deals * orders + set * deals * orders + deal * orders + order
-  end
-  local cursor = tonumber(redis.call('HGET', meta, 'cursor'))
-  local total = tonumber(redis.call('HGET', meta, 'total'))
-  local decided = redis.call('SMEMBERS', stopped)
-  if #decided == 0 then
-    from = cursor
-    stop = math.min(total, cursor + math.ceil(want / batch) * batch)
-    for p = cursor, stop - 1 do
-      local k = string.format('%d', index_at(p))
-      redis.call('SADD', out, k)
-      got[#got + 1] = k
+local at = tonumber(redis.call('HGET', meta, 'cursor'))
+local fresh = at == tonumber(cursor) and redis.call('SCARD', stopped) == tonumber(decided)
+if want > 0 and fresh then
+  local offered = cjson.decode(games)
+  if tonumber(decided) == 0 then
+    -- Whole batches of consecutive positions, so the cursor stays on a batch boundary.
+    local take = math.min(#offered, math.ceil(want / batch) * batch)
+    for i = 1, take do
+      redis.call('SADD', out, offered[i])
+      got[#got + 1] = offered[i]
     end
+    from, stop = at, at + take
     redis.call('HSET', meta, 'cursor', stop)
   else
     -- Cells decided by the stopping rule: their games not yet queued are skipped (counted, never
-    -- played). Games go one by one here (a stopping sweep is not batched); the scan is bounded.
-    local skip = {}
-    for _, c in ipairs(decided) do skip[tonumber(c)] = true end
-    local p, skipped, scanned = cursor, 0, 0
-    if cells and #decided >= cells then
-      skipped = total - cursor
-      p = total
+    -- played). Games go one by one here (a stopping sweep is not batched).
+    local pos = cjson.decode(positions)
+    local take = math.min(#offered, want)
+    for i = 1, take do
+      redis.call('SADD', out, offered[i])
+      got[#got + 1] = offered[i]
     end
-    while p < total and want > 0 and scanned < 100000 do
-      local cell = cells and math.floor((p % (cells * orders)) / orders) or 0
-      if skip[cell] then
-        skipped = skipped + 1
-      else
-        local k = string.format('%d', index_at(p))
-        redis.call('SADD', out, k)
-        got[#got + 1] = k
-        want = want - 1
-      end
-      p = p + 1
-      scanned = scanned + 1
-    end
-    redis.call('HSET', meta, 'cursor', p)
+    local after = take < #offered and pos[take] + 1 or tonumber(scanEnd)
+    local skipped = after - at - take
+    redis.call('HSET', meta, 'cursor', after)
     if skipped > 0 then
       redis.call('HINCRBY', meta, 'skipped', skipped)
       finish_check(meta, active, sweepId, now)
     end
     -- Reported as single games (from = stop): batches never mix with a stopping rule.
-    from, stop = p, p
+    from, stop = after, after
   end
 end
 if #got > 0 then redis.call('HSETNX', meta, 'startedAt', now) end
