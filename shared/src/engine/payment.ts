@@ -448,19 +448,24 @@ function searchCheapest(maxCoins: number): void {
  * early and take the best payment found by then: writes to `pays` each payment that beat the ones
  * found before it, in the order found, and to `nodes` how many search nodes had been visited when
  * it was found; returns how many (0: no payment within maxCoins). The last one is
- * cheapestForLoaded's answer. The search runs in full, without the kept results or the one-unit
- * shortcut: a payment that needs no search (one the seat's fixed production covers, or one with no
- * one-of source to choose, each resource then bought on its own) counts as found at node 0. The
+ * cheapestForLoaded's answer. The search runs in full, without the kept results: a payment that
+ * needs no search (one the seat's fixed production covers, or one with no one-of source to choose,
+ * each resource then bought on its own) counts as found at node 0, and one unit's at node 2. The
  * rules never stop it early; the agents' playouts do (agents/playout-payment.ts).
  */
 export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: number[], nodes: number[]): number {
   if (maxCoins < 0) return 0;
   const packed = missingPacked(costPacked);
-  if (packed === 0) return trailOfOne(0, pays, nodes);
+  if (packed === 0) return trailOfOne(0, 0, pays, nodes);
   if (!neighboursLoaded) loadNeighbours();
   const missing = missingUnits(packed);
   if ((choiceUnion & missing) === 0) {
-    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), pays, nodes) : 0;
+    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), 0, pays, nodes) : 0;
+  }
+  // One unit: the search's first leaf, at its second node, is already the cheapest.
+  if (numUnits === 1) {
+    const best = cheapestSingleUnit();
+    return best !== IMPOSSIBLE && bestTotal <= maxCoins ? trailOfOne(best, 2, pays, nodes) : 0;
   }
   if (!setLowerBounds()) return 0;
   tracing = true;
@@ -473,9 +478,9 @@ export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: 
   return trailLength;
 }
 
-function trailOfOne(pay: number, pays: number[], nodes: number[]): number {
+function trailOfOne(pay: number, node: number, pays: number[], nodes: number[]): number {
   pays[0] = pay;
-  nodes[0] = 0;
+  nodes[0] = node;
   return 1;
 }
 
