@@ -1,41 +1,75 @@
 /**
  * The playouts' cap on the payment search (playoutMoves' `branchLimit`, the 2014 paper's trade
  * limit L): it only ever removes moves, it removes some when tight, and it is a per-call argument,
- * so a capped call leaves the next uncapped one untouched; uncapped, the list is legalMoves'.
+ * so a capped call leaves the next uncapped one untouched; uncapped, the list is legalMoves'. The
+ * cap stops the engine's search early, read off its trail (cheapestSearchTrail): that trail must
+ * end at the rules' answer, each payment better than the last, found in node order.
  */
 import { describe, expect, it } from 'vitest';
 import { playoutMoves } from '../src/agents/playout-moves.js';
-import { ACTION_BUILD, ACTION_FREE_BUILD, Rng, actingSeats, legalMoves, moveAction, moveCard, newGame, step } from '../src/engine/index.js';
+import {
+  ACTION_BUILD,
+  ACTION_FREE_BUILD,
+  CARDS,
+  NO_PAYMENT,
+  cheapestForLoaded,
+  cheapestSearchTrail,
+  legalMoves,
+  loadSeat,
+  moveAction,
+  moveCard,
+  paymentLeft,
+  paymentRight,
+} from '../src/engine/index.js';
+import { visitRandomGame } from './random-positions.js';
 
 describe('playoutMoves with a branch limit', () => {
   it('is a subset of the uncapped moves (free builds aside), drops some at a limit of 1, and does not leak into later calls', () => {
     let dropped = 0;
     let positions = 0;
     for (let seed = 1; seed <= 30; seed++) {
-      const s = newGame({ players: 4, seed });
-      const rng = new Rng(seed);
-      const moves = new Int32Array(4);
-      while (!s.isOver()) {
-        for (const p of actingSeats(s)) {
-          const full = legalMoves(s, p, 'cheapest', []);
-          const capped = playoutMoves(s, p, [], 1);
-          const again = legalMoves(s, p, 'cheapest', []);
-          expect(playoutMoves(s, p, [], 0)).toEqual(full);
-          positions++;
-          expect(again).toEqual(full);
-          for (const m of capped) {
-            // Olympia's free build is offered exactly when the paid build is not: a build the cap
-            // hides may bring it in.
-            if (moveAction(m) === ACTION_FREE_BUILD && !full.includes(m)) expect(capped.some((x) => moveCard(x) === moveCard(m) && moveAction(x) === ACTION_BUILD)).toBe(false);
-            else expect(full).toContain(m);
-          }
-          dropped += full.length - capped.length;
-          moves[p] = full[rng.int(full.length)];
+      visitRandomGame(4, seed, seed, (s, p) => {
+        const full = legalMoves(s, p, 'cheapest', []);
+        const capped = playoutMoves(s, p, [], 1);
+        const again = legalMoves(s, p, 'cheapest', []);
+        expect(playoutMoves(s, p, [], 0)).toEqual(full);
+        positions++;
+        expect(again).toEqual(full);
+        for (const m of capped) {
+          // Olympia's free build is offered exactly when the paid build is not: a build the cap
+          // hides may bring it in.
+          if (moveAction(m) === ACTION_FREE_BUILD && !full.includes(m)) expect(capped.some((x) => moveCard(x) === moveCard(m) && moveAction(x) === ACTION_BUILD)).toBe(false);
+          else expect(full).toContain(m);
         }
-        step(s, moves);
-      }
+        dropped += full.length - capped.length;
+      });
     }
     expect(positions).toBeGreaterThan(1000);
     expect(dropped, 'a cap of one search node makes some bought payments unfindable').toBeGreaterThan(0);
+  });
+
+  it('reads the search trail: it ends at cheapestForLoaded’s answer, each payment cheaper than the last, in node order', () => {
+    const pays: number[] = [];
+    const nodes: number[] = [];
+    let searched = 0;
+    const total = (m: number) => paymentLeft(m) + paymentRight(m);
+    for (let seed = 1; seed <= 4; seed++) {
+      visitRandomGame(5, seed, seed, (s, p) => {
+        loadSeat(s, p);
+        for (const card of CARDS) {
+          for (const coins of [0, 2, s.coins[p]]) {
+            const n = cheapestSearchTrail(card.costPacked, coins, pays, nodes);
+            expect(n > 0 ? pays[n - 1] : NO_PAYMENT).toBe(cheapestForLoaded(card.costPacked, coins));
+            for (let i = 1; i < n; i++) {
+              expect(nodes[i]).toBeGreaterThan(nodes[i - 1]);
+              const better = total(pays[i]) < total(pays[i - 1]) || (total(pays[i]) === total(pays[i - 1]) && paymentRight(pays[i]) < paymentRight(pays[i - 1]));
+              expect(better).toBe(true);
+            }
+            if (n > 1) searched++;
+          }
+        }
+      });
+    }
+    expect(searched, 'some searches improve on their first payment').toBeGreaterThan(0);
   });
 });

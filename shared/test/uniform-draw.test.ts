@@ -6,12 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { groupArms, isArm, resolveArm, resolveDrawnArm } from '../src/agents/mcts/arms.js';
 import { playoutMoves } from '../src/agents/playout-moves.js';
+import { cappedPricing } from '../src/agents/playout-payment.js';
 import {
   ACTION_BUILD,
   ACTION_DISCARD,
   ACTION_FREE_BUILD,
   NO_DRAW,
   PHASE_TURN,
+  RULES_PRICING,
   Rng,
   actingSeats,
   clone,
@@ -78,7 +80,7 @@ describe('drawUniformMove', () => {
       for (const v of VARIANTS) {
         const options = listedOptions(s, p, v);
         for (let k = 0; k < 4; k++) {
-          const m = drawUniformMove(s, p, rng, v.grouped, v.noDiscard, v.cap);
+          const m = drawUniformMove(s, p, rng, v.grouped, v.noDiscard, cappedPricing(v.cap));
           if (options.length === 0) {
             expect(m).toBe(NO_DRAW);
             noDraws++;
@@ -109,7 +111,7 @@ describe('drawUniformMove', () => {
         const draws = perOption * options.length;
         const counts = new Map<number, number>(options.map((m) => [m, 0]));
         for (let k = 0; k < draws; k++) {
-          const m = drawUniformMove(s, p, rng, v.grouped, v.noDiscard, v.cap);
+          const m = drawUniformMove(s, p, rng, v.grouped, v.noDiscard, cappedPricing(v.cap));
           counts.set(m, (counts.get(m) ?? 0) + 1);
         }
         expect(counts.size).toBe(options.length);
@@ -136,11 +138,11 @@ describe('drawUniformMove', () => {
     for (const { s, p } of sample) {
       for (const cap of [0, 2, 8]) {
         for (let k = 0; k < 6; k++) {
-          const arm = drawUniformMove(s, p, drawRng, true, false, cap);
+          const arm = drawUniformMove(s, p, drawRng, true, false, cappedPricing(cap));
           if (!isArm(arm)) continue;
           const seed = 7919 * resolved + k;
           const lazyRng = new Rng(seed);
-          const lazy = resolveDrawnArm(s, p, arm, lazyRng, cap);
+          const lazy = resolveDrawnArm(s, p, arm, lazyRng);
           const listRng = new Rng(seed);
           const listed = resolveArm(s, p, arm, playoutMoves(s, p, [], cap), listRng);
           expect(lazy).toBe(listed);
@@ -163,8 +165,8 @@ describe('drawUniformMove', () => {
     let cards = 0;
     let buildable = 0;
     for (const { s, p } of sample) {
-      drawUniformMove(s, p, rng, false, false, 0);
-      const count = priceDrawnHand(s, p, 0);
+      drawUniformMove(s, p, rng, false, false, RULES_PRICING);
+      const count = priceDrawnHand(s, p);
       const legal = legalMoves(s, p, 'cheapest');
       const inHand = new Set(Array.from({ length: s.handLen[p] }, (_, i) => s.hands[handBase(p) + i]));
       expect(new Set(Array.from({ length: count }, (_, i) => drawnCard(i)))).toEqual(inHand);
@@ -183,14 +185,14 @@ describe('drawUniformMove', () => {
 
   it('refuses to resolve an arm for another state or seat than the last draw', () => {
     const { s, p } = sample[0];
-    const arm = drawUniformMove(s, p, new Rng(1), true, false, 0);
-    expect(() => resolveDrawnArm(clone(s), p, arm, new Rng(1), 0)).toThrow(/last draw/);
-    expect(() => resolveDrawnArm(s, (p + 1) % s.n, arm, new Rng(1), 0)).toThrow(/last draw/);
+    const arm = drawUniformMove(s, p, new Rng(1), true, false, RULES_PRICING);
+    expect(() => resolveDrawnArm(clone(s), p, arm, new Rng(1))).toThrow(/last draw/);
+    expect(() => resolveDrawnArm(s, (p + 1) % s.n, arm, new Rng(1))).toThrow(/last draw/);
   });
 
   it('refuses a phase other than a normal turn', () => {
     const s = newGame({ players: 3, seed: 1 });
     s.phase = 3;
-    expect(() => drawUniformMove(s, 0, new Rng(1), false, false, 0)).toThrow(/normal turns/);
+    expect(() => drawUniformMove(s, 0, new Rng(1), false, false, RULES_PRICING)).toThrow(/normal turns/);
   });
 });

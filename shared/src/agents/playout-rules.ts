@@ -14,7 +14,6 @@ import {
   NUM_RESOURCES,
   PHASE_TURN,
   RED,
-  cheapestStagePayment,
   distinctHandCards,
   choiceBase,
   encodeMove,
@@ -25,13 +24,13 @@ import {
   paymentLeft,
   paymentRight,
   setListLength,
-  writeCheapestBuilds,
   resourceIndex,
   type GameState,
   type Rng,
 } from '../engine/index.js';
 import { resourceMask, resourceTypes, resourceUnits } from './features.js';
 import { playoutMoves } from './playout-moves.js';
+import { cappedStagePayment, writeCappedBuilds } from './playout-payment.js';
 
 // What the rules read of a card, as typed arrays: the rules run for every card of every hand at
 // every step of a playout.
@@ -139,11 +138,11 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   let k = 0;
   // Rules 1–3: builds of the cards that fall under them.
   for (let rule = 1; rule <= 3; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCappedBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 4: a wonder stage, with any card (each card is a move of its own, as in the legal list).
-  const stagePay = cheapestStagePayment(s, p, branchLimit);
+  const stagePay = cappedStagePayment(s, p, branchLimit);
   if (stagePay !== NO_PAYMENT) {
     for (let i = 0; i < count; i++) out[k++] = encodeMove(handCards[i], ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     return out[rng.int(k)];
@@ -155,7 +154,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
     const vp = VP[handCards[i]];
     if (vp < bestVp) continue;
     const before = k;
-    k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    k = writeCappedBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
     if (k === before) continue;
     if (vp > bestVp) {
       // Drop the cheaper blue cards' moves, keeping this card's, in their order.
@@ -168,7 +167,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   if (k > 0) return out[rng.int(k)];
   // Rules 6 and 7.
   for (let rule = 6; rule <= 7; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCheapestBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCappedBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 8: discard any card.

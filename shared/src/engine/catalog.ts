@@ -136,26 +136,23 @@ function compile(cost: string, effects: readonly Effect[]): Compiled {
   return c;
 }
 
+/**
+ * A card's or stage's compiled cost and effects with its own fields added after them. Added to the
+ * compiled object in place (Object.assign), in the order `own` lists them: objects built alike
+ * then share one hidden class. (A spread into a new literal did not: each card got a map of its own.)
+ */
+function compiledWith<T extends object>(cost: string, effects: readonly Effect[], own: T): Compiled & T {
+  return Object.assign(compile(cost, effects), own);
+}
+
 function buildCards(data: readonly CardData[]): CardType[] {
   const nameIds = new Map<string, number>();
   for (const d of data) if (!nameIds.has(d.name)) nameIds.set(d.name, nameIds.size);
   return data.map((d, id) => {
     const colour = COLOUR_NAMES.indexOf(d.colour);
-    const c = compile(d.cost, d.effects);
-    // One object literal with every field in one order, so all card types share one hidden
-    // class and property reads in the hot loop stay monomorphic.
-    const card: CardType = {
-      cost: c.cost,
-      costUnits: c.costUnits,
-      costPacked: c.costPacked,
-      effects: c.effects,
-      produces: c.produces,
-      choiceMask: c.choiceMask,
-      vp: c.vp,
-      shields: c.shields,
-      science: c.science,
-      coins: c.coins,
-      discount: c.discount,
+    // Every field in one order (the compiled ones first, then these), so all card types share one
+    // hidden class and property reads in the hot loop stay monomorphic.
+    return compiledWith(d.cost, d.effects, {
       id,
       nameId: nameIds.get(d.name)!,
       name: d.name,
@@ -171,8 +168,7 @@ function buildCards(data: readonly CardData[]): CardType[] {
       }),
       isGuild: colour === PURPLE,
       aliases: d.aliases,
-    };
-    return card;
+    });
   });
 }
 
@@ -180,25 +176,12 @@ function buildBoards(data: readonly BoardData[]): Board[] {
   const side = (stages: BoardData['sides']['A']): StageType[] =>
     stages.map((st) => {
       const has = (k: Effect['kind']) => st.effects.some((e) => e.kind === k);
-      const c = compile(st.cost, st.effects);
-      const stage: StageType = {
-        cost: c.cost,
-        costUnits: c.costUnits,
-        costPacked: c.costPacked,
-        effects: c.effects,
-        produces: c.produces,
-        choiceMask: c.choiceMask,
-        vp: c.vp,
-        shields: c.shields,
-        science: c.science,
-        coins: c.coins,
-        discount: c.discount,
+      return compiledWith(st.cost, st.effects, {
         freeBuildPerAge: has('freeBuildPerAge'),
         playSeventh: has('playSeventh'),
         copyGuild: has('copyGuild'),
         buildFromDiscard: has('buildFromDiscard'),
-      };
-      return stage;
+      });
     });
   return data.map((b, id) => ({
     id,

@@ -176,8 +176,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (all) {
       stagePays = allForLoaded(stage.costPacked, coins, stagePayBuf, 0);
     } else {
-      // Every argument given (no cap: 0): a call with fewer than declared costs V8 a little on this hot path.
-      stagePay = cheapestForLoaded(stage.costPacked, coins, 0);
+      stagePay = cheapestForLoaded(stage.costPacked, coins);
     }
   }
   const freeBuildReady = hasFreeBuild(s, p);
@@ -190,7 +189,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     if (listedIn[c] === listing) continue;
     listedIn[c] = listing;
     if (!all) {
-      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k, 0);
+      k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
     } else if (!s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
       let buildIsFree = false;
       const coinCost = COIN_COST[c];
@@ -228,10 +227,9 @@ export function hasFreeBuild(s: GameState, p: number): boolean {
  * else the build (free when chained, otherwise at its cheapest payment if it has one), then
  * Olympia A's free build when `freeBuildReady` and building would cost something or be
  * impossible. loadSeat(s, p) must have been called for s. For policies that look at a few cards
- * of a hand rather than at every legal move; `branchLimit` caps the payment search as
- * cheapestForLoaded's limit does (0: none).
+ * of a hand rather than at every legal move.
  */
-export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, branchLimit = 0): number {
+export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number): number {
   if (s.ownsName[ownsNameIndex(p, NAME_OF[c])]) return k;
   let buildIsFree = false;
   const coinCost = COIN_COST[c];
@@ -239,7 +237,7 @@ export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuil
     out[k++] = encodeMove(c, ACTION_BUILD);
     buildIsFree = true;
   } else if (coinCost <= s.coins[p]) {
-    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost, branchLimit);
+    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost);
     if (pay !== NO_PAYMENT) {
       out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
       if (pay === 0 && coinCost === 0) buildIsFree = true;
@@ -253,9 +251,9 @@ export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuil
  * The cheapest payment of seat p's next wonder stage, or NO_PAYMENT when there is none or it cannot
  * be paid. loadSeat(s, p) must have been called for s.
  */
-export function cheapestStagePayment(s: GameState, p: number, branchLimit = 0): number {
+export function cheapestStagePayment(s: GameState, p: number): number {
   const stage = nextStage(s, p);
-  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p], branchLimit) : NO_PAYMENT;
+  return stage ? cheapestForLoaded(stage.costPacked, s.coins[p]) : NO_PAYMENT;
 }
 
 const checkBuf: number[] = [];

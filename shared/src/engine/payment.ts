@@ -94,12 +94,18 @@ const rightForLeft = new Int32Array(2 * MAX_UNITS + 1);
 const NONE_FOUND = 0x7fffffff;
 /** The Pareto front allForLoaded reads off rightForLeft, before writing it out reversed. */
 const frontBuf = new Int32Array(2 * MAX_UNITS + 1);
-/** The cap of the running cheapest-payment search (0: none) and the nodes it has visited. */
-let branchLimit = 0;
-let branches = 0;
+/**
+ * Whether the running search keeps a trail (cheapestSearchTrail): the nodes it has visited, and
+ * each payment that beat the ones found before, with the node it was found at.
+ */
+let tracing = false;
+let nodesVisited = 0;
+let trailLength = 0;
+let trailPays: number[] = [];
+let trailNodes: number[] = [];
 
 function dfs(u: number, paidLeft: number, paidRight: number): void {
-  if (branchLimit !== 0 && !allMode && ++branches > branchLimit) return;
+  if (tracing) nodesVisited++;
   if (u === numUnits) {
     if (allMode) {
       if (paidRight < rightForLeft[paidLeft]) rightForLeft[paidLeft] = paidRight;
@@ -110,6 +116,10 @@ function dfs(u: number, paidLeft: number, paidRight: number): void {
         bestTotal = total;
         bestLeft = paidLeft;
         bestRight = paidRight;
+        if (tracing) {
+          trailPays[trailLength] = packPayment(paidLeft, paidRight);
+          trailNodes[trailLength++] = nodesVisited;
+        }
       }
     }
     return;
@@ -392,51 +402,86 @@ function keptSlot(missing: number): number {
   return loadedSeat * KEPT_SLOTS + (Math.imul(missing, 0x9e3779b1) >>> (32 - KEPT_BITS));
 }
 
-/**
- * cheapestPayment for the seat last loaded with loadSeat. `limit` caps the search nodes visited
- * (0: none), and a payment not found within the cap counts as none: the payment search's own
- * cost bound, which the agents' playouts use to reproduce Robilliard et al. (2014)'s cap on the
- * trade branches explored per card. The rules themselves never cap it (legalMoves).
- */
-export function cheapestForLoaded(costPacked: number, maxCoins: number, limit = 0): number {
+/** cheapestPayment for the seat last loaded with loadSeat. */
+export function cheapestForLoaded(costPacked: number, maxCoins: number): number {
   if (maxCoins < 0) return NO_PAYMENT;
   const packed = missingPacked(costPacked);
   if (packed === 0) return 0;
   if (!neighboursLoaded) loadNeighbours();
-  // A capped search's result depends on its order and budget: only uncapped ones are kept.
-  const slot = limit > 0 ? -1 : keptSlot(packed);
-  if (slot >= 0 && keptStamp[slot] === loadedStamp && keptMissing[slot] === packed) {
+  const slot = keptSlot(packed);
+  if (keptStamp[slot] === loadedStamp && keptMissing[slot] === packed) {
     const best = keptBest[slot];
     if (best >= 0) return paymentLeft(best) + paymentRight(best) <= maxCoins ? best : NO_PAYMENT;
     if (best === IMPOSSIBLE || maxCoins <= keptBudget[slot]) return NO_PAYMENT;
   }
   const missing = missingUnits(packed);
   let best: number;
-  // A capped search of one unit finds its payment at the second node it visits.
-  if (numUnits === 1 && (limit === 0 || limit >= 2)) {
+  if (numUnits === 1) {
     best = cheapestSingleUnit();
   } else if ((choiceUnion & missing) === 0) {
     best = buyWithoutChoices() ? packPayment(bestLeft, bestRight) : IMPOSSIBLE;
   } else if (!setLowerBounds()) {
     best = IMPOSSIBLE;
   } else {
-    allMode = false;
-    budget = maxCoins;
-    bestTotal = maxCoins + 1;
-    bestLeft = 0;
-    bestRight = maxCoins + 1;
-    branches = 0;
-    branchLimit = limit > 0 ? limit : 0;
-    dfs(0, 0, 0);
+    searchCheapest(maxCoins);
     best = bestTotal <= maxCoins ? packPayment(bestLeft, bestRight) : ABOVE_BUDGET;
   }
-  if (slot >= 0) {
-    keptStamp[slot] = loadedStamp;
-    keptMissing[slot] = packed;
-    keptBest[slot] = best;
-    keptBudget[slot] = maxCoins;
-  }
+  keptStamp[slot] = loadedStamp;
+  keptMissing[slot] = packed;
+  keptBest[slot] = best;
+  keptBudget[slot] = maxCoins;
   return best >= 0 && bestTotal <= maxCoins ? best : NO_PAYMENT;
+}
+
+/** The depth-first search for the cheapest payment of the listed units within maxCoins. */
+function searchCheapest(maxCoins: number): void {
+  allMode = false;
+  budget = maxCoins;
+  bestTotal = maxCoins + 1;
+  bestLeft = 0;
+  bestRight = maxCoins + 1;
+  dfs(0, 0, 0);
+}
+
+/**
+ * The way cheapestForLoaded's search goes to its answer, for a caller that would stop the search
+ * early and take the best payment found by then: writes to `pays` each payment that beat the ones
+ * found before it, in the order found, and to `nodes` how many search nodes had been visited when
+ * it was found; returns how many (0: no payment within maxCoins). The last one is
+ * cheapestForLoaded's answer. The search runs in full, without the kept results: a payment that
+ * needs no search (one the seat's fixed production covers, or one with no one-of source to choose,
+ * each resource then bought on its own) counts as found at node 0, and one unit's at node 2. The
+ * rules never stop it early; the agents' playouts do (agents/playout-payment.ts).
+ */
+export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: number[], nodes: number[]): number {
+  if (maxCoins < 0) return 0;
+  const packed = missingPacked(costPacked);
+  if (packed === 0) return trailOfOne(0, 0, pays, nodes);
+  if (!neighboursLoaded) loadNeighbours();
+  const missing = missingUnits(packed);
+  if ((choiceUnion & missing) === 0) {
+    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), 0, pays, nodes) : 0;
+  }
+  // One unit: the search's first leaf, at its second node, is already the cheapest.
+  if (numUnits === 1) {
+    const best = cheapestSingleUnit();
+    return best !== IMPOSSIBLE && bestTotal <= maxCoins ? trailOfOne(best, 2, pays, nodes) : 0;
+  }
+  if (!setLowerBounds()) return 0;
+  tracing = true;
+  nodesVisited = 0;
+  trailLength = 0;
+  trailPays = pays;
+  trailNodes = nodes;
+  searchCheapest(maxCoins);
+  tracing = false;
+  return trailLength;
+}
+
+function trailOfOne(pay: number, node: number, pays: number[], nodes: number[]): number {
+  pays[0] = pay;
+  nodes[0] = node;
+  return 1;
 }
 
 /**
@@ -456,7 +501,6 @@ export function allForLoaded(costPacked: number, maxCoins: number, out: number[]
   if (!setLowerBounds()) return 0;
   allMode = true;
   budget = maxCoins;
-  branchLimit = 0;
   rightForLeft.fill(NONE_FOUND);
   dfs(0, 0, 0);
   // Pareto front: by payment to the left ascending, each one whose right part is below every

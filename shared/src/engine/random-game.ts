@@ -6,7 +6,7 @@ import { actingSeats, writeLegalMoves } from './moves.js';
 import { Rng } from './rng.js';
 import { step } from './rules.js';
 import { MAX_PLAYERS, PHASE_TURN, type GameState } from './state.js';
-import { drawUniformMove } from './uniform-draw.js';
+import { RULES_PRICING, drawUniformMove } from './uniform-draw.js';
 
 /**
  * How playRandom draws a move on a normal turn. 'lazily': without listing the hand
@@ -34,7 +34,7 @@ export function playRandom(s: GameState, rng: Rng, draw: RandomDraw = 'lazily'):
   while (!s.isOver()) {
     if (s.phase === PHASE_TURN) {
       // Every seat acts on a normal turn: skip building the list of acting seats.
-      if (lazily) for (let p = 0; p < s.n; p++) movesBuf[p] = drawUniformMove(s, p, rng, false, false, 0);
+      if (lazily) for (let p = 0; p < s.n; p++) movesBuf[p] = drawUniformMove(s, p, rng, false, false, RULES_PRICING);
       else for (let p = 0; p < s.n; p++) movesBuf[p] = drawFromListing(s, p, rng);
     } else {
       for (const p of actingSeats(s)) movesBuf[p] = drawFromListing(s, p, rng);

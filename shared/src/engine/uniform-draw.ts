@@ -10,6 +10,10 @@
  * legal ones with the same probability. Discards are always legal, so a random draw usually stops
  * after a slot or two; a no-discard draw stops at the first build or stage it can pay.
  *
+ * Payments are the rules' cheapest ones (RULES_PRICING) unless the caller brings its own pricing:
+ * a playout may approximate them (the agents' capped payment search), and that choice is the
+ * agents', not the rules'.
+ *
  * Module-level scratch: it allocates nothing, and it is not re-entrant.
  */
 import { NO_PAYMENT, loadSeat, paymentLeft, paymentRight } from './payment.js';
@@ -25,6 +29,19 @@ import {
 } from './moves.js';
 import type { Rng } from './rng.js';
 import { HAND_SIZE, PHASE_TURN, type GameState } from './state.js';
+
+/**
+ * How a draw finds the moves of the cards it looks at: a card's build moves written as
+ * writeCheapestBuilds writes them, and the next wonder stage's payment as cheapestStagePayment
+ * gives it (NO_PAYMENT: none). loadSeat(s, p) is done before either is called.
+ */
+export interface DrawPricing {
+  builds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number): number;
+  stage(s: GameState, p: number): number;
+}
+
+/** The rules' pricing: every payment the cheapest one, as legalMoves(s, p, 'cheapest') lists them. */
+export const RULES_PRICING: DrawPricing = { builds: writeCheapestBuilds, stage: cheapestStagePayment };
 
 /** drawUniformMove's result when no move qualifies: a no-discard draw from a hand it can only sell. */
 export const NO_DRAW = -1;
@@ -51,28 +68,29 @@ const slots = new Int32Array(4 * HAND_SIZE + 2);
 const buildBuf: number[] = [];
 /** No payment looked up yet (NO_PAYMENT, −1, is an answer). */
 const NOT_PRICED = -2;
-/** What the last draw looked at: its state and seat, its distinct cards, and Olympia's free build. */
+/** What the last draw looked at: its state, seat and pricing, its distinct cards, and Olympia's free build. */
 let drawnState: GameState | undefined;
+let drawnPricing = RULES_PRICING;
 let drawnSeat = -1;
 let drawnCount = 0;
 let drawnFreeBuild = false;
 
 /** Finds the build moves of the draw's card `index` (builds, buildCount), as writeCheapestBuilds lists them; loadSeat(s, p) done. */
-function priceCard(s: GameState, p: number, index: number, freeBuildReady: boolean, branchLimit: number): void {
-  const k = writeCheapestBuilds(s, p, cards[index], freeBuildReady, buildBuf, 0, branchLimit);
+function priceCard(s: GameState, p: number, index: number, freeBuildReady: boolean, pricing: DrawPricing): void {
+  const k = pricing.builds(s, p, cards[index], freeBuildReady, buildBuf, 0);
   buildCount[index] = k;
   for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
 }
 
 /**
  * A move drawn uniformly among those writeLegalMoves(s, p, 'cheapest', …) lists on a normal turn,
- * each payment searched with cheapestForLoaded's cap `branchLimit` (0: none, as legalMoves). With `grouped`, among the grouped options — each build, one
+ * each payment as `pricing` finds it (RULES_PRICING: as legalMoves). With `grouped`, among the grouped options — each build, one
  * stage option and one discard option for the whole hand, returned with the card WHOLE_HAND_CARD
  * (the stage's with its payment) for the caller to resolve. With `noDiscard`, among the moves that
  * are not discards, or NO_DRAW when there are none. Only for s.phase === PHASE_TURN. Positional
  * flags rather than an options object: it runs at every step of a playout and allocates nothing.
  */
-export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, branchLimit: number): number {
+export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: boolean, noDiscard: boolean, pricing: DrawPricing): number {
   if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
   const count = distinctHandCards(s, p, cards);
   for (let i = 0; i < count; i++) buildCount[i] = -1;
@@ -80,6 +98,7 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   const freeBuildReady = hasFreeBuild(s, p);
   drawnState = s;
   drawnSeat = p;
+  drawnPricing = pricing;
   drawnCount = count;
   drawnFreeBuild = freeBuildReady;
   const hasStage = nextStage(s, p) !== undefined;
@@ -107,11 +126,11 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
     const card = index === WHOLE_HAND ? WHOLE_HAND_CARD : cards[index];
     if (kind === DISCARD) return encodeMove(card, ACTION_DISCARD);
     if (kind === STAGE) {
-      if (stagePay === NOT_PRICED) stagePay = cheapestStagePayment(s, p, branchLimit);
+      if (stagePay === NOT_PRICED) stagePay = pricing.stage(s, p);
       if (stagePay === NO_PAYMENT) continue;
       return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
     }
-    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, branchLimit);
+    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, pricing);
     if (kind < buildCount[index]) return builds[2 * index + kind];
   }
   return NO_DRAW;
@@ -119,14 +138,14 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
 
 /**
  * After a draw for seat p of s (s unchanged since): prices the distinct cards of the hand that the
- * draw did not look at, with cheapest payments capped at `branchLimit` as there, and returns how
+ * draw did not look at, with the draw's pricing, and returns how
  * many distinct cards there are; drawnCard and drawnCardBuildable then describe each. For a caller
  * resolving a whole-hand option, which must look at every card, to reuse the draw's pricing.
  */
-export function priceDrawnHand(s: GameState, p: number, branchLimit: number): number {
+export function priceDrawnHand(s: GameState, p: number): number {
   if (s !== drawnState || p !== drawnSeat) throw new Error('priceDrawnHand prices the hand of the last draw, for its state and seat');
   loadSeat(s, p);
-  for (let i = 0; i < drawnCount; i++) if (buildCount[i] < 0) priceCard(s, p, i, drawnFreeBuild, branchLimit);
+  for (let i = 0; i < drawnCount; i++) if (buildCount[i] < 0) priceCard(s, p, i, drawnFreeBuild, drawnPricing);
   return drawnCount;
 }
 

@@ -184,11 +184,10 @@ export function resolveArm(world: GameState, q: number, key: number, legal: read
  * The move that a grouped arm just drawn by the engine's drawUniformMove(s, p, …) stands for: the
  * bury rule's card, ties drawn with `rng` in hand order — the move resolveArm picks from the full
  * listing, drawing the same numbers — but pricing only the cards the draw did not price
- * (priceDrawnHand), with the payment search capped at `branchLimit` as in the draw. `s` must not
- * have changed since the draw.
+ * (priceDrawnHand), with the draw's own pricing. `s` must not have changed since the draw.
  */
-export function resolveDrawnArm(s: GameState, p: number, arm: number, rng: Rng, branchLimit: number): number {
-  const count = priceDrawnHand(s, p, branchLimit);
+export function resolveDrawnArm(s: GameState, p: number, arm: number, rng: Rng): number {
+  const count = priceDrawnHand(s, p);
   const discard = moveAction(arm) === ACTION_DISCARD;
   const have = producedBy(s, p);
   const strongest = strongestInWar(s, p);

@@ -5,6 +5,7 @@
 import { ACTION_DISCARD, MAX_PLAYERS, NO_DRAW, PHASE_TURN, drawUniformMove, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import { playoutMoves } from '../playout-moves.js';
+import { cappedPricing } from '../playout-payment.js';
 import { thesisRulesMoveLazily } from '../playout-rules.js';
 import { armOf, groupArms, isArm, resolveArm, resolveDrawnArm } from './arms.js';
 
@@ -112,18 +113,19 @@ export class Playouts {
   }
 
   /**
-   * A random or no-discard move without listing the hand (engine/uniform-draw.ts): the same choice among
+   * A random or no-discard move without listing the hand (engine/uniform-draw.ts), priced with the
+   * playouts' payment cap (playout-payment.ts): the same choice among
    * the same options as listing them and drawing one, at the cost of the cards it looks at. A
    * drawn arm is resolved from the draw's own pricing too (resolveDrawnArm).
    */
   private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
     const grouped = this.params.parms === 'grouped';
-    const limit = this.params.tl[world.age - 1];
-    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, limit);
+    const pricing = cappedPricing(this.params.tl[world.age - 1]);
+    let choice = drawUniformMove(world, q, rng, grouped, noDiscard, pricing);
     // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
-    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, limit);
+    if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, pricing);
     if (!isArm(choice)) return choice;
-    return resolveDrawnArm(world, q, choice, rng, limit);
+    return resolveDrawnArm(world, q, choice, rng);
   }
 
   /** MAST's pick among `options`: ε-greedy on the moves' mean rewards. */
