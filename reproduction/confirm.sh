@@ -5,6 +5,7 @@
 #
 #   reproduction/confirm.sh submit  [--url U] [--token T]   # submits the ten sweeps to a running lab
 #   reproduction/confirm.sh collect [--url U] [--token T]   # saves the finished ones to reproduction/confirmation/
+#                                                           # and lists them in reproduction/manifest.json
 #
 # The presets are played at their own sizes, which are the papers': Table 7.1 1000 games per seat
 # order (6000), Tables 7.2-7.4 1050 per row (21 wonder sets x 50 deals), Table 7.5 1000 per pair,
@@ -42,6 +43,7 @@ case "$command" in
     ;;
   collect)
     node reproduction/lab.mjs collect --first-seed "$SEED" --out confirmation "$@"
+    node reproduction/manifest.mjs
     ;;
   *)
     echo "usage: reproduction/confirm.sh submit|collect [--url U] [--token T]" >&2
