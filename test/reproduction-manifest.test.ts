@@ -1,7 +1,8 @@
 /**
  * The manifest of cited results (reproduction/manifest.json). What it checks:
- * - every result file README.md and REPRODUCTION.md cite exists and is listed, with the code
- *   version the lab reported for it, its seeds and games, as manifest.mjs reads them now;
+ * - every result file README.md, REPRODUCTION.md and docs/agents.md cite exists and is listed,
+ *   with the code version the lab reported for it, its seeds and games, as manifest.mjs reads them
+ *   now;
  * - every result of the confirmation run (reproduction/confirmation/, the report's source) names
  *   a commit the lab reported, known clean, and was played on the held-out first seed.
  * Earlier results are listed as history, as they are (most without the lab's code version): they
