@@ -4,26 +4,30 @@
 // VP — for screens whose question is per cell (a matchup of variants), where h2h.mjs's pooled
 // rates would mix the cells.
 //
-//   node reproduction/cells.mjs <sweep id or name> [--url U] [--token T]
-import { labApi, options } from './lab-client.mjs';
+//   node reproduction/cells.mjs <sweep id or name> [--url U] [--token T] [--allow-dirty] [--commit C]
+//
+// With the sweep's provenance as the lab reported it (provenance.mjs); a sweep played from
+// uncommitted code is refused unless --allow-dirty.
+import { labApi, options, positional } from './lab-client.mjs';
+import { provenanceOptions, sweepProvenance } from './provenance.mjs';
 
 const args = process.argv.slice(2);
 const opt = options(args);
 const api = labApi(opt('url', process.env.LAB_URL ?? 'http://127.0.0.1:8080'), opt('token', process.env.API_TOKEN));
 
-const ref = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+const ref = positional(args, ['--allow-dirty']);
 if (!ref) {
-  console.error('usage: cells.mjs <sweep id or name> [--url U] [--token T]');
+  console.error('usage: cells.mjs <sweep id or name> [--url U] [--token T] [--allow-dirty] [--commit C]');
   process.exit(2);
 }
 const sweep = (await api('/api/sweeps')).find((s) => s.id === ref || s.name === ref);
 if (!sweep) throw new Error(`no sweep '${ref}'`);
 const detail = await api(`/api/sweeps/${sweep.id}`);
-const { code, wallSeconds, cpuSeconds } = detail.provenance;
+const provenance = sweepProvenance(detail, provenanceOptions(args, opt));
 const cells = detail.cells.map((c) => ({
   agents: c.agents,
   games: c.games,
   decidedBy: c.decidedBy,
   rates: c.labels.map((l) => ({ label: l.label, games: l.games, wins: l.wins, winRate: l.winRate, wilson: l.wilson, meanVp: l.vp.mean })),
 }));
-console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, status: sweep.status, spec: detail.spec, commit: code.commit, wallSeconds, cpuSeconds, cells }, null, 1));
+console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, status: sweep.status, spec: detail.spec, provenance, cells }, null, 1));

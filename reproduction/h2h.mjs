@@ -2,11 +2,14 @@
 // Head-to-head of every pair of agents in a lab sweep's games: how often one scored more VP than
 // the other in the same game (ties half), with its Wilson 95 % interval.
 //
-//   node reproduction/h2h.mjs <sweep id or name> [--url U] [--json]
+//   node reproduction/h2h.mjs <sweep id or name> [--url U] [--json [--allow-dirty] [--commit C]]
 //
-// --json adds each agent's win rate and the sweep's spec and provenance (what reproduction/targets/ keeps).
+// --json adds each agent's win rate, the sweep's spec and its provenance as the lab reported it
+// (provenance.mjs: code version and dirty flag, seeds, games, wall and CPU time) — what
+// reproduction/targets/ keeps. A sweep played from uncommitted code is refused unless --allow-dirty.
 import { HeadToHead } from '../shared/dist/src/index.js';
-import { labApi, options } from './lab-client.mjs';
+import { labApi, options, positional } from './lab-client.mjs';
+import { provenanceOptions, sweepProvenance } from './provenance.mjs';
 
 const args = process.argv.slice(2);
 const opt = options(args);
@@ -21,9 +24,9 @@ export async function sweepHeadToHead(ref) {
   return { sweep, pairs: h.pairs() };
 }
 
-const ref = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && args[i - 1] !== '--json'));
+const ref = positional(args, ['--json', '--allow-dirty']);
 if (!ref) {
-  console.error('usage: h2h.mjs <sweep id or name> [--url U] [--json]');
+  console.error('usage: h2h.mjs <sweep id or name> [--url U] [--json [--allow-dirty] [--commit C]]');
   process.exit(2);
 }
 const { sweep, pairs } = await sweepHeadToHead(ref);
@@ -31,8 +34,8 @@ if (args.includes('--json')) {
   // With each agent's own win rate and the sweep's provenance, so a saved file is a whole record.
   const detail = await api(`/api/sweeps/${sweep.id}`);
   const pooled = detail.pooled.map((p) => ({ label: p.label, games: p.games, wins: p.wins, winRate: p.winRate, wilson: p.wilson, meanVp: p.vp.mean, decisionMs: p.decisionMs }));
-  const { code, wallSeconds, cpuSeconds } = detail.provenance;
-  console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, spec: detail.spec, commit: code.commit, wallSeconds, cpuSeconds, pooled, pairs }, null, 1));
+  const provenance = sweepProvenance(detail, provenanceOptions(args, opt));
+  console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, spec: detail.spec, provenance, pooled, pairs }, null, 1));
 }
 else {
   console.log(`${sweep.name} (${sweep.counts.done} games)\n\n| a | b | games | a more VP | ties | a's score | 95 % |\n| --- | --- | --- | --- | --- | --- | --- |`);

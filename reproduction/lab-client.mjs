@@ -1,7 +1,4 @@
-// What the reproduction scripts share: their --options, the running lab's API, and the commit
-// that plays what they submit.
-import { execFileSync } from 'node:child_process';
-
+// What the reproduction scripts share: their --options and the running lab's API.
 /** `--name value` options of argv; each script names its own. */
 export function options(args) {
   return (name, fallback) => {
@@ -24,14 +21,9 @@ export function labApi(url, token) {
 }
 
 /**
- * The commit whose agents played the games being collected: `--commit` if given (a lab started
- * from another checkout), else this checkout's HEAD.
+ * The first argument that is neither an option nor an option's value; `flags` are the options
+ * that take no value (so that the argument after one is not taken for its value).
  */
-export function playedAt(given) {
-  if (given) return given;
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
+export function positional(args, flags = []) {
+  return args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && !flags.includes(args[i - 1])));
 }

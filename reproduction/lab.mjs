@@ -1,21 +1,27 @@
 #!/usr/bin/env node
 // Plays the papers' presets on a running lab (`npm start`) and saves what REPRODUCTION.md reads:
 //
-//   node reproduction/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--priority P]
-//   node reproduction/lab.mjs collect [--url U] [--partial] [--commit C] [--merge]
+//   node reproduction/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--first-seed S] [--priority P]
+//   node reproduction/lab.mjs collect [--url U] [--partial] [--first-seed S] [--out DIR] [--allow-dirty] [--commit C] [--merge]
 //
-// submit posts each preset (deals.count replaced by --deals when given) as a sweep named
-// `repro/<preset>/d<deals>`, skipping names the lab has already. collect writes each finished one
-// to results/<preset>.json: the spec, the cells' aggregates as the API gives them, each seat
-// order's standings for paired designs (computed from the exported games with the lab's own
-// Standings), and `lab`: the sweep id, games, when its first and last game finished, the wall time
-// and games/s, and the commit that played it (--commit; default: this checkout's HEAD). With
-// --merge, a preset played in parts (a sweep of the swept values not played yet, named
-// `repro/<preset>/…`) is added to the saved result instead of replacing it (mergeResults).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// submit posts each preset (deals.count replaced by --deals, deals.firstSeed by --first-seed when
+// given) as a sweep named `repro/<preset>/d<deals>/s<first seed>`, skipping names the lab has
+// already: held-out deals (another first seed) are another sweep, never a name already played.
+// collect writes each finished one (only those of first seed S with --first-seed) to
+// <DIR>/<preset>.json (DIR: results/ unless --out, relative to this folder): the spec, the
+// cells' aggregates as the API gives them, each seat order's standings for paired designs
+// (computed from the exported games with the lab's own Standings), `provenance` as the lab
+// reported it (provenance.mjs: code version and dirty flag, seeds, games, wall and CPU time; a
+// sweep played from uncommitted code is refused unless --allow-dirty) and `lab`: the sweep id,
+// games, when its first and last game finished, that wall time, games/s, the sweeps sharing the
+// lab meanwhile and the commit that played it (the lab's). With --merge, a preset played in parts
+// (a sweep of the swept values not played yet, named `repro/<preset>/…`) is added to the saved
+// result instead of replacing it (mergeResults).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Standings, Sweep, parseSweepSpec } from '../shared/dist/src/index.js';
 
-import { labApi, options, playedAt } from './lab-client.mjs';
+import { labApi, options } from './lab-client.mjs';
+import { provenanceOptions, refusals, shortCommit } from './provenance.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('..', here);
@@ -33,9 +39,11 @@ async function submit() {
   for (const preset of presets) {
     const spec = JSON.parse(readFileSync(new URL(`presets/${preset}.json`, root), 'utf8'));
     if (opt('deals')) spec.deals = { ...spec.deals, count: Number(opt('deals')) };
+    if (opt('first-seed')) spec.deals = { ...spec.deals, firstSeed: Number(opt('first-seed')) };
     // A later priority lets sweeps submitted after this one go first (1 is served first).
     if (opt('priority')) spec.priority = Number(opt('priority'));
-    spec.name = `repro/${preset}/d${spec.deals.count}`;
+    // The first seed is in the name so that sweeps of other deals (the fit's, the confirmation's) never share one.
+    spec.name = `repro/${preset}/d${spec.deals.count}/s${spec.deals.firstSeed ?? 1}`;
     if (existing.has(spec.name)) continue;
     const { id, games } = await api('/api/sweeps', spec);
     console.log(`${spec.name}\t${id}\t${games} games`);
@@ -44,12 +52,17 @@ async function submit() {
 
 async function collect() {
   const partial = args.includes('--partial');
-  const commit = playedAt(opt('commit'));
+  const firstSeed = opt('first-seed');
+  const out = opt('out', 'results').replace(/\/*$/, '/');
+  const refused = refusals(provenanceOptions(args, opt));
   const all = await api('/api/sweeps');
   for (const s of all) {
     if (!s.name.startsWith('repro/') || (s.status !== 'done' && !partial)) continue;
     const preset = s.name.split('/')[1];
     const detail = await api(`/api/sweeps/${s.id}`);
+    if (firstSeed !== undefined && detail.spec.deals.firstSeed !== Number(firstSeed)) continue;
+    const provenance = refused.check(detail);
+    if (!provenance) continue;
     const sweep = new Sweep(parseSweepSpec(detail.spec));
     let orders;
     if (sweep.ordersPerDeal > 1) {
@@ -78,20 +91,24 @@ async function collect() {
       pooled: detail.pooled,
       parameters: detail.parameters,
       ...(orders ? { orders } : {}),
-      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, concurrentSweeps, commit },
+      provenance,
+      lab: { sweep: s.id, status: s.status, games: s.counts.done, firstGameAt: s.firstGameAt, lastGameAt: s.lastGameAt, wallSeconds, gamesPerSecond: s.gamesPerSecond, concurrentSweeps, commit: shortCommit(provenance) },
     };
-    const file = new URL(`results/${preset}.json`, here);
+    mkdirSync(new URL(out, here), { recursive: true });
+    const file = new URL(`${out}${preset}.json`, here);
     const saved = args.includes('--merge') && existsSync(file) ? mergeResults(JSON.parse(readFileSync(file, 'utf8')), result) : result;
     writeFileSync(file, JSON.stringify(saved, null, 1) + '\n');
-    console.log(`${s.name}: ${s.counts.done} games (${s.status}) in ${wallSeconds?.toFixed(0)} s -> results/${preset}.json`);
+    console.log(`${s.name}: ${s.counts.done} games (${s.status}) in ${wallSeconds?.toFixed(0)} s -> ${out}${preset}.json`);
   }
+  refused.done();
 }
 
 /**
  * A preset played in parts (e.g. some values of a swept parameter now, the rest later): the saved
  * result's cells whose swept values the new sweep does not play are kept beside the new ones, in
  * order of their values, and so are its parameter points; the lab block adds up games and wall time
- * and names both commits. Pooled agents are dropped: they cannot be summed from two sweeps' results.
+ * and names both commits, and the provenance keeps both sweeps' records as `parts`. Pooled agents
+ * are dropped: they cannot be summed from two sweeps' results.
  */
 function mergeResults(old, fresh) {
   const key = (cell) => JSON.stringify(cell.swept);
@@ -114,6 +131,7 @@ function mergeResults(old, fresh) {
     spec: { ...fresh.spec, seats: fresh.spec.seats.map((seat, i) => mergeSweptSeat(old.spec.seats[i], seat)) },
     cells,
     parameters,
+    provenance: { parts: [...(old.provenance?.parts ?? [old.provenance ?? null]), fresh.provenance] },
     lab: { ...fresh.lab, sweep: `${old.lab.sweep} + ${fresh.lab.sweep}`, games, wallSeconds, gamesPerSecond: games / wallSeconds, commit: `${old.lab.commit} + ${fresh.lab.commit}` },
   };
 }

@@ -4,7 +4,7 @@
 // 7.1-7.5 (win rates and mean VP) and Figure 7.2's medians, all at once.
 //
 //   node reproduction/fit/fit.mjs submit  [--url U] [--token T] [--deals N] [--tables 7.4,7.3,7.2,7.1,7.5] [--readings a,b] [--c 0.1,0.4,0.9]
-//   node reproduction/fit/fit.mjs collect [--url U] [--partial] [--commit C]   # saves finished sweeps to results/
+//   node reproduction/fit/fit.mjs collect [--url U] [--partial] [--allow-dirty] [--commit C]   # saves finished sweeps to results/
 //   node reproduction/fit/fit.mjs report [--rows N]               # the fit tables (markdown) on stdout
 //   node reproduction/fit/fit.mjs pairs --readings a,b [--url U] [--deals N] [--tables 7.4,…]
 //                                                   # each row's correlation of a and b on the same deals, to pairs/
@@ -16,7 +16,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { PUBLISHED_TABLES, REMOVED_PARAMETERS, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, pairedChiSquareGap, parseAgentSpec } from '../../shared/dist/src/index.js';
 import { sampleCorrelation } from 'simple-statistics';
-import { labApi, options, playedAt } from '../lab-client.mjs';
+import { labApi, options } from '../lab-client.mjs';
+import { provenanceOptions, refusals } from '../provenance.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);
@@ -104,12 +105,16 @@ async function submit() {
   }
 }
 
-/** The parts of a sweep's detail the fit reads (roles and each label's VP summary). */
-function slim(detail) {
+/**
+ * The parts of a sweep's detail the fit reads (roles and each label's VP summary), with the
+ * sweep's provenance as the lab reported it (code version, dirty flag, seeds, times).
+ */
+function slim(detail, provenance) {
   return {
     name: detail.name,
     status: detail.status,
     spec: detail.spec,
+    provenance,
     gamesPerCell: detail.gamesPerCell,
     cells: detail.cells.map((c) => ({
       index: c.index,
@@ -135,12 +140,15 @@ const stageOf = (table, deals) => `d${Math.round(Number(deals.slice(1)) / (DEALS
 
 async function collect() {
   const partial = args.includes('--partial');
-  const commit = playedAt(opt('commit'));
+  const refused = refusals(provenanceOptions(args, opt));
   for (const s of await api('/api/sweeps')) {
     if (!s.name.startsWith('fit/') || (s.status !== 'done' && !partial)) continue;
     const [, reading, table, deals] = s.name.split('/');
     const name = `${reading}--${table}--${stageOf(table, deals)}.json`;
-    const detail = { ...slim(await api(`/api/sweeps/${s.id}`)), commit };
+    const full = await api(`/api/sweeps/${s.id}`);
+    const provenance = refused.check(full);
+    if (!provenance) continue;
+    const detail = slim(full, provenance);
     const games = detail.cells.reduce((t, c) => t + c.games, 0);
     // A sweep cancelled before a game finished has nothing to score; saving it would hide the reading's row.
     if (games === 0) continue;
@@ -153,6 +161,7 @@ async function collect() {
     writeFileSync(file, JSON.stringify(detail, null, 1) + '\n');
     console.log(`${s.name}: ${games} games (${s.status}) -> results/${name}`);
   }
+  refused.done();
 }
 
 /**
