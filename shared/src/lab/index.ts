@@ -1,5 +1,6 @@
 /** The lab library: game plans, tournaments, statistics. */
 export * from './stats.js';
+export * from './significance.js';
 export * from './setups.js';
 export * from './game.js';
 export * from './tournament.js';
