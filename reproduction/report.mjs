@@ -6,23 +6,15 @@
 // shared/src/lab/paper-comparison.ts — the sweep page's own — then reasons.md and the charts:
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { PUBLISHED_TABLES, comparePaper, rowFromCells, rulebookRowFromCells } from '../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, comparePaper, compareStored, rulebookRowFromCells } from '../shared/dist/src/index.js';
 import { fitReport } from './fit/fit.mjs';
 
 const here = new URL('.', import.meta.url);
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const pct = (x) => (x === null ? '–' : fmt(100 * x));
-
-/** A row's games in a saved result: a seating-order row from the export's per-order standings, any other from the cells. */
-function ours(row, result) {
-  if (typeof row.order === 'number') {
-    const block = result.orders?.[0];
-    const agent = result.cells[0].agents[row.seat];
-    const s = block?.orders[row.order]?.standings.find((x) => x.agent === agent);
-    return s ? { wins: s.wins, games: s.games, vp: s.vp.mean } : undefined;
-  }
-  return rowFromCells(result.cells, row);
-}
+const signed = (x) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(100 * x))}`;
+const pValue = (p) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
+const counted = (c) => `${c.agrees} agree, ${c.inconclusive} inconclusive, ${c.differs} differ`;
 
 /** One line on how the table reads with VP ties decided on coins (rulebookRowFromCells), or undefined where some row cannot be told. */
 function rulebookLine(table, result, strict) {
@@ -30,19 +22,14 @@ function rulebookLine(table, result, strict) {
   const pairs = strict.rows.map((s, i) => [s, rulebook.rows[i]]).filter(([s, r]) => s.ours && r.ours);
   if (pairs.length === 0 || pairs.length !== strict.rows.filter((s) => s.ours).length) return undefined;
   const shifts = pairs.map(([s, r]) => 100 * (r.ours.winRate - s.ours.winRate));
-  const sampling = (c) => c.rows.filter((r) => r.reason === 'sampling').length;
-  const rows = (k) => `${k} row${k === 1 ? '' : 's'}`;
   return (
     `Counted by the rulebook instead (a VP tie goes to the seat with more coins; the coin wins are in the same cells): ` +
-    `the rates rise by ${fmt(Math.min(...shifts))}–${fmt(Math.max(...shifts))} points; ${rows(rulebook.inside)} inside, ${sampling(rulebook)} within both errors ` +
-    `(counted strictly: ${strict.inside} and ${sampling(strict)}).`
+    `the rates rise by ${fmt(Math.min(...shifts))}–${fmt(Math.max(...shifts))} points; ${counted(rulebook)} (counted strictly: ${counted(strict)}).`
   );
 }
 
 const lines = [];
-let inside = 0;
-let outside = 0;
-let missing = 0;
+const total = { agrees: 0, inconclusive: 0, differs: 0, notRun: 0 };
 for (const table of PUBLISHED_TABLES) {
   const path = new URL(`results/${table.preset}.json`, here);
   const result = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
@@ -63,28 +50,27 @@ for (const table of PUBLISHED_TABLES) {
     lines.push(`Not run yet: \`wonderlab sweep run ${table.preset}\` (add \`--deals N\` for a smaller run), then \`node reproduction/report.mjs\`.`, '');
   }
   const hasVp = table.rows.some((r) => r.vp !== undefined);
-  lines.push(`| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}verdict | reason, if outside (see below) |`);
-  lines.push(`| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- | --- |`);
-  const comparison = comparePaper(table, (row) => (result ? ours(row, result) : undefined));
-  inside += comparison.inside;
-  outside += comparison.outside;
-  missing += comparison.notRun;
+  lines.push(`| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}ours − paper (95 %) | p (Holm) | verdict | reason, if it differs (see below) |`);
+  lines.push(`| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- | --- | --- | --- |`);
+  const comparison = compareStored(table, result);
+  for (const k of Object.keys(total)) total[k] += comparison[k];
   for (const row of comparison.rows) {
     const paper = `${pct(row.paper.winRate)} ± ${pct(row.paper.halfWidth)}`;
     const vp = (o) => (hasVp ? `${fmt(row.paper.vp ?? NaN)} | ${o} | ` : '');
     if (!row.ours) {
-      lines.push(`| ${row.label} | ${paper} | not run | – | ${vp('–')}– | |`);
+      lines.push(`| ${row.label} | ${paper} | not run | – | ${vp('–')}– | – | not run | |`);
       continue;
     }
-    const verdict = row.verdict === 'inside' ? 'inside' : `outside${row.differs ? ' (differs)' : ' (within both errors)'}`;
-    const reason = row.reason === 'sampling' ? "sampling (within both samples' errors)" : (row.reason ?? '');
-    lines.push(`| ${row.label} | ${paper} | ${pct(row.ours.winRate)} ± ${pct(row.ours.halfWidth)} | ${row.ours.games} | ${vp(fmt(row.ours.vp ?? NaN))}${verdict} | ${reason} |`);
+    const d = row.difference;
+    const difference = `${signed(d.estimate)} (${signed(d.low)} to ${signed(d.high)})`;
+    const verdict = row.verdict === 'differs' ? `**differs**` : row.verdict;
+    lines.push(`| ${row.label} | ${paper} | ${pct(row.ours.winRate)} ± ${pct(row.ours.halfWidth)} | ${row.ours.games} | ${vp(fmt(row.ours.vp ?? NaN))}${difference} | ${pValue(d.pHolm)} | ${verdict} | ${row.reason ?? ''} |`);
   }
   lines.push('');
   const rulebook = result && rulebookLine(table, result, comparison);
   if (rulebook) lines.push(rulebook, '');
 }
-lines.unshift(`## Row by row`, '', `Rows: ${inside} inside the paper's interval, ${outside} outside, ${missing} not run yet.`, '');
+lines.unshift(`## Row by row`, '', `Rows: ${total.agrees} agree, ${total.inconclusive} inconclusive, ${total.differs} differ, ${total.notRun} not run yet. VP columns are the same games' mean VP, shown without a verdict.`, '');
 const charts = readdirSync(new URL('charts/', here)).filter((f) => f.endsWith('.png')).sort();
 console.log(
   [

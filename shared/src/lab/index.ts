@@ -20,6 +20,7 @@ export * from './limits.js';
 export * from './cost.js';
 export * from './published.js';
 export * from './paper-comparison.js';
+export * from './reproduction-summary.js';
 export * from './fit-statistics.js';
 export * from './sprt.js';
 export * from './stopping.js';
