@@ -1,7 +1,7 @@
 /**
  * The stored results of the paper presets (reproduction/results/<preset>.json) read against the
- * published tables, in shared code so that reproduction/report.mjs and the tests read them the
- * same way.
+ * published tables, and REPRODUCTION.md's summary of them, in shared code so that
+ * reproduction/report.mjs and the tests read and count them the same way.
  */
 import { comparePaper, rowFromCells, type CellRoles, type OurRow, type PaperComparison } from './paper-comparison.js';
 import type { PublishedRow, PublishedTable } from './published.js';
@@ -23,4 +23,36 @@ export function rowFromResult(result: StoredResult, row: PublishedRow): OurRow |
 /** A table compared with its stored result (every row 'not run' without one). */
 export function compareStored(table: PublishedTable, result: StoredResult | undefined): PaperComparison {
   return comparePaper(table, (row) => (result ? rowFromResult(result, row) : undefined));
+}
+
+/** One paper table in REPRODUCTION.md's summary. */
+export interface TableSummary {
+  id: string;
+  rows: number;
+  agrees: number;
+  inconclusive: number;
+  differs: number;
+  notRun: number;
+  /** Games per played row: the fewest and the most (null when none is played). */
+  games: { min: number; max: number } | null;
+  /**
+   * The main cause of the rows that differ (null when none does): the table's cause and the
+   * experiment that shows it, or "not tested" where the repo holds none.
+   */
+  cause: string | null;
+}
+
+export function summarizeTable(table: PublishedTable, comparison: PaperComparison): TableSummary {
+  const games = comparison.rows.flatMap((r) => (r.ours ? [r.ours.games] : []));
+  const cause = comparison.differs === 0 ? null : !table.cause ? 'not tested' : table.shownBy ? `${table.cause}; shown by ${table.shownBy}` : `not tested: ${table.cause}`;
+  return {
+    id: table.id,
+    rows: comparison.rows.length,
+    agrees: comparison.agrees,
+    inconclusive: comparison.inconclusive,
+    differs: comparison.differs,
+    notRun: comparison.notRun,
+    games: games.length ? { min: Math.min(...games), max: Math.max(...games) } : null,
+    cause,
+  };
 }
