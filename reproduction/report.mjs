@@ -14,7 +14,8 @@ const here = new URL('.', import.meta.url);
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const pct = (x) => (x === null ? '–' : fmt(100 * x));
 const signed = (x) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(100 * x))}`;
-const pValue = (p) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
+// Five decimals near α, so that a p just under it (0.04998) does not print as 0.050.
+const pValue = (p) => (p < 0.001 ? '< 0.001' : Math.abs(p - VERDICT_ALPHA) < 0.0005 ? p.toFixed(5) : p.toFixed(3));
 const counted = (c) => `${c.agrees} agree, ${c.inconclusive} inconclusive, ${c.differs} differ`;
 
 /** One line on how the table reads with VP ties decided on coins (rulebookRowFromCells), or undefined where some row cannot be told. */

@@ -131,6 +131,7 @@ describe('the verdicts of a table: Holm over its rows', () => {
     expect(both.rows[0].difference!.pHolm).toBeCloseTo(0.055438, 6);
     expect(both.rows.map((r) => r.verdict)).toEqual(['inconclusive', 'inconclusive']);
     expect([both.agrees, both.inconclusive, both.differs, both.notRun]).toEqual([0, 2, 0, 0]);
+    expect(both.rule).toEqual({ margin: 0.05, alpha: 0.05, tolerance: 1e-9 });
   });
 
   it('a row not played leaves the family: the played row keeps its own p', () => {

@@ -220,6 +220,9 @@ export const PaperComparisonSchema = z.object({
   id: z.string().describe("The published table (the spec's paper)."),
   title: z.string(),
   preset: z.string(),
+  rule: z
+    .object({ margin: z.number(), alpha: z.number(), tolerance: z.number() })
+    .describe("The verdict rule's numbers: the equivalence margin (a fraction), Holm's family-wise α, the slack on every edge."),
   agrees: z.number().int(),
   inconclusive: z.number().int(),
   differs: z.number().int(),

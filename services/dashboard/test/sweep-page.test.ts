@@ -102,7 +102,7 @@ describe('the sweep page answers at a glance', () => {
     expect(await page.isVisible('#paper-box')).toBe(true);
     const verdict = (await page.textContent('#paper-verdict'))!;
     const played = d.paper.agrees + d.paper.inconclusive + d.paper.differs;
-    expect(verdict).toContain(`of ${played} rows played, ${d.paper.agrees} agree with the paper (within ± 5 points), ${d.paper.inconclusive} inconclusive, ${d.paper.differs} differ`);
+    expect(verdict).toContain(`of ${played} rows played, ${d.paper.agrees} agree with the paper (within ± ${(100 * d.paper.rule.margin).toFixed(1)} points), ${d.paper.inconclusive} inconclusive, ${d.paper.differs} differ`);
     const paperRows = await page.$$eval('#paper-rows tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
     expect(paperRows.map((r) => r[0])).toEqual(d.paper.rows.map((r: any) => r.label));
     // Each verdict with ours − paper in points, as the API gives it.

@@ -76,6 +76,8 @@ export interface PaperComparison {
   id: string;
   title: string;
   preset: string;
+  /** The rule's numbers, so that a reader of the comparison (the sweep page) states them as applied. */
+  rule: { margin: number; alpha: number; tolerance: number };
   rows: RowComparison[];
   agrees: number;
   inconclusive: number;
@@ -133,7 +135,7 @@ export function comparePaper(table: PublishedTable, ours: (row: PublishedRow) =>
     };
   });
   const count = (v: RowVerdict) => rows.filter((r) => r.verdict === v).length;
-  return { id: table.id, title: table.title, preset: table.preset, rows, agrees: count('agrees'), inconclusive: count('inconclusive'), differs: count('differs'), notRun: count('not run') };
+  return { id: table.id, title: table.title, preset: table.preset, rule: { margin: EQUIVALENCE_MARGIN, alpha: VERDICT_ALPHA, tolerance: EDGE_TOLERANCE }, rows, agrees: count('agrees'), inconclusive: count('inconclusive'), differs: count('differs'), notRun: count('not run') };
 }
 
 /** What a row needs of a cell: its agents, swept values and per-seat (role) results. */

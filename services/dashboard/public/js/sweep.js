@@ -64,10 +64,10 @@ function renderHeadline(d) {
 }
 
 /** A row's verdict with ours − paper; a row that differs says which way, and carries REPRODUCTION.md's reason for it on hover. */
-function verdictCell(r) {
+function verdictCell(r, rule) {
   if (!r.difference) return el('td', { class: 'muted' }, r.verdict);
   const d = r.difference;
-  const interval = `${signed(100 * d.estimate)} (${signed(100 * d.low)} to ${signed(100 * d.high)}) points, p ${d.pHolm < 0.001 ? '< 0.001' : `= ${d.pHolm.toFixed(3)}`} (Holm)`;
+  const interval = `${signed(100 * d.estimate)} (${signed(100 * d.low)} to ${signed(100 * d.high)}) points, p ${d.pHolm < 0.001 ? '< 0.001' : `= ${d.pHolm.toFixed(Math.abs(d.pHolm - rule.alpha) < 0.0005 ? 5 : 3)}`} (Holm)`;
   const title = r.verdict === 'differs' && r.reason ? `The reason REPRODUCTION.md gives for this row: ${r.reason}` : '';
   return el('td', { class: `verdict-${r.verdict}`, title }, `${r.verdict}${r.direction ? `, ${r.direction}` : ''}: ${interval}`);
 }
@@ -79,7 +79,7 @@ function renderPaper(paper) {
   $('#paper-box').hidden = !paper;
   if (!paper) return;
   const played = paper.agrees + paper.inconclusive + paper.differs;
-  $('#paper-verdict').textContent = `${paper.title}: of ${played} row${played === 1 ? '' : 's'} played, ${paper.agrees} agree with the paper (within ± 5 points), ${paper.inconclusive} inconclusive, ${paper.differs} differ${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
+  $('#paper-verdict').textContent = `${paper.title}: of ${played} row${played === 1 ? '' : 's'} played, ${paper.agrees} agree with the paper (within ± ${pct(paper.rule.margin)} points), ${paper.inconclusive} inconclusive, ${paper.differs} differ${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
   const rows = paper.rows.map((r) => [
     r.label,
     `${pct(r.paper.winRate)} ± ${pct(r.paper.halfWidth)}`,
@@ -87,7 +87,7 @@ function renderPaper(paper) {
     r.ours ? r.ours.games : 0,
     r.paper.vp === null ? '–' : num(r.paper.vp),
     r.ours?.vp === null || !r.ours ? '–' : num(r.ours.vp),
-    verdictCell(r),
+    verdictCell(r, paper.rule),
   ]);
   fillTable($('#paper-rows'), ['row', { text: 'paper win %', num: true }, { text: 'ours (Wilson 95 %)', num: true }, { text: 'games', num: true }, { text: 'paper VP', num: true }, { text: 'ours VP', num: true }, 'verdict'], rows);
 }
