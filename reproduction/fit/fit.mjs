@@ -399,7 +399,8 @@ function stageReport(stage, detailed) {
     };
     const has71 = first.rows.some((r) => r.table === '7.1');
     out.push(
-      `Best two: ${lead('fit')}${has71 ? `; without Table 7.1, ${lead('without71')}` : ''} ` +
+      // With retired readings left out, the best two are of those still scored, not of every reading played.
+      `Best two${retired.length > 0 ? ' of those scored' : ''}: ${lead('fit')}${has71 ? `; without Table 7.1, ${lead('without71')}` : ''} ` +
         "(sd: one standard deviation of our sampling, the two readings taken as independent)." +
         pairedLine(first, second, stage),
       '',

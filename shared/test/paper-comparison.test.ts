@@ -1,16 +1,22 @@
 /**
  * Our numbers beside a published table (src/lab/papers/paper-comparison.ts): the verdict rule on concrete
- * numbers, the row lookup among cells, and a sweep that names its table getting the comparison in
+ * numbers (its edges included), the row lookup among cells, and a sweep that names its table getting the comparison in
  * its statistics — the same code REPRODUCTION.md is written with.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AggregateFold,
   PUBLISHED_TABLES,
   Sweep,
   SweepSpecError,
-  compareRow,
+  EDGE_TOLERANCE,
+  EQUIVALENCE_MARGIN,
+  VERDICT_ALPHA,
+  Z95,
+  comparePaper,
+  compareStored,
+  holmAdjust,
   parseSweepSpec,
   placementOf,
   playGame,
@@ -18,6 +24,9 @@ import {
   rowFromCells,
   rulebookRowFromCells,
   sweepStatistics,
+  verdictOf,
+  type OurRow,
+  type PublishedRow,
   type PublishedTable,
 } from '../src/lab/index.js';
 
@@ -31,33 +40,105 @@ const table: PublishedTable = {
 };
 const row = table.rows[0];
 
+/** One row's comparison, the row alone in its table (a Holm family of one). */
+const one = (r: PublishedRow, ours: OurRow | undefined) => comparePaper({ ...table, rows: [r] }, () => ours).rows[0];
+
 describe('the verdict of a row', () => {
-  it('inside: our rate within the paper\'s printed interval (71 % of 1000 against 70 ± 3)', () => {
-    const r = compareRow(table, row, { games: 1000, wins: 710, vp: 43.5 });
-    expect(r.verdict).toBe('inside');
-    expect([r.differs, r.reason, r.direction]).toEqual([false, null, null]);
-    expect(r.ours!.winRate).toBe(0.71);
-    expect(r.ours!.halfWidth).toBeCloseTo(1.959964 * Math.sqrt((0.71 * 0.29) / 1000), 6);
+  it('agrees: 70.5 % of 1000 against 70 ± 3, d = +0.5 in [−3.6, +4.6], inside ± 5', () => {
+    const r = one(row, { games: 1000, wins: 705, vp: 43.5 });
+    expect(r.verdict).toBe('agrees');
+    expect([r.reason, r.direction]).toEqual([null, null]);
+    expect(r.ours!.winRate).toBe(0.705);
+    expect(r.ours!.halfWidth).toBeCloseTo(1.959964 * Math.sqrt((0.705 * 0.295) / 1000), 6);
     expect(r.paper).toEqual({ winRate: 0.7, halfWidth: 0.03, low: 0.67, high: 0.73, vp: 44 });
+    // Both errors: ours √(.705·.295/1000), the paper's 0.03 / 1.96.
+    expect(r.difference!.estimate).toBeCloseTo(0.005, 12);
+    expect(r.difference!.se).toBeCloseTo(Math.sqrt((0.705 * 0.295) / 1000 + (0.03 / Z95) ** 2), 12);
+    expect(r.difference!.low).toBeCloseTo(-0.036218, 6);
+    expect(r.difference!.high).toBeCloseTo(0.046218, 6);
     expect(r.at).toEqual({ key: 'seats.0.it', value: 100 });
   });
 
-  it('outside by sampling: 66 % of 100 games is outside 70 ± 3 but within both errors', () => {
-    const r = compareRow(table, row, { games: 100, wins: 66, vp: NaN });
-    expect([r.verdict, r.differs, r.reason, r.direction]).toEqual(['outside', false, 'sampling', 'below']);
-    expect(r.ours!.vp).toBeNull();
+  it('inconclusive: 71 % of 1000 is inside the paper\'s interval, but d = +1.0 in [−3.1, +5.1] reaches past the margin', () => {
+    const r = one(row, { games: 1000, wins: 710, vp: 43.5 });
+    expect(r.difference!.high).toBeCloseTo(0.051121, 6);
+    expect(r.difference!.p).toBeCloseTo(0.633625, 6);
+    expect([r.verdict, r.reason, r.direction]).toEqual(['inconclusive', null, null]);
+    // 66 % of 100 games: far off, but our error is too wide to tell.
+    expect(one(row, { games: 100, wins: 66, vp: NaN }).verdict).toBe('inconclusive');
+    expect(one(row, { games: 100, wins: 66, vp: NaN }).ours!.vp).toBeNull();
   });
 
-  it("outside and different: 80 % of 1000 games is apart by more than both errors (the table's reason)", () => {
-    const r = compareRow(table, row, { games: 1000, wins: 800, vp: 47 });
-    expect([r.verdict, r.differs, r.reason, r.direction]).toEqual(['outside', true, 'the table reason', 'above']);
-    // A row's own reason comes first.
-    expect(compareRow(table, { ...row, reason: 'the row reason' }, { games: 1000, wins: 800, vp: 47 }).reason).toBe('the row reason');
+  it("differs: 80 % of 1000 against 70 ± 3, z = 5.04, p = 4.8e-7 (the table's reason, the row's first)", () => {
+    const r = one(row, { games: 1000, wins: 800, vp: 47 });
+    expect(r.difference!.z).toBeCloseTo(5.036100, 5);
+    expect(r.difference!.p).toBeCloseTo(4.751130e-7, 12);
+    expect([r.verdict, r.reason, r.direction]).toEqual(['differs', 'the table reason', 'above']);
+    expect(one({ ...row, reason: 'the row reason' }, { games: 1000, wins: 800, vp: 47 }).reason).toBe('the row reason');
+    expect(comparePaper({ ...table, reason: undefined, rows: [row] }, () => ({ games: 1000, wins: 800, vp: 47 })).rows[0].reason).toBeNull();
   });
 
-  it('not run: no games', () => {
-    expect(compareRow(table, row, undefined).verdict).toBe('not run');
-    expect(compareRow(table, row, { games: 0, wins: 0, vp: NaN }).ours).toBeNull();
+  it('the VP of the same games decides nothing: a row 20 VP off has the verdict of its win rate', () => {
+    expect(one(row, { games: 1000, wins: 705, vp: 64 }).verdict).toBe('agrees');
+    expect(one(row, { games: 1000, wins: 705, vp: 64 }).ours!.vp).toBe(64);
+  });
+
+  it('Table 7.5, MCTS-1000 against MCTS-100: 68.4 % of 1000 against 71.2 ± 2.8 is inconclusive (d = −2.8 in [−6.8, +1.2], p = 0.172)', () => {
+    const r = one({ ...row, paper: [71.2, 2.8] }, { games: 1000, wins: 684, vp: NaN });
+    expect(r.difference!.low).toBeCloseTo(-0.068178, 6);
+    expect(r.difference!.high).toBeCloseTo(0.012178, 6);
+    expect(r.difference!.p).toBeCloseTo(0.171976, 6);
+    expect(r.verdict).toBe('inconclusive');
+  });
+
+  it('a value exactly on the margin agrees: 100 of 100 against 97.0 ± 2.0 reaches 3.0 + 2.0 = 5 points, 5.000000000000003 in binary', () => {
+    const r = one({ ...row, paper: [97, 2] }, { games: 100, wins: 100, vp: NaN });
+    // Our error is 0 (every game won), so the interval's top is the paper's 2.0 on top of 3.0.
+    expect(r.difference!.high).toBeGreaterThan(EQUIVALENCE_MARGIN);
+    expect(r.difference!.high - EQUIVALENCE_MARGIN).toBeLessThan(EDGE_TOLERANCE);
+    // It agrees, although z = 2.94 would also call it different: agreement is tested first.
+    expect(r.difference!.p).toBeLessThan(VERDICT_ALPHA);
+    expect(r.verdict).toBe('agrees');
+    // A tenth of a point past the edge is no longer agreement, and the difference is significant.
+    expect(one({ ...row, paper: [96.9, 2] }, { games: 100, wins: 100, vp: NaN }).verdict).toBe('differs');
+  });
+
+  it('a Holm-adjusted p exactly at α differs: eleven rows at p = 0.05 / 11 adjust to 0.05000000000000001', () => {
+    const pHolm = holmAdjust(Array(11).fill(VERDICT_ALPHA / 11))[0];
+    expect(pHolm).toBeGreaterThan(VERDICT_ALPHA);
+    const wide = { estimate: 0.1, se: 0.05, low: 0.002, high: 0.198, z: 2, p: VERDICT_ALPHA / 11, pHolm };
+    expect(verdictOf(wide)).toBe('differs');
+    expect(verdictOf({ ...wide, pHolm: VERDICT_ALPHA + 1e-6 })).toBe('inconclusive');
+  });
+
+  it('not run: no games, and no say in the Holm family', () => {
+    expect(one(row, undefined).verdict).toBe('not run');
+    expect(one(row, { games: 0, wins: 0, vp: NaN }).ours).toBeNull();
+    expect(one(row, undefined).difference).toBeNull();
+  });
+});
+
+describe('the verdicts of a table: Holm over its rows', () => {
+  const a: PublishedRow = { label: 'a', seat: 0, paper: [50, 3.1], agents: ['x', 'y'] };
+  const b: PublishedRow = { label: 'b', seat: 1, paper: [50, 3.1], agents: ['x', 'y'] };
+  const games: Record<string, OurRow> = { a: { games: 500, wins: 280, vp: NaN }, b: { games: 500, wins: 250, vp: NaN } };
+
+  it('56 % of 500 against 50 ± 3.1 differs alone (p = 0.0277) and is inconclusive beside a second row (Holm: 0.0554)', () => {
+    const alone = comparePaper({ ...table, rows: [a] }, (r) => games[r.label]);
+    expect(alone.rows[0].difference!.p).toBeCloseTo(0.027719, 6);
+    expect(alone.rows[0].verdict).toBe('differs');
+    const both = comparePaper({ ...table, rows: [a, b] }, (r) => games[r.label]);
+    expect(both.rows[0].difference!.pHolm).toBeCloseTo(0.055438, 6);
+    expect(both.rows.map((r) => r.verdict)).toEqual(['inconclusive', 'inconclusive']);
+    expect([both.agrees, both.inconclusive, both.differs, both.notRun]).toEqual([0, 2, 0, 0]);
+    expect(both.rule).toEqual({ margin: 0.05, alpha: 0.05, tolerance: 1e-9 });
+  });
+
+  it('a row not played leaves the family: the played row keeps its own p', () => {
+    const c = comparePaper({ ...table, rows: [a, b] }, (r) => (r.label === 'a' ? games.a : undefined));
+    expect(c.rows[0].difference!.pHolm).toBe(c.rows[0].difference!.p);
+    expect([c.rows[0].verdict, c.rows[1].verdict]).toEqual(['differs', 'not run']);
+    expect([c.agrees, c.inconclusive, c.differs, c.notRun]).toEqual([0, 0, 1, 1]);
   });
 });
 
@@ -108,32 +189,19 @@ describe('the published tables', () => {
     }
   });
 
-  it('every row the saved results put outside the paper\'s interval has a reason', () => {
-    let outside = 0;
+  it('every row the saved results find different has a reason', () => {
+    let differs = 0;
     for (const t of PUBLISHED_TABLES) {
       const path = new URL(`../../reproduction/results/${t.preset}.json`, import.meta.url);
-      let result;
-      try {
-        result = JSON.parse(readFileSync(path, 'utf8'));
-      } catch {
-        continue; // not run yet: nothing to explain
-      }
-      // A seating-order row reads the export's per-order standings, as reproduction/report.mjs does.
-      const ours = (row: (typeof t.rows)[number]) => {
-        if (typeof row.order !== 'number') return rowFromCells(result.cells, row);
-        const agent = result.cells[0].agents[row.seat];
-        const s = result.orders?.[0]?.orders[row.order]?.standings.find((x: { agent: string }) => x.agent === agent);
-        return s ? { wins: s.wins, games: s.games, vp: s.vp.mean } : undefined;
-      };
-      for (const row of t.rows) {
-        const r = compareRow(t, row, ours(row));
-        if (!r.differs) continue;
-        outside++;
-        expect(r.reason, `${t.id} '${row.label}' is outside: published-reasons.json gives no reason`).not.toBe('unknown');
+      if (!existsSync(path)) continue; // not run yet: nothing to explain
+      for (const r of compareStored(t, JSON.parse(readFileSync(path, 'utf8'))).rows) {
+        if (r.verdict !== 'differs') continue;
+        differs++;
+        expect(r.reason, `${t.id} '${r.label}' differs: published-reasons.json gives no reason`).not.toBeNull();
       }
     }
-    // The saved results do have rows outside, so the check above ran on something.
-    expect(outside).toBeGreaterThan(0);
+    // The saved results do have rows that differ, so the check above ran on something.
+    expect(differs).toBeGreaterThan(0);
   });
 
   it('a spec naming an unknown table is refused, naming the field', () => {
@@ -161,8 +229,8 @@ describe('the published tables', () => {
       const these = games.filter((g) => sweep.cells[sweep.game(g.index).cell].swept['seats.0.it'] === r.at!.value);
       expect(r.ours!.games).toBe(these.length);
       expect(r.ours!.wins).toBe(these.filter((g) => g.players[0].winner).length);
-      expect(r.verdict).toBe(Math.abs(r.ours!.winRate - r.paper.winRate) <= r.paper.halfWidth ? 'inside' : 'outside');
+      expect(r.difference!.estimate).toBeCloseTo(r.ours!.winRate - r.paper.winRate, 12);
     }
-    expect(paper.inside + paper.outside + paper.notRun).toBe(3);
+    expect(paper.agrees + paper.inconclusive + paper.differs + paper.notRun).toBe(3);
   });
 });

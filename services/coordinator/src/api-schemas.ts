@@ -220,8 +220,12 @@ export const PaperComparisonSchema = z.object({
   id: z.string().describe("The published table (the spec's paper)."),
   title: z.string(),
   preset: z.string(),
-  inside: z.number().int(),
-  outside: z.number().int(),
+  rule: z
+    .object({ margin: z.number(), alpha: z.number(), tolerance: z.number() })
+    .describe("The verdict rule's numbers: the equivalence margin (a fraction), Holm's family-wise α, the slack on every edge."),
+  agrees: z.number().int(),
+  inconclusive: z.number().int(),
+  differs: z.number().int(),
   notRun: z.number().int(),
   rows: z.array(
     z.object({
@@ -229,10 +233,15 @@ export const PaperComparisonSchema = z.object({
       seat: z.number().int().describe("The spec's seat whose agent the row is about."),
       paper: z.object({ winRate: z.number(), halfWidth: z.number(), low: z.number(), high: z.number(), vp: z.number().nullable() }).describe('As printed, as fractions.'),
       ours: z.object({ games: z.number().int(), wins: z.number().int(), winRate: z.number(), halfWidth: z.number(), wilson: Interval, vp: z.number().nullable() }).nullable(),
-      verdict: z.enum(['inside', 'outside', 'not run']).describe("inside: our win rate lies within the paper's 95 % interval."),
-      differs: z.boolean().describe("Outside by more than both samples' errors together."),
-      direction: z.enum(['above', 'below']).nullable().describe("Outside: ours above or below the paper's interval."),
-      reason: z.string().nullable().describe("Why an outside row is: the table's stated reason, or 'sampling' when it does not differ."),
+      difference: z
+        .object({ estimate: z.number(), se: z.number(), low: z.number(), high: z.number(), z: z.number(), p: z.number(), pHolm: z.number() })
+        .nullable()
+        .describe("ours − paper as fractions, se from both samples' errors, its 95 % interval, the z-test's two-sided p and p Holm-adjusted over the table's played rows (null when not run)."),
+      verdict: z
+        .enum(['agrees', 'inconclusive', 'differs', 'not run'])
+        .describe('agrees: the 95 % interval of ours − paper lies within ± 5 points; differs: its z-test is significant at 0.05 after Holm over the table; inconclusive: neither.'),
+      direction: z.enum(['above', 'below']).nullable().describe('A row that differs: ours above or below the paper.'),
+      reason: z.string().nullable().describe('Why a row differs (published-reasons.json), null otherwise or when none is given.'),
       at: z.object({ key: z.string(), value: z.union([z.string(), z.number()]) }).nullable().describe('The swept value the row is at (the parameter chart draws it there).'),
     }),
   ),
@@ -255,7 +264,7 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   headToHeadNote: z.string().optional().describe('Past 64 configurations the matrix is left out (a table nobody reads, megabytes of JSON): this says so.'),
   ratings: RatingsSchema.optional().describe('With two or more configurations: Bradley–Terry ratings on the Elo scale (GET /api/sweeps/:id/ratings takes an anchor).'),
   statisticsAsOf: StatisticsAsOfSchema,
-  paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each inside or outside (REPRODUCTION.md's verdicts)."),
+  paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each with REPRODUCTION.md's verdict (agrees, inconclusive, differs)."),
 });
 
 export const RatingsResponse = z.object({

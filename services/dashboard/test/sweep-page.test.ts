@@ -101,10 +101,17 @@ describe('the sweep page answers at a glance', () => {
     // The paper's rows with the lab's verdicts.
     expect(await page.isVisible('#paper-box')).toBe(true);
     const verdict = (await page.textContent('#paper-verdict'))!;
-    expect(verdict).toContain(`${d.paper.inside} of ${d.paper.inside + d.paper.outside} rows played inside`);
+    const played = d.paper.agrees + d.paper.inconclusive + d.paper.differs;
+    expect(verdict).toContain(`of ${played} rows played, ${d.paper.agrees} agree with the paper (within ± ${(100 * d.paper.rule.margin).toFixed(1)} points), ${d.paper.inconclusive} inconclusive, ${d.paper.differs} differ`);
     const paperRows = await page.$$eval('#paper-rows tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
     expect(paperRows.map((r) => r[0])).toEqual(d.paper.rows.map((r: any) => r.label));
-    paperRows.forEach((r, i) => expect(r[6].startsWith(d.paper.rows[i].verdict)).toBe(true));
+    // Each verdict with ours − paper in points, as the API gives it.
+    paperRows.forEach((r, i) => {
+      const row = d.paper.rows[i];
+      expect(r[6].startsWith(row.verdict)).toBe(true);
+      const sign = row.difference.estimate >= 0 ? '+' : '−';
+      expect(r[6]).toContain(`${sign}${Math.abs(100 * row.difference.estimate).toFixed(1)} (`);
+    });
     // On the first screen without scrolling (1280×800): the headline's bottom is in view.
     const bottom = await page.$eval('#headline', (e) => e.getBoundingClientRect().bottom);
     expect(bottom).toBeLessThanOrEqual(800);

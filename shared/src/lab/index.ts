@@ -8,6 +8,7 @@
  * - threads/ the game pool and its game threads, the rating-fit thread, their caches
  */
 export * from './stats/stats.js';
+export * from './stats/significance.js';
 export * from './stats/fit-statistics.js';
 export * from './stats/sprt.js';
 export * from './stats/ratings.js';
@@ -20,6 +21,7 @@ export * from './game/tournament.js';
 
 export * from './papers/published.js';
 export * from './papers/paper-comparison.js';
+export * from './papers/reproduction-summary.js';
 
 export * from './plan/sweep.js';
 export * from './plan/schedule.js';

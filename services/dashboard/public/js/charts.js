@@ -65,7 +65,7 @@ const rateTooltip = {
       const vp = ds.vpIntervals?.[ctx.dataIndex];
       const value = ctx.parsed.y;
       const published = ds.published?.[ctx.dataIndex];
-      if (published && ds.errorBars) return `${published.label} (published): ${(100 * published.paper.winRate).toFixed(1)} % ± ${(100 * published.paper.halfWidth).toFixed(1)} — ours ${published.verdict}`;
+      if (published && ds.errorBars) return `${published.label} (published): ${(100 * published.paper.winRate).toFixed(1)} % ± ${(100 * published.paper.halfWidth).toFixed(1)} — ours: ${published.verdict}`;
       if (published) return `${published.label} (published): ${published.paper.vp} VP`;
       if (vp) return `${ds.label}: ${value === null ? '–' : value.toFixed(1)} ± ${Number.isFinite(vp.meanVpHalfWidth) ? vp.meanVpHalfWidth.toFixed(1) : '–'} (n = ${vp.games})`;
       if (!extra) return `${ds.label}: ${value === null ? '–' : value.toFixed(1)}`;

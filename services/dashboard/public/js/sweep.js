@@ -63,19 +63,23 @@ function renderHeadline(d) {
   renderPaper(d.paper);
 }
 
-/** A row's verdict; an outside row says which way, and carries REPRODUCTION.md's reason for it on hover. */
-function verdictCell(r) {
-  if (r.verdict !== 'outside') return el('td', { class: r.verdict === 'inside' ? 'verdict-inside' : 'muted' }, r.verdict);
-  const why = r.differs ? 'beyond both samples\' errors' : 'within both samples\' errors: sampling';
-  return el('td', { class: 'verdict-outside', title: r.differs ? `The reason REPRODUCTION.md gives for this row: ${r.reason}` : '' }, `outside, ${r.direction} (${why})`);
+/** A row's verdict with ours − paper; a row that differs says which way, and carries REPRODUCTION.md's reason for it on hover. */
+function verdictCell(r, rule) {
+  if (!r.difference) return el('td', { class: 'muted' }, r.verdict);
+  const d = r.difference;
+  const interval = `${signed(100 * d.estimate)} (${signed(100 * d.low)} to ${signed(100 * d.high)}) points, p ${d.pHolm < 0.001 ? '< 0.001' : `= ${d.pHolm.toFixed(Math.abs(d.pHolm - rule.alpha) < 0.0005 ? 5 : 3)}`} (Holm)`;
+  const title = r.verdict === 'differs' && r.reason ? `The reason REPRODUCTION.md gives for this row: ${r.reason}` : '';
+  return el('td', { class: `verdict-${r.verdict}`, title }, `${r.verdict}${r.direction ? `, ${r.direction}` : ''}: ${interval}`);
 }
 
-/** The published table beside ours: each row inside or outside the paper's interval (REPRODUCTION.md's rule). */
+const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+
+/** The published table beside ours, each row with REPRODUCTION.md's verdict (shared/src/lab/paper-comparison.ts). */
 function renderPaper(paper) {
   $('#paper-box').hidden = !paper;
   if (!paper) return;
-  const played = paper.inside + paper.outside;
-  $('#paper-verdict').textContent = `${paper.title}: ${paper.inside} of ${played} row${played === 1 ? '' : 's'} played inside the paper's 95 % interval${paper.outside ? `, ${paper.outside} outside (${paper.rows.filter((r) => r.differs).length} beyond both samples' errors)` : ''}${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
+  const played = paper.agrees + paper.inconclusive + paper.differs;
+  $('#paper-verdict').textContent = `${paper.title}: of ${played} row${played === 1 ? '' : 's'} played, ${paper.agrees} agree with the paper (within ± ${pct(paper.rule.margin)} points), ${paper.inconclusive} inconclusive, ${paper.differs} differ${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
   const rows = paper.rows.map((r) => [
     r.label,
     `${pct(r.paper.winRate)} ± ${pct(r.paper.halfWidth)}`,
@@ -83,7 +87,7 @@ function renderPaper(paper) {
     r.ours ? r.ours.games : 0,
     r.paper.vp === null ? '–' : num(r.paper.vp),
     r.ours?.vp === null || !r.ours ? '–' : num(r.ours.vp),
-    verdictCell(r),
+    verdictCell(r, paper.rule),
   ]);
   fillTable($('#paper-rows'), ['row', { text: 'paper win %', num: true }, { text: 'ours (Wilson 95 %)', num: true }, { text: 'games', num: true }, { text: 'paper VP', num: true }, { text: 'ours VP', num: true }, 'verdict'], rows);
 }

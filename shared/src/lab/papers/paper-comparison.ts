@@ -1,12 +1,35 @@
 /**
  * Our numbers beside a published table's, row by row, with one verdict rule for REPRODUCTION.md
- * and the sweep page alike: a row is *inside* when our win rate lies within the paper's printed
- * 95 % interval; an *outside* row *differs* when the two estimates are apart by more than both
- * samples' errors together (|ours − paper| > 1.96·√(se_ours² + se_paper²)), and is otherwise a
- * sampling miss.
+ * and the sweep page alike, fixed before the confirmation run (issue 42) so that no verdict is
+ * chosen after seeing the result.
+ *
+ * For each row, d = ours − paper, with the standard error of the difference from both samples
+ * (ours: the binomial √(p(1−p)/n); the paper's: its printed 95 % half-width / 1.96) and its 95 %
+ * interval d ± 1.96·se:
+ * - *agrees* when the interval lies inside ± EQUIVALENCE_MARGIN: a TOST equivalence test (two
+ *   one-sided tests, each at 2.5 %), so agreement is shown, not merely "not disproved";
+ * - *differs* when the two-sided z-test of d is significant at VERDICT_ALPHA after Holm's
+ *   correction over the table's win-rate rows that were played;
+ * - *inconclusive* otherwise: our games cannot tell, and a larger sample may.
+ * Agreement is tested first: a difference shown to be smaller than the margin is agreement even
+ * where it is also shown not to be zero (both can hold only when se < margin / (2·1.96), 1.3
+ * points, rare at the papers' sizes). Only win rates are tested: the mean VP of a row comes from
+ * the same games, so it is shown beside them but is not a second piece of evidence.
  */
 import { Z95, normalHalfWidth, wilson, type Interval } from '../stats/stats.js';
+import { holmAdjust, twoSidedP } from '../stats/significance.js';
 import type { PublishedRow, PublishedTable } from './published.js';
+
+/** The equivalence margin of *agrees*: 5 percentage points, as a fraction. */
+export const EQUIVALENCE_MARGIN = 0.05;
+/** The family-wise error rate of *differs* (Holm over a table's rows). */
+export const VERDICT_ALPHA = 0.05;
+/**
+ * Slack on every edge of the rule, so that a value exactly on an edge (68.4 against 71.2 ± 2.8 is
+ * 71.2 − 2.8 in decimals, not in binary) is decided as the decimal arithmetic decides it, not by
+ * rounding. Far below any difference a sample of games can show.
+ */
+export const EDGE_TOLERANCE = 1e-9;
 
 /** Our games of one row's agent. */
 export interface OurRow {
@@ -16,7 +39,21 @@ export interface OurRow {
   vp: number;
 }
 
-export type RowVerdict = 'inside' | 'outside' | 'not run';
+export type RowVerdict = 'agrees' | 'inconclusive' | 'differs' | 'not run';
+
+/** ours − paper, as fractions, with what the verdict was decided on. */
+export interface Difference {
+  estimate: number;
+  /** √(se_ours² + se_paper²). */
+  se: number;
+  /** The 95 % interval estimate ± 1.96·se. */
+  low: number;
+  high: number;
+  z: number;
+  /** Two-sided p of z, and Holm-adjusted over the table's played rows. */
+  p: number;
+  pHolm: number;
+}
 
 export interface RowComparison {
   label: string;
@@ -25,12 +62,11 @@ export interface RowComparison {
   paper: { winRate: number; halfWidth: number; low: number; high: number; vp: number | null };
   /** Ours: the win rate with its normal half-width (as the papers print theirs) and its Wilson interval. */
   ours: { games: number; wins: number; winRate: number; halfWidth: number; wilson: Interval; vp: number | null } | null;
+  difference: Difference | null;
   verdict: RowVerdict;
-  /** Outside and apart by more than both samples' errors. */
-  differs: boolean;
-  /** Where ours lies when outside: above or below the paper's interval. */
+  /** A row that differs: ours above or below the paper's. */
   direction: 'above' | 'below' | null;
-  /** Why an outside row is (the table's or the row's reason), or 'sampling' when it does not differ. */
+  /** Why a row differs: the row's or its table's reason (published-reasons.json), null when none is given. */
   reason: string | null;
   /** The swept value the row is at, when it is one parameter's point (for the parameter chart). */
   at: { key: string; value: number | string } | null;
@@ -40,50 +76,66 @@ export interface PaperComparison {
   id: string;
   title: string;
   preset: string;
+  /** The rule's numbers, so that a reader of the comparison (the sweep page) states them as applied. */
+  rule: { margin: number; alpha: number; tolerance: number };
   rows: RowComparison[];
-  inside: number;
-  outside: number;
+  agrees: number;
+  inconclusive: number;
+  differs: number;
   notRun: number;
 }
 
 const finiteOrNull = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
 
-export function compareRow(table: PublishedTable, row: PublishedRow, ours: OurRow | undefined): RowComparison {
+/** A row's numbers and its difference, before the table's Holm correction decides *differs*. */
+function measureRow(row: PublishedRow, ours: OurRow | undefined) {
   const [p, hw] = row.paper;
   const paper = { winRate: p / 100, halfWidth: hw / 100, low: Math.max(0, (p - hw) / 100), high: Math.min(1, (p + hw) / 100), vp: finiteOrNull(row.vp) };
-  const swept = Object.entries(row.swept ?? {});
-  const at = swept.length === 1 ? { key: swept[0][0], value: swept[0][1] } : null;
-  if (!ours || ours.games === 0) return { label: row.label, seat: row.seat, paper, ours: null, verdict: 'not run', differs: false, direction: null, reason: null, at };
+  if (!ours || ours.games === 0) return { paper, ours: null, difference: null };
   const rate = ours.wins / ours.games;
-  const half = normalHalfWidth(ours.wins, ours.games);
-  const inside = Math.abs(rate - paper.winRate) <= paper.halfWidth;
-  const seBoth = Math.sqrt((half / Z95) ** 2 + (paper.halfWidth / Z95) ** 2);
-  const differs = !inside && Math.abs(rate - paper.winRate) > Z95 * seBoth;
+  const estimate = rate - paper.winRate;
+  const se = Math.sqrt((rate * (1 - rate)) / ours.games + (paper.halfWidth / Z95) ** 2);
+  const z = estimate / se;
   return {
-    label: row.label,
-    seat: row.seat,
     paper,
-    ours: { games: ours.games, wins: ours.wins, winRate: rate, halfWidth: half, wilson: wilson(ours.wins, ours.games), vp: finiteOrNull(ours.vp) },
-    verdict: inside ? 'inside' : 'outside',
-    differs,
-    direction: inside ? null : rate > paper.winRate ? 'above' : 'below',
-    reason: inside ? null : differs ? (row.reason ?? table.reason ?? 'unknown') : 'sampling',
-    at,
+    ours: { games: ours.games, wins: ours.wins, winRate: rate, halfWidth: normalHalfWidth(ours.wins, ours.games), wilson: wilson(ours.wins, ours.games), vp: finiteOrNull(ours.vp) },
+    difference: { estimate, se, low: estimate - Z95 * se, high: estimate + Z95 * se, z, p: twoSidedP(z), pHolm: NaN },
   };
+}
+
+/** The verdict of a played row from its difference (pHolm filled in). */
+export function verdictOf(d: Difference): Exclude<RowVerdict, 'not run'> {
+  if (d.low >= -EQUIVALENCE_MARGIN - EDGE_TOLERANCE && d.high <= EQUIVALENCE_MARGIN + EDGE_TOLERANCE) return 'agrees';
+  if (d.pHolm <= VERDICT_ALPHA + EDGE_TOLERANCE) return 'differs';
+  return 'inconclusive';
 }
 
 /** Every row of a table against ours (`ours` finds a row's games, or undefined when they are not played). */
 export function comparePaper(table: PublishedTable, ours: (row: PublishedRow) => OurRow | undefined): PaperComparison {
-  const rows = table.rows.map((row) => compareRow(table, row, ours(row)));
-  return {
-    id: table.id,
-    title: table.title,
-    preset: table.preset,
-    rows,
-    inside: rows.filter((r) => r.verdict === 'inside').length,
-    outside: rows.filter((r) => r.verdict === 'outside').length,
-    notRun: rows.filter((r) => r.verdict === 'not run').length,
-  };
+  const measured = table.rows.map((row) => measureRow(row, ours(row)));
+  // The Holm family: the table's rows that were played (a row not played tests nothing).
+  const played = measured.filter((m) => m.difference);
+  holmAdjust(played.map((m) => m.difference!.p)).forEach((p, i) => (played[i].difference!.pHolm = p));
+  const rows = table.rows.map((row, i): RowComparison => {
+    const { paper, ours, difference } = measured[i];
+    const swept = Object.entries(row.swept ?? {});
+    const at = swept.length === 1 ? { key: swept[0][0], value: swept[0][1] } : null;
+    const verdict = difference ? verdictOf(difference) : 'not run';
+    const differs = verdict === 'differs';
+    return {
+      label: row.label,
+      seat: row.seat,
+      paper,
+      ours,
+      difference,
+      verdict,
+      direction: differs ? (difference!.estimate > 0 ? 'above' : 'below') : null,
+      reason: differs ? (row.reason ?? table.reason ?? null) : null,
+      at,
+    };
+  });
+  const count = (v: RowVerdict) => rows.filter((r) => r.verdict === v).length;
+  return { id: table.id, title: table.title, preset: table.preset, rule: { margin: EQUIVALENCE_MARGIN, alpha: VERDICT_ALPHA, tolerance: EDGE_TOLERANCE }, rows, agrees: count('agrees'), inconclusive: count('inconclusive'), differs: count('differs'), notRun: count('not run') };
 }
 
 /** What a row needs of a cell: its agents, swept values and per-seat (role) results. */

@@ -2,8 +2,9 @@
  * The published results the lab reproduces, as printed (published-tables.json): each row's win rate in % with its 95 %
  * half-width, and the mean VP where the paper gives it. A row names which of our numbers it is
  * compared with: a cell (by its swept values or its agents) and the agent by its seat in the spec,
- * or, for a seating-order table, one seat order of the cell. `reason` explains a row the lab does
- * not reproduce (REPRODUCTION.md's "reason" column); the reasons are findings, so they are data in
+ * or, for a seating-order table, one seat order of the cell. `reason` explains a row that differs
+ * (REPRODUCTION.md's "reason" column), `cause` and `shownBy` the table's main cause and the
+ * experiment that shows it (its summary); they are findings, so they are data in
  * published-reasons.json (by table id and row label), not code.
  */
 import { z } from 'zod';
@@ -38,11 +39,15 @@ export interface PublishedTable {
   /** cells: a row is a cell's agent; orders: a row is an agent in one seat order (Table 7.1). */
   kind: 'cells' | 'orders';
   reason?: string;
+  /** The main cause of the table's rows that differ, in one line (REPRODUCTION.md's summary). */
+  cause?: string;
+  /** The experiment in the repo that shows `cause`; without one the cause is "not tested". */
+  shownBy?: string;
   rows: readonly PublishedRow[];
 }
 
-/** Why rows are outside: findings, kept as data beside this file so that a new result changes no code. */
-type Reasons = Record<string, { table?: string; rows?: Record<string, string> }>;
+/** Why rows differ: findings, kept as data beside this file so that a new result changes no code. */
+type Reasons = Record<string, { cause?: string; shownBy?: string; table?: string; rows?: Record<string, string> }>;
 
 const ROW: z.ZodType<PublishedRow> = z.strictObject({
   label: z.string(),
@@ -71,6 +76,8 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = TABLES.map((t) => {
   return {
     ...t,
     ...(given?.table ? { reason: given.table } : {}),
+    ...(given?.cause ? { cause: given.cause } : {}),
+    ...(given?.shownBy ? { shownBy: given.shownBy } : {}),
     rows: t.rows.map((row) => (given?.rows?.[row.label] ? { ...row, reason: given.rows[row.label] } : row)),
   };
 });

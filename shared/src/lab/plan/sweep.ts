@@ -126,7 +126,7 @@ export const SweepSpecSchema = z
     paper: z
       .enum(PUBLISHED_IDS)
       .optional()
-      .meta({ title: 'Published table', description: "the published table this sweep reproduces: the sweep page draws the paper's numbers beside ours and marks each row inside or outside" }),
+      .meta({ title: 'Published table', description: "the published table this sweep reproduces: the sweep page draws the paper's numbers beside ours, each row with its verdict (agrees, inconclusive or differs)" }),
     /** Queue priority: 1 (the default) is served first, then 2, 3, … */
     priority: z.number().int().min(1).max(1000).default(1).meta({ title: 'Priority', description: '1 is served first, then 2, 3, …' }),
   })

@@ -1,0 +1,58 @@
+/**
+ * The stored results of the paper presets (reproduction/results/<preset>.json) read against the
+ * published tables, and REPRODUCTION.md's summary of them, in shared code so that
+ * reproduction/report.mjs and the tests read and count them the same way.
+ */
+import { comparePaper, rowFromCells, type CellRoles, type OurRow, type PaperComparison } from './paper-comparison.js';
+import type { PublishedRow, PublishedTable } from './published.js';
+
+/** What a row needs of a stored result (reproduction/results/<preset>.json): its cells and the export's per-order standings. */
+export interface StoredResult {
+  cells: readonly (CellRoles & { agents: readonly string[] })[];
+  orders?: readonly { orders: readonly { standings: readonly { agent: string; games: number; wins: number; vp: { mean: number } }[] }[] }[];
+}
+
+/** A row's games in a stored result: a seating-order row from the export's per-order standings, any other from the cells. */
+export function rowFromResult(result: StoredResult, row: PublishedRow): OurRow | undefined {
+  if (typeof row.order !== 'number') return rowFromCells(result.cells, row);
+  const agent = result.cells[0].agents[row.seat];
+  const s = result.orders?.[0]?.orders[row.order]?.standings.find((x) => x.agent === agent);
+  return s ? { games: s.games, wins: s.wins, vp: s.vp.mean } : undefined;
+}
+
+/** A table compared with its stored result (every row 'not run' without one). */
+export function compareStored(table: PublishedTable, result: StoredResult | undefined): PaperComparison {
+  return comparePaper(table, (row) => (result ? rowFromResult(result, row) : undefined));
+}
+
+/** One paper table in REPRODUCTION.md's summary. */
+export interface TableSummary {
+  id: string;
+  rows: number;
+  agrees: number;
+  inconclusive: number;
+  differs: number;
+  notRun: number;
+  /** Games per played row: the fewest and the most (null when none is played). */
+  games: { min: number; max: number } | null;
+  /**
+   * The main cause of the rows that differ (null when none does): the table's cause and the
+   * experiment that shows it, or "not tested" where the repo holds none.
+   */
+  cause: string | null;
+}
+
+export function summarizeTable(table: PublishedTable, comparison: PaperComparison): TableSummary {
+  const games = comparison.rows.flatMap((r) => (r.ours ? [r.ours.games] : []));
+  const cause = comparison.differs === 0 ? null : !table.cause ? 'not tested' : table.shownBy ? `${table.cause}; shown by ${table.shownBy}` : `not tested: ${table.cause}`;
+  return {
+    id: table.id,
+    rows: comparison.rows.length,
+    agrees: comparison.agrees,
+    inconclusive: comparison.inconclusive,
+    differs: comparison.differs,
+    notRun: comparison.notRun,
+    games: games.length ? { min: Math.min(...games), max: Math.max(...games) } : null,
+    cause,
+  };
+}
