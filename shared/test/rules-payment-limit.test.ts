@@ -66,6 +66,15 @@ describe('playoutMoves with a branch limit', () => {
               expect(better).toBe(true);
             }
             if (n > 1) searched++;
+            // A horizon asks for the trail's first nodes only: the full trail's entries up to it.
+            const h = n > 1 ? nodes[n - 1] - 1 : 1;
+            const fullPays = pays.slice(0, n);
+            const fullNodes = nodes.slice(0, n);
+            const m = cheapestSearchTrail(card.costPacked, coins, pays, nodes, h);
+            const upTo = fullNodes.filter((x) => x <= h).length;
+            expect(m).toBe(upTo);
+            expect(pays.slice(0, m)).toEqual(fullPays.slice(0, upTo));
+            expect(nodes.slice(0, m)).toEqual(fullNodes.slice(0, upTo));
           }
         }
       });

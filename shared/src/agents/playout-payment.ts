@@ -30,7 +30,7 @@ const trailNodes: number[] = [];
 
 /** cheapestForLoaded's answer as its search has it after `cap` nodes (cap > 0). */
 function cappedCheapest(costPacked: number, maxCoins: number, cap: number): number {
-  for (let i = cheapestSearchTrail(costPacked, maxCoins, trailPays, trailNodes) - 1; i >= 0; i--) {
+  for (let i = cheapestSearchTrail(costPacked, maxCoins, trailPays, trailNodes, cap) - 1; i >= 0; i--) {
     if (trailNodes[i] <= cap) return trailPays[i];
   }
   return NO_PAYMENT;

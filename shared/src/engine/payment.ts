@@ -100,12 +100,14 @@ const frontBuf = new Int32Array(2 * MAX_UNITS + 1);
  */
 let tracing = false;
 let nodesVisited = 0;
+let trailHorizon = Infinity;
 let trailLength = 0;
 let trailPays: number[] = [];
 let trailNodes: number[] = [];
 
 function dfs(u: number, paidLeft: number, paidRight: number): void {
-  if (tracing) nodesVisited++;
+  // A trail's horizon: the nodes past it are not visited (their payments are not asked for).
+  if (tracing && ++nodesVisited > trailHorizon) return;
   if (u === numUnits) {
     if (allMode) {
       if (paidRight < rightForLeft[paidLeft]) rightForLeft[paidLeft] = paidRight;
@@ -448,27 +450,31 @@ function searchCheapest(maxCoins: number): void {
  * early and take the best payment found by then: writes to `pays` each payment that beat the ones
  * found before it, in the order found, and to `nodes` how many search nodes had been visited when
  * it was found; returns how many (0: no payment within maxCoins). The last one is
- * cheapestForLoaded's answer. The search runs in full, without the kept results: a payment that
- * needs no search (one the seat's fixed production covers, or one with no one-of source to choose,
- * each resource then bought on its own) counts as found at node 0, and one unit's at node 2. The
- * rules never stop it early; the agents' playouts do (agents/playout-payment.ts).
+ * cheapestForLoaded's answer. The search runs without the kept results: a payment that needs no
+ * search (one the seat's fixed production covers, or one with no one-of source to choose, each
+ * resource then bought on its own) counts as found at node 0, and one unit's at node 2. With a
+ * `horizon`, only the trail of its first `horizon` nodes is asked for, and the nodes after them
+ * are not visited (a caller that stops the search early needs no more, and a full search can cost
+ * many times as much). The rules never stop it early; the agents' playouts do
+ * (agents/playout-payment.ts).
  */
-export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: number[], nodes: number[]): number {
+export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: number[], nodes: number[], horizon = Infinity): number {
   if (maxCoins < 0) return 0;
   const packed = missingPacked(costPacked);
-  if (packed === 0) return trailOfOne(0, 0, pays, nodes);
+  if (packed === 0) return trailOfOne(0, 0, pays, nodes, horizon);
   if (!neighboursLoaded) loadNeighbours();
   const missing = missingUnits(packed);
   if ((choiceUnion & missing) === 0) {
-    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), 0, pays, nodes) : 0;
+    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), 0, pays, nodes, horizon) : 0;
   }
   // One unit: the search's first leaf, at its second node, is already the cheapest.
   if (numUnits === 1) {
     const best = cheapestSingleUnit();
-    return best !== IMPOSSIBLE && bestTotal <= maxCoins ? trailOfOne(best, 2, pays, nodes) : 0;
+    return best !== IMPOSSIBLE && bestTotal <= maxCoins ? trailOfOne(best, 2, pays, nodes, horizon) : 0;
   }
   if (!setLowerBounds()) return 0;
   tracing = true;
+  trailHorizon = horizon;
   nodesVisited = 0;
   trailLength = 0;
   trailPays = pays;
@@ -478,7 +484,9 @@ export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: 
   return trailLength;
 }
 
-function trailOfOne(pay: number, node: number, pays: number[], nodes: number[]): number {
+/** A trail of the one payment found at `node` (none when that is past the horizon). */
+function trailOfOne(pay: number, node: number, pays: number[], nodes: number[], horizon: number): number {
+  if (node > horizon) return 0;
   pays[0] = pay;
   nodes[0] = node;
   return 1;
