@@ -35,7 +35,8 @@ const api = labApi(url, token);
 async function submit() {
   const presets = (opt('presets') ?? '').split(',').filter(Boolean);
   if (presets.length === 0) throw new Error('--presets a,b is required');
-  const existing = new Set((await api('/api/sweeps')).map((s) => s.name));
+  // A cancelled sweep does not count: its preset may be submitted again (e.g. after fixing it).
+  const existing = new Set((await api('/api/sweeps')).filter((s) => s.status !== 'cancelled').map((s) => s.name));
   for (const preset of presets) {
     const spec = JSON.parse(readFileSync(new URL(`presets/${preset}.json`, root), 'utf8'));
     if (opt('deals')) spec.deals = { ...spec.deals, count: Number(opt('deals')) };
@@ -57,7 +58,8 @@ async function collect() {
   const refused = refusals(provenanceOptions(args, opt));
   const all = await api('/api/sweeps');
   for (const s of all) {
-    if (!s.name.startsWith('repro/') || (s.status !== 'done' && !partial)) continue;
+    // Never a cancelled sweep, even with --partial: a resubmitted preset has the same name.
+    if (!s.name.startsWith('repro/') || s.status === 'cancelled' || (s.status !== 'done' && !partial)) continue;
     const preset = s.name.split('/')[1];
     const detail = await api(`/api/sweeps/${s.id}`);
     if (firstSeed !== undefined && detail.spec.deals.firstSeed !== Number(firstSeed)) continue;
