@@ -366,5 +366,4 @@ export const LadderResponse = z.object({
   batchFit: z
     .object({ games: z.number().int().nullable(), fittedAt: z.string().nullable(), current: z.boolean() })
     .describe('The batch fit runs on a thread of its own when games come in: the games it is of, when it was made, whether it is of every game fed.'),
-  online: z.array(z.object({ config: z.string(), mu: z.number(), sigma: z.number() })).describe("openskill's online Plackett–Luce ratings (μ relative to the anchor's), best first."),
 });

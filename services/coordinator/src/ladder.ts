@@ -2,13 +2,13 @@
  * The lab's one rating ladder (issue 18): every agent configuration ever played, by its canonical
  * spec, rated from the finishing orders of every recorded game of every sweep. The aggregates keep
  * each cell's finishing orders as counters (`c<cell>|O<order>`), so the ladder reads only the
- * counters that grew since it last looked — no game is read twice — and feeds the new games to the
- * online ratings (openskill). The batch Plackett–Luce fit over all the counts runs on the rating
+ * counters that grew since it last looked — no game is read twice. The batch Plackett–Luce fit over
+ * all the counts (there are no online ratings: see lab/stats/ladder.ts) runs on the rating
  * thread (RatingFits) when new games came in, so a request gets the last fit at once, with the
  * number of games it is of.
  */
 import type { Logger } from 'pino';
-import { OnlineLadder, cellLabels, configOf, parseFinishingOrder, type RatingFits, type RatingProblem, type Ranking, type Ratings } from '@wonderlab/shared';
+import { cellLabels, configOf, parseFinishingOrder, type RatingFits, type RatingProblem, type Ranking, type Ratings } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
 
 export interface LadderReport {
@@ -20,12 +20,9 @@ export interface LadderReport {
   batch: Ratings | null;
   /** Which games the batch fit is of (it runs apart and may lag the games fed), when it was made, and whether it is of every game fed. */
   batchFit: { games: number | null; fittedAt: string | null; current: boolean };
-  /** openskill's online ratings (μ relative to the anchor's, σ), best first. */
-  online: { config: string; mu: number; sigma: number }[];
 }
 
 export class LadderService {
-  private online = new OnlineLadder();
   /** Per sweep: the finishing-order counters already fed, and the games done when last read. */
   private readonly seen = new Map<string, { counts: Map<string, number>; done: number }>();
   /** Every finishing order seen, by its canonical configurations (best first, ties grouped), and how often. */
@@ -63,7 +60,6 @@ export class LadderService {
   /** Forgets every game fed (the keyspace lost its data: the sweeps they came from are gone). */
   reset(): void {
     this.generation++;
-    this.online = new OnlineLadder();
     this.seen.clear();
     this.orders.clear();
   }
@@ -90,7 +86,6 @@ export class LadderService {
         const bar = field.indexOf('|');
         const labels = cellLabels(loaded.sweep.cells[Number(field.slice(1, bar))]).map(configOf);
         const groups = parseFinishingOrder(field.slice(bar + 2)).map((g) => g.map((L) => labels[L]));
-        this.online.add(groups, total - fed);
         this.fed += total - fed;
         const key = JSON.stringify(groups);
         const known = this.orders.get(key);
@@ -103,7 +98,7 @@ export class LadderService {
     }
   }
 
-  /** The ladder now: the batch fit over every game so far (or the last one, while a newer is made), and the online ratings. */
+  /** The ladder now: the batch fit over every game so far (or the last one, while a newer is made). */
   async report(anchor = DEFAULT_ANCHOR): Promise<LadderReport> {
     await this.update();
     const { problem, games, zero } = this.problem(anchor);
@@ -113,7 +108,6 @@ export class LadderService {
       games,
       batch: fit?.ratings ?? null,
       batchFit: fit ? { games: fit.ratings.games, fittedAt: new Date(fit.fittedAt).toISOString(), current: fit.current } : { games: null, fittedAt: null, current: false },
-      online: this.online.standings(zero),
     };
   }
 

@@ -150,7 +150,7 @@ function makeOpenApiDocument(): object {
       },
       '/api/ratings': {
         get: {
-          summary: "The lab's ladder: every agent configuration ever played (canonical spec), rated from every recorded game's full finishing order (Plackett–Luce batch fit with 95 % intervals, and openskill's online ratings); 0 is the rule-based player, or ?anchor=<spec>",
+          summary: "The lab's ladder: every agent configuration ever played (canonical spec), rated from every recorded game's full finishing order (Plackett–Luce batch fit with 95 % intervals); 0 is the rule-based player, or ?anchor=<spec>",
           parameters: [{ name: 'anchor', in: 'query', required: false, schema: { type: 'string' }, description: 'the configuration rated 0 (an agent spec)' }],
           responses: { 200: { description: 'The ladder', content: content('Ladder') }, 400: error('Bad anchor') },
         },

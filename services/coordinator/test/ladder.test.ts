@@ -1,7 +1,8 @@
 /**
  * The lab's ladder (GET /api/ratings, issue 18) on a real lab: every configuration of every sweep
  * by its canonical spec, the rule-based player at 0, and a batch Plackett–Luce fit equal to one
- * made from local plays of the same games; openskill's online ratings rank them alike.
+ * made from local plays of the same games, every seat counted when a configuration sits twice
+ * (the thesis's design: one MCTS against two rulebased). There are no online ratings (issue 43).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Sweep, configOf, eloRatings, finishingOrder, fitPlackettLuce, parseFinishingOrder, parseSweepSpec, placementOf, playGame, type Ranking } from '@wonderlab/shared';
@@ -20,7 +21,7 @@ const SPECS = [
   { name: 'ladder-b', players: 3, seats: ['mcts(it=20,depth=2)', 'rulebased', 'random'], deals: { count: 10 }, seating: 'rotate' },
 ];
 
-test('one ladder over every sweep: canonical configurations, rulebased at 0, the batch fit of the same games played locally, online ratings in the same order', async () => {
+test('one ladder over every sweep: canonical configurations, rulebased at 0, the batch fit of the same games played locally, no online ratings', async () => {
   for (const spec of SPECS) {
     const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
     expect(created.status).toBe(201);
@@ -55,11 +56,12 @@ test('one ladder over every sweep: canonical configurations, rulebased at 0, the
     expect(r.high - r.low, r.config).toBeCloseTo(mine.high - mine.low, 6);
   }
   expect(ladder.batch.ratings.find((r: any) => r.config === 'rulebased').elo).toBe(0);
-  // Random is clearly below the rule-based player, and the online ratings put it last too.
+  // Random is clearly below the rule-based player.
   const random = ladder.batch.ratings.find((r: any) => r.config === 'random');
   expect(random.high).toBeLessThan(0);
-  expect(ladder.online.at(-1).config).toBe('random');
-  expect(ladder.online.find((o: any) => o.config === 'rulebased').mu).toBe(0);
+  // The online ratings depended on the order counts were fed and kept one seat of a configuration
+  // that sat twice: they contradicted the fit, and are gone.
+  expect(ladder).not.toHaveProperty('online');
 
   // Another anchor, and a bad one.
   expect((await api(lab.url, '/api/ratings?anchor=random')).body.batch.ratings.find((r: any) => r.config === 'random').elo).toBe(0);

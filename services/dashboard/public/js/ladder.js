@@ -1,6 +1,6 @@
 // The lab's ladder (GET /api/ratings): every configuration of every sweep, rated by a batch
-// Plackett–Luce fit with 95 % intervals, beside openskill's online ratings; 0 is the anchor.
-import { el, fillTable, getJSON, num } from './api.js';
+// Plackett–Luce fit with 95 % intervals; 0 is the anchor.
+import { el, fillTable, getJSON } from './api.js';
 import { configColour, errorBarsPlugin, ratingsLadder } from './charts.js';
 
 const Chart = window.Chart;
@@ -15,18 +15,16 @@ try {
   const rated = ladder.batch.ratings.filter((r) => Number.isFinite(r.elo));
   const lag = ladder.batchFit.current ? '' : ` The fit is of ${ladder.batchFit.games} of them (a newer one is being made).`;
   $('#ladder-note').textContent = rated.length
-    ? `${rated.length} configurations from ${ladder.games} games of every sweep;${lag} 0 Elo: ${ladder.anchor}. ${ladder.batch.method}. The online column is openskill's Plackett–Luce rating, updated as games land (μ relative to the anchor's, ± σ).`
+    ? `${rated.length} configurations from ${ladder.games} games of every sweep;${lag} 0 Elo: ${ladder.anchor}. ${ladder.batch.method}.`
     : 'No games with two or more configurations yet.';
   new Chart($('#chart-ladder'), ratingsLadder(ladder.batch));
-  const online = new Map(ladder.online.map((o) => [o.config, o]));
   fillTable(
     $('#ladder-table'),
-    ['configuration', { text: 'Elo', num: true }, { text: '95 % interval', num: true }, { text: 'games', num: true }, { text: 'online μ ± σ', num: true }],
+    ['configuration', { text: 'Elo', num: true }, { text: '95 % interval', num: true }, { text: 'games', num: true }],
     rated.map((r) => {
       const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
       swatch.style.background = configColour(r.config);
-      const o = online.get(r.config);
-      return [el('td', {}, swatch, r.config), r.elo.toFixed(0), `[${r.low.toFixed(0)}, ${r.high.toFixed(0)}]`, r.games, o ? `${num(o.mu, 2)} ± ${num(o.sigma, 2)}` : '–'];
+      return [el('td', {}, swatch, r.config), r.elo.toFixed(0), `[${r.low.toFixed(0)}, ${r.high.toFixed(0)}]`, r.games];
     }),
   );
 } catch (err) {

@@ -10,10 +10,10 @@
  * always won keeps a finite rating. θ is fitted by Newton's method; its covariance is the inverse of
  * the information (games are independent), and ratings are reported with `eloRatings` (anchor at 0).
  *
- * Online — openskill's Plackett–Luce model (Weng & Lin's Bayesian approximation) updated game by
- * game as results land, with no rescan; the batch fit checks it.
+ * There are no online (game-by-game) ratings beside it: the lab keeps finishing orders as counts,
+ * not in the order the games were played, and an online update fed counts depends on the order it
+ * is fed them — the openskill ratings shown before contradicted the fit (issue 43).
  */
-import { rate, rating, type Rating as SkillRating } from 'openskill';
 import { zeros } from './linear.js';
 import { centredCovariance, fitComponents, newtonFixedLast, type BradleyTerryFit, type Ranking } from './ratings.js';
 
@@ -100,32 +100,4 @@ export function fitPlackettLuce(m: number, rankings: readonly Ranking[]): Bradle
     return { theta: fit.theta, covariance: centredCovariance(evaluate(fit.theta).info), iterations: fit.iterations };
   });
   return { theta, covariance, component, comparisons, games, iterations };
-}
-
-/**
- * openskill's Plackett–Luce ratings, updated as games land. `add` takes a finishing order of
- * configuration names (best first, VP ties grouped) and how many games ended in it.
- */
-export class OnlineLadder {
-  private readonly ratings = new Map<string, SkillRating>();
-  games = 0;
-
-  add(groups: readonly (readonly string[])[], count = 1): void {
-    const seats = groups.flatMap((g, place) => g.map((config) => ({ config, place })));
-    if (new Set(seats.map((s) => s.config)).size < 2) return;
-    for (let n = 0; n < count; n++) {
-      const teams = seats.map((s) => [this.ratings.get(s.config) ?? rating()]);
-      const updated = rate(teams, { rank: seats.map((s) => s.place + 1) });
-      // A configuration in several seats of one game: its last seat's update stands (rare: the
-      // ladder's games are the sweeps', where a spec seldom sits twice).
-      seats.forEach((s, i) => this.ratings.set(s.config, updated[i][0]));
-      this.games++;
-    }
-  }
-
-  /** Each configuration's μ and σ, best μ first; with `anchor`, μ relative to it. */
-  standings(anchor?: string): { config: string; mu: number; sigma: number }[] {
-    const zero = anchor !== undefined ? (this.ratings.get(anchor)?.mu ?? 0) : 0;
-    return [...this.ratings].map(([config, r]) => ({ config, mu: r.mu - zero, sigma: r.sigma })).sort((a, b) => b.mu - a.mu);
-  }
 }
