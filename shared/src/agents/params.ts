@@ -104,17 +104,17 @@ export interface NamedMcts {
  */
 export const MCTS_AGENTS = {
   mcts: {
-    summary: 'the thesis\'s agent (Minenko 2025)',
+    summary: 'our reading of the thesis\'s agent (Minenko 2025; its code is not public)',
     docs: 'docs/agents.md#mcts',
     params: { det: 'pimc', worlds: 1 },
   },
   'mcts-robilliard': {
-    summary: 'the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
+    summary: 'our reading of the 2014 paper\'s agent (Robilliard, Fonlupt & Teytaud), enhancements off as in its baseline',
     docs: 'docs/agents.md#mcts-robilliard',
     params: { it: 1000, time: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', parms: 'all', opp: 'same', tl: [8, 24, 32] },
   },
   'mcts-strong': {
-    summary: 'our strongest configuration at a given budget',
+    summary: 'the strongest configuration our screens found (no paper\'s agent)',
     docs: 'docs/agents.md#mcts-strong',
     params: { reward: 'margin', playout: 'rulebased', opp: 'same', reuse: 'on', pe: 0.5 },
   },

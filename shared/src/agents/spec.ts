@@ -21,7 +21,7 @@ export const SIMPLE_AGENTS = {
   random: 'uniform among the legal moves (each card and action at its cheapest payment)',
   rulebased: "Minenko (2025)'s rule-based player",
   'rulebased-robilliard': 'Robilliard, Fonlupt & Teytaud (2014)\'s rule-based player',
-  'rulebased-robilliard-notrade': 'the same player reading "affordable" as payable without buying from the neighbours, so that it never trades: the reading that fits the paper\'s Table 2 (REPRODUCTION.md), used by its presets',
+  'rulebased-robilliard-notrade': 'the same player reading "affordable" as payable without buying from the neighbours, so that it never trades: our reading, chosen on the paper\'s Table 2 (docs/deviations.md), used by its presets',
   'rulebased-dawieang': "dawieang (2021)'s nine-rule player",
 } as const;
 export type SimpleKind = keyof typeof SIMPLE_AGENTS;
@@ -31,7 +31,7 @@ export type AgentKind = SimpleKind | MctsKind;
 
 export type AgentSpec = { kind: SimpleKind; text: string } | { kind: MctsKind; text: string; params: MctsParams };
 
-/** Defaults of `mcts`: the thesis's agent. */
+/** Defaults of `mcts`: our reading of the thesis's agent. */
 export const MCTS_DEFAULTS: MctsParams = mctsDefaults('mcts');
 
 /** Defaults of `mcts-robilliard`: the 2014 paper's agent (enhancements off, as its baseline). */
