@@ -3,7 +3,7 @@
 // the confirmation run alone (report.mjs). history-intro.md, a summary and a table per experiment
 // from reproduction/results/<preset>.json (the runs made while the agents were being read, with
 // the same verdict rule), the fit of the thesis's agent (fit/), and the dashboard's charts of
-// those results (render-charts.mjs).
+// those results (render-charts.mjs --png).
 //   node reproduction/history.mjs > reproduction/history.md
 import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -60,7 +60,7 @@ export function history(folder = RESULTS) {
     fitReport(1),
     '## Charts of the earlier runs',
     '',
-    'Drawn by the dashboard\'s own chart code from the results above (`node reproduction/render-charts.mjs`).',
+    'Drawn by the dashboard\'s own chart code from the results above (`node reproduction/render-charts.mjs --png`).',
     '',
     ...charts.map((f) => `![${f.replace(/\.png$/, '')}](charts/${f})`),
     '',

@@ -4,14 +4,15 @@
 // methods.md, then per paper table its published numbers (shared/src/lab/papers/published.ts,
 // the reasons from published-reasons.json) beside the confirmation's
 // (reproduction/confirmation/<preset>.json, saved by `reproduction/confirm.sh collect`) with the
-// verdicts of shared/src/lab/papers/paper-comparison.ts — the sweep page's own —, then
-// reasons.md. A table not collected yet is "confirmation pending", never an earlier run's
+// verdicts of shared/src/lab/papers/paper-comparison.ts — the sweep page's own — and its chart,
+// then reasons.md. A table not collected yet is "confirmation pending", never an earlier run's
 // numbers: those are history (history.mjs, reproduction/history.md).
 //   node reproduction/report.mjs > REPRODUCTION.md
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, VERDICT_ALPHA, compareStored, summarizeTable } from '../shared/dist/src/index.js';
 import { shortCommit } from './provenance.mjs';
+import { tableChart } from './table-chart.mjs';
 import { duration, fmt, readResult, rowLines, rulebookLine, shortName, summaryLines } from './tables.mjs';
 
 const here = new URL('.', import.meta.url);
@@ -65,6 +66,16 @@ export function sourceLine(table, result) {
   );
 }
 
+/** A table's chart file, from the repository's root (render-charts.mjs writes it). */
+export const chartPath = (table) => `reproduction/charts/${table.preset}.svg`;
+
+/** A table's chart (SVG) from the same comparison as its rows. */
+export function chartOf(table, result) {
+  const p = result && provenanceOf(result);
+  const subtitle = p ? `ours: the confirmation run, ${p.games} games at commit ${p.commit}, deals from first seed ${p.firstSeed}` : 'ours: confirmation pending';
+  return tableChart(compareStored(table, result), { title: shortName(table), subtitle, missing: PENDING });
+}
+
 /** REPRODUCTION.md from the results in `folder` (a URL ending in /; the confirmation's by default). */
 export function report(folder = CONFIRMATION) {
   const lines = [];
@@ -75,7 +86,7 @@ export function report(folder = CONFIRMATION) {
     const comparison = compareStored(table, result);
     for (const k of Object.keys(total)) total[k] += comparison[k];
     summaries.push({ name: shortName(table), ...summarizeTable(table, comparison) });
-    lines.push(`### ${table.title}`, '', sourceLine(table, result), '');
+    lines.push(`### ${table.title}`, '', sourceLine(table, result), '', `![${shortName(table)}: the paper's win rates and ours, with 95 % intervals](${chartPath(table)})`, '');
     lines.push(...rowLines(table, comparison, PENDING), '');
     const rulebook = result && rulebookLine(table, result, comparison);
     if (rulebook) lines.push(rulebook, '');
@@ -91,7 +102,7 @@ export function report(folder = CONFIRMATION) {
     '## Row by row',
     '',
     `Rows: ${total.agrees} agree, ${total.inconclusive} inconclusive, ${total.differs} differ, ${total.notRun} pending. ` +
-      'VP columns are the same games\' mean VP, shown without a verdict.',
+      'VP columns are the same games\' mean VP, shown without a verdict. Each chart is drawn from the same comparison as its table (`node reproduction/render-charts.mjs`).',
     '',
     ...lines,
     readFileSync(new URL('reasons.md', here), 'utf8').trim(),

@@ -1,7 +1,7 @@
 /**
  * REPRODUCTION.md, made from the confirmation run alone (reproduction/report.mjs), and the earlier
  * runs kept apart as history (reproduction/history.mjs, reproduction/history.md). What it checks:
- * - the committed REPRODUCTION.md and history.md are what the scripts write now;
+ * - the committed REPRODUCTION.md, history.md and table charts are what the scripts write now;
  * - the summary's counts are the ones a re-count, row by row, from the folder the report reads
  *   gives: the committed report from reproduction/confirmation/ (REPORT_RESULTS), and reports
  *   written from an empty folder (every table pending) and from a fixture folder
@@ -20,7 +20,7 @@ import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, V
 const root = new URL('../', import.meta.url);
 const reproduction = new URL('reproduction/', root);
 // Scripts of the reproduction folder (plain ESM, untyped: imported by URL).
-const { CONFIRMATION, report } = await import(new URL('report.mjs', reproduction).href);
+const { CONFIRMATION, chartOf, chartPath, report } = await import(new URL('report.mjs', reproduction).href);
 const { history } = await import(new URL('history.mjs', reproduction).href);
 const { readResult } = await import(new URL('tables.mjs', reproduction).href);
 
@@ -28,7 +28,7 @@ const FIXTURE = new URL('fixtures/reproduction-confirmation/', import.meta.url);
 const EMPTY = pathToFileURL(`${mkdtempSync(join(tmpdir(), 'confirmation-'))}/`);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
-describe('the committed report and history', () => {
+describe('the committed report, history and charts', () => {
   test('the report reads the folder the shared code names', () => {
     expect(CONFIRMATION.href).toBe(new URL(REPORT_RESULTS, root).href);
   });
@@ -39,6 +39,11 @@ describe('the committed report and history', () => {
 
   test('reproduction/history.md is what history.mjs writes from the earlier results now', () => {
     expect(read('reproduction/history.md')).toBe(history());
+  });
+
+  test.each(PUBLISHED_TABLES.map((t) => [t.id, t]))("%s: the chart is render-charts.mjs's, from the table's own comparison", (_, table) => {
+    expect(read(chartPath(table))).toBe(chartOf(table, readResult(CONFIRMATION, table.preset)));
+    expect(read('REPRODUCTION.md')).toContain(`](${chartPath(table)})`);
   });
 
   test('states the rule with the numbers the code applies', () => {
@@ -129,5 +134,16 @@ describe('the fixture and the empty folder', () => {
     const rows = (text: string) => text.slice(text.indexOf('## Row by row'), text.indexOf('## Why rows differ'));
     for (const text of [fixture, empty, read('REPRODUCTION.md')]) expect(rows(text)).not.toContain('reproduction/results/');
     expect(empty).not.toMatch(/\| \d+\.\d ± \d+\.\d \| \d+\.\d ± \d+\.\d \|/);
+  });
+
+  test("a chart draws ours only where the table has them, the paper's always", () => {
+    const t74 = PUBLISHED_TABLES.find((t) => t.id === 'thesis-7.4')!;
+    const drawn = chartOf(t74, readResult(FIXTURE, t74.preset));
+    const pending = chartOf(t74, undefined);
+    // One circle is the legend's; one square per row is the paper's, one more the legend's.
+    expect(drawn.match(/<circle/g)).toHaveLength(t74.rows.length + 1);
+    expect(pending.match(/<circle/g)).toHaveLength(1);
+    expect(pending.match(/<rect x="[^"]*" y="[^"]*" width="8"/g)).toHaveLength(t74.rows.length + 1);
+    expect(pending.match(/font-style="italic">pending</g)).toHaveLength(t74.rows.length);
   });
 });
