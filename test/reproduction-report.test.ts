@@ -46,6 +46,18 @@ describe('the committed report, history and charts', () => {
     expect(read('REPRODUCTION.md')).toContain(`](${chartPath(table)})`);
   });
 
+  test("history.md: 2014 Table 5 at Q = 2 against the paper's rows, labelled a deviation, with the screens that chose Q = 2", () => {
+    const text = read('reproduction/history.md');
+    const start = text.indexOf('### Robilliard et al. 2014, Table 5');
+    const section = text.slice(start, text.indexOf('\n### ', start + 1));
+    expect(section).toContain("deviation: played with Q = 2, not the paper's Q = 1.0");
+    expect(section).toContain('reproduction/results/robilliard-2014-table5-widening.json');
+    expect(section).not.toContain('| not run |');
+    for (const screen of ['screen-table5-widening-q.json', 'screen-table5-widening-q2.json']) expect(section).toContain(`reproduction/targets/${screen}`);
+    // Not in the report: its Table 5 is the confirmation's, at the paper's Q.
+    expect(read('REPRODUCTION.md')).not.toContain('Q = 2, not the paper');
+  });
+
   test('states the rule with the numbers the code applies', () => {
     const text = read('REPRODUCTION.md');
     const rule = text.slice(0, text.indexOf('## Summary'));
