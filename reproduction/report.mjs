@@ -50,6 +50,7 @@ function provenanceOf(result) {
     wallSeconds: sum('wallSeconds'),
     cpuSeconds: sum('cpuSeconds'),
     sweeps: parts.map((p) => p.sweep).join(' + '),
+    status: parts.every((p) => p.status === 'done') ? 'done' : parts.map((p) => p.status).join(' + '),
   };
 }
 
@@ -60,8 +61,10 @@ export function sourceLine(table, result) {
   const p = provenanceOf(result);
   const time = (s) => (s == null ? 'not recorded' : duration(s));
   const clean = p.dirty ? ' — **not known to be clean**' : '';
+  // A sweep collected before it finished (collect --partial) says so: its games are not the table's size.
+  const unfinished = p.status !== 'done' ? ` — **unfinished** (${p.status})` : '';
   return (
-    `Confirmation: ${p.games} games (${result.gamesPerCell} per cell), played on the lab at commit ${p.commit}${clean}, ` +
+    `Confirmation: ${p.games} games (${result.gamesPerCell} per cell)${unfinished}, played on the lab at commit ${p.commit}${clean}, ` +
     `deals from first seed ${p.firstSeed} (${p.deals} deals); ${time(p.wallSeconds)} of wall time, ${time(p.cpuSeconds)} of CPU time (sweep ${p.sweeps}; \`${REPORT_RESULTS}${table.preset}.json\`).`
   );
 }

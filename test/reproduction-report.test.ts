@@ -10,7 +10,7 @@
  *   delivered;
  * - a collected table's heading line comes from its provenance, a pending one shows no numbers.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -146,6 +146,15 @@ describe('the fixture and the empty folder', () => {
     const rows = (text: string) => text.slice(text.indexOf('## Row by row'), text.indexOf('## Why rows differ'));
     for (const text of [fixture, empty, read('REPRODUCTION.md')]) expect(rows(text)).not.toContain('reproduction/results/');
     expect(empty).not.toMatch(/\| \d+\.\d ± \d+\.\d \| \d+\.\d ± \d+\.\d \|/);
+  });
+
+  test('a sweep collected before it finished (collect --partial) is marked so in its heading', () => {
+    const partial = JSON.parse(readFileSync(new URL('thesis-7.4-iterations.json', FIXTURE), 'utf8'));
+    partial.provenance.status = 'running';
+    const folder = pathToFileURL(`${mkdtempSync(join(tmpdir(), 'confirmation-'))}/`);
+    writeFileSync(new URL('thesis-7.4-iterations.json', folder), JSON.stringify(partial));
+    expect(report(folder)).toContain('Confirmation: 2520 games (840 per cell) — **unfinished** (running), played on the lab');
+    expect(fixture).not.toContain('unfinished');
   });
 
   test("a chart draws ours only where the table has them, the paper's always", () => {
