@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Plays the papers' presets on a running lab (`npm start`) and saves what REPRODUCTION.md reads:
+// Plays the papers' presets on a running lab (`npm start`) and saves their results: to results/
+// (the earlier runs, history.md) unless --out; confirm.sh collects the confirmation, which
+// REPRODUCTION.md is made from, with --out confirmation:
 //
 //   node reproduction/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--first-seed S] [--priority P]
 //   node reproduction/lab.mjs collect [--url U] [--partial] [--first-seed S] [--out DIR] [--allow-dirty] [--commit C] [--merge]

@@ -1,12 +1,20 @@
 /**
- * The stored results of the paper presets (reproduction/results/<preset>.json) read against the
- * published tables, and REPRODUCTION.md's summary of them, in shared code so that
- * reproduction/report.mjs and the tests read and count them the same way.
+ * The stored results of the paper presets read against the published tables, and
+ * REPRODUCTION.md's summary of them, in shared code so that reproduction/report.mjs and the tests
+ * read and count them the same way.
  */
 import { comparePaper, rowFromCells, type CellRoles, type OurRow, type PaperComparison } from './paper-comparison.js';
 import type { PublishedRow, PublishedTable } from './published.js';
 
-/** What a row needs of a stored result (reproduction/results/<preset>.json): its cells and the export's per-order standings. */
+/**
+ * Where the report's results are, from the repository's root: the confirmation run's
+ * (<preset>.json each), the only results REPRODUCTION.md is made from. The earlier runs
+ * (reproduction/results/) are history (reproduction/history.md). One constant, so that the report
+ * and the tests that count it again cannot read different folders.
+ */
+export const REPORT_RESULTS = 'reproduction/confirmation/';
+
+/** What a row needs of a stored result (<folder>/<preset>.json): its cells and the export's per-order standings. */
 export interface StoredResult {
   cells: readonly (CellRoles & { agents: readonly string[] })[];
   orders?: readonly { orders: readonly { standings: readonly { agent: string; games: number; wins: number; vp: { mean: number } }[] }[] }[];
