@@ -147,6 +147,22 @@ function playOut(
   return steps;
 }
 
+/**
+ * The property of the whole-game tests: for each generated setup, move seed and move mode, a new
+ * game `s` is started and `check(s, mode, play)` runs, where `play` plays it out to the end with
+ * `onStep` after every step (and the step's index).
+ */
+function forRandomGames(numRuns: number, check: (s: GameState, mode: MoveMode, play: (onStep: (info: StepInfo, index: number) => void) => void) => void): void {
+  fc.assert(
+    fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
+      const s = newGame(configOf(setup));
+      let index = 0;
+      check(s, mode, (onStep) => playOut(s, new Rng(moveSeed), mode, (info) => onStep(info, index++)));
+    }),
+    { numRuns },
+  );
+}
+
 /** A random state part-way through a game (never over): `stopAt` steps played, at most 17. */
 function midGame(setup: Setup, moveSeed: number, mode: MoveMode, stopAt: number): GameState {
   const s = newGame(configOf(setup));
@@ -509,22 +525,18 @@ function expectedCoinChange(info: StepInfo): { perSeat: number[]; discards: numb
 
 describe('random games: card accounting', () => {
   it('every card is in exactly one place at every step, and each Age holds its deck', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        const dealt: Dealt = new Map();
-        noteDeal(s, dealt);
-        checkCards(s, dealt);
-        playOut(s, new Rng(moveSeed), mode, ({ after }) => {
-          noteDeal(after, dealt);
-          checkCards(after, dealt);
-        });
-        expect([...dealt.keys()].sort()).toEqual([1, 2, 3]);
-        expect(s.phase).toBe(PHASE_OVER);
-        for (let p = 0; p < s.n; p++) expect(s.handLen[p]).toBe(0);
-      }),
-      { numRuns: 60 },
-    );
+    forRandomGames(60, (s, _mode, play) => {
+      const dealt: Dealt = new Map();
+      noteDeal(s, dealt);
+      checkCards(s, dealt);
+      play(({ after }) => {
+        noteDeal(after, dealt);
+        checkCards(after, dealt);
+      });
+      expect([...dealt.keys()].sort()).toEqual([1, 2, 3]);
+      expect(s.phase).toBe(PHASE_OVER);
+      for (let p = 0; p < s.n; p++) expect(s.handLen[p]).toBe(0);
+    });
   });
 });
 
@@ -561,51 +573,37 @@ describe('the accounting check itself', () => {
 
 describe('random games: coins', () => {
   it('coins are never negative, for any seat, after any step', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        checkCoinsNonNegative(s, 'start');
-        let i = 0;
-        playOut(s, new Rng(moveSeed), mode, ({ after }) => checkCoinsNonNegative(after, `step ${i++}`));
-      }),
-      { numRuns: 60 },
-    );
+    forRandomGames(60, (s, _mode, play) => {
+      checkCoinsNonNegative(s, 'start');
+      play(({ after }, i) => checkCoinsNonNegative(after, `step ${i}`));
+    });
   });
 
   it('coins paid equal coins received: each seat’s change is exactly what its moves and its neighbours’ imply', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        let i = 0;
-        playOut(s, new Rng(moveSeed), mode, (info) => {
-          const { before, after } = info;
-          const where = `step ${i++} (age ${before.age} turn ${before.turn} phase ${before.phase})`;
-          const want = expectedCoinChange(info);
-          const got = [...Array(before.n).keys()].map((p) => after.coins[p] - before.coins[p]);
-          expect(got, `${where}: coin change per seat`).toEqual(want.perSeat);
-          // The same as a total: trade payments cancel between neighbours.
-          const total = got.reduce((a, b) => a + b, 0);
-          expect(total, `${where}: total coin change`).toBe(3 * want.discards - want.bank + want.effects);
-        });
+    forRandomGames(60, (_s, _mode, play) =>
+      play((info, i) => {
+        const { before, after } = info;
+        const where = `step ${i} (age ${before.age} turn ${before.turn} phase ${before.phase})`;
+        const want = expectedCoinChange(info);
+        const got = [...Array(before.n).keys()].map((p) => after.coins[p] - before.coins[p]);
+        expect(got, `${where}: coin change per seat`).toEqual(want.perSeat);
+        // The same as a total: trade payments cancel between neighbours.
+        const total = got.reduce((a, b) => a + b, 0);
+        expect(total, `${where}: total coin change`).toBe(3 * want.discards - want.bank + want.effects);
       }),
-      { numRuns: 60 },
     );
   });
 });
 
 describe('random games: legal moves', () => {
   it('a discard is always legal, and legalMoves is never empty for an acting seat', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        checkLegalMoves(s, mode);
-        playOut(s, new Rng(moveSeed), mode, ({ after }) => {
-          // Both modes at every decision point, whichever one the game is played with.
-          for (const m of MODES) checkLegalMoves(after, m);
-        });
-      }),
-      { numRuns: 40 },
-    );
+    forRandomGames(40, (s, mode, play) => {
+      checkLegalMoves(s, mode);
+      play(({ after }) => {
+        // Both modes at every decision point, whichever one the game is played with.
+        for (const m of MODES) checkLegalMoves(after, m);
+      });
+    });
   });
 });
 
