@@ -51,24 +51,21 @@ USER node
 FROM runtime AS coordinator
 ENV PORT=8080
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/healthcheck.mjs", "PORT", "/readyz"]
 CMD ["node", "services/coordinator/dist/src/main.js"]
 
 FROM runtime AS worker
 # One game per core keeps every core busy; V8's parallel GC helpers would only compete with games.
 ENV HEALTH_PORT=9090
 EXPOSE 9090
-HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.HEALTH_PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/healthcheck.mjs", "HEALTH_PORT", "/readyz"]
 STOPSIGNAL SIGTERM
 CMD ["node", "--single-threaded-gc", "services/worker/dist/src/main.js"]
 
 FROM runtime AS dashboard
 ENV PORT=8081
 EXPOSE 8081
-HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8081) + '/dashboard/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/healthcheck.mjs", "PORT", "/dashboard/healthz"]
 CMD ["node", "services/dashboard/dist/src/main.js"]
 
 # Everything in one container (needs REDIS_URL): what `npm start` runs.

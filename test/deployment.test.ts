@@ -4,8 +4,10 @@
  * on the repository's files finds nothing, and each finds the drift it is for in a modified copy,
  * so that every check here can fail.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { BACKLOG_ROUTE } from '@wonderlab/coordinator';
@@ -39,6 +41,8 @@ import {
   dockerUserProblems,
   dockerWorkerGcProblems,
   duplicateProblems,
+  effective,
+  HEALTHCHECK_SCRIPT,
   ingressProblems,
   isFile,
   K8S_CHECKS,
@@ -112,6 +116,24 @@ describe('Dockerfile', () => {
 
   test('the base image defaults to the official Node 20 image', () => {
     expect(dockerfileText).toMatch(/^ARG NODE_IMAGE=node:20-\S+$/m);
+  });
+
+  test('the probe script exits 0 on a 2xx answer from the path on $<variable>, 1 otherwise', async () => {
+    const server = createServer((req, res) => res.writeHead(req.url === '/readyz' ? 200 : 503).end());
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = String((server.address() as AddressInfo).port);
+    const probe = (args: string[], env: NodeJS.ProcessEnv) =>
+      new Promise<number | null>((done) => execFile(process.execPath, [repoPath(HEALTHCHECK_SCRIPT), ...args], { env }, (err) => done(err ? (err.code as number) : 0)));
+    try {
+      expect(await probe(['PORT', '/readyz'], { PORT: port })).toBe(0);
+      expect(await probe(['HEALTH_PORT', '/readyz'], { HEALTH_PORT: port })).toBe(0);
+      expect(await probe(['PORT', '/dashboard/healthz'], { PORT: port })).toBe(1);
+      expect(await probe(['PORT', '/readyz'], {})).toBe(1);
+    } finally {
+      server.close();
+    }
+    // Nothing listens on the port any more.
+    expect(await probe(['PORT', '/readyz'], { PORT: port })).toBe(1);
   });
 });
 
@@ -287,7 +309,11 @@ describe.skipIf(!KUBECTL)('the checks catch drift', () => {
     expect(dockerUserProblems(model)).toEqual(expect.arrayContaining([expect.stringMatching(/target 'runtime' runs as root/)]));
     expect(dockerWorkerGcProblems(model)).toEqual([expect.stringMatching(/--single-threaded-gc/)]);
     expect(dockerCopyProblems(model)).toEqual(expect.arrayContaining([expect.stringMatching(/COPY scripts: not in the repository/), expect.stringMatching(/COPY --from=build \/app\/bin/)]));
-    expect(dockerHealthcheckProblems(model)).toEqual([expect.stringMatching(/'dashboard': HEALTHCHECK asks \/healthz/)]);
+    expect(dockerHealthcheckProblems(model)).toEqual([
+      // Without bin/ in the image, no target's probe script is there.
+      ...['coordinator', 'worker', 'dashboard'].map((t) => `Dockerfile:${effective(model.stages, t).healthcheck!.line}: target '${t}': HEALTHCHECK runs bin/healthcheck.mjs, which is not in the image`),
+      expect.stringMatching(/'dashboard': HEALTHCHECK asks \/healthz/),
+    ]);
     const noDist = { ...dockerModel, ignored: dockerignore('node_modules\n') };
     expect(dockerignoreProblems(noDist)).toEqual(expect.arrayContaining([expect.stringMatching(/does not exclude shared\/dist/), expect.stringMatching(/does not exclude shared\/node_modules/), expect.stringMatching(/does not exclude \.env /)]));
     const fixedBase = dockerfileText.replace('FROM ${NODE_IMAGE} AS runtime', 'FROM node:20 AS runtime').replace(/^ARG NODE_IMAGE=.*$/m, 'ARG NODE_IMAGE');

@@ -12,25 +12,28 @@
  *
  * Needs the build (npx tsc -b) and redis-server on PATH.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
 import { CoordinatorEnvSchema, Feeder, startCoordinator, type RunningCoordinator } from '@wonderlab/coordinator';
 import { GameWorker } from '@wonderlab/worker';
 import { KeyspaceLostError, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
-import { privateRedis, request, sleep, waitUntil, type PrivateRedis } from './support/processes.js';
+import { ownRedis } from './support/own-redis.js';
+import { request, sleep, waitUntil } from './support/processes.js';
 import { claim, gamesDone, recordBatch, resultCount } from '../shared/test/store-support.js';
 
 const silent = pino({ level: 'silent' });
 const PREFIX = 'faults';
 const QUEUE = 'games';
 
-let redis: PrivateRedis;
 /** What each test opened, closed after it. */
 const opened: (() => Promise<unknown>)[] = [];
+const own = ownRedis(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
 const connect = (): Redis => {
-  const c = connectRedis(redis.url).on('error', () => {});
+  const c = connectRedis(own.redis.url).on('error', () => {});
   opened.push(() => closeRedis(c));
   return c;
 };
@@ -52,21 +55,6 @@ async function fillUp(c: Redis): Promise<number> {
   return max;
 }
 
-beforeAll(async () => {
-  redis = await privateRedis();
-});
-
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-  const c = connectRedis(redis.url);
-  await c.config('SET', 'maxmemory', '0');
-  await c.flushall();
-  await closeRedis(c);
-});
-
-afterAll(async () => {
-  await redis?.destroy();
-});
 
 describe('Redis out of memory', () => {
   test('the result and claim scripts are refused whole: nothing is written, and they work once memory is back', async () => {
@@ -170,7 +158,7 @@ interface Lab {
 async function startLab(env: Record<string, string> = {}): Promise<Lab> {
   const { logger, lines } = recordingLogger();
   const config = CoordinatorEnvSchema.parse({
-    REDIS_URL: redis.url,
+    REDIS_URL: own.redis.url,
     KEY_PREFIX: PREFIX,
     QUEUE_NAME: QUEUE,
     PORT: '0',

@@ -13,13 +13,14 @@
  *
  * Needs the build (npx tsc -b) and redis-server on PATH.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pino } from 'pino';
 import { Sweep, parseSweepSpec } from '@wonderlab/shared';
 import { Feeder } from '@wonderlab/coordinator';
 import { GameWorker } from '@wonderlab/worker';
 import { SweepStore, closeRedis, connectRedis, gameQueue, jobId } from '@wonderlab/shared/store';
-import { ENTRY, exitOf, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from './support/processes.js';
+import { ownRedis } from './support/own-redis.js';
+import { ENTRY, exitOf, request, sleep, startProcess, waitUntil, type LabProcess } from './support/processes.js';
 import { gamesDone, resultCount } from '../shared/test/store-support.js';
 
 const silent = pino({ level: 'silent' });
@@ -27,14 +28,19 @@ const silent = pino({ level: 'silent' });
 const CLOSE_MS = 2000;
 const COMMON = { KEY_PREFIX: 'outage', QUEUE_NAME: 'games', SHUTDOWN_CLOSE_MS: String(CLOSE_MS), OUTAGE_LOG_INTERVAL_MS: '1000' };
 
-let redis: PrivateRedis;
 const started: LabProcess[] = [];
+const own = ownRedis(async () => {
+  for (const p of started.splice(0)) {
+    if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
+    await p.exit;
+  }
+});
 
 /** A test-side connection: its errors while Redis is down are expected, not news. */
-const connect = () => connectRedis(redis.url).on('error', () => {});
+const connect = () => connectRedis(own.redis.url).on('error', () => {});
 
 function start(name: keyof typeof ENTRY, env: Record<string, string>, args: string[] = []): LabProcess {
-  const p = startProcess(name, [ENTRY[name], ...args], { ...COMMON, REDIS_URL: redis.url, ...env });
+  const p = startProcess(name, [ENTRY[name], ...args], { ...COMMON, REDIS_URL: own.redis.url, ...env });
   started.push(p);
   return p;
 }
@@ -56,24 +62,6 @@ async function terminate(p: LabProcess, boundMs: number, stoppedMsg: string) {
   return exit;
 }
 
-beforeAll(async () => {
-  redis = await privateRedis();
-});
-
-afterEach(async () => {
-  for (const p of started.splice(0)) {
-    if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
-    await p.exit;
-  }
-  if (!redis.proc || redis.proc.exitCode !== null || redis.proc.signalCode !== null) await redis.start();
-  const c = connect();
-  await c.flushall();
-  await closeRedis(c);
-});
-
-afterAll(async () => {
-  await redis?.destroy();
-});
 
 describe('coordinator', () => {
   test('Redis up: ready, and SIGTERM stops it cleanly', async () => {
@@ -90,7 +78,7 @@ describe('coordinator', () => {
     const spec = { name: 'o', players: 3, seats: ['random', 'random', 'random'], deals: { count: 2 } };
     const created = await request(`${url}/api/sweeps`, { method: 'POST', json: spec });
     expect(created.status).toBe(201);
-    await redis.stop('SIGKILL');
+    await own.redis.stop('SIGKILL');
 
     const ready = await request(`${url}/readyz`);
     expect(ready.status).toBe(503);
@@ -125,16 +113,16 @@ describe('coordinator', () => {
   });
 
   test('started with Redis down: 503 until Redis comes up, then it serves; SIGTERM while reconnecting stops it', async () => {
-    await redis.stop('SIGKILL');
+    await own.redis.stop('SIGKILL');
     const { p, url } = await coordinator();
     expect((await request(`${url}/readyz`)).status).toBe(503);
     expect((await request(`${url}/api/sweeps`)).status).toBe(503);
-    await redis.start();
+    await own.redis.start();
     await waitUntil(async () => (await request(`${url}/readyz`)).status === 200, 'the coordinator to be ready', 15_000, 200);
     expect((await request(`${url}/api/sweeps`)).status).toBe(200);
     await p.waitForLog('redis reachable again');
 
-    await redis.stop('SIGKILL');
+    await own.redis.stop('SIGKILL');
     await waitUntil(async () => (await request(`${url}/readyz`)).status === 503, 'the coordinator to see the outage', 5000, 100);
     await terminate(p, CLOSE_MS + 3000, 'coordinator stopped');
   });
@@ -144,7 +132,7 @@ describe('worker', () => {
   const spec = (seats: string[]) => parseSweepSpec({ name: 'w', players: 3, seats, deals: { count: 1 } });
 
   test('started with Redis down: the outage is logged once, then at most once per interval; SIGTERM stops it', async () => {
-    await redis.stop('SIGKILL');
+    await own.redis.stop('SIGKILL');
     const p = start('worker', { WORKER_SLOTS: '1', SHUTDOWN_GRACE_MS: '1000' });
     await p.waitForLog('redis unreachable');
     await sleep(3500);
@@ -168,12 +156,12 @@ describe('worker', () => {
     const p = start('worker', { WORKER_SLOTS: '1', SHUTDOWN_GRACE_MS: '1500', LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000' });
     expect(await feeder.feed(meta.id)).toBe(1);
     await p.waitForLog('game started');
-    await redis.stop('SIGKILL');
+    await own.redis.stop('SIGKILL');
     await p.waitForLog('redis unreachable');
     await terminate(p, 1500 + CLOSE_MS + 3000, 'worker stopped');
     expect(p.logged('game finished')).toEqual([]);
 
-    await redis.start();
+    await own.redis.start();
     // Another worker finds the job stalled (its lock expired with the dead process) and plays it.
     const b = new GameWorker({ redis: connect(), prefix: COMMON.KEY_PREFIX, queueName: COMMON.QUEUE_NAME, slots: 1, lockDuration: 2000, stalledInterval: 1000, logger: silent });
     b.start();
@@ -263,7 +251,7 @@ describe('wonderlab serve', () => {
   test('SIGTERM stops it with Redis down', async () => {
     const p = serve();
     const url = (await p.waitForLog('coordinator listening')).url as string;
-    await redis.stop('SIGKILL');
+    await own.redis.stop('SIGKILL');
     await waitUntil(async () => (await request(`${url}/readyz`)).status === 503, 'the lab to see the outage', 5000, 100);
     expect((await request(`${url}/api/sweeps`)).status).toBe(503);
     const exit = await terminate(p, 1000 + 3 * CLOSE_MS + 3000, 'lab stopped');

@@ -26,10 +26,7 @@ import {
   legalMoves,
   moveAction,
   moveCard,
-  movePayLeft,
-  movePayRight,
   newGame,
-  stateFromPosition,
   step,
   type GameState,
 } from '../src/engine/index.js';

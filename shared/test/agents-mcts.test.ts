@@ -162,54 +162,45 @@ function describeMove(m: number): string {
   return `${d.action} ${d.card}`;
 }
 
-describe('MCTS finds the obvious move', () => {
-  it('Age III, last turn: builds the card that completes a science set (+8 VP, the win)', () => {
-    const s = stateFromPosition(SCIENCE);
-    expect(s.turn).toBe(6);
-    // The position is what the comment says.
-    const legal = legalMoves(s, 0, 'cheapest');
-    expect(legal.map(describeMove).sort()).toEqual(['build University', 'discard Palace', 'discard University']);
-    for (const p of [1, 2]) expect(legalMoves(s, p, 'cheapest').every((m) => moveAction(m) === ACTION_DISCARD)).toBe(true);
-    const discardOf = (p: number) => legalMoves(s, p, 'cheapest')[0];
-    const build = legal.find((m) => moveAction(m) === ACTION_BUILD)!;
-    const withUniversity = finalScoresAfter(s, [build, discardOf(1), discardOf(2)]);
-    const without = finalScoresAfter(s, [legal.find((m) => moveAction(m) === ACTION_DISCARD)!, discardOf(1), discardOf(2)]);
-    expect(withUniversity[0]).toBeGreaterThan(Math.max(withUniversity[1], withUniversity[2]));
-    expect(without[0]).toBeLessThan(Math.max(without[1], without[2]));
-    expect(withUniversity[0] - without[0]).toBeGreaterThanOrEqual(7);
+/**
+ * A last-turn position in which one seat has a single winning build and every other seat can only
+ * discard: what the seat may do, the build that wins, and the VP it gains at least.
+ */
+const OBVIOUS_MOVES = [
+  { name: 'Age III, last turn: builds the card that completes a science set (+8 VP, the win)', position: SCIENCE, seat: 0, listing: ['build University', 'discard Palace', 'discard University'], win: 'build University', gain: 7, seeds: [1, 2, 3] },
+  { name: 'Age III, last turn, seat 1: builds the military card that wins both conflicts', position: MILITARY, seat: 1, listing: ['build Arsenal', 'discard Arsenal', 'discard Palace'], win: 'build Arsenal', gain: 11, seeds: [4, 5, 6] },
+];
 
-    for (const seed of [1, 2, 3]) {
+describe('MCTS finds the obvious move', () => {
+  for (const { name, position, seat, listing, win, gain, seeds } of OBVIOUS_MOVES) it(name, () => {
+    const s = stateFromPosition(position);
+    expect(s.turn).toBe(6);
+    // The position is what its comment says.
+    const legal = legalMoves(s, seat, 'cheapest');
+    expect(legal.map(describeMove).sort()).toEqual(listing);
+    const others = [...Array(s.n).keys()].filter((p) => p !== seat);
+    for (const p of others) expect(legalMoves(s, p, 'cheapest').every((m) => moveAction(m) === ACTION_DISCARD)).toBe(true);
+    /** The seat's move with every other seat discarding. */
+    const withOthersDiscarding = (m: number) => [...Array(s.n).keys()].map((p) => (p === seat ? m : legalMoves(s, p, 'cheapest')[0]));
+    const bestOther = (scores: number[]) => Math.max(...others.map((p) => scores[p]));
+    const build = legal.find((m) => moveAction(m) === ACTION_BUILD)!;
+    const withBuild = finalScoresAfter(s, withOthersDiscarding(build));
+    const without = finalScoresAfter(s, withOthersDiscarding(legal.find((m) => moveAction(m) === ACTION_DISCARD)!));
+    expect(withBuild[seat]).toBeGreaterThan(bestOther(withBuild));
+    expect(without[seat]).toBeLessThan(bestOther(without));
+    expect(withBuild[seat] - without[seat]).toBeGreaterThanOrEqual(gain);
+
+    for (const seed of seeds) {
       const started = performance.now();
-      const d = decide('mcts(it=200)', s, 0, seed);
+      const d = decide('mcts(it=200)', s, seat, seed);
       expect(performance.now() - started).toBeLessThan(2000);
-      expect(describeMove(d.move), `seed ${seed}`).toBe('build University');
+      expect(describeMove(d.move), `seed ${seed}`).toBe(win);
       expect(moveCard(d.move)).toBe(moveCard(build));
       expect(d.iterations).toBe(400);
     }
     // The other rewards and final-move rules agree.
     for (const spec of ['mcts(it=200,reward=margin)', 'mcts(it=200,reward=rank)', 'mcts(it=200,final=mean)', 'mcts(it=200,tree=seats,trades=all)']) {
-      expect(describeMove(decide(spec, s, 0, 9).move), spec).toBe('build University');
-    }
-  });
-
-  it('Age III, last turn, seat 1: builds the military card that wins both conflicts', () => {
-    const s = stateFromPosition(MILITARY);
-    expect(s.turn).toBe(6);
-    const legal = legalMoves(s, 1, 'cheapest');
-    expect(legal.map(describeMove).sort()).toEqual(['build Arsenal', 'discard Arsenal', 'discard Palace']);
-    for (const p of [0, 2]) expect(legalMoves(s, p, 'cheapest').every((m) => moveAction(m) === ACTION_DISCARD)).toBe(true);
-    const discardOf = (p: number) => legalMoves(s, p, 'cheapest')[0];
-    const build = legal.find((m) => moveAction(m) === ACTION_BUILD)!;
-    const withArsenal = finalScoresAfter(s, [discardOf(0), build, discardOf(2)]);
-    const without = finalScoresAfter(s, [discardOf(0), legal.find((m) => moveAction(m) === ACTION_DISCARD)!, discardOf(2)]);
-    expect(withArsenal[1]).toBeGreaterThan(Math.max(withArsenal[0], withArsenal[2]));
-    expect(without[1]).toBeLessThan(Math.max(without[0], without[2]));
-
-    for (const seed of [4, 5, 6]) {
-      const started = performance.now();
-      const d = decide('mcts(it=200)', s, 1, seed);
-      expect(performance.now() - started).toBeLessThan(2000);
-      expect(describeMove(d.move), `seed ${seed}`).toBe('build Arsenal');
+      expect(describeMove(decide(spec, s, seat, 9).move), spec).toBe(win);
     }
   });
 });

@@ -34,51 +34,63 @@ function everyDecision(players: number, seed: number, rng: Rng, cap: number | un
   }
 }
 
+interface Decision {
+  s: GameState;
+  p: number;
+  legal: number[];
+  /** The game's own generator (it draws the random moves). */
+  rng: Rng;
+  seed: number;
+  cap: number | undefined;
+  /** How many decisions were checked before this one. */
+  index: number;
+  /** The thesis rule the decision falls under, and that rule's candidate moves (thesisRuleCandidates). */
+  rule: number;
+  candidates: number[];
+}
+
+/**
+ * Runs `check` at every decision of `numRuns` random games (3 to 7 players, payments capped at one
+ * of `caps`), then makes sure there were over 1000 decisions and that random play reached every
+ * rule, so that each branch of both versions was compared.
+ */
+function checkEveryDecision(numRuns: number, caps: readonly (number | undefined)[], check: (d: Decision) => void): void {
+  let index = 0;
+  const rulesSeen = new Set<number>();
+  const candidates: number[] = [];
+  fc.assert(
+    fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(...caps), (players, seed, cap) => {
+      const rng = new Rng(seed);
+      everyDecision(players, seed, rng, cap, (s, p, legal) => {
+        const rule = thesisRuleCandidates(s, p, legal, candidates);
+        rulesSeen.add(rule);
+        check({ s, p, legal, rng, seed, cap, index: index++, rule, candidates });
+      });
+    }),
+    { numRuns },
+  );
+  expect(index).toBeGreaterThan(1000);
+  expect([...rulesSeen].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+}
+
 describe('rule-based playouts follow the same rules as the rulebased agent', () => {
   it('property: same rule, and the agent’s move is among the playout policy’s candidates', () => {
-    let checked = 0;
-    const rulesSeen = new Set<number>();
-    const candidates: number[] = [];
-    fc.assert(
-      fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), (players, seed) => {
-        const rng = new Rng(seed);
-        everyDecision(players, seed, rng, undefined, (s, p, legal) => {
-          const decision = new ThesisRuleBasedAgent().decide(decisionContext(s, p, legal, rng, false));
-          const rule = thesisRuleCandidates(s, p, legal, candidates);
-          const agentRule = Number(/^rule (\d)/.exec(decision.reason ?? '')?.[1]);
-          expect(agentRule).toBe(rule);
-          expect(candidates).toContain(decision.move);
-          rulesSeen.add(rule);
-          checked++;
-        });
-      }),
-      { numRuns: 30 },
-    );
-    expect(checked).toBeGreaterThan(1000);
-    // Random play reaches every rule, so each branch of both versions was compared.
-    expect([...rulesSeen].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    checkEveryDecision(30, [undefined], ({ s, p, legal, rng, rule, candidates }) => {
+      const decision = new ThesisRuleBasedAgent().decide(decisionContext(s, p, legal, rng, false));
+      const agentRule = Number(/^rule (\d)/.exec(decision.reason ?? '')?.[1]);
+      expect(agentRule).toBe(rule);
+      expect(candidates).toContain(decision.move);
+    });
   });
 });
 
 describe('the lazy rule-based playout move', () => {
   it('property: the same move as thesisRulesMove over the legal list, drawn with the same number, with and without a payment cap', () => {
-    let checked = 0;
-    const rulesSeen = new Set<number>();
-    const candidates: number[] = [];
-    fc.assert(
-      fc.property(fc.integer({ min: 3, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(0, 8), (players, seed, cap) => {
-        everyDecision(players, seed, new Rng(seed), cap, (s, p, legal) => {
-          rulesSeen.add(thesisRuleCandidates(s, p, legal, candidates));
-          const eager = new Rng(seed + checked);
-          const lazy = new Rng(seed + checked);
-          expect(thesisRulesMoveLazily(s, p, lazy, cap)).toBe(thesisRulesMove(s, p, legal, eager));
-          expect(Array.from(lazy.s), 'the same numbers drawn').toEqual(Array.from(eager.s));
-          checked++;
-        });
-      }),
-      { numRuns: 40 },
-    );
-    expect(checked).toBeGreaterThan(1000);
-    expect([...rulesSeen].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    checkEveryDecision(40, [0, 8], ({ s, p, legal, seed, cap, index }) => {
+      const eager = new Rng(seed + index);
+      const lazy = new Rng(seed + index);
+      expect(thesisRulesMoveLazily(s, p, lazy, cap)).toBe(thesisRulesMove(s, p, legal, eager));
+      expect(Array.from(lazy.s), 'the same numbers drawn').toEqual(Array.from(eager.s));
+    });
   });
 });

@@ -119,6 +119,10 @@ describe('wonderlab sweep', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('seats.0');
     expect(run('sweep', 'run', 'quick-demo', '--cells', '7').stderr).toContain('no cell');
+    // --threads is checked as play checks it (options.ts), before any game runs.
+    const threads = run('sweep', 'run', 'quick-demo', '--threads', '0');
+    expect(threads.code).toBe(2);
+    expect(threads.stderr).toContain("--threads must be an integer from 1 to 1024, got '0'");
     expect(run('sweep', 'frobnicate').code).toBe(2);
   });
 });

@@ -28,17 +28,10 @@ import {
   verdictOf,
   type OurRow,
   type PublishedRow,
-  type PublishedTable,
 } from '../src/lab/index.js';
+import { tableFixture } from './published-fixtures.js';
 
-const table: PublishedTable = {
-  id: 'test',
-  title: 'a table',
-  preset: 'none',
-  kind: 'cells',
-  reason: 'the table reason',
-  rows: [{ label: 'row', seat: 0, paper: [70, 3], vp: 44, swept: { 'seats.0.it': 100 } }],
-};
+const table = tableFixture([{ label: 'row', seat: 0, paper: [70, 3], vp: 44, swept: { 'seats.0.it': 100 } }], { reason: 'the table reason' });
 const row = table.rows[0];
 
 /** One row's comparison, the row alone in its table (a Holm family of one). */

@@ -147,6 +147,26 @@ function playOut(
   return steps;
 }
 
+/**
+ * The property of the whole-game tests: for each generated setup, move seed and move mode, a new
+ * game `s` is started and `check(s, mode, play)` runs, where `play` plays it out to the end with
+ * `onStep` after every step (and the step's index).
+ */
+function forRandomGames(numRuns: number, check: (s: GameState, mode: MoveMode, play: (onStep: (info: StepInfo, index: number) => void) => void) => void): void {
+  fc.assert(
+    fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
+      const s = newGame(configOf(setup));
+      let index = 0;
+      check(s, mode, (onStep) => playOut(s, new Rng(moveSeed), mode, (info) => onStep(info, index++)));
+    }),
+    { numRuns },
+  );
+}
+
+/** What midGame is given: a setup, the seed of the moves, their mode and the steps to play. */
+type MidGame = [setup: Setup, moveSeed: number, mode: MoveMode, stopAt: number];
+const midGameArb: fc.Arbitrary<MidGame> = fc.tuple(setupArb, moveSeedArb, modeArb, fc.integer({ min: 0, max: 17 }));
+
 /** A random state part-way through a game (never over): `stopAt` steps played, at most 17. */
 function midGame(setup: Setup, moveSeed: number, mode: MoveMode, stopAt: number): GameState {
   const s = newGame(configOf(setup));
@@ -509,22 +529,18 @@ function expectedCoinChange(info: StepInfo): { perSeat: number[]; discards: numb
 
 describe('random games: card accounting', () => {
   it('every card is in exactly one place at every step, and each Age holds its deck', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        const dealt: Dealt = new Map();
-        noteDeal(s, dealt);
-        checkCards(s, dealt);
-        playOut(s, new Rng(moveSeed), mode, ({ after }) => {
-          noteDeal(after, dealt);
-          checkCards(after, dealt);
-        });
-        expect([...dealt.keys()].sort()).toEqual([1, 2, 3]);
-        expect(s.phase).toBe(PHASE_OVER);
-        for (let p = 0; p < s.n; p++) expect(s.handLen[p]).toBe(0);
-      }),
-      { numRuns: 60 },
-    );
+    forRandomGames(60, (s, _mode, play) => {
+      const dealt: Dealt = new Map();
+      noteDeal(s, dealt);
+      checkCards(s, dealt);
+      play(({ after }) => {
+        noteDeal(after, dealt);
+        checkCards(after, dealt);
+      });
+      expect([...dealt.keys()].sort()).toEqual([1, 2, 3]);
+      expect(s.phase).toBe(PHASE_OVER);
+      for (let p = 0; p < s.n; p++) expect(s.handLen[p]).toBe(0);
+    });
   });
 });
 
@@ -561,51 +577,37 @@ describe('the accounting check itself', () => {
 
 describe('random games: coins', () => {
   it('coins are never negative, for any seat, after any step', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        checkCoinsNonNegative(s, 'start');
-        let i = 0;
-        playOut(s, new Rng(moveSeed), mode, ({ after }) => checkCoinsNonNegative(after, `step ${i++}`));
-      }),
-      { numRuns: 60 },
-    );
+    forRandomGames(60, (s, _mode, play) => {
+      checkCoinsNonNegative(s, 'start');
+      play(({ after }, i) => checkCoinsNonNegative(after, `step ${i}`));
+    });
   });
 
   it('coins paid equal coins received: each seat’s change is exactly what its moves and its neighbours’ imply', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        let i = 0;
-        playOut(s, new Rng(moveSeed), mode, (info) => {
-          const { before, after } = info;
-          const where = `step ${i++} (age ${before.age} turn ${before.turn} phase ${before.phase})`;
-          const want = expectedCoinChange(info);
-          const got = [...Array(before.n).keys()].map((p) => after.coins[p] - before.coins[p]);
-          expect(got, `${where}: coin change per seat`).toEqual(want.perSeat);
-          // The same as a total: trade payments cancel between neighbours.
-          const total = got.reduce((a, b) => a + b, 0);
-          expect(total, `${where}: total coin change`).toBe(3 * want.discards - want.bank + want.effects);
-        });
+    forRandomGames(60, (_s, _mode, play) =>
+      play((info, i) => {
+        const { before, after } = info;
+        const where = `step ${i} (age ${before.age} turn ${before.turn} phase ${before.phase})`;
+        const want = expectedCoinChange(info);
+        const got = [...Array(before.n).keys()].map((p) => after.coins[p] - before.coins[p]);
+        expect(got, `${where}: coin change per seat`).toEqual(want.perSeat);
+        // The same as a total: trade payments cancel between neighbours.
+        const total = got.reduce((a, b) => a + b, 0);
+        expect(total, `${where}: total coin change`).toBe(3 * want.discards - want.bank + want.effects);
       }),
-      { numRuns: 60 },
     );
   });
 });
 
 describe('random games: legal moves', () => {
   it('a discard is always legal, and legalMoves is never empty for an acting seat', () => {
-    fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, (setup, moveSeed, mode) => {
-        const s = newGame(configOf(setup));
-        checkLegalMoves(s, mode);
-        playOut(s, new Rng(moveSeed), mode, ({ after }) => {
-          // Both modes at every decision point, whichever one the game is played with.
-          for (const m of MODES) checkLegalMoves(after, m);
-        });
-      }),
-      { numRuns: 40 },
-    );
+    forRandomGames(40, (s, mode, play) => {
+      checkLegalMoves(s, mode);
+      play(({ after }) => {
+        // Both modes at every decision point, whichever one the game is played with.
+        for (const m of MODES) checkLegalMoves(after, m);
+      });
+    });
   });
 });
 
@@ -741,12 +743,9 @@ describe('clone', () => {
   it('is deep: playing a clone to the end never changes the original', () => {
     fc.assert(
       fc.property(
-        setupArb,
+        midGameArb,
         moveSeedArb,
-        modeArb,
-        fc.integer({ min: 0, max: 17 }),
-        moveSeedArb,
-        (setup, moveSeed, mode, stopAt, cloneSeed) => {
+        ([setup, moveSeed, mode, stopAt], cloneSeed) => {
           const s = midGame(setup, moveSeed, mode, stopAt);
           const before = snapshot(s);
           const c = clone(s);
@@ -911,14 +910,7 @@ function checkDeterminize(
  * handCandidates lists the turn-6 card but not the seventh, so the observation differs from that
  * of the sampled worlds (see the report of the test run).
  */
-const SEVENTH_CARD_AFTER_TURN_6: [Setup, number, MoveMode, number, number, number] = [
-  { players: 5, seed: -1533924001, boards: [5, 1, 4, 3, 2], sides: 'random' },
-  1498925326,
-  'cheapest',
-  6,
-  0,
-  0,
-];
+const SEVENTH_CARD_AFTER_TURN_6: MidGame = [{ players: 5, seed: -1533924001, boards: [5, 1, 4, 3, 2], sides: 'random' }, 1498925326, 'cheapest', 6];
 
 const SPECIAL_KINDS = ['seventh card', 'discard build during an Age', 'discard build at the end of an Age'] as const;
 
@@ -976,20 +968,17 @@ describe('determinize', () => {
     let subsetChecks = 0;
     fc.assert(
       fc.property(
-        setupArb,
-        moveSeedArb,
-        modeArb,
-        fc.integer({ min: 0, max: 17 }),
+        midGameArb,
         fc.nat(),
         fc.integer(),
-        (setup, moveSeed, mode, stopAt, viewerPick, detSeed) => {
+        ([setup, moveSeed, mode, stopAt], viewerPick, detSeed) => {
           const s = midGame(setup, moveSeed, mode, stopAt);
           const stats = checkDeterminize(s, viewerPick % s.n, detSeed, mode);
           varied += stats.varied;
           subsetChecks += stats.subsetChecks;
         },
       ),
-      { numRuns: 60, examples: [SEVENTH_CARD_AFTER_TURN_6] },
+      { numRuns: 60, examples: [[SEVENTH_CARD_AFTER_TURN_6, 0, 0]] },
     );
     // The draws did exercise both kinds of hidden hand.
     expect(varied).toBeGreaterThan(0);
@@ -1090,8 +1079,8 @@ function candidateProblems(s: GameState): Problems {
 describe('observe', () => {
   it('copies each city, the viewer’s hand and every public count from the state', () => {
     fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, fc.integer({ min: 0, max: 17 }), (setup, moveSeed, mode, stopAt) => {
-        const s = midGame(setup, moveSeed, mode, stopAt);
+      fc.property(midGameArb, (game) => {
+        const s = midGame(...game);
         for (let viewer = 0; viewer < s.n; viewer++) {
           const obs = observe(s, viewer);
           expect(obs.hand).toEqual(Array.from(handView(s, viewer)));
@@ -1110,11 +1099,10 @@ describe('observe', () => {
 describe('handCandidates', () => {
   it('is the hand plus every card that left it face down since the viewer passed it on', () => {
     fc.assert(
-      fc.property(setupArb, moveSeedArb, modeArb, fc.integer({ min: 0, max: 17 }), (setup, moveSeed, mode, stopAt) => {
-        const s = midGame(setup, moveSeed, mode, stopAt);
-        expect(candidateProblems(s)).toEqual([]);
+      fc.property(midGameArb, (game) => {
+        expect(candidateProblems(midGame(...game))).toEqual([]);
       }),
-      { numRuns: 60, examples: [SEVENTH_CARD_AFTER_TURN_6.slice(0, 4) as [Setup, number, MoveMode, number]] },
+      { numRuns: 60, examples: [[SEVENTH_CARD_AFTER_TURN_6]] },
     );
   });
 

@@ -7,18 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { comparePaper, summarizeTable, type PublishedTable } from '../src/lab/index.js';
+import { tableFixture } from './published-fixtures.js';
 
-const table: PublishedTable = {
-  id: 'test',
-  title: 'a table',
-  preset: 'none',
-  kind: 'cells',
-  rows: [
-    { label: 'a', seat: 0, paper: [70, 3], agents: ['x'] },
-    { label: 'b', seat: 0, paper: [50, 3], agents: ['y'] },
-    { label: 'c', seat: 0, paper: [50, 3], agents: ['z'] },
-  ],
-};
+const table = tableFixture([
+  { label: 'a', seat: 0, paper: [70, 3], agents: ['x'] },
+  { label: 'b', seat: 0, paper: [50, 3], agents: ['y'] },
+  { label: 'c', seat: 0, paper: [50, 3], agents: ['z'] },
+]);
 const games = { a: { games: 1000, wins: 800, vp: NaN }, b: { games: 500, wins: 251, vp: NaN } } as const;
 const compared = (t: PublishedTable) => comparePaper(t, (r) => games[r.label as keyof typeof games]);
 

@@ -174,22 +174,28 @@ describe('Halikarnassos: build from the discard pile', () => {
     expect(s.age).toBe(2);
   });
 
-  // Nothing eligible on the pile (only a card the city owns): nothing happens, play goes on.
-  it('no eligible discarded card: no discard-build phase', () => {
+  /** Turn 5 of Age I: Halikarnassos (this side, city and pile) builds its second stage with an Altar, its neighbours build. */
+  function secondStageTurn(side: 'A' | 'B', built: string[], discard: string[]): GameState {
     const s = game(
       1,
       [
-        { wonder: 'Halicarnassus', side: 'A', stages: 1, built: ['Foundry', 'Ore Vein'], hand: ['Altar', 'Theater', 'Baths'] },
+        { wonder: 'Halicarnassus', side, stages: 1, built, hand: ['Altar', 'Theater', 'Baths'] },
         { wonder: 'Gizah', hand: ['Altar', 'Theater', 'Loom'] },
         { wonder: 'Rhodes', hand: ['Theater', 'Loom', 'Press'] },
       ],
-      ['Ore Vein'],
+      discard,
     );
     play(s, {
       0: move(s, 0, 'Altar', ACTION_STAGE),
       1: move(s, 1, 'Altar', ACTION_BUILD),
       2: move(s, 2, 'Theater', ACTION_BUILD),
     });
+    return s;
+  }
+
+  // Nothing eligible on the pile (only a card the city owns): nothing happens, play goes on.
+  it('no eligible discarded card: no discard-build phase', () => {
+    const s = secondStageTurn('A', ['Foundry', 'Ore Vein'], ['Ore Vein']);
     expect(s.phase).toBe(PHASE_TURN);
     expect(s.turn).toBe(6);
     expect(actingSeats(s)).toEqual([0, 1, 2]);
@@ -197,20 +203,7 @@ describe('Halikarnassos: build from the discard pile', () => {
 
   // Halikarnassos B: every stage builds from the discard pile; stage 2 (CCC) triggers too.
   it('Halikarnassos B stage 2 also builds from the discard pile', () => {
-    const s = game(
-      1,
-      [
-        { wonder: 'Halicarnassus', side: 'B', stages: 1, built: ['Brickyard', 'Clay Pool'], hand: ['Altar', 'Theater', 'Baths'] },
-        { wonder: 'Gizah', hand: ['Altar', 'Theater', 'Loom'] },
-        { wonder: 'Rhodes', hand: ['Theater', 'Loom', 'Press'] },
-      ],
-      ['Tavern'],
-    );
-    play(s, {
-      0: move(s, 0, 'Altar', ACTION_STAGE),
-      1: move(s, 1, 'Altar', ACTION_BUILD),
-      2: move(s, 2, 'Theater', ACTION_BUILD),
-    });
+    const s = secondStageTurn('B', ['Brickyard', 'Clay Pool'], ['Tavern']);
     expect(s.phase).toBe(PHASE_DISCARD_BUILD);
     expect(discardBuildOptions(s, 0)).toEqual(['Tavern']);
     step(s, [encodeMove(card('Tavern'), ACTION_BUILD_DISCARDED), 0, 0]);

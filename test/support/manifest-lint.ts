@@ -484,8 +484,16 @@ export function dockerCmdProblems(model: DockerModel): string[] {
   return problems;
 }
 
-/** The path and port a HEALTHCHECK asks (`fetch('http://127.0.0.1:' + … + '/path')`). */
+/** The images' probe: `node bin/healthcheck.mjs <port variable> </path>`. */
+export const HEALTHCHECK_SCRIPT = 'bin/healthcheck.mjs';
+
+/** The path and port a HEALTHCHECK asks: through the probe script, or inline (`fetch('http://127.0.0.1:' + … + '/path')`). */
 export function healthcheckRequest(hc: Healthcheck, env: Env): { path?: string; port?: number } {
+  const at = hc.argv?.indexOf(HEALTHCHECK_SCRIPT) ?? -1;
+  if (at >= 0) {
+    const [variable, path] = hc.argv!.slice(at + 1);
+    return { path, port: env[variable] ? Number(env[variable]) : undefined };
+  }
   const text = hc.argv ? hc.argv.join(' ') : (hc.shell ?? '');
   const path = /['"](\/[^'"\s]*)['"]/.exec(text)?.[1] ?? /https?:\/\/[^/\s'"]+(\/[^\s'"]*)/.exec(text)?.[1];
   let port: number | undefined;
@@ -508,6 +516,7 @@ export function dockerHealthcheckProblems(model: DockerModel): string[] {
     }
     const { path, port } = healthcheckRequest(eff.healthcheck, eff.env);
     const listening = proc.listenPorts(eff.env);
+    if (eff.healthcheck.argv?.includes(HEALTHCHECK_SCRIPT) && !originOf(model, target, posix.resolve(eff.wd, HEALTHCHECK_SCRIPT))) problems.push(`Dockerfile:${eff.healthcheck.line}: target '${target}': HEALTHCHECK runs ${HEALTHCHECK_SCRIPT}, which is not in the image`);
     if (!path || !proc.paths.has(path)) problems.push(`Dockerfile:${eff.healthcheck.line}: target '${target}': HEALTHCHECK asks ${path ?? '(no path)'}, which the ${target} does not serve (${[...proc.paths].join(', ')})`);
     if (port === undefined || !listening.includes(port)) problems.push(`Dockerfile:${eff.healthcheck.line}: target '${target}': HEALTHCHECK asks port ${port ?? '(unknown)'}, the ${target} listens on ${listening.join(', ') || 'no port'}`);
   }

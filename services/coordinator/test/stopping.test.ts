@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CellStopper, Sweep, parseSweepSpec, playGame, type GameSummary, type StopDecision, type StopRule } from '@wonderlab/shared';
 import { api, startLab, waitForSweep, type TestLab } from './harness.js';
+import { sprtMatchupSweep } from './sweep-fixtures.js';
 
 /**
  * Every cell's decision from a sweep's results alone, fed in play order as the coordinator feeds
@@ -48,15 +49,7 @@ async function run(spec: object): Promise<{ detail: any; sweep: Sweep; rule: Sto
 
 describe('a sweep with a stopping rule', () => {
   test('SPRT per cell: rulebased against random is decided H1, the reverse H0, each in a fraction of the games; the rest are skipped; a replay stops at the same games', async () => {
-    const spec = {
-      name: 'sprt',
-      players: 3,
-      seats: ['random', 'random', 'random'],
-      matchup: { specs: ['rulebased', 'random'], seats: [0, 1] },
-      deals: { count: 400 },
-      stop: { sprt: { seats: [0, 1], elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05 } },
-    };
-    const { detail, sweep, rule } = await run(spec);
+    const { detail, sweep, rule } = await run(sprtMatchupSweep('sprt'));
     expect(detail.status).toBe('done');
     expect(detail.batch).toBe(1);
     const byAgents = new Map(detail.cells.map((c: any) => [c.agents[0], c]));

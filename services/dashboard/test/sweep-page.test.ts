@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { sprtMatchupSweep } from '../../coordinator/test/sweep-fixtures.js';
 import { BrowserTests, submitSweep } from './browser.js';
 
 const preset = JSON.parse(readFileSync(new URL('../../../presets/thesis-7.4-iterations.json', import.meta.url), 'utf8'));
@@ -29,14 +30,7 @@ const GRID_SWEEP = {
 };
 
 /** Adaptive: rulebased against random and back, each cell stopped by an SPRT. */
-const STOPPING_SWEEP = {
-  name: 'Browser test: SPRT',
-  players: 3,
-  seats: ['random', 'random', 'random'],
-  matchup: { specs: ['rulebased', 'random'], seats: [0, 1] },
-  deals: { count: 400 },
-  stop: { sprt: { seats: [0, 1], elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05 } },
-};
+const STOPPING_SWEEP = sprtMatchupSweep('Browser test: SPRT');
 
 const browser = new BrowserTests('sweep-page');
 let lab: TestLab;

@@ -8,9 +8,7 @@
  * The process-level tests run the built entry point (services/worker/dist/src/main.js): build with
  * `npx tsc -b` first. Every test has its own key prefix and queue name, deleted afterwards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { pino } from 'pino';
@@ -22,8 +20,8 @@ import { Feeder } from '@wonderlab/coordinator';
 import { GameWorker } from '../src/index.js';
 import { REDIS_URL, requireRedis, silent, uniqueNames, waitFor } from '../../coordinator/test/harness.js';
 import { claim, gamesDone, resultCount } from '../../../shared/test/store-support.js';
+import { startProcess, type LabProcess, type LogLine } from '../../../test/support/processes.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 
 /** A game of a few milliseconds. */
@@ -38,7 +36,7 @@ const ONE_GAME_BY_LABEL = { 0: 2, 1: 1 };
 let redis: Redis;
 
 // Everything a test starts, torn down in afterEach even when the test fails.
-const children = new Set<WorkerProcess>();
+const children = new Set<LabProcess>();
 const workers: GameWorker[] = [];
 const queues: Queue<GameJobData>[] = [];
 const connections: Redis[] = [];
@@ -99,7 +97,6 @@ async function createSweep(l: Lab, seats: string[], count = 1): Promise<{ id: st
   return { id: meta.id, spec, sweep: new Sweep(spec) };
 }
 
-type LogLine = Record<string, unknown> & { msg: string };
 
 /** An in-process GameWorker with its own connection and a debug logger kept in memory. */
 function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean } = {}): { worker: GameWorker; logs: LogLine[] } {
@@ -121,68 +118,33 @@ function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean } = {}): {
   return { worker, logs };
 }
 
-interface WorkerProcess {
-  proc: ChildProcess;
-  logs: LogLine[];
-  stderr: string[];
-  /** Resolves once the process has exited and its output is read. */
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 /** `node services/worker/dist/src/main.js` on the lab's prefix and queue, one slot, short locks. */
-function spawnWorker(l: Lab, env: Record<string, string> = {}): WorkerProcess {
-  const { NODE_OPTIONS: _ignored, ...inherited } = process.env;
-  const proc = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: {
-      ...inherited,
-      REDIS_URL,
-      KEY_PREFIX: l.prefix,
-      QUEUE_NAME: l.queueName,
-      WORKER_SLOTS: '1',
-      LOCK_DURATION_MS: '2000',
-      STALLED_INTERVAL_MS: '1000',
-      LOG_LEVEL: 'debug',
-      HEALTH_PORT: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function spawnWorker(l: Lab, env: Record<string, string> = {}): LabProcess {
+  const child = startProcess('the worker process', [MAIN], {
+    REDIS_URL,
+    KEY_PREFIX: l.prefix,
+    QUEUE_NAME: l.queueName,
+    WORKER_SLOTS: '1',
+    LOCK_DURATION_MS: '2000',
+    STALLED_INTERVAL_MS: '1000',
+    HEALTH_PORT: '0',
+    ...env,
   });
-  const child: WorkerProcess = {
-    proc,
-    logs: [],
-    stderr: [],
-    exit: new Promise((resolve) => proc.once('close', (code, signal) => resolve({ code, signal }))),
-  };
-  createInterface({ input: proc.stdout! }).on('line', (line) => {
-    try {
-      child.logs.push(JSON.parse(line) as LogLine);
-    } catch {
-      child.stderr.push(`(stdout) ${line}`);
-    }
-  });
-  createInterface({ input: proc.stderr! }).on('line', (line) => child.stderr.push(line));
   children.add(child);
   return child;
 }
 
-const logged = (logs: LogLine[], msg: string) => logs.filter((l) => l.msg === msg);
-
-async function waitForLog(child: WorkerProcess, msg: string, timeoutMs = 15_000): Promise<LogLine> {
-  return waitFor(
-    async () => {
-      const line = logged(child.logs, msg)[0];
-      if (line) return line;
-      if (child.proc.exitCode !== null || child.proc.signalCode !== null) {
-        throw new Error(`the worker process exited (${child.proc.exitCode ?? child.proc.signalCode}) before logging '${msg}':\n${child.stderr.join('\n')}`);
-      }
-      return undefined;
-    },
-    `the worker process to log '${msg}'`,
-    timeoutMs,
-    20,
-  );
+/** A new one-game sweep of `seats`, fed to a worker process (spawnWorker with `env`) that has started the game. */
+async function workerMidGame(tag: string, seats: string[], env: Record<string, string> = {}): Promise<{ l: Lab; id: string; a: LabProcess }> {
+  const l = lab(tag);
+  const { id } = await createSweep(l, seats);
+  const a = spawnWorker(l, env);
+  expect(await l.feeder.feed(id)).toBe(1);
+  await a.waitForLog('game started');
+  return { l, id, a };
 }
+
+const logged = (logs: LogLine[], msg: string) => logs.filter((l) => l.msg === msg);
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -289,12 +251,7 @@ test('the same game queued twice under two job ids is counted once by a running 
 // 2–4. Worker processes killed or stopped mid-game
 
 test('a worker SIGKILLed mid-game: the stalled game is replayed by another worker and counted once', async () => {
-  const l = lab('sigkill');
-  const { id } = await createSweep(l, SLOW);
-  const a = spawnWorker(l);
-  expect(await l.feeder.feed(id)).toBe(1);
-
-  await waitForLog(a, 'game started');
+  const { l, id, a } = await workerMidGame('sigkill', SLOW);
   await sleep(500);
   expect((await queueCounts(l)).active).toBe(1);
   a.proc.kill('SIGKILL');
@@ -317,12 +274,7 @@ test('a worker SIGKILLed mid-game: the stalled game is replayed by another worke
 }, 60_000);
 
 test('SIGTERM with a short grace hands the running game back to the queue; another worker plays it once', async () => {
-  const l = lab('sigterm-handback');
-  const { id } = await createSweep(l, SLOW);
-  const a = spawnWorker(l, { SHUTDOWN_GRACE_MS: '500' });
-  expect(await l.feeder.feed(id)).toBe(1);
-
-  await waitForLog(a, 'game started');
+  const { l, id, a } = await workerMidGame('sigterm-handback', SLOW, { SHUTDOWN_GRACE_MS: '500' });
   await sleep(300);
   const sent = Date.now();
   a.proc.kill('SIGTERM');
@@ -357,12 +309,7 @@ test('SIGTERM with a short grace hands the running game back to the queue; anoth
 }, 60_000);
 
 test('SIGTERM with a generous grace lets the running game finish and be recorded, then the worker exits 0', async () => {
-  const l = lab('sigterm-finish');
-  const { id } = await createSweep(l, MEDIUM);
-  const a = spawnWorker(l, { SHUTDOWN_GRACE_MS: '30000' });
-  expect(await l.feeder.feed(id)).toBe(1);
-
-  await waitForLog(a, 'game started');
+  const { l, id, a } = await workerMidGame('sigterm-finish', MEDIUM, { SHUTDOWN_GRACE_MS: '30000' });
   a.proc.kill('SIGTERM');
   const exit = await withTimeout(a.exit, 20_000, 'the worker to finish its game and exit');
   expect(exit).toEqual({ code: 0, signal: null });

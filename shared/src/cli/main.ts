@@ -23,11 +23,10 @@ import {
 } from '../engine/index.js';
 
 import { agentsMarkdown, agentsText } from '../agents/index.js';
-import { PLAY_USAGE, PlayUsageError, interactivePlay, parsePlayArgs, runPlay } from './play.js';
+import { UsageError } from './options.js';
+import { PLAY_USAGE, interactivePlay, parsePlayArgs, runPlay } from './play.js';
 import { cmdRemote } from './remote.js';
 import { cmdSweep } from './sweep.js';
-
-export class UsageError extends Error {}
 
 const USAGE = `usage: wonderlab <command> [options]
 
@@ -196,7 +195,7 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
   } catch (e) {
     const message = (e as Error).message.split('\n')[0];
     err(`wonderlab ${command ?? ''}: ${message}`.replace(/ +:/, ':'));
-    if (e instanceof UsageError || e instanceof PlayUsageError) {
+    if (e instanceof UsageError) {
       err('run "wonderlab help" for usage');
       return 2;
     }

@@ -2,7 +2,6 @@
  * `wonderlab play`: a tournament on this machine, on all cores, no Redis needed.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { AGENT_KINDS, SpecError, parseAgentList } from '../agents/index.js';
@@ -19,8 +18,7 @@ import {
   type TournamentOptions,
 } from '../lab/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../engine/index.js';
-
-export class PlayUsageError extends Error {}
+import { LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, intOption, threadsOption, valueOptions } from './options.js';
 
 export const PLAY_USAGE = `usage: wonderlab play --ai="<spec>;<spec>;..." [options]
   --ai SPECS         one agent spec per seat, separated by ';' (3 to 7), e.g.
@@ -41,16 +39,9 @@ export const PLAY_USAGE = `usage: wonderlab play --ai="<spec>;<spec>;..." [optio
   --quiet            no progress line
 With no options on a terminal, asks for the agents and settings interactively.`;
 
-function intOption(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new PlayUsageError(`--${name} must be an integer from ${min} to ${max}, got '${value}'`);
-  return n;
-}
-
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new PlayUsageError(`--${name} must be one of ${allowed.join(' | ')}, got '${value}'`);
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(' | ')}, got '${value}'`);
   return value as T;
 }
 
@@ -68,40 +59,32 @@ export function parsePlayArgs(args: string[]): PlayCommand {
     args,
     allowPositionals: true,
     options: {
-      ai: { type: 'string' },
-      setup: { type: 'string' },
+      ...valueOptions('ai', 'setup', 'deals', 'seating', 'sides', 'seed'),
       games: { type: 'string', short: 'n' },
-      deals: { type: 'string' },
-      seating: { type: 'string' },
-      sides: { type: 'string' },
-      seed: { type: 'string' },
-      open: { type: 'boolean' },
-      threads: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      records: { type: 'boolean' },
-      json: { type: 'boolean' },
-      quiet: { type: 'boolean' },
+      ...flagOptions('open', 'records'),
+      ...LOCAL_RUN_OPTIONS,
+      ...OUTPUT_OPTIONS,
     },
   });
-  if (positionals.length > 0) throw new PlayUsageError(`unexpected argument '${positionals[0]}'`);
-  if (values.ai === undefined) throw new PlayUsageError('--ai is required (e.g. --ai="mcts:100,10,100;rulebased;rulebased")');
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (values.ai === undefined) throw new UsageError('--ai is required (e.g. --ai="mcts:100,10,100;rulebased;rulebased")');
   let specs;
   try {
     specs = parseAgentList(values.ai);
   } catch (err) {
-    if (err instanceof SpecError) throw new PlayUsageError(`--ai: ${err.message}`);
+    if (err instanceof SpecError) throw new UsageError(`--ai: ${err.message}`);
     throw err;
   }
   if (specs.length < MIN_PLAYERS || specs.length > MAX_PLAYERS) {
-    throw new PlayUsageError(`--ai: a game needs ${MIN_PLAYERS} to ${MAX_PLAYERS} agents, got ${specs.length}`);
+    throw new UsageError(`--ai: a game needs ${MIN_PLAYERS} to ${MAX_PLAYERS} agents, got ${specs.length}`);
   }
   // 'fixed' board sets come from sweep specs; the command line has no way to list them.
   const setup = oneOf<Setup>('setup', values.setup, SETUPS.filter((x) => x !== 'fixed'), 'random');
-  if (setup === 'thesis' && specs.length !== 3) throw new PlayUsageError(`--setup thesis is for 3 players, got ${specs.length} agents`);
+  if (setup === 'thesis' && specs.length !== 3) throw new UsageError(`--setup thesis is for 3 players, got ${specs.length} agents`);
   const games = intOption('games', values.games, 1, 100_000_000);
   const deals = intOption('deals', values.deals, 1, 10_000_000);
-  if (games !== undefined && setup !== 'random') throw new PlayUsageError(`--games applies to --setup random; with --setup ${setup} use --deals (per board set)`);
-  if (games !== undefined && deals !== undefined) throw new PlayUsageError('give --games or --deals, not both');
+  if (games !== undefined && setup !== 'random') throw new UsageError(`--games applies to --setup random; with --setup ${setup} use --deals (per board set)`);
+  if (games !== undefined && deals !== undefined) throw new UsageError('give --games or --deals, not both');
   const seedText = values.seed ?? '1';
   const seed = /^\d+$/.test(seedText) && Number(seedText) < 2 ** 32 ? Number(seedText) : hashSeed(seedText);
   const sides = oneOf('sides', values.sides, ['A', 'B', 'random'] as const, 'random');
@@ -115,7 +98,7 @@ export function parsePlayArgs(args: string[]): PlayCommand {
       sides,
       open: values.open ?? false,
     },
-    threads: intOption('threads', values.threads, 1, 1024) ?? availableParallelism(),
+    threads: threadsOption(values.threads),
     out: values.out,
     records: values.records ?? false,
     json: values.json ?? false,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { SweepStatistics } from '../lab/index.js';
-import { PlayUsageError } from './play.js';
+import { HELP_OPTION, OUTPUT_OPTIONS, UsageError, flagOptions, valueOptions } from './options.js';
 import { formatSweepSummary, table } from './summary.js';
 import { PRESETS_DIR, listPresets } from './sweep.js';
 
@@ -52,7 +52,7 @@ async function call(lab: Lab, path: string, init: { method?: string; json?: unkn
   if (res.ok) return res;
   const body = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
   const message = body.error ?? `${res.status} ${res.statusText}`;
-  if (res.status === 400) throw new PlayUsageError(message);
+  if (res.status === 400) throw new UsageError(message);
   if (res.status === 401) throw new RemoteError(`the lab at ${lab.url} needs its API token (--token or WONDERLAB_TOKEN): ${message}`);
   throw new RemoteError(message);
 }
@@ -62,11 +62,11 @@ const getJson = async <T>(lab: Lab, path: string): Promise<T> => (await call(lab
 /** A preset's or a file's spec, as written (the lab applies its defaults and says what is wrong). */
 function readSpec(ref: string): unknown {
   const path = existsSync(ref) ? ref : join(PRESETS_DIR, `${ref.replace(/\.json$/, '')}.json`);
-  if (!existsSync(path)) throw new PlayUsageError(`'${ref}' is neither a file nor a preset (presets: ${listPresets().map((p) => p.id).join(', ')})`);
+  if (!existsSync(path)) throw new UsageError(`'${ref}' is neither a file nor a preset (presets: ${listPresets().map((p) => p.id).join(', ')})`);
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new PlayUsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
   }
 }
 
@@ -148,39 +148,29 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      json: { type: 'boolean' },
-      wait: { type: 'boolean' },
-      timeout: { type: 'string' },
-      every: { type: 'string' },
-      format: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: { ...valueOptions('url', 'token', 'timeout', 'every', 'format'), ...flagOptions('wait'), ...OUTPUT_OPTIONS, ...HELP_OPTION },
   });
   if (values.help) {
     out(REMOTE_USAGE);
     return 0;
   }
   const url = values.url ?? process.env.WONDERLAB_URL;
-  if (!url) throw new PlayUsageError('remote needs the lab: --url URL (or WONDERLAB_URL)');
+  if (!url) throw new UsageError('remote needs the lab: --url URL (or WONDERLAB_URL)');
   try {
     new URL(url);
   } catch {
-    throw new PlayUsageError(`--url: '${url}' is not a URL`);
+    throw new UsageError(`--url: '${url}' is not a URL`);
   }
   const lab: Lab = { url: url.endsWith('/') ? url : `${url}/`, token: values.token ?? process.env.WONDERLAB_TOKEN };
   const seconds = (name: 'timeout' | 'every', fallback: number) => {
     const v = values[name];
     if (v === undefined) return fallback;
     const n = Number(v);
-    if (!(n > 0)) throw new PlayUsageError(`--${name} must be a positive number of seconds, got '${v}'`);
+    if (!(n > 0)) throw new UsageError(`--${name} must be a positive number of seconds, got '${v}'`);
     return n;
   };
   const one = (what: string) => {
-    if (positionals.length !== 1) throw new PlayUsageError(`remote ${sub} takes one ${what}`);
+    if (positionals.length !== 1) throw new UsageError(`remote ${sub} takes one ${what}`);
     return positionals[0];
   };
   const tty = process.stderr.isTTY === true;
@@ -210,7 +200,7 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
     case 'export': {
       const id = one('sweep id');
       const format = values.format ?? 'csv';
-      if (!Object.hasOwn(EXPORTS, format)) throw new PlayUsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
+      if (!Object.hasOwn(EXPORTS, format)) throw new UsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
       const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/${EXPORTS[format]}`);
       const sink = values.out ? createWriteStream(values.out) : new Writable({ write: (chunk, _enc, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) });
       const body = res.body;
@@ -236,6 +226,6 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
       return 0;
     }
     default:
-      throw new PlayUsageError(`unknown remote command '${sub}' (submit, status, wait, export, cancel, list)`);
+      throw new UsageError(`unknown remote command '${sub}' (submit, status, wait, export, cancel, list)`);
   }
 }

@@ -3,7 +3,6 @@
  * on this machine, no Redis needed, with the same games and the same aggregates the lab computes.
  */
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,7 +23,8 @@ import {
   type GameSummary,
   type SweepSpec,
 } from '../lab/index.js';
-import { PlayUsageError, progress } from './play.js';
+import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, threadsOption, valueOptions } from './options.js';
+import { progress } from './play.js';
 import { formatSweepSummary } from './summary.js';
 
 /** The repository's presets/ folder. */
@@ -68,18 +68,18 @@ export function loadSpec(ref: string, dir = PRESETS_DIR): SweepSpec {
   const path = existsSync(ref) ? ref : join(dir, `${ref.replace(/\.json$/, '')}.json`);
   if (!existsSync(path)) {
     const known = listPresets(dir).map((p) => p.id);
-    throw new PlayUsageError(`'${ref}' is neither a file nor a preset (presets: ${known.join(', ')})`);
+    throw new UsageError(`'${ref}' is neither a file nor a preset (presets: ${known.join(', ')})`);
   }
   let input: unknown;
   try {
     input = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new PlayUsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
   }
   try {
     return parseSweepSpec(input);
   } catch (err) {
-    if (err instanceof SweepSpecError) throw new PlayUsageError(`${path}: ${err.message}`);
+    if (err instanceof SweepSpecError) throw new UsageError(`${path}: ${err.message}`);
     throw err;
   }
 }
@@ -112,37 +112,27 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     for (const p of listPresets()) out(`${p.id.padEnd(36)} ${p.name}`);
     return;
   }
-  if (sub !== 'run') throw new PlayUsageError(`unknown sweep command '${sub}' (run, presets)`);
+  if (sub !== 'run') throw new UsageError(`unknown sweep command '${sub}' (run, presets)`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      deals: { type: 'string' },
-      cells: { type: 'string' },
-      threads: { type: 'string' },
-      'by-order': { type: 'boolean' },
-      out: { type: 'string', short: 'o' },
-      json: { type: 'boolean' },
-      quiet: { type: 'boolean' },
-    },
+    options: { ...HELP_OPTION, ...valueOptions('deals', 'cells'), ...flagOptions('by-order'), ...LOCAL_RUN_OPTIONS, ...OUTPUT_OPTIONS },
   });
   if (values.help) {
     out(SWEEP_USAGE);
     return;
   }
-  if (positionals.length !== 1) throw new PlayUsageError('sweep run takes one preset or spec file');
+  if (positionals.length !== 1) throw new UsageError('sweep run takes one preset or spec file');
   let spec = loadSpec(positionals[0]);
   if (values.deals !== undefined) {
     const deals = Number(values.deals);
-    if (!Number.isInteger(deals) || deals < 1) throw new PlayUsageError(`--deals must be a positive integer, got '${values.deals}'`);
+    if (!Number.isInteger(deals) || deals < 1) throw new UsageError(`--deals must be a positive integer, got '${values.deals}'`);
     spec = parseSweepSpec({ ...spec, deals: { ...spec.deals, count: deals } });
   }
-  const threads = values.threads === undefined ? availableParallelism() : Number(values.threads);
-  if (!Number.isInteger(threads) || threads < 1) throw new PlayUsageError(`--threads must be a positive integer, got '${values.threads}'`);
+  const threads = threadsOption(values.threads);
   const sweep = new Sweep(spec);
   const cells = values.cells === undefined ? sweep.cells.map((c) => c.index) : values.cells.split(',').map(Number);
-  for (const c of cells) if (!Number.isInteger(c) || c < 0 || c >= sweep.cells.length) throw new PlayUsageError(`--cells: no cell '${c}' (0 to ${sweep.cells.length - 1})`);
+  for (const c of cells) if (!Number.isInteger(c) || c < 0 || c >= sweep.cells.length) throw new UsageError(`--cells: no cell '${c}' (0 to ${sweep.cells.length - 1})`);
   const plans: GamePlan[] = cells.flatMap((c) => Array.from({ length: sweep.gamesPerCell }, (_, i) => sweep.game(c * sweep.gamesPerCell + i)));
   if (!values.json) out(`${spec.name}: ${plans.length} games in ${cells.length} of ${sweep.cells.length} cells (${sweep.gamesPerCell} per cell); ${threads} thread${threads > 1 ? 's' : ''}`);
 

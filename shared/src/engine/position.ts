@@ -8,16 +8,7 @@
  * case or apostrophes, aliases included.
  */
 import { BOARDS, CARDS, findBoard, findCard } from './catalog.js';
-import {
-  ACTION_BUILD,
-  ACTION_STAGE,
-  hasChain,
-  legalMoves,
-  moveAction,
-  moveCard,
-  movePayLeft,
-  movePayRight,
-} from './moves.js';
+import { decodeMove, hasChain, legalMoves, type ActionName } from './moves.js';
 import { Rng } from './rng.js';
 import { buildStage, placeCard } from './rules.js';
 import { scoreSeat, type ScoreBreakdown } from './scoring.js';
@@ -178,20 +169,18 @@ export function evaluatePosition(input: unknown): PositionEvaluation {
   const s = stateFromPosition(input);
   const players: PositionEvaluation['players'] = [];
   for (let p = 0; p < s.n; p++) {
-    const moves = legalMoves(s, p, 'cheapest');
+    // A hand holds one Age's cards, so a card's name picks out its moves.
+    const moves = legalMoves(s, p, 'cheapest').map(decodeMove);
     const hand: HandCardEvaluation[] = [];
     for (let i = 0; i < s.handLen[p]; i++) {
       const c = s.hands[handBase(p) + i];
-      const find = (action: number) => moves.find((m) => moveCard(m) === c && moveAction(m) === action);
-      const build = find(ACTION_BUILD);
-      const stage = find(ACTION_STAGE);
+      const find = (action: ActionName) => moves.find((m) => m.card === CARDS[c].name && m.action === action);
+      const build = find('build');
+      const stage = find('stage');
       const entry: HandCardEvaluation = {
         card: CARDS[c].name,
-        build:
-          build === undefined
-            ? { legal: false }
-            : { legal: true, free: hasChain(s, p, c), payLeft: movePayLeft(build), payRight: movePayRight(build) },
-        wonder: stage === undefined ? { legal: false } : { legal: true, payLeft: movePayLeft(stage), payRight: movePayRight(stage) },
+        build: build ? { legal: true, free: hasChain(s, p, c), payLeft: build.payLeft, payRight: build.payRight } : { legal: false },
+        wonder: stage ? { legal: true, payLeft: stage.payLeft, payRight: stage.payRight } : { legal: false },
       };
       if (s.powers[p] & POWER_FREE_BUILD) {
         const unused = s.freeBuildAge[p] !== s.age;

@@ -53,8 +53,9 @@ export function scopedLabels(detail, scope) {
   return detail.cells.filter((c) => String(c.index) === String(scope)).flatMap((c) => c.labels.map((l) => ({ ...l, name: l.label })));
 }
 
+/** What every chart shares: it fills its box, draws at once, its legend below; `extra.plugins` adds to the legend rather than replacing it. */
 function baseOptions(extra = {}) {
-  return { responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { position: 'bottom' } }, ...extra };
+  return { responsive: true, maintainAspectRatio: false, animation: false, ...extra, plugins: { legend: { position: 'bottom' }, ...extra.plugins } };
 }
 
 const rateTooltip = {
@@ -96,6 +97,9 @@ function valueAxis(series, title) {
   const log = min > 0 && max / min >= 10;
   return { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `${title}${log ? ' (log scale)' : ''}` }, ...(log ? {} : { grace: '5%' }) };
 }
+
+/** The y axis of a win-rate curve. A fresh object per chart: Chart.js keeps what it is given. */
+const winRateAxis = () => ({ min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } });
 
 const xOf = (series, value) => (series.numeric ? value : String(value));
 
@@ -143,9 +147,41 @@ export function parameterChart(series, paper) {
     data: { datasets },
     options: baseOptions({
       parsing: true,
-      scales: { x: valueAxis(series, series.name), y: { min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } } },
-      plugins: { legend: { position: 'bottom' }, tooltip: rateTooltip },
+      scales: { x: valueAxis(series, series.name), y: winRateAxis() },
+      plugins: { tooltip: rateTooltip },
     }),
+  };
+}
+
+/** A value's place on a shared axis: numbers by size, then texts. */
+const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : typeof a === 'number' ? -1 : typeof b === 'number' ? 1 : String(a).localeCompare(String(b)));
+
+/**
+ * Win rate against one parameter in several sweeps (the compare page): a line per sweep that
+ * swept it, on the union of their values (gaps spanned), with Wilson 95 % bars.
+ * `sweeps`: [{ id, detail }] with the API's sweep detail.
+ */
+export function comparisonChart(sweeps, key, axisTitle) {
+  const values = [...new Set(sweeps.flatMap((s) => s.detail.parameters.filter((p) => p.key === key).flatMap((p) => p.points.map((x) => x.value))))].sort(byValue);
+  const datasets = sweeps
+    .map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) }))
+    .filter((x) => x.series)
+    .map(({ s, i, series }) => {
+      const at = values.map((v) => series.points.find((p) => p.value === v) ?? null);
+      return {
+        label: `${s.detail.name} (${s.id})`,
+        data: at.map((p) => (p ? percent(p.winRate) : null)),
+        errorBars: at.map((p) => (p ? [percent(p.wilson.low), percent(p.wilson.high)] : null)),
+        intervals: at,
+        borderColor: COLORS[i % COLORS.length],
+        backgroundColor: COLORS[i % COLORS.length],
+        spanGaps: true,
+      };
+    });
+  return {
+    type: 'line',
+    data: { labels: values.map(String), datasets },
+    options: baseOptions({ scales: { x: { title: { display: true, text: axisTitle } }, y: winRateAxis() }, plugins: { tooltip: rateTooltip } }),
   };
 }
 
@@ -168,7 +204,7 @@ export function parameterVpChart(series, paper) {
     options: baseOptions({
       parsing: true,
       scales: { x: valueAxis(series, series.name), y: { title: { display: true, text: 'mean VP (± 95 %)' } } },
-      plugins: { legend: { position: 'bottom' }, tooltip: rateTooltip },
+      plugins: { tooltip: rateTooltip },
     }),
   };
 }
@@ -232,41 +268,33 @@ function wonderKeys(labels) {
   return [...keys].sort();
 }
 
-export function wonderWinChart(labels) {
+/** A bar per agent in the agent's colour, its fields from `fields`. */
+const agentBars = (l, fields) => ({ label: l.name, ...fields, backgroundColor: configColour(l.config ?? l.name) });
+
+/**
+ * Bars per wonder (city and side) that any agent played: for each agent, `fields` turns its row
+ * per wonder (null where it never had that wonder) into the dataset's fields.
+ */
+function perWonderChart(labels, fields, options) {
   const keys = wonderKeys(labels);
-  return {
-    type: 'bar',
-    data: {
-      labels: keys,
-      datasets: labels.map((l) => {
-        const rates = keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k));
-        return {
-          label: l.name,
-          data: rates.map((w) => (w ? percent(w.winRate) : null)),
-          errorBars: rates.map((w) => (w ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
-          intervals: rates.map((w) => w ?? null),
-          backgroundColor: configColour(l.config ?? l.name),
-        };
-      }),
-    },
-    options: baseOptions({ scales: { y: { min: 0, max: 100, title: { display: true, text: 'win %' } } }, plugins: { legend: { position: 'bottom' }, tooltip: rateTooltip } }),
-  };
+  const datasets = labels.map((l) => agentBars(l, fields(keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k) ?? null))));
+  return { type: 'bar', data: { labels: keys, datasets }, options: baseOptions(options) };
+}
+
+export function wonderWinChart(labels) {
+  return perWonderChart(
+    labels,
+    (rows) => ({
+      data: rows.map((w) => (w ? percent(w.winRate) : null)),
+      errorBars: rows.map((w) => (w ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
+      intervals: rows,
+    }),
+    { scales: { y: { min: 0, max: 100, title: { display: true, text: 'win %' } } }, plugins: { tooltip: rateTooltip } },
+  );
 }
 
 export function wonderStagesChart(labels) {
-  const keys = wonderKeys(labels);
-  return {
-    type: 'bar',
-    data: {
-      labels: keys,
-      datasets: labels.map((l) => ({
-        label: l.name,
-        data: keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k)?.meanStages ?? null),
-        backgroundColor: configColour(l.config ?? l.name),
-      })),
-    },
-    options: baseOptions({ scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } }),
-  };
+  return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } });
 }
 
 /**
@@ -284,19 +312,13 @@ export function cardsChart(labels, top = 15, minWins = 5) {
       labels: cards,
       datasets: labels.map((l) => {
         const rows = cards.map((c) => l.cards.find((x) => x.card === c) ?? null);
-        return {
-          label: l.name,
-          data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)),
-          cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)),
-          backgroundColor: configColour(l.config ?? l.name),
-        };
+        return agentBars(l, { data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)), cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)) });
       }),
     },
     options: baseOptions({
       indexAxis: 'y',
       scales: { x: { min: 0, title: { display: true, text: 'lift: share of wins with the card ÷ share of all games with it (1: no difference)' } } },
       plugins: {
-        legend: { position: 'bottom' },
         tooltip: {
           callbacks: {
             label(ctx) {
@@ -351,7 +373,6 @@ export function ratingsLadder(ratings) {
       indexAxis: 'y',
       scales: { x: { type: 'linear', title: { display: true, text: `Elo (0: ${ratings.anchor})` } }, y: { type: 'category' } },
       plugins: {
-        legend: { position: 'bottom' },
         tooltip: {
           callbacks: {
             label(ctx) {

@@ -2,7 +2,7 @@
 // its Wilson 95 % bars), every agent pooled over each sweep's cells, their summary rows and how
 // each was made. Everything drawn is the API's (detail, /summary); nothing is computed here.
 import { duration, el, fillTable, getJSON, num, pct } from './api.js';
-import { COLORS, errorBarsPlugin } from './charts.js';
+import { comparisonChart, errorBarsPlugin } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -26,58 +26,18 @@ $('#pick-apply').addEventListener('click', () => {
   location.href = `/compare?ids=${picked.map(encodeURIComponent).join(',')}`;
 });
 
-/** A value's place on a shared axis: numbers by size, then texts. */
-const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : typeof a === 'number' ? -1 : typeof b === 'number' ? 1 : String(a).localeCompare(String(b)));
+const canvasIdOf = (key) => `compare-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 function renderCharts(sweeps) {
   const keys = [...new Set(sweeps.flatMap((s) => s.detail.parameters.map((p) => p.key)))];
   // Axis titles in the parameter table's words (sweeps stored before series carried them: the key).
   const nameOf = (key) => sweeps.map((s) => s.detail.parameters.find((p) => p.key === key)?.name).find(Boolean) ?? key;
   $('#compare-charts').replaceChildren(
-    ...keys.map((key) => {
-      const canvasId = `compare-${key.replace(/[^A-Za-z0-9]+/g, '-')}`;
-      return el('div', { class: 'card' }, el('h2', {}, `Win rate by ${nameOf(key)} (${key})`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasId, role: 'img', 'aria-label': `Win rate by ${nameOf(key)}, one line per sweep, with Wilson 95 % intervals` })));
-    }),
+    ...keys.map((key) =>
+      el('div', { class: 'card' }, el('h2', {}, `Win rate by ${nameOf(key)} (${key})`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasIdOf(key), role: 'img', 'aria-label': `Win rate by ${nameOf(key)}, one line per sweep, with Wilson 95 % intervals` }))),
+    ),
   );
-  for (const key of keys) {
-    const values = [...new Set(sweeps.flatMap((s) => s.detail.parameters.filter((p) => p.key === key).flatMap((p) => p.points.map((x) => x.value))))].sort(byValue);
-    const datasets = sweeps
-      .map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) }))
-      .filter((x) => x.series)
-      .map(({ s, i, series }) => {
-        const at = values.map((v) => series.points.find((p) => p.value === v) ?? null);
-        return {
-          label: `${s.detail.name} (${s.id})`,
-          data: at.map((p) => (p ? 100 * p.winRate : null)),
-          errorBars: at.map((p) => (p ? [100 * p.wilson.low, 100 * p.wilson.high] : null)),
-          intervals: at,
-          borderColor: COLORS[i % COLORS.length],
-          backgroundColor: COLORS[i % COLORS.length],
-          spanGaps: true,
-        };
-      });
-    new Chart(document.getElementById(`compare-${key.replace(/[^A-Za-z0-9]+/g, '-')}`), {
-      type: 'line',
-      data: { labels: values.map(String), datasets },
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
-        scales: { x: { title: { display: true, text: nameOf(key) } }, y: { min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } } },
-        plugins: {
-          legend: { position: 'bottom' },
-          tooltip: {
-            callbacks: {
-              label(ctx) {
-                const p = ctx.dataset.intervals[ctx.dataIndex];
-                return p ? `${ctx.dataset.label}: ${pct(p.winRate)} % (Wilson ${pct(p.wilson.low)}–${pct(p.wilson.high)}, n = ${p.games})` : '';
-              },
-            },
-          },
-        },
-      },
-    });
-  }
+  for (const key of keys) new Chart(document.getElementById(canvasIdOf(key)), comparisonChart(sweeps, key, nameOf(key)));
 }
 
 function renderTables(sweeps) {

@@ -18,7 +18,6 @@ import {
   startLog,
   step,
   type GameRecord,
-  type GameState,
   type LoggedSearch,
   type MoveLog,
   type ScoreBreakdown,

@@ -6,7 +6,7 @@
 import { SCORE_CATEGORIES } from '../../engine/index.js';
 import { Z95, meanHalfWidth, normalHalfWidth, wilson, type Interval, type Summary } from '../stats/stats.js';
 import type { SweepCell, SweptValues } from '../plan/sweep.js';
-import { PROGRESSION_POINTS, progressionBuckets } from './increments.js';
+import { progressionBuckets } from './increments.js';
 import { cellLabels, configOf } from './labels.js';
 
 export interface RateEstimate {
