@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The manifest of the result files README.md, REPRODUCTION.md, reproduction/history.md and docs/agents.md cite
+// The manifest of the result files README.md, REPRODUCTION.md, reproduction/history.md and docs/*.md cite
 // (manifest.json): for each, the sweep, the code version and dirty flag the lab reported for it,
 // its seeds and games, so a reader can tell what every cited number was played from without
 // opening the files.
@@ -20,7 +20,16 @@ const root = new URL('..', here);
 /** The folders of result files (under reproduction/): the confirmation's first, then history. */
 export const RESULT_FOLDERS = ['confirmation/', 'results/', 'targets/', 'fit/results/'];
 /** The documents whose citations the manifest covers. */
-export const CITING = ['README.md', 'REPRODUCTION.md', 'reproduction/history.md', 'docs/agents.md'];
+// Every doc under docs/ too: the README's research notes moved there (issue 43) with their citations.
+export const CITING = [
+  'README.md',
+  'REPRODUCTION.md',
+  'reproduction/history.md',
+  ...readdirSync(new URL('../docs/', import.meta.url))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 const FOLDER = /^reproduction\/(confirmation|results|targets|fit\/results)\/$/;
 
@@ -119,7 +128,7 @@ export function buildManifest() {
   for (const f of files) if (f.startsWith('reproduction/confirmation/')) cited.add(f);
   return {
     about:
-      'The result files README.md, REPRODUCTION.md, reproduction/history.md and docs/agents.md cite, and every confirmation result (node reproduction/manifest.mjs). code: the commit and dirty flag the lab reported for the sweep (dirty null: not recorded), null where the file kept none; stamped: a commit the collector took from its own checkout, not the lab\'s. role confirmation: the held-out run the report is made from; history: earlier runs.',
+      'The result files README.md, REPRODUCTION.md, reproduction/history.md and docs/*.md cite, and every confirmation result (node reproduction/manifest.mjs). code: the commit and dirty flag the lab reported for the sweep (dirty null: not recorded), null where the file kept none; stamped: a commit the collector took from its own checkout, not the lab\'s. role confirmation: the held-out run the report is made from; history: earlier runs.',
     files: [...cited].sort().map(entryOf),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The manifest of cited results (reproduction/manifest.json). What it checks:
- * - every result file README.md, REPRODUCTION.md, reproduction/history.md and docs/agents.md cite exists and is listed,
+ * - every result file README.md, REPRODUCTION.md, reproduction/history.md and docs/*.md cite exists and is listed,
  *   with the code version the lab reported for it, its seeds and games, as manifest.mjs reads them
  *   now;
  * - every result of the confirmation run (reproduction/confirmation/, the report's source) names
