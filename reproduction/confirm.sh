@@ -30,20 +30,20 @@ PRESETS=(
   thesis-7.5-mcts-matrix
   robilliard-2014-table4-scaling
 )
-SEED=$(node -p "JSON.parse(require('fs').readFileSync('reproduction/seeds.json', 'utf8')).confirmation.firstSeed")
+SEED=$(node -p "JSON.parse(require('fs').readFileSync('reproduction/inputs/seeds.json', 'utf8')).confirmation.firstSeed")
 command="${1:-}"
 shift || true
 case "$command" in
   submit)
     priority=1
     for preset in "${PRESETS[@]}"; do
-      node reproduction/lab.mjs submit --presets "$preset" --first-seed "$SEED" --priority "$priority" "$@"
+      node reproduction/scripts/lab.mjs submit --presets "$preset" --first-seed "$SEED" --priority "$priority" "$@"
       priority=$((priority + 1))
     done
     ;;
   collect)
-    node reproduction/lab.mjs collect --first-seed "$SEED" --out confirmation "$@"
-    node reproduction/manifest.mjs
+    node reproduction/scripts/lab.mjs collect --first-seed "$SEED" --out confirmation "$@"
+    node reproduction/scripts/manifest.mjs
     ;;
   *)
     echo "usage: reproduction/confirm.sh submit|collect [--url U] [--token T]" >&2

@@ -12,9 +12,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
 const reproduction = new URL('../reproduction/', import.meta.url);
+const scriptsDir = new URL('scripts/', reproduction);
 // Scripts of the reproduction folder (plain ESM, untyped: imported by URL).
-const { CITING, buildManifest, citations, unconfirmed } = await import(new URL('manifest.mjs', reproduction).href);
-const { readSeeds } = await import(new URL('seeds.mjs', reproduction).href);
+const { CITING, buildManifest, citations, unconfirmed } = await import(new URL('manifest.mjs', scriptsDir).href);
+const { readSeeds } = await import(new URL('seeds.mjs', scriptsDir).href);
 
 type Entry = { path: string; role: 'confirmation' | 'history'; code: { commit: string; dirty: boolean | null } | null; seeds: { firstSeed: number } | null };
 
@@ -22,7 +23,7 @@ const manifest: { files: Entry[] } = JSON.parse(readFileSync(new URL('manifest.j
 const confirmationSeed: number = readSeeds().confirmation.firstSeed;
 
 describe('the manifest of cited results', () => {
-  test('is what manifest.mjs reads from the files now (node reproduction/manifest.mjs rewrites it)', () => {
+  test('is what manifest.mjs reads from the files now (node reproduction/scripts/manifest.mjs rewrites it)', () => {
     expect(manifest).toEqual(buildManifest());
   });
 

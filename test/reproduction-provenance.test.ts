@@ -1,5 +1,5 @@
 /**
- * What the reproduction collectors record of a sweep's provenance (reproduction/provenance.mjs):
+ * What the reproduction collectors record of a sweep's provenance (reproduction/scripts/provenance.mjs):
  * the code version and dirty flag the lab reported for the sweep, never the collecting
  * checkout's; a sweep played from uncommitted code refused unless allowed, and then marked.
  */
@@ -7,8 +7,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
 const reproduction = new URL('../reproduction/', import.meta.url);
+const scriptsDir = new URL('scripts/', reproduction);
 // A script of the reproduction folder (plain ESM, untyped: imported by URL).
-const { ProvenanceError, shortCommit, sweepProvenance } = await import(new URL('provenance.mjs', reproduction).href);
+const { ProvenanceError, shortCommit, sweepProvenance } = await import(new URL('provenance.mjs', scriptsDir).href);
 
 const COMMIT = 'a'.repeat(40);
 const OTHER = 'b'.repeat(40);

@@ -1,6 +1,6 @@
 /**
- * REPRODUCTION.md, made from the confirmation run alone (reproduction/report.mjs), and the earlier
- * runs kept apart as history (reproduction/history.mjs, reproduction/history.md). What it checks:
+ * REPRODUCTION.md, made from the confirmation run alone (reproduction/scripts/report.mjs), and the earlier
+ * runs kept apart as history (reproduction/scripts/history.mjs, reproduction/history.md). What it checks:
  * - the committed REPRODUCTION.md, history.md and table charts are what the scripts write now;
  * - the summary's counts are the ones a re-count, row by row, from the folder the report reads
  *   gives: the committed report from reproduction/confirmation/ (REPORT_RESULTS), and reports
@@ -19,10 +19,11 @@ import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, V
 
 const root = new URL('../', import.meta.url);
 const reproduction = new URL('reproduction/', root);
+const scriptsDir = new URL('scripts/', reproduction);
 // Scripts of the reproduction folder (plain ESM, untyped: imported by URL).
-const { CONFIRMATION, chartOf, chartPath, report } = await import(new URL('report.mjs', reproduction).href);
-const { history } = await import(new URL('history.mjs', reproduction).href);
-const { readResult } = await import(new URL('tables.mjs', reproduction).href);
+const { CONFIRMATION, chartOf, chartPath, report } = await import(new URL('report.mjs', scriptsDir).href);
+const { history } = await import(new URL('history.mjs', scriptsDir).href);
+const { readResult } = await import(new URL('tables.mjs', scriptsDir).href);
 
 const FIXTURE = new URL('fixtures/reproduction-confirmation/', import.meta.url);
 const EMPTY = pathToFileURL(`${mkdtempSync(join(tmpdir(), 'confirmation-'))}/`);

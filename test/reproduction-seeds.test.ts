@@ -1,7 +1,7 @@
 /**
  * The confirmation run plays held-out deals: none of its games is dealt from a seed any stored
  * result (the fit's, the earlier reproduction runs', the screens') was played on. Every range is
- * computed here from the stored files themselves (reproduction/seeds.mjs), so a result added on
+ * computed here from the stored files themselves (reproduction/scripts/seeds.mjs), so a result added on
  * the confirmation's seeds, or one whose seeds cannot be told, fails this test.
  */
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { PUBLISHED_TABLES, Sweep, parseSweepSpec } from '@wonderlab/shared';
 
 const reproduction = new URL('../reproduction/', import.meta.url);
 // Scripts of the reproduction folder (plain ESM, untyped: imported by URL).
-const { engineSeeds, readSeeds, storedDeals, usedRanges } = await import(new URL('seeds.mjs', reproduction).href);
+const { engineSeeds, readSeeds, storedDeals, usedRanges } = await import(new URL('scripts/seeds.mjs', reproduction).href);
 
 type Entry = { file: string; firstSeed?: number; deals?: number; engineSeeds?: [number, number] };
 
@@ -25,7 +25,7 @@ const sweepOf = (preset: string) => new Sweep(parseSweepSpec(JSON.parse(readFile
 const confirmationDeals = Math.max(...confirmed.map((p) => sweepOf(p).spec.deals.count));
 
 describe('held-out seeds', () => {
-  test("seeds.json's used ranges are those of the stored results (node reproduction/seeds.mjs rewrites them)", () => {
+  test("seeds.json's used ranges are those of the stored results (node reproduction/scripts/seeds.mjs rewrites them)", () => {
     expect(seeds.used).toEqual(usedRanges(stored));
     // The check below runs on something: the fit alone played from first seed 1.
     expect(seeds.used['fit/results/']).toEqual([expect.objectContaining({ firstSeed: 1 })]);

@@ -16,8 +16,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { PUBLISHED_TABLES, REMOVED_PARAMETERS, Z95, canonicalSpec, chiSquare, chiSquareGap, fitZ, pairedChiSquareGap, parseAgentSpec } from '../../shared/dist/src/index.js';
 import { sampleCorrelation } from 'simple-statistics';
-import { labApi, options } from '../lab-client.mjs';
-import { provenanceOptions, refusals } from '../provenance.mjs';
+import { labApi, options } from '../scripts/lab-client.mjs';
+import { provenanceOptions, refusals } from '../scripts/provenance.mjs';
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);

@@ -3,7 +3,7 @@
  * the cause its line gives. The committed report's counts are counted again, row by row, from the
  * folder it is made from (REPORT_RESULTS, the confirmation run's) in
  * test/reproduction-report.test.ts, beside reports made from an empty and a fixture folder: that
- * test needs the report's script (reproduction/report.mjs), which this package does not hold.
+ * test needs the report's script (reproduction/scripts/report.mjs), which this package does not hold.
  */
 import { describe, expect, it } from 'vitest';
 import { comparePaper, summarizeTable, type PublishedTable } from '../src/lab/index.js';

@@ -1,6 +1,6 @@
 /**
  * The stored results of the paper presets read against the published tables, and
- * REPRODUCTION.md's summary of them, in shared code so that reproduction/report.mjs and the tests
+ * REPRODUCTION.md's summary of them, in shared code so that reproduction/scripts/report.mjs and the tests
  * read and count them the same way.
  */
 import { comparePaper, rowFromCells, type CellRoles, type OurRow, type PaperComparison } from './paper-comparison.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Which deals the stored results were played on, so that the confirmation run plays others.
 //
-//   node reproduction/seeds.mjs      # rewrites seeds.json's `used` from the stored results
+//   node reproduction/scripts/seeds.mjs      # rewrites seeds.json's `used` from the stored results
 //
 // A sweep's deal d (0 ≤ d < deals.count) deals its cards from deriveSeed(firstSeed, 'deal', d),
 // the same for every board set and seat order of the deal (Tournament.game), and the 2014 board
@@ -10,15 +10,16 @@
 // the test of seeds.json also compares the engine seeds themselves, which is what a game is.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { deriveSeed } from '../shared/dist/src/index.js';
+import { deriveSeed } from '../../shared/dist/src/index.js';
 
-const here = new URL('.', import.meta.url);
+// The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
+const here = new URL('..', import.meta.url);
 
 /** The folders (under reproduction/) of stored results played before the confirmation. */
 export const STORED = ['results/', 'targets/', 'fit/results/'];
 
 /** seeds.json: the used ranges, the stored results without a spec (declared by hand), and the confirmation's first seed. */
-export const readSeeds = () => JSON.parse(readFileSync(new URL('seeds.json', here), 'utf8'));
+export const readSeeds = () => JSON.parse(readFileSync(new URL('inputs/seeds.json', here), 'utf8'));
 
 /**
  * Each stored result's deals: `{ file, firstSeed, deals }` from its spec, or what seeds.json
@@ -71,7 +72,7 @@ export function engineSeeds(entry) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seeds = readSeeds();
   seeds.used = usedRanges(storedDeals(seeds.declared));
-  writeFileSync(new URL('seeds.json', here), JSON.stringify(seeds, null, 1) + '\n');
+  writeFileSync(new URL('inputs/seeds.json', here), JSON.stringify(seeds, null, 1) + '\n');
   for (const [folder, ranges] of Object.entries(seeds.used)) {
     for (const r of ranges) console.log(`${folder}\t${r.engineSeeds ? `engine seeds ${r.engineSeeds.join('..')}` : `first seed ${r.firstSeed}: ${r.deals} deals`} (${r.results} results)`);
   }

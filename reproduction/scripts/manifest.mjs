@@ -4,7 +4,7 @@
 // its seeds and games, so a reader can tell what every cited number was played from without
 // opening the files.
 //
-//   node reproduction/manifest.mjs      # rewrites manifest.json
+//   node reproduction/scripts/manifest.mjs      # rewrites manifest.json
 //
 // The confirmation run's results (confirmation/) are the report and must each name a clean
 // commit reported by the lab (test/reproduction-manifest.test.ts). Every other stored result is
@@ -14,7 +14,8 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const here = new URL('.', import.meta.url);
+// The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
+const here = new URL('..', import.meta.url);
 const root = new URL('..', here);
 
 /** The folders of result files (under reproduction/): the confirmation's first, then history. */
@@ -25,7 +26,7 @@ export const CITING = [
   'README.md',
   'REPRODUCTION.md',
   'reproduction/history.md',
-  ...readdirSync(new URL('../docs/', import.meta.url))
+  ...readdirSync(new URL('../../docs/', import.meta.url))
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((f) => `docs/${f}`),
@@ -128,7 +129,7 @@ export function buildManifest() {
   for (const f of files) if (f.startsWith('reproduction/confirmation/')) cited.add(f);
   return {
     about:
-      'The result files README.md, REPRODUCTION.md, reproduction/history.md and docs/*.md cite, and every confirmation result (node reproduction/manifest.mjs). code: the commit and dirty flag the lab reported for the sweep (dirty null: not recorded), null where the file kept none; stamped: a commit the collector took from its own checkout, not the lab\'s. role confirmation: the held-out run the report is made from; history: earlier runs.',
+      'The result files README.md, REPRODUCTION.md, reproduction/history.md and docs/*.md cite, and every confirmation result (node reproduction/scripts/manifest.mjs). code: the commit and dirty flag the lab reported for the sweep (dirty null: not recorded), null where the file kept none; stamped: a commit the collector took from its own checkout, not the lab\'s. role confirmation: the held-out run the report is made from; history: earlier runs.',
     files: [...cited].sort().map(entryOf),
   };
 }

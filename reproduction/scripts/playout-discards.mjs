@@ -2,21 +2,21 @@
 // The 2014 paper's Table 1 on our engine: how many discards `mcts-robilliard`'s no-discard playouts
 // make in each Age for trade limits L = 16, 24, 32 and 48, with the payment search in its
 // cheapest-first order. (The paper's random order, option tord=random, was removed with issue 41:
-// its counts are in reproduction/reasons.md and the script at commit d08092a plays them.) A discard in
+// its counts are in reproduction/inputs/reasons.md and the script at commit d08092a plays them.) A discard in
 // a no-discard playout means the search found no card it could pay for within L, or there was
 // none; the paper's counts rise steeply as L falls in Ages II and III, which tells how its search
 // orders and counts its branches.
 //
-//   node reproduction/playout-discards.mjs [--games 3] [--playouts 1000] [--json FILE]
+//   node reproduction/scripts/playout-discards.mjs [--games 3] [--playouts 1000] [--json FILE]
 //
 // The positions are those of real games (three rulebased-robilliard players, seeds 1..games); at
 // each of seat 0's turns, `playouts` simulations (× 1.5 in Age II, × 2 in Age III, as the paper's
 // budget) run from a world sampled for seat 0 to the end of the game, every seat drawing as
 // the no-discard policy does. Discards are counted in the Age in which the simulated move is made.
 import fs from 'node:fs';
-import { createAgent, decisionContext, parseAgentSpec } from '../shared/dist/src/agents/index.js';
-import { Playouts } from '../shared/dist/src/agents/mcts/policies.js';
-import { ACTION_DISCARD, PHASE_TURN, Rng, actingSeats, determinize, legalMoves, moveAction, newGame, step } from '../shared/dist/src/engine/index.js';
+import { createAgent, decisionContext, parseAgentSpec } from '../../shared/dist/src/agents/index.js';
+import { Playouts } from '../../shared/dist/src/agents/mcts/policies.js';
+import { ACTION_DISCARD, PHASE_TURN, Rng, actingSeats, determinize, legalMoves, moveAction, newGame, step } from '../../shared/dist/src/engine/index.js';
 import { options } from './lab-client.mjs';
 
 const args = process.argv.slice(2);

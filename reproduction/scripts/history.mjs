@@ -5,14 +5,15 @@
 // the same verdict rule), 2014 Table 5 at Q = 2 as a labelled deviation from the paper's Q = 1.0
 // with the screens that chose Q = 2, the fit of the thesis's agent (fit/), and the dashboard's
 // charts of those results (render-charts.mjs --png).
-//   node reproduction/history.mjs > reproduction/history.md
+//   node reproduction/scripts/history.mjs > reproduction/history.md
 import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PUBLISHED_TABLES, compareStored, summarizeTable } from '../shared/dist/src/index.js';
-import { fitReport } from './fit/fit.mjs';
+import { PUBLISHED_TABLES, compareStored, summarizeTable } from '../../shared/dist/src/index.js';
+import { fitReport } from '../fit/fit.mjs';
 import { duration, fmt, readResult, rowLines, rulebookLine, shortName, summaryLines } from './tables.mjs';
 
-const here = new URL('.', import.meta.url);
+// The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
+const here = new URL('..', import.meta.url);
 export const RESULTS = new URL('results/', here);
 const NOT_RUN = 'not run';
 
@@ -43,7 +44,7 @@ function sourceLine(table, result) {
     ? `${result.gamesPerCell} games per cell, ${games} in all`
     : `stopped at ${games} of its ${result.gamesPerCell * result.cells.length} games (${result.cells.map((c) => c.games).join(' / ')} per cell)`;
   return (
-    `Played on the lab (\`node reproduction/lab.mjs submit --presets ${table.preset} --deals ${result.spec.deals.count}\`): ${size}, in ${duration(wallSeconds)} of wall time ` +
+    `Played on the lab (\`node reproduction/scripts/lab.mjs submit --presets ${table.preset} --deals ${result.spec.deals.count}\`): ${size}, in ${duration(wallSeconds)} of wall time ` +
     `on the 2-core dev machine${sharing} (${gamesPerSecond.toFixed(2)} games/s; commit ${commit}, stamped by the collector; \`reproduction/results/${table.preset}.json\`).`
   );
 }
@@ -86,7 +87,7 @@ export function history(folder = RESULTS) {
   }
   const charts = readdirSync(new URL('charts/', here)).filter((f) => f.endsWith('.png')).sort();
   return [
-    readFileSync(new URL('history-intro.md', here), 'utf8').trim(),
+    readFileSync(new URL('inputs/history-intro.md', here), 'utf8').trim(),
     '',
     '## Summary of the earlier runs',
     '',
@@ -101,7 +102,7 @@ export function history(folder = RESULTS) {
     fitReport(1),
     '## Charts of the earlier runs',
     '',
-    'Drawn by the dashboard\'s own chart code from the results above (`node reproduction/render-charts.mjs --png`).',
+    'Drawn by the dashboard\'s own chart code from the results above (`node reproduction/scripts/render-charts.mjs --png`).',
     '',
     ...charts.map((f) => `![${f.replace(/\.png$/, '')}](charts/${f})`),
     '',

@@ -2,12 +2,12 @@
 // Head-to-head of every pair of agents in a lab sweep's games: how often one scored more VP than
 // the other in the same game (ties half), with its Wilson 95 % interval.
 //
-//   node reproduction/h2h.mjs <sweep id or name> [--url U] [--json [--allow-dirty] [--commit C]]
+//   node reproduction/scripts/h2h.mjs <sweep id or name> [--url U] [--json [--allow-dirty] [--commit C]]
 //
 // --json adds each agent's win rate, the sweep's spec and its provenance as the lab reported it
 // (provenance.mjs: code version and dirty flag, seeds, games, wall and CPU time) — what
 // reproduction/targets/ keeps. A sweep played from uncommitted code is refused unless --allow-dirty.
-import { HeadToHead } from '../shared/dist/src/index.js';
+import { HeadToHead } from '../../shared/dist/src/index.js';
 import { labApi, options, positional } from './lab-client.mjs';
 import { provenanceOptions, sweepProvenance } from './provenance.mjs';
 

@@ -27,7 +27,7 @@ export class ProvenanceError extends Error {}
  *   are known clean, null when unknown (no git at hand, e.g. an image given only WONDERLAB_COMMIT);
  * - `seeds`: the first seed and deals. Deal d's cards come from deriveSeed(firstSeed, 'deal', d)
  *   for d in 0..deals-1 (and the 2014 board sets from firstSeed), so two sweeps share deals only
- *   when they share the first seed; reproduction/seeds.json keeps which were used;
+ *   when they share the first seed; reproduction/inputs/seeds.json keeps which were used;
  * - `games` (done) and `failed`; when it was created, started, had its first and last game and
  *   finished; `wallSeconds` from start to finish, `activeSeconds` of it not paused, and
  *   `cpuSeconds`: the lab's own sum of each game's thread CPU time (null for sweeps stored before

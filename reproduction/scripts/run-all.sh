@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The one-machine alternative to reproduction/lab.mjs (which plays the presets on a running lab):
+# The one-machine alternative to reproduction/scripts/lab.mjs (which plays the presets on a running lab):
 # plays every preset at the sizes REPRODUCTION.md reports (Table 7.2 with all nine values of C)
 # and writes each one's aggregates to reproduction/results/<preset>.json, the earlier runs' folder.
 # Several hours on 2 cores; run one line alone to redo one table. Then:
-# node reproduction/history.mjs > reproduction/history.md (REPRODUCTION.md is the confirmation's, confirm.sh)
+# node reproduction/scripts/history.mjs > reproduction/history.md (REPRODUCTION.md is the confirmation's, confirm.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 run() {
   local preset="$1"; shift
   echo "== $preset $*" >&2

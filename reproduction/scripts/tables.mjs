@@ -2,7 +2,7 @@
 // shared by report.mjs (the confirmation run, REPRODUCTION.md) and history.mjs (the earlier runs,
 // history.md), so that both print a row, a verdict and a count the same way.
 import { existsSync, readFileSync } from 'node:fs';
-import { VERDICT_ALPHA, comparePaper, rulebookRowFromCells } from '../shared/dist/src/index.js';
+import { VERDICT_ALPHA, comparePaper, rulebookRowFromCells } from '../../shared/dist/src/index.js';
 
 export const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const pct = (x) => (x === null ? '–' : fmt(100 * x));

@@ -4,7 +4,7 @@
 // VP — for screens whose question is per cell (a matchup of variants), where h2h.mjs's pooled
 // rates would mix the cells.
 //
-//   node reproduction/cells.mjs <sweep id or name> [--url U] [--token T] [--allow-dirty] [--commit C]
+//   node reproduction/scripts/cells.mjs <sweep id or name> [--url U] [--token T] [--allow-dirty] [--commit C]
 //
 // With the sweep's provenance as the lab reported it (provenance.mjs); a sweep played from
 // uncommitted code is refused unless --allow-dirty.

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The report's charts:
 //
-//   node reproduction/render-charts.mjs          # one SVG per paper table, from the confirmation results
-//   node reproduction/render-charts.mjs --png    # also the earlier runs' PNGs (history.md)
+//   node reproduction/scripts/render-charts.mjs          # one SVG per paper table, from the confirmation results
+//   node reproduction/scripts/render-charts.mjs --png    # also the earlier runs' PNGs (history.md)
 //
 // The SVGs (charts/<preset>.svg, embedded in REPRODUCTION.md under each table's heading) are drawn
 // by report.mjs's chartOf from the same comparison as the table's rows, pending tables included,
@@ -13,11 +13,11 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PUBLISHED_TABLES, comparePaper, parameterByKey, rowFromCells } from '../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, comparePaper, parameterByKey, rowFromCells } from '../../shared/dist/src/index.js';
 import { CONFIRMATION, chartOf, chartPath } from './report.mjs';
 import { readResult } from './tables.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const written = [];
 for (const table of PUBLISHED_TABLES) {
   writeFileSync(join(root, chartPath(table)), chartOf(table, readResult(CONFIRMATION, table.preset)));

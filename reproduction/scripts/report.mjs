@@ -7,15 +7,16 @@
 // verdicts of shared/src/lab/papers/paper-comparison.ts — the sweep page's own — and its chart,
 // then reasons.md. A table not collected yet is "confirmation pending", never an earlier run's
 // numbers: those are history (history.mjs, reproduction/history.md).
-//   node reproduction/report.mjs > REPRODUCTION.md
+//   node reproduction/scripts/report.mjs > REPRODUCTION.md
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, VERDICT_ALPHA, compareStored, summarizeTable } from '../shared/dist/src/index.js';
+import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, VERDICT_ALPHA, compareStored, summarizeTable } from '../../shared/dist/src/index.js';
 import { shortCommit } from './provenance.mjs';
 import { tableChart } from './table-chart.mjs';
 import { duration, fmt, readResult, rowLines, rulebookLine, shortName, summaryLines } from './tables.mjs';
 
-const here = new URL('.', import.meta.url);
+// The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
+const here = new URL('..', import.meta.url);
 /** The confirmation results, the report's only source (the folder the tests count again). */
 export const CONFIRMATION = new URL(`../${REPORT_RESULTS}`, here);
 /** The word for a table or row the confirmation has not played yet. */
@@ -27,7 +28,7 @@ const PENDING = 'pending';
  */
 function intro() {
   const values = { margin: fmt(100 * EQUIVALENCE_MARGIN, 0), alpha: String(VERDICT_ALPHA), tolerance: String(EDGE_TOLERANCE) };
-  return readFileSync(new URL('intro.md', here), 'utf8').trim().replace(/\{(\w+)\}/g, (_, k) => {
+  return readFileSync(new URL('inputs/intro.md', here), 'utf8').trim().replace(/\{(\w+)\}/g, (_, k) => {
     if (!(k in values)) throw new Error(`intro.md: unknown placeholder {${k}}`);
     return values[k];
   });
@@ -100,15 +101,15 @@ export function report(folder = CONFIRMATION) {
     '## Summary',
     '',
     ...summaryLines(summaries, PENDING),
-    readFileSync(new URL('methods.md', here), 'utf8').trim(),
+    readFileSync(new URL('inputs/methods.md', here), 'utf8').trim(),
     '',
     '## Row by row',
     '',
     `Rows: ${total.agrees} agree, ${total.inconclusive} inconclusive, ${total.differs} differ, ${total.notRun} pending. ` +
-      'VP columns are the same games\' mean VP, shown without a verdict. Each chart is drawn from the same comparison as its table (`node reproduction/render-charts.mjs`).',
+      'VP columns are the same games\' mean VP, shown without a verdict. Each chart is drawn from the same comparison as its table (`node reproduction/scripts/render-charts.mjs`).',
     '',
     ...lines,
-    readFileSync(new URL('reasons.md', here), 'utf8').trim(),
+    readFileSync(new URL('inputs/reasons.md', here), 'utf8').trim(),
     '',
   ].join('\n');
 }

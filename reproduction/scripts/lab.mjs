@@ -3,8 +3,8 @@
 // (the earlier runs, history.md) unless --out; confirm.sh collects the confirmation, which
 // REPRODUCTION.md is made from, with --out confirmation:
 //
-//   node reproduction/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--first-seed S] [--priority P]
-//   node reproduction/lab.mjs collect [--url U] [--partial] [--first-seed S] [--out DIR] [--allow-dirty] [--commit C] [--merge]
+//   node reproduction/scripts/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--first-seed S] [--priority P]
+//   node reproduction/scripts/lab.mjs collect [--url U] [--partial] [--first-seed S] [--out DIR] [--allow-dirty] [--commit C] [--merge]
 //
 // submit posts each preset (deals.count replaced by --deals, deals.firstSeed by --first-seed when
 // given) as a sweep named `repro/<preset>/d<deals>/s<first seed>`, skipping names the lab has
@@ -20,12 +20,13 @@
 // (a sweep of the swept values not played yet, named `repro/<preset>/…`) is added to the saved
 // result instead of replacing it (mergeResults).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Standings, Sweep, parseSweepSpec } from '../shared/dist/src/index.js';
+import { Standings, Sweep, parseSweepSpec } from '../../shared/dist/src/index.js';
 
 import { labApi, options } from './lab-client.mjs';
 import { provenanceOptions, refusals, shortCommit } from './provenance.mjs';
 
-const here = new URL('.', import.meta.url);
+// The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
+const here = new URL('..', import.meta.url);
 const root = new URL('..', here);
 const args = process.argv.slice(3);
 const opt = options(args);
