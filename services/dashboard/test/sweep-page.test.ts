@@ -1,8 +1,9 @@
 /**
  * The sweep page's answer at a glance (issue 16), in a real browser (Debian's chromium with
  * playwright-core) against a real lab: a small sweep from the thesis's Table 7.4 preset (the paper
- * drawn beside ours) and a 2-D grid. Every expected value is read from the API. Screenshots of each
- * page go to test-artifacts/sweep-page/ (not committed).
+ * drawn beside ours), a 2-D grid and a sweep of many configurations (dense rows). Every expected
+ * value is read from the API. Screenshots of each page go to test-artifacts/sweep-page/ (not
+ * committed).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -29,6 +30,15 @@ const GRID_SWEEP = {
   deals: { count: 2 },
 };
 
+/** Dense rows: twelve iteration counts, so 14 configurations rate each other (cheap: one-turn playouts). */
+const DENSE_ITERATIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const DENSE_SWEEP = {
+  name: 'Browser test: dense',
+  players: 3,
+  seats: [{ agent: 'mcts', params: { it: DENSE_ITERATIONS, depth: 1 } }, 'random', 'rulebased'],
+  deals: { count: 2 },
+};
+
 /** Adaptive: rulebased against random and back, each cell stopped by an SPRT. */
 const STOPPING_SWEEP = sprtMatchupSweep('Browser test: SPRT');
 
@@ -40,7 +50,7 @@ beforeAll(
   () =>
     browser.start(async () => {
       lab = await browser.startLab({ workers: 1, slots: 2 });
-      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP })) ids[key] = await submitSweep(lab, spec);
+      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP, dense: DENSE_SWEEP })) ids[key] = await submitSweep(lab, spec);
       for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
     }),
   180_000,
@@ -78,6 +88,19 @@ async function charts(page: Page): Promise<Record<string, any>> {
 }
 
 const detail = async (id: string) => (await api(lab.url, `/api/sweeps/${id}`)).body;
+
+/** The labels a chart's category axis draws (what auto-skipping left), and the least distance in pixels between two of them. */
+async function tickLabels(page: Page, canvasId: string, axis: string): Promise<{ labels: string[]; gap: number }> {
+  return page.evaluate(
+    ([id, axis]) => {
+      const scale = (window as any).Chart.getChart(document.getElementById(id)).scales[axis];
+      const pixels = scale.ticks.map((_: unknown, i: number) => scale.getPixelForTick(i));
+      const gaps = pixels.slice(1).map((p: number, i: number) => Math.abs(p - pixels[i]));
+      return { labels: scale.ticks.map((t: any) => scale.getLabelForValue(t.value)), gap: gaps.length ? Math.min(...gaps) : 0 };
+    },
+    [canvasId, axis],
+  );
+}
 
 describe('the sweep page answers at a glance', () => {
   test('a sweep from a paper preset: headline, the paper beside ours, verdicts, all on the first screen', async () => {
@@ -210,6 +233,37 @@ describe('the sweep page answers at a glance', () => {
     expect(await page.textContent('#ladder-note')).toContain(`from ${ladder.games} games`);
     await page.screenshot({ path: `${browser.artifacts}ladder.png`, fullPage: true });
     await page.close();
+  });
+
+  test('dense rows: every configuration of the ladders and every card is labelled, the rows apart', async () => {
+    const page = await openSweep(ids.dense);
+    const d = await detail(ids.dense);
+    const configs = d.ratings.ratings.map((r: any) => r.config);
+    expect(configs.length).toBeGreaterThanOrEqual(14);
+    const all = await charts(page);
+    // Line height of the 12 px tick font: closer than that, two labels overlap.
+    const ratings = await tickLabels(page, 'chart-ratings', 'y');
+    expect(ratings.labels).toEqual(all['chart-ratings'].labels);
+    expect(ratings.labels).toEqual(configs);
+    expect(ratings.gap).toBeGreaterThanOrEqual(14);
+    const cards = await tickLabels(page, 'chart-cards', 'y');
+    expect(all['chart-cards'].labels.length).toBeGreaterThanOrEqual(12);
+    expect(cards.labels).toEqual(all['chart-cards'].labels);
+    expect(cards.gap).toBeGreaterThanOrEqual(14);
+    await page.screenshot({ path: `${browser.artifacts}sweep-dense.png`, fullPage: true });
+    await page.close();
+
+    // The lab's ladder: every configuration of every sweep.
+    const ladder = (await api(lab.url, '/api/ratings')).body;
+    const rated = ladder.batch.ratings.filter((r: any) => r.elo !== null).map((r: any) => r.config);
+    const ladderPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await ladderPage.goto(`${lab.url}/ladder`);
+    await ladderPage.waitForSelector('#ladder-table tbody tr');
+    const rows = await tickLabels(ladderPage, 'chart-ladder', 'y');
+    expect(rows.labels).toEqual(rated);
+    expect(rows.gap).toBeGreaterThanOrEqual(14);
+    await ladderPage.screenshot({ path: `${browser.artifacts}ladder-dense.png`, fullPage: true });
+    await ladderPage.close();
   });
 
   test('one colour per agent configuration across charts and sweeps; each chart saves as PNG and CSV', async () => {

@@ -317,7 +317,7 @@ export function cardsChart(labels, top = 15, minWins = 5) {
     },
     options: baseOptions({
       indexAxis: 'y',
-      scales: { x: { min: 0, title: { display: true, text: 'lift: share of wins with the card ÷ share of all games with it (1: no difference)' } } },
+      scales: { x: { min: 0, title: { display: true, text: 'lift: share of wins with the card ÷ share of all games with it (1: no difference)' } }, y: rowAxis() },
       plugins: {
         tooltip: {
           callbacks: {
@@ -357,6 +357,27 @@ export function progressionChart(detail, scope) {
   };
 }
 
+/**
+ * The y axis of a chart with a row per category (bars along x): every row labelled. Chart.js
+ * skips labels where they would crowd, which left half the configurations or cards unnamed;
+ * rowsHeight gives each row the room instead.
+ */
+const rowAxis = (extra = {}) => ({ type: 'category', ...extra, ticks: { autoSkip: false, ...extra.ticks } });
+
+/**
+ * The height in pixels a chart with a row per category needs for every row's label to have its
+ * line (taller rows where each holds a bar per agent), with its axis and legend; null for a chart
+ * of another kind, which keeps its box's height.
+ */
+export function rowsHeight(config) {
+  if (config.options?.indexAxis !== 'y') return null;
+  const bars = config.data.datasets.filter((ds) => (ds.type ?? config.type) === 'bar').length;
+  const perRow = Math.max(20, 4 * bars + 8);
+  // The x axis with its title, and the legend's lines (about four entries to a line).
+  const frame = 60 + 22 * Math.ceil(config.data.datasets.length / 4);
+  return config.data.labels.length * perRow + frame;
+}
+
 /** The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first. */
 export function ratingsLadder(ratings) {
   const rows = ratings.ratings.filter((r) => Number.isFinite(r.elo));
@@ -371,7 +392,7 @@ export function ratingsLadder(ratings) {
     },
     options: baseOptions({
       indexAxis: 'y',
-      scales: { x: { type: 'linear', title: { display: true, text: `Elo (0: ${ratings.anchor})` } }, y: { type: 'category' } },
+      scales: { x: { type: 'linear', title: { display: true, text: `Elo (0: ${ratings.anchor})` } }, y: rowAxis() },
       plugins: {
         tooltip: {
           callbacks: {

@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -31,9 +31,16 @@ function addExports(canvas) {
   box.after(el('div', { class: 'chart-exports', 'aria-label': `Save ${canvas.getAttribute('aria-label') ?? 'the chart'}` }, png, csv));
 }
 
+/** A chart with a row per category grows its box to give every row its line (the box's height is the least). */
+function fitRows(canvas, config) {
+  const height = rowsHeight(config);
+  if (height !== null) canvas.closest('.chart-box').style.minHeight = `${height}px`;
+}
+
 /** Creates the chart on first use, then swaps its data in place (no re-creation, no animation). */
 function draw(canvasId, config) {
   const canvas = document.getElementById(canvasId);
+  fitRows(canvas, config);
   const existing = Chart.getChart(canvas);
   if (!existing) {
     const chart = new Chart(canvas, config);
