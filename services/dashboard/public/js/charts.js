@@ -158,30 +158,30 @@ const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - 
 
 /**
  * Win rate against one parameter in several sweeps (the compare page): a line per sweep that
- * swept it, on the union of their values (gaps spanned), with Wilson 95 % bars.
- * `sweeps`: [{ id, detail }] with the API's sweep detail.
+ * swept it, each point at its value on the sweep page's axis (numeric where every value is a
+ * number, so that a curve's shape does not depend on which other sweeps are ticked), with Wilson
+ * 95 % bars. `sweeps`: [{ id, detail }] with the API's sweep detail.
  */
 export function comparisonChart(sweeps, key, axisTitle) {
-  const values = [...new Set(sweeps.flatMap((s) => s.detail.parameters.filter((p) => p.key === key).flatMap((p) => p.points.map((x) => x.value))))].sort(byValue);
-  const datasets = sweeps
-    .map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) }))
-    .filter((x) => x.series)
-    .map(({ s, i, series }) => {
-      const at = values.map((v) => series.points.find((p) => p.value === v) ?? null);
-      return {
-        label: `${s.detail.name} (${s.id})`,
-        data: at.map((p) => (p ? percent(p.winRate) : null)),
-        errorBars: at.map((p) => (p ? [percent(p.wilson.low), percent(p.wilson.high)] : null)),
-        intervals: at,
-        borderColor: COLORS[i % COLORS.length],
-        backgroundColor: COLORS[i % COLORS.length],
-        spanGaps: true,
-      };
-    });
+  const swept = sweeps.map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) })).filter((x) => x.series);
+  // The axis of all their values together: numeric only if each sweep's values are.
+  const values = [...new Set(swept.flatMap((x) => x.series.points.map((p) => p.value)))].sort(byValue);
+  const union = { numeric: swept.every((x) => x.series.numeric), points: values.map((value) => ({ value })) };
+  const datasets = swept.map(({ s, i, series }) => {
+    const points = [...series.points].sort((a, b) => byValue(a.value, b.value));
+    return {
+      label: `${s.detail.name} (${s.id})`,
+      data: points.map((p) => ({ x: xOf(union, p.value), y: percent(p.winRate) })),
+      errorBars: points.map((p) => [percent(p.wilson.low), percent(p.wilson.high)]),
+      intervals: points,
+      borderColor: COLORS[i % COLORS.length],
+      backgroundColor: COLORS[i % COLORS.length],
+    };
+  });
   return {
     type: 'line',
-    data: { labels: values.map(String), datasets },
-    options: baseOptions({ scales: { x: { title: { display: true, text: axisTitle } }, y: winRateAxis() }, plugins: { tooltip: rateTooltip } }),
+    data: { datasets },
+    options: baseOptions({ parsing: true, scales: { x: valueAxis(union, axisTitle), y: winRateAxis() }, plugins: { tooltip: rateTooltip } }),
   };
 }
 
