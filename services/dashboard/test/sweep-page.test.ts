@@ -89,6 +89,29 @@ async function charts(page: Page): Promise<Record<string, any>> {
 
 const detail = async (id: string) => (await api(lab.url, `/api/sweeps/${id}`)).body;
 
+/**
+ * The interval bars of the mean-VP charts that reach beyond the plot area (clipped at the axis or
+ * drawn over its tick labels), as `chart: dataset, point: [top, bottom] outside [top, bottom]`.
+ */
+async function barsOutsidePlot(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const canvas of document.querySelectorAll('canvas[id^="param-vp-"]')) {
+      const chart = (window as any).Chart.getChart(canvas);
+      const { top, bottom } = chart.chartArea;
+      const y = chart.scales.y;
+      chart.data.datasets.forEach((ds: any) =>
+        (ds.errorBars ?? []).forEach((bar: number[] | null, j: number) => {
+          if (!bar || !bar.every(Number.isFinite)) return;
+          const [high, low] = [y.getPixelForValue(bar[1]), y.getPixelForValue(bar[0])];
+          if (high < top || low > bottom) out.push(`${canvas.id}: ${ds.label}, point ${j}: [${high}, ${low}] outside [${top}, ${bottom}]`);
+        }),
+      );
+    }
+    return out;
+  });
+}
+
 /** The labels a chart's category axis draws (what auto-skipping left), and the least distance in pixels between two of them. */
 async function tickLabels(page: Page, canvasId: string, axis: string): Promise<{ labels: string[]; gap: number }> {
   return page.evaluate(
@@ -147,6 +170,7 @@ describe('the sweep page answers at a glance', () => {
     // The VP chart: ours, and the paper's mean VP where it printed one.
     const vp = all['param-vp-seats-0-it'];
     expect(vp.datasets[1].data.map((p: any) => p.y)).toEqual(d.paper.rows.map((r: any) => r.paper.vp));
+    expect(await barsOutsidePlot(page)).toEqual([]);
     await page.screenshot({ path: `${browser.artifacts}sweep-paper-preset.png`, fullPage: true });
     await page.screenshot({ path: `${browser.artifacts}sweep-paper-preset-first-screen.png` });
     await page.close();
@@ -190,6 +214,7 @@ describe('the sweep page answers at a glance', () => {
         expect(lift).toBeCloseTo(card.lift, 9);
       });
     }
+    expect(await barsOutsidePlot(page)).toEqual([]);
     // No paper for a sweep that names none.
     expect(await page.isHidden('#paper-box')).toBe(true);
     await page.screenshot({ path: `${browser.artifacts}sweep-grid.png`, fullPage: true });

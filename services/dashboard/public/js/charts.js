@@ -185,6 +185,20 @@ export function comparisonChart(sweeps, key, axisTitle) {
   };
 }
 
+/**
+ * A y axis that holds every interval bar, not only the points: Chart.js fits its range to the
+ * data alone, so a bar beyond it was clipped at the axis or ran into the tick labels. A margin of
+ * 5 % of the span on each side keeps the bars' caps off the plot's edge.
+ */
+function intervalAxis(datasets, axis) {
+  const ends = datasets.flatMap((ds) => [...ds.data.map((p) => p?.y), ...(ds.errorBars ?? []).flat()]).filter(Number.isFinite);
+  if (!ends.length) return axis;
+  const low = Math.min(...ends);
+  const high = Math.max(...ends);
+  const margin = 0.05 * (high - low || 1);
+  return { ...axis, suggestedMin: low - margin, suggestedMax: high + margin };
+}
+
 /** Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed. */
 export function parameterVpChart(series, paper) {
   const lines = series.lines ?? [{ label: `mean VP (seat ${series.seat})`, points: series.points }];
@@ -203,7 +217,7 @@ export function parameterVpChart(series, paper) {
     data: { datasets },
     options: baseOptions({
       parsing: true,
-      scales: { x: valueAxis(series, series.name), y: { title: { display: true, text: 'mean VP (± 95 %)' } } },
+      scales: { x: valueAxis(series, series.name), y: intervalAxis(datasets, { title: { display: true, text: 'mean VP (± 95 %)' } }) },
       plugins: { tooltip: rateTooltip },
     }),
   };

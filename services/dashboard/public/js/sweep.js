@@ -37,7 +37,10 @@ function fitRows(canvas, config) {
   if (height !== null) canvas.closest('.chart-box').style.minHeight = `${height}px`;
 }
 
-/** Creates the chart on first use, then swaps its data in place (no re-creation, no animation). */
+/**
+ * Creates the chart on first use, then swaps its data and options in place (no re-creation, no
+ * animation): the options follow the data (a mean-VP axis's range holds the newest intervals).
+ */
 function draw(canvasId, config) {
   const canvas = document.getElementById(canvasId);
   fitRows(canvas, config);
@@ -49,6 +52,7 @@ function draw(canvasId, config) {
   }
   existing.data.labels = config.data.labels;
   existing.data.datasets = config.data.datasets;
+  existing.options = config.options;
   existing.update('none');
   return existing;
 }
