@@ -291,6 +291,38 @@ describe('the sweep page answers at a glance', () => {
     await ladderPage.close();
   });
 
+  test('at 1280 px the head-to-head matrix of 14 configurations fits its card, every column in view', async () => {
+    const d = await detail(ids.dense);
+    const page = await openSweep(ids.dense);
+    await page.waitForSelector('#h2h-matrix tbody tr');
+    const fit = await page.evaluate(() => {
+      const scrolls = (e: Element) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+      // Anything of a card (outside a scroll box of its own) wider than the card, or a card past the page's edge.
+      const overflowing: string[] = [];
+      for (const card of document.querySelectorAll('.card')) {
+        const box = card.getBoundingClientRect();
+        const name = card.querySelector('h2')?.textContent ?? card.id;
+        if (card.scrollWidth > card.clientWidth || box.right > document.documentElement.clientWidth) overflowing.push(name);
+        for (const e of card.querySelectorAll('*')) {
+          if (e.parentElement?.closest('.card') !== card || [...card.querySelectorAll('*')].some((s) => s !== e && s.contains(e) && scrolls(s))) continue;
+          if (e.getBoundingClientRect().width > card.clientWidth) overflowing.push(`${name}: ${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`);
+        }
+      }
+      const table = document.getElementById('h2h-matrix')!;
+      const wrap = table.parentElement!.getBoundingClientRect();
+      const last = table.querySelector('thead th:last-child')!.getBoundingClientRect();
+      return { overflowing, columns: table.querySelectorAll('thead th').length, last: [last.left, last.right], wrap: [wrap.left, wrap.right], page: [document.documentElement.scrollWidth, document.documentElement.clientWidth] };
+    });
+    await page.locator('#h2h-card').screenshot({ path: `${browser.artifacts}sweep-dense-head-to-head.png` });
+    expect(fit.overflowing).toEqual([]);
+    expect(fit.columns).toBe(d.headToHead.configs.length + 1);
+    expect(d.headToHead.configs.length).toBeGreaterThanOrEqual(14);
+    // The last column within the box that shows the matrix: nothing to scroll to.
+    expect(fit.last[1]).toBeLessThanOrEqual(fit.wrap[1]);
+    expect(fit.page[0]).toBeLessThanOrEqual(fit.page[1]);
+    await page.close();
+  });
+
   test('one colour per agent configuration across charts and sweeps; each chart saves as PNG and CSV', async () => {
     const colours: Record<string, Set<string>> = {};
     for (const id of [ids.preset, ids.grid]) {

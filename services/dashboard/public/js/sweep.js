@@ -248,17 +248,23 @@ function renderStopping(d) {
 }
 
 /**
+ * A configuration's name with places to break after '(' and ',': a heading as narrow as its
+ * parts where the page is short of width, so that a matrix of many configurations fits it.
+ */
+const breakable = (name) => name.split(/(?<=[(,])/).flatMap((part, i) => (i ? [el('wbr'), part] : [part]));
+
+/**
  * A square matrix of labels against labels: the corner heading, a column per label, a row per
  * label, each entry drawn by `cell(entry, rowLabel, colLabel)` or a muted dash where it is empty.
  */
 function heatMatrix(table, corner, labels, rows, cell) {
   table.replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col' }, s)))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col' }, ...breakable(s))))),
     el(
       'tbody',
       {},
       ...rows.map((row, i) =>
-        el('tr', {}, el('th', { scope: 'row' }, labels[i]), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
+        el('tr', {}, el('th', { scope: 'row' }, ...breakable(labels[i])), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
       ),
     ),
   );
@@ -306,6 +312,11 @@ function renderVersus(d) {
     return heatCell(c.score, divergingColour, { 'data-row': row, 'data-col': col, title }, c.games ? `${pct(c.score)} %` : '–');
   });
   colourKey($('#h2h-key'), divergingColour, 'Colour key: vermillion below 50 % (the row is weaker), white at 50 %, blue above (the row is stronger)');
+  // Beside the ratings while it fits half the page; across the whole width when it does not.
+  const card = $('#h2h-card');
+  card.classList.remove('wide');
+  const wrap = $('#h2h-matrix').parentElement;
+  card.classList.toggle('wide', wrap.scrollWidth > wrap.clientWidth);
 }
 
 function renderNumbers(d) {
