@@ -130,10 +130,18 @@ describe('the sweep page answers at a glance', () => {
     const d = await detail(ids.preset);
     expect(d.paper.id).toBe('thesis-7.4');
     const page = await openSweep(ids.preset);
-    // Headline: one row per pooled agent, with the API's win rate, interval, games and mean VP.
+    // Headline: one row per pooled agent, with the API's win rate, interval, games and mean VP;
+    // the swept agent by its iterations, then the agents no parameter changes.
     const rows = await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
-    expect(rows.map((r) => r[0])).toEqual(d.pooled.map((l: any) => l.label));
-    d.pooled.forEach((l: any, i: number) => {
+    const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
+    const order = [...swept, ...d.pooled.map((l: any) => l.label).filter((l: string) => !swept.includes(l))];
+    expect(order.slice(3)).toEqual(['random', 'rulebased']);
+    expect(rows.map((r) => r[0])).toEqual(order);
+    // The legends of the charts per agent in the same order.
+    const legends = await charts(page);
+    for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) expect(legends[name].datasets.map((ds: any) => ds.label), name).toEqual(order);
+    order.forEach((label, i) => {
+      const l = d.pooled.find((x: any) => x.label === label);
       expect(rows[i][1]).toBe(`${(100 * l.winRate).toFixed(1)} %`);
       expect(rows[i][2]).toBe(`${(100 * l.wilson.low).toFixed(1)}–${(100 * l.wilson.high).toFixed(1)} %`);
       expect(rows[i][3]).toBe(String(l.games));

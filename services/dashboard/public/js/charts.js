@@ -53,6 +53,44 @@ export function scopedLabels(detail, scope) {
   return detail.cells.filter((c) => String(c.index) === String(scope)).flatMap((c) => c.labels.map((l) => ({ ...l, name: l.label })));
 }
 
+/**
+ * The agents a sweep's parameters change, each with its values of them (by label, the values in
+ * the order of detail.parameters): the agent at a swept seat of each cell shown.
+ */
+function sweptValues(detail) {
+  const params = detail.parameters ?? [];
+  const values = new Map();
+  for (const cell of detail.cells ?? []) {
+    for (const seat of new Set(params.map((p) => p.seat))) {
+      const label = cell.agents?.[seat];
+      if (label !== undefined && !values.has(label)) values.set(label, params.filter((p) => p.seat === seat).map((p) => cell.swept?.[p.key]));
+    }
+  }
+  return values;
+}
+
+/** Two agents' swept values, parameter by parameter; an agent no parameter changes comes after. */
+function byValues(a, b) {
+  if (!a || !b) return (a ? 0 : 1) - (b ? 0 : 1);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = byValue(a[i], b[i]);
+    if (order) return order;
+  }
+  return 0;
+}
+
+/**
+ * A sweep's agents (rows with a `label`) in reading order: those a swept parameter changes by its
+ * values (numbers by size, not as they first appear), then the others in the order given.
+ */
+export function inSweepOrder(detail, labels) {
+  const values = sweptValues(detail);
+  return labels
+    .map((l, i) => ({ l, i, v: values.get(l.label) }))
+    .sort((a, b) => byValues(a.v, b.v) || a.i - b.i)
+    .map((x) => x.l);
+}
+
 /** What every chart shares: it fills its box, draws at once, its legend below; `extra.plugins` adds to the legend rather than replacing it. */
 function baseOptions(extra = {}) {
   return { responsive: true, maintainAspectRatio: false, animation: false, ...extra, plugins: { legend: { position: 'bottom' }, ...extra.plugins } };

@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -59,7 +59,7 @@ function draw(canvasId, config) {
 
 /** Each agent's win rate with its interval, games and mean VP: the answer, before anything else. */
 function renderHeadline(d) {
-  const rows = (d.pooled ?? []).map((l) => {
+  const rows = inSweepOrder(d, d.pooled ?? []).map((l) => {
     const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
     swatch.style.background = configColour(l.config ?? l.label);
     return [
@@ -397,7 +397,7 @@ $('#games-next').addEventListener('click', () => {
 
 function renderCharts(d) {
   const scope = scopeSelect.value;
-  const labels = scopedLabels(d, scope);
+  const labels = inSweepOrder(d, scopedLabels(d, scope));
   draw('chart-vp', vpBoxplot(d, scope));
   draw('chart-breakdown', breakdownChart(labels));
   draw('chart-wonders', wonderWinChart(labels));
