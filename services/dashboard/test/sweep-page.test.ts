@@ -89,6 +89,33 @@ async function charts(page: Page): Promise<Record<string, any>> {
 
 const detail = async (id: string) => (await api(lab.url, `/api/sweeps/${id}`)).body;
 
+/** CSS colours as the browser resolves them, [r, g, b] from 0 to 255. */
+async function rgb(page: Page, colours: string[]): Promise<number[][]> {
+  return page.evaluate((colours) => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    const out = colours.map((c) => {
+      probe.style.color = '';
+      probe.style.color = c;
+      return getComputedStyle(probe).color.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    });
+    probe.remove();
+    return out;
+  }, colours);
+}
+
+/** CIE L*a*b* (D65) of an sRGB colour: L* is lightness as the eye sees it, and distances in it are ΔE. */
+function cielab([r, g, b]: number[]): number[] {
+  const linear = [r, g, b].map((v) => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const [x, y, z] = [
+    [0.4124, 0.3576, 0.1805],
+    [0.2126, 0.7152, 0.0722],
+    [0.0193, 0.1192, 0.9505],
+  ].map((row, i) => row.reduce((s, k, j) => s + k * linear[j], 0) / [0.9505, 1, 1.089][i]);
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
+}
+const deltaE = (a: number[], b: number[]) => Math.hypot(...cielab(a).map((v, i) => v - cielab(b)[i]));
+
 /**
  * The interval bars of the mean-VP charts that reach beyond the plot area (clipped at the axis or
  * drawn over its tick labels), as `chart: dataset, point: [top, bottom] outside [top, bottom]`.
@@ -328,6 +355,34 @@ describe('the sweep page answers at a glance', () => {
     // The last column within the box that shows the matrix: nothing to scroll to.
     expect(fit.last[1]).toBeLessThanOrEqual(fit.wrap[1]);
     expect(fit.page[0]).toBeLessThanOrEqual(fit.page[1]);
+    await page.close();
+  });
+
+  test('a swept parameter\'s values on an ordered palette: light to dark by iterations, clearly apart, one colour per agent on the page', async () => {
+    const d = await detail(ids.preset);
+    const page = await openSweep(ids.preset);
+    const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
+    const swatches = Object.fromEntries(
+      await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [(tr.children[0].textContent ?? '').trim(), getComputedStyle(tr.querySelector('.swatch')!).backgroundColor])),
+    );
+    const colours = await rgb(page, swept.map((label) => swatches[label]));
+    for (let i = 1; i < colours.length; i++) {
+      expect(deltaE(colours[i - 1], colours[i]), `${swept[i - 1]} against ${swept[i]}`).toBeGreaterThan(20);
+      expect(cielab(colours[i])[0], `${swept[i]} darker than ${swept[i - 1]}`).toBeLessThan(cielab(colours[i - 1])[0] - 10);
+    }
+    // The agents no parameter changes: apart from the swept ones and from each other.
+    const all = await rgb(page, Object.values(swatches));
+    all.forEach((a, i) => all.slice(i + 1).forEach((b, j) => expect(deltaE(a, b), `${Object.keys(swatches)[i]} against ${Object.keys(swatches)[i + 1 + j]}`).toBeGreaterThan(10)));
+    // Every chart per agent draws it in its headline colour.
+    const drawn = await charts(page);
+    for (const name of ['chart-wonders', 'chart-stages', 'chart-cards', 'chart-progress']) {
+      for (const ds of drawn[name].datasets) {
+        const label = Object.keys(swatches).find((l) => ds.label === l || ds.label.endsWith(` · ${l}`))!;
+        expect(label, `${name}: ${ds.label}`).toBeDefined();
+        expect((await rgb(page, [ds.colour]))[0], `${name}: ${ds.label}`).toEqual((await rgb(page, [swatches[label]]))[0]);
+      }
+    }
+    await page.locator('#headline').screenshot({ path: `${browser.artifacts}sweep-palette-headline.png` });
     await page.close();
   });
 

@@ -54,8 +54,8 @@ export function scopedLabels(detail, scope) {
 }
 
 /**
- * The agents a sweep's parameters change, each with its values of them (by label, the values in
- * the order of detail.parameters): the agent at a swept seat of each cell shown.
+ * The agents a sweep's parameters change, by label: each one's seat and its values of them (in
+ * the order of detail.parameters), from the agent at a swept seat of each cell shown.
  */
 function sweptValues(detail) {
   const params = detail.parameters ?? [];
@@ -63,7 +63,7 @@ function sweptValues(detail) {
   for (const cell of detail.cells ?? []) {
     for (const seat of new Set(params.map((p) => p.seat))) {
       const label = cell.agents?.[seat];
-      if (label !== undefined && !values.has(label)) values.set(label, params.filter((p) => p.seat === seat).map((p) => cell.swept?.[p.key]));
+      if (label !== undefined && !values.has(label)) values.set(label, { seat, values: params.filter((p) => p.seat === seat).map((p) => cell.swept?.[p.key]) });
     }
   }
   return values;
@@ -86,7 +86,7 @@ function byValues(a, b) {
 export function inSweepOrder(detail, labels) {
   const values = sweptValues(detail);
   return labels
-    .map((l, i) => ({ l, i, v: values.get(l.label) }))
+    .map((l, i) => ({ l, i, v: values.get(l.label)?.values }))
     .sort((a, b) => byValues(a.v, b.v) || a.i - b.i)
     .map((x) => x.l);
 }
@@ -124,6 +124,44 @@ export function configColour(config) {
   let h = 2166136261;
   for (let i = 0; i < config.length; i++) h = Math.imul(h ^ config.charCodeAt(i), 16777619) >>> 0;
   return `hsl(${h % 360}, 72%, ${[34, 44, 54][(h >>> 12) % 3]}%)`;
+}
+
+/** Hues of the ramps of swept agents: one per combination of the other swept values (or seats). */
+const RAMP_HUES = [207, 24, 160, 290];
+/** Agents no parameter changes, in order of first appearance: Okabe–Ito, apart from the ramps' first hue. */
+const OTHER_COLOURS = ['#009E73', '#CC79A7', '#E69F00', '#D55E00', '#56B4E9', '#F0E442'];
+
+/**
+ * One colour per configuration on a sweep's page. A hash of the name gave near-identical colours
+ * to neighbouring values (mcts(it=250) and (it=500) two purples), so here the agents a swept
+ * parameter changes take a ramp of one hue, light to dark in the order of its values (a grid's
+ * other values, or another swept seat, a ramp of another hue); the baselines keep their greys
+ * everywhere; every other agent takes the next of OTHER_COLOURS. Returns config → colour
+ * (configColour's for a configuration the sweep does not have).
+ */
+export function sweepColours(detail) {
+  const values = sweptValues(detail);
+  const agents = inSweepOrder(detail, detail.pooled ?? []);
+  const ramps = new Map();
+  const colours = new Map();
+  let other = 0;
+  for (const l of agents) {
+    const config = l.config ?? l.label;
+    const swept = values.get(l.label);
+    if (FIXED_COLOURS[config] || colours.has(config)) continue;
+    if (!swept) colours.set(config, OTHER_COLOURS[other++] ?? configColour(config));
+    else {
+      // The agents come in value order: a ramp's members arrive lightest first.
+      const group = JSON.stringify([swept.seat, swept.values.slice(1)]);
+      if (!ramps.has(group)) ramps.set(group, []);
+      ramps.get(group).push(config);
+    }
+  }
+  [...ramps.values()].forEach((configs, r) => {
+    const hue = RAMP_HUES[r % RAMP_HUES.length];
+    configs.forEach((config, k) => colours.set(config, `hsl(${hue}, 70%, ${configs.length === 1 ? 45 : Math.round(75 - (47 * k) / (configs.length - 1))}%)`));
+  });
+  return (config) => colours.get(config) ?? configColour(config);
 }
 
 /** A numeric axis spanning a decade or more is drawn logarithmic. */
@@ -279,8 +317,8 @@ export function chartCsv(chart) {
   return rows.map((r) => r.map(quote).join(',')).join('\n') + '\n';
 }
 
-/** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not). */
-export function vpBoxplot(detail, scope) {
+/** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not); `colour`: config → colour. */
+export function vpBoxplot(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
   const boxes = cells.flatMap((c) => c.labels.filter((l) => l.games > 0).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, config: l.config ?? l.label, vp: l.vp }))).slice(0, 30);
@@ -292,8 +330,8 @@ export function vpBoxplot(detail, scope) {
         {
           label: 'victory points',
           data: boxes.map((b) => ({ min: b.vp.min, q1: b.vp.q1, median: b.vp.median, q3: b.vp.q3, max: b.vp.max, mean: b.vp.mean })),
-          backgroundColor: boxes.map((b) => configColour(b.config).replace(/^hsl\((.*)\)$/, 'hsla($1, 0.3)').replace(/^#([0-9a-f]{6})$/, '#$140')),
-          borderColor: boxes.map((b) => configColour(b.config)),
+          backgroundColor: boxes.map((b) => colour(b.config).replace(/^hsl\((.*)\)$/, 'hsla($1, 0.3)').replace(/^#([0-9a-f]{6})$/, '#$140')),
+          borderColor: boxes.map((b) => colour(b.config)),
           borderWidth: 1.5,
         },
       ],
@@ -320,20 +358,20 @@ function wonderKeys(labels) {
   return [...keys].sort();
 }
 
-/** A bar per agent in the agent's colour, its fields from `fields`. */
-const agentBars = (l, fields) => ({ label: l.name, ...fields, backgroundColor: configColour(l.config ?? l.name) });
+/** A bar per agent in the agent's colour (`colour`: config → colour), its fields from `fields`. */
+const agentBars = (l, fields, colour) => ({ label: l.name, ...fields, backgroundColor: colour(l.config ?? l.name) });
 
 /**
  * Bars per wonder (city and side) that any agent played: for each agent, `fields` turns its row
  * per wonder (null where it never had that wonder) into the dataset's fields.
  */
-function perWonderChart(labels, fields, options) {
+function perWonderChart(labels, fields, options, colour) {
   const keys = wonderKeys(labels);
-  const datasets = labels.map((l) => agentBars(l, fields(keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k) ?? null))));
+  const datasets = labels.map((l) => agentBars(l, fields(keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k) ?? null)), colour));
   return { type: 'bar', data: { labels: keys, datasets }, options: baseOptions(options) };
 }
 
-export function wonderWinChart(labels) {
+export function wonderWinChart(labels, colour = configColour) {
   return perWonderChart(
     labels,
     (rows) => ({
@@ -342,11 +380,12 @@ export function wonderWinChart(labels) {
       intervals: rows,
     }),
     { scales: { y: { min: 0, max: 100, title: { display: true, text: 'win %' } } }, plugins: { tooltip: rateTooltip } },
+    colour,
   );
 }
 
-export function wonderStagesChart(labels) {
-  return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } });
+export function wonderStagesChart(labels, colour = configColour) {
+  return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } }, colour);
 }
 
 /**
@@ -354,7 +393,7 @@ export function wonderStagesChart(labels) {
  * the card) ÷ (share of all its games whose city did). 1 means no more common in wins than
  * anywhere; common cards no longer look decisive. The cards with the most wins behind them.
  */
-export function cardsChart(labels, top = 15, minWins = 5) {
+export function cardsChart(labels, colour = configColour, top = 15, minWins = 5) {
   const totals = new Map();
   for (const l of labels) for (const c of l.cards) if (Number.isFinite(c.lift) && c.count >= minWins) totals.set(c.card, (totals.get(c.card) ?? 0) + c.count);
   const cards = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top).map(([c]) => c);
@@ -364,7 +403,7 @@ export function cardsChart(labels, top = 15, minWins = 5) {
       labels: cards,
       datasets: labels.map((l) => {
         const rows = cards.map((c) => l.cards.find((x) => x.card === c) ?? null);
-        return agentBars(l, { data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)), cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)) });
+        return agentBars(l, { data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)), cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)) }, colour);
       }),
     },
     options: baseOptions({
@@ -385,7 +424,7 @@ export function cardsChart(labels, top = 15, minWins = 5) {
   };
 }
 
-export function progressionChart(detail, scope) {
+export function progressionChart(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
   const lines = cells
@@ -399,8 +438,8 @@ export function progressionChart(detail, scope) {
       datasets: lines.map((line) => ({
         label: line.name,
         data: line.points.map((p) => ({ x: p.games, y: percent(p.winRate) })),
-        borderColor: configColour(line.config),
-        backgroundColor: configColour(line.config),
+        borderColor: colour(line.config),
+        backgroundColor: colour(line.config),
         borderDash: DASHES[line.cell % DASHES.length],
         pointRadius: 0,
       })),

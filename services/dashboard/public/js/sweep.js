@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -58,10 +58,10 @@ function draw(canvasId, config) {
 }
 
 /** Each agent's win rate with its interval, games and mean VP: the answer, before anything else. */
-function renderHeadline(d) {
+function renderHeadline(d, colour) {
   const rows = inSweepOrder(d, d.pooled ?? []).map((l) => {
     const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.background = configColour(l.config ?? l.label);
+    swatch.style.background = colour(l.config ?? l.label);
     return [
       el('td', {}, swatch, l.label),
       `${pct(l.winRate)} %`,
@@ -398,19 +398,21 @@ $('#games-next').addEventListener('click', () => {
 function renderCharts(d) {
   const scope = scopeSelect.value;
   const labels = inSweepOrder(d, scopedLabels(d, scope));
-  draw('chart-vp', vpBoxplot(d, scope));
+  // The colours of the whole sweep, whichever cell is shown: an agent keeps its colour.
+  const colour = sweepColours(d);
+  draw('chart-vp', vpBoxplot(d, scope, colour));
   draw('chart-breakdown', breakdownChart(labels));
-  draw('chart-wonders', wonderWinChart(labels));
-  draw('chart-stages', wonderStagesChart(labels));
-  draw('chart-cards', cardsChart(labels));
-  draw('chart-progress', progressionChart(d, scope));
+  draw('chart-wonders', wonderWinChart(labels, colour));
+  draw('chart-stages', wonderStagesChart(labels, colour));
+  draw('chart-cards', cardsChart(labels, colour));
+  draw('chart-progress', progressionChart(d, scope, colour));
 }
 
 let lastDone = -1;
 function render(d) {
   detail = d;
   renderHeader(d);
-  renderHeadline(d);
+  renderHeadline(d, sweepColours(d));
   renderScopes(d);
   renderParameters(d);
   renderStopping(d);
