@@ -14,7 +14,8 @@ const pageErrors = browser.pageErrors;
 const pct = (x: number | null) => (x !== null && Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
 
 const A = { name: 'Compare A', players: 3, seats: [{ agent: 'mcts', params: { it: [5, 10] } }, 'random', 'random'], deals: { count: 4 } };
-const B = { name: 'Compare B', players: 3, seats: [{ agent: 'mcts', params: { it: [5, 10, 15] } }, 'rulebased', 'random'], deals: { count: 3 } };
+/** Unevenly spaced values: a category axis would draw 5, 10 and 25 equally far apart. */
+const B = { name: 'Compare B', players: 3, seats: [{ agent: 'mcts', params: { it: [5, 10, 25] } }, 'rulebased', 'random'], deals: { count: 3 } };
 
 let lab: TestLab;
 const ids: string[] = [];
@@ -47,22 +48,31 @@ test('two sweeps ticked in the list open the compare view: curves, pooled agents
 
   const details = await Promise.all(ids.map(async (id) => (await api(lab.url, `/api/sweeps/${id}`)).body));
   const rows = await Promise.all(ids.map(async (id) => (await api(lab.url, `/api/sweeps/${id}/summary`)).body as any[]));
-  // One chart for the parameter both sweep, one line per sweep, on the union of their values.
+  // One chart for the parameter both sweep, one line per sweep, each point where its value lies.
   const chart = await page.evaluate(() => {
     const c = (window as any).Chart.getChart(document.getElementById('compare-seats-0-it'));
-    return c ? JSON.parse(JSON.stringify({ labels: c.data.labels, datasets: c.data.datasets.map((d: any) => ({ label: d.label, data: d.data, errorBars: d.errorBars })) })) : null;
+    if (!c) return null;
+    const x = c.scales.x;
+    return JSON.parse(
+      JSON.stringify({
+        xType: x.type,
+        datasets: c.data.datasets.map((d: any, i: number) => ({ label: d.label, data: d.data, errorBars: d.errorBars, pixels: c.getDatasetMeta(i).data.map((p: any) => p.x) })),
+        at: Object.fromEntries([5, 10, 25].map((v) => [v, x.getPixelForValue(v)])),
+      }),
+    );
   });
   expect(chart).not.toBeNull();
-  expect(chart.labels).toEqual(['5', '10', '15']);
   expect(chart.datasets.map((d: any) => d.label)).toEqual(details.map((d) => `${d.name} (${d.id})`));
   details.forEach((d, i) => {
     const points = d.parameters.find((p: any) => p.key === 'seats.0.it').points;
-    expect(chart.datasets[i].data).toEqual([5, 10, 15].map((v) => {
-      const p = points.find((x: any) => x.value === v);
-      return p ? 100 * p.winRate : null;
-    }));
-    expect(chart.datasets[i].errorBars.filter(Boolean)).toEqual(points.map((p: any) => [100 * p.wilson.low, 100 * p.wilson.high]));
+    expect(chart.datasets[i].data).toEqual(points.map((p: any) => ({ x: p.value, y: 100 * p.winRate })));
+    expect(chart.datasets[i].errorBars).toEqual(points.map((p: any) => [100 * p.wilson.low, 100 * p.wilson.high]));
+    // Each point drawn at its value's place on the axis.
+    chart.datasets[i].pixels.forEach((px: number, j: number) => expect(px).toBeCloseTo(chart.at[points[j].value], 6));
   });
+  // A numeric axis (the sweep page's: linear below a decade): distances proportional to the values.
+  expect(chart.xType).toBe('linear');
+  expect((chart.at[10] - chart.at[5]) / (chart.at[25] - chart.at[5])).toBeCloseTo((10 - 5) / (25 - 5), 6);
 
   const pooled = await page.$$eval('#compare-pooled tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   expect(pooled.map((r) => r.slice(0, 6))).toEqual(details.flatMap((d) => d.pooled.map((p: any) => [d.name, p.label, String(p.cells), String(p.games), String(p.wins), pct(p.winRate)])));

@@ -255,7 +255,9 @@ describe('dashboard in a real browser', () => {
         pooled.set(l.label, p);
       }
     }
-    expect(breakdown.labels).toEqual([...pooled.keys()]);
+    // The agents in the sweep's order: seat 0's by its value of c, then those no parameter changes.
+    const c = (label: string) => d.cells.find((cell: any) => cell.agents[0] === label)?.swept['seats.0.c'] ?? Number.MAX_VALUE;
+    expect(breakdown.labels).toEqual([...pooled.keys()].sort((a, b) => c(a) - c(b)));
     breakdown.labels.forEach((label: string, i: number) => {
       const stack = breakdown.datasets.reduce((s: number, ds: any) => s + ds.data[i], 0);
       expect(stack, `stacked mean points of ${label}`).toBeCloseTo(pooled.get(label)!.vp / pooled.get(label)!.games, 6);

@@ -1,8 +1,9 @@
 /**
  * The sweep page's answer at a glance (issue 16), in a real browser (Debian's chromium with
  * playwright-core) against a real lab: a small sweep from the thesis's Table 7.4 preset (the paper
- * drawn beside ours) and a 2-D grid. Every expected value is read from the API. Screenshots of each
- * page go to test-artifacts/sweep-page/ (not committed).
+ * drawn beside ours), a 2-D grid and a sweep of many configurations (dense rows). Every expected
+ * value is read from the API. Screenshots of each page go to test-artifacts/sweep-page/ (not
+ * committed).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -29,6 +30,15 @@ const GRID_SWEEP = {
   deals: { count: 2 },
 };
 
+/** Dense rows: twelve iteration counts, so 14 configurations rate each other (cheap: one-turn playouts). */
+const DENSE_ITERATIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const DENSE_SWEEP = {
+  name: 'Browser test: dense',
+  players: 3,
+  seats: [{ agent: 'mcts', params: { it: DENSE_ITERATIONS, depth: 1 } }, 'random', 'rulebased'],
+  deals: { count: 2 },
+};
+
 /** Adaptive: rulebased against random and back, each cell stopped by an SPRT. */
 const STOPPING_SWEEP = sprtMatchupSweep('Browser test: SPRT');
 
@@ -40,7 +50,7 @@ beforeAll(
   () =>
     browser.start(async () => {
       lab = await browser.startLab({ workers: 1, slots: 2 });
-      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP })) ids[key] = await submitSweep(lab, spec);
+      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP, dense: DENSE_SWEEP })) ids[key] = await submitSweep(lab, spec);
       for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
     }),
   180_000,
@@ -79,15 +89,86 @@ async function charts(page: Page): Promise<Record<string, any>> {
 
 const detail = async (id: string) => (await api(lab.url, `/api/sweeps/${id}`)).body;
 
+/** CSS colours as the browser resolves them, [r, g, b] from 0 to 255. */
+async function rgb(page: Page, colours: string[]): Promise<number[][]> {
+  return page.evaluate((colours) => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    const out = colours.map((c) => {
+      probe.style.color = '';
+      probe.style.color = c;
+      return getComputedStyle(probe).color.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    });
+    probe.remove();
+    return out;
+  }, colours);
+}
+
+/** CIE L*a*b* (D65) of an sRGB colour: L* is lightness as the eye sees it, and distances in it are ΔE. */
+function cielab([r, g, b]: number[]): number[] {
+  const linear = [r, g, b].map((v) => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const [x, y, z] = [
+    [0.4124, 0.3576, 0.1805],
+    [0.2126, 0.7152, 0.0722],
+    [0.0193, 0.1192, 0.9505],
+  ].map((row, i) => row.reduce((s, k, j) => s + k * linear[j], 0) / [0.9505, 1, 1.089][i]);
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
+}
+const deltaE = (a: number[], b: number[]) => Math.hypot(...cielab(a).map((v, i) => v - cielab(b)[i]));
+
+/**
+ * The interval bars of the mean-VP charts that reach beyond the plot area (clipped at the axis or
+ * drawn over its tick labels), as `chart: dataset, point: [top, bottom] outside [top, bottom]`.
+ */
+async function barsOutsidePlot(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const canvas of document.querySelectorAll('canvas[id^="param-vp-"]')) {
+      const chart = (window as any).Chart.getChart(canvas);
+      const { top, bottom } = chart.chartArea;
+      const y = chart.scales.y;
+      chart.data.datasets.forEach((ds: any) =>
+        (ds.errorBars ?? []).forEach((bar: number[] | null, j: number) => {
+          if (!bar || !bar.every(Number.isFinite)) return;
+          const [high, low] = [y.getPixelForValue(bar[1]), y.getPixelForValue(bar[0])];
+          if (high < top || low > bottom) out.push(`${canvas.id}: ${ds.label}, point ${j}: [${high}, ${low}] outside [${top}, ${bottom}]`);
+        }),
+      );
+    }
+    return out;
+  });
+}
+
+/** The labels a chart's category axis draws (what auto-skipping left), and the least distance in pixels between two of them. */
+async function tickLabels(page: Page, canvasId: string, axis: string): Promise<{ labels: string[]; gap: number }> {
+  return page.evaluate(
+    ([id, axis]) => {
+      const scale = (window as any).Chart.getChart(document.getElementById(id)).scales[axis];
+      const pixels = scale.ticks.map((_: unknown, i: number) => scale.getPixelForTick(i));
+      const gaps = pixels.slice(1).map((p: number, i: number) => Math.abs(p - pixels[i]));
+      return { labels: scale.ticks.map((t: any) => scale.getLabelForValue(t.value)), gap: gaps.length ? Math.min(...gaps) : 0 };
+    },
+    [canvasId, axis],
+  );
+}
+
 describe('the sweep page answers at a glance', () => {
   test('a sweep from a paper preset: headline, the paper beside ours, verdicts, all on the first screen', async () => {
     const d = await detail(ids.preset);
     expect(d.paper.id).toBe('thesis-7.4');
     const page = await openSweep(ids.preset);
-    // Headline: one row per pooled agent, with the API's win rate, interval, games and mean VP.
+    // Headline: one row per pooled agent, with the API's win rate, interval, games and mean VP;
+    // the swept agent by its iterations, then the agents no parameter changes.
     const rows = await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
-    expect(rows.map((r) => r[0])).toEqual(d.pooled.map((l: any) => l.label));
-    d.pooled.forEach((l: any, i: number) => {
+    const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
+    const order = [...swept, ...d.pooled.map((l: any) => l.label).filter((l: string) => !swept.includes(l))];
+    expect(order.slice(3)).toEqual(['random', 'rulebased']);
+    expect(rows.map((r) => r[0])).toEqual(order);
+    // The legends of the charts per agent in the same order.
+    const legends = await charts(page);
+    for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) expect(legends[name].datasets.map((ds: any) => ds.label), name).toEqual(order);
+    order.forEach((label, i) => {
+      const l = d.pooled.find((x: any) => x.label === label);
       expect(rows[i][1]).toBe(`${(100 * l.winRate).toFixed(1)} %`);
       expect(rows[i][2]).toBe(`${(100 * l.wilson.low).toFixed(1)}–${(100 * l.wilson.high).toFixed(1)} %`);
       expect(rows[i][3]).toBe(String(l.games));
@@ -124,6 +205,7 @@ describe('the sweep page answers at a glance', () => {
     // The VP chart: ours, and the paper's mean VP where it printed one.
     const vp = all['param-vp-seats-0-it'];
     expect(vp.datasets[1].data.map((p: any) => p.y)).toEqual(d.paper.rows.map((r: any) => r.paper.vp));
+    expect(await barsOutsidePlot(page)).toEqual([]);
     await page.screenshot({ path: `${browser.artifacts}sweep-paper-preset.png`, fullPage: true });
     await page.screenshot({ path: `${browser.artifacts}sweep-paper-preset-first-screen.png` });
     await page.close();
@@ -167,6 +249,7 @@ describe('the sweep page answers at a glance', () => {
         expect(lift).toBeCloseTo(card.lift, 9);
       });
     }
+    expect(await barsOutsidePlot(page)).toEqual([]);
     // No paper for a sweep that names none.
     expect(await page.isHidden('#paper-box')).toBe(true);
     await page.screenshot({ path: `${browser.artifacts}sweep-grid.png`, fullPage: true });
@@ -209,6 +292,97 @@ describe('the sweep page answers at a glance', () => {
     expect((await charts(page))['chart-ladder'].datasets[0].data).toHaveLength(rated.length);
     expect(await page.textContent('#ladder-note')).toContain(`from ${ladder.games} games`);
     await page.screenshot({ path: `${browser.artifacts}ladder.png`, fullPage: true });
+    await page.close();
+  });
+
+  test('dense rows: every configuration of the ladders and every card is labelled, the rows apart', async () => {
+    const page = await openSweep(ids.dense);
+    const d = await detail(ids.dense);
+    const configs = d.ratings.ratings.map((r: any) => r.config);
+    expect(configs.length).toBeGreaterThanOrEqual(14);
+    const all = await charts(page);
+    // Line height of the 12 px tick font: closer than that, two labels overlap.
+    const ratings = await tickLabels(page, 'chart-ratings', 'y');
+    expect(ratings.labels).toEqual(all['chart-ratings'].labels);
+    expect(ratings.labels).toEqual(configs);
+    expect(ratings.gap).toBeGreaterThanOrEqual(14);
+    const cards = await tickLabels(page, 'chart-cards', 'y');
+    expect(all['chart-cards'].labels.length).toBeGreaterThanOrEqual(12);
+    expect(cards.labels).toEqual(all['chart-cards'].labels);
+    expect(cards.gap).toBeGreaterThanOrEqual(14);
+    await page.screenshot({ path: `${browser.artifacts}sweep-dense.png`, fullPage: true });
+    await page.close();
+
+    // The lab's ladder: every configuration of every sweep.
+    const ladder = (await api(lab.url, '/api/ratings')).body;
+    const rated = ladder.batch.ratings.filter((r: any) => r.elo !== null).map((r: any) => r.config);
+    const ladderPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await ladderPage.goto(`${lab.url}/ladder`);
+    await ladderPage.waitForSelector('#ladder-table tbody tr');
+    const rows = await tickLabels(ladderPage, 'chart-ladder', 'y');
+    expect(rows.labels).toEqual(rated);
+    expect(rows.gap).toBeGreaterThanOrEqual(14);
+    await ladderPage.screenshot({ path: `${browser.artifacts}ladder-dense.png`, fullPage: true });
+    await ladderPage.close();
+  });
+
+  test('at 1280 px the head-to-head matrix of 14 configurations fits its card, every column in view', async () => {
+    const d = await detail(ids.dense);
+    const page = await openSweep(ids.dense);
+    await page.waitForSelector('#h2h-matrix tbody tr');
+    const fit = await page.evaluate(() => {
+      const scrolls = (e: Element) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+      // Anything of a card (outside a scroll box of its own) wider than the card, or a card past the page's edge.
+      const overflowing: string[] = [];
+      for (const card of document.querySelectorAll('.card')) {
+        const box = card.getBoundingClientRect();
+        const name = card.querySelector('h2')?.textContent ?? card.id;
+        if (card.scrollWidth > card.clientWidth || box.right > document.documentElement.clientWidth) overflowing.push(name);
+        for (const e of card.querySelectorAll('*')) {
+          if (e.parentElement?.closest('.card') !== card || [...card.querySelectorAll('*')].some((s) => s !== e && s.contains(e) && scrolls(s))) continue;
+          if (e.getBoundingClientRect().width > card.clientWidth) overflowing.push(`${name}: ${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`);
+        }
+      }
+      const table = document.getElementById('h2h-matrix')!;
+      const wrap = table.parentElement!.getBoundingClientRect();
+      const last = table.querySelector('thead th:last-child')!.getBoundingClientRect();
+      return { overflowing, columns: table.querySelectorAll('thead th').length, last: [last.left, last.right], wrap: [wrap.left, wrap.right], page: [document.documentElement.scrollWidth, document.documentElement.clientWidth] };
+    });
+    await page.locator('#h2h-card').screenshot({ path: `${browser.artifacts}sweep-dense-head-to-head.png` });
+    expect(fit.overflowing).toEqual([]);
+    expect(fit.columns).toBe(d.headToHead.configs.length + 1);
+    expect(d.headToHead.configs.length).toBeGreaterThanOrEqual(14);
+    // The last column within the box that shows the matrix: nothing to scroll to.
+    expect(fit.last[1]).toBeLessThanOrEqual(fit.wrap[1]);
+    expect(fit.page[0]).toBeLessThanOrEqual(fit.page[1]);
+    await page.close();
+  });
+
+  test('a swept parameter\'s values on an ordered palette: light to dark by iterations, clearly apart, one colour per agent on the page', async () => {
+    const d = await detail(ids.preset);
+    const page = await openSweep(ids.preset);
+    const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
+    const swatches = Object.fromEntries(
+      await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [(tr.children[0].textContent ?? '').trim(), getComputedStyle(tr.querySelector('.swatch')!).backgroundColor])),
+    );
+    const colours = await rgb(page, swept.map((label) => swatches[label]));
+    for (let i = 1; i < colours.length; i++) {
+      expect(deltaE(colours[i - 1], colours[i]), `${swept[i - 1]} against ${swept[i]}`).toBeGreaterThan(20);
+      expect(cielab(colours[i])[0], `${swept[i]} darker than ${swept[i - 1]}`).toBeLessThan(cielab(colours[i - 1])[0] - 10);
+    }
+    // The agents no parameter changes: apart from the swept ones and from each other.
+    const all = await rgb(page, Object.values(swatches));
+    all.forEach((a, i) => all.slice(i + 1).forEach((b, j) => expect(deltaE(a, b), `${Object.keys(swatches)[i]} against ${Object.keys(swatches)[i + 1 + j]}`).toBeGreaterThan(10)));
+    // Every chart per agent draws it in its headline colour.
+    const drawn = await charts(page);
+    for (const name of ['chart-wonders', 'chart-stages', 'chart-cards', 'chart-progress']) {
+      for (const ds of drawn[name].datasets) {
+        const label = Object.keys(swatches).find((l) => ds.label === l || ds.label.endsWith(` · ${l}`))!;
+        expect(label, `${name}: ${ds.label}`).toBeDefined();
+        expect((await rgb(page, [ds.colour]))[0], `${name}: ${ds.label}`).toEqual((await rgb(page, [swatches[label]]))[0]);
+      }
+    }
+    await page.locator('#headline').screenshot({ path: `${browser.artifacts}sweep-palette-headline.png` });
     await page.close();
   });
 

@@ -53,6 +53,44 @@ export function scopedLabels(detail, scope) {
   return detail.cells.filter((c) => String(c.index) === String(scope)).flatMap((c) => c.labels.map((l) => ({ ...l, name: l.label })));
 }
 
+/**
+ * The agents a sweep's parameters change, by label: each one's seat and its values of them (in
+ * the order of detail.parameters), from the agent at a swept seat of each cell shown.
+ */
+function sweptValues(detail) {
+  const params = detail.parameters ?? [];
+  const values = new Map();
+  for (const cell of detail.cells ?? []) {
+    for (const seat of new Set(params.map((p) => p.seat))) {
+      const label = cell.agents?.[seat];
+      if (label !== undefined && !values.has(label)) values.set(label, { seat, values: params.filter((p) => p.seat === seat).map((p) => cell.swept?.[p.key]) });
+    }
+  }
+  return values;
+}
+
+/** Two agents' swept values, parameter by parameter; an agent no parameter changes comes after. */
+function byValues(a, b) {
+  if (!a || !b) return (a ? 0 : 1) - (b ? 0 : 1);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = byValue(a[i], b[i]);
+    if (order) return order;
+  }
+  return 0;
+}
+
+/**
+ * A sweep's agents (rows with a `label`) in reading order: those a swept parameter changes by its
+ * values (numbers by size, not as they first appear), then the others in the order given.
+ */
+export function inSweepOrder(detail, labels) {
+  const values = sweptValues(detail);
+  return labels
+    .map((l, i) => ({ l, i, v: values.get(l.label)?.values }))
+    .sort((a, b) => byValues(a.v, b.v) || a.i - b.i)
+    .map((x) => x.l);
+}
+
 /** What every chart shares: it fills its box, draws at once, its legend below; `extra.plugins` adds to the legend rather than replacing it. */
 function baseOptions(extra = {}) {
   return { responsive: true, maintainAspectRatio: false, animation: false, ...extra, plugins: { legend: { position: 'bottom' }, ...extra.plugins } };
@@ -86,6 +124,44 @@ export function configColour(config) {
   let h = 2166136261;
   for (let i = 0; i < config.length; i++) h = Math.imul(h ^ config.charCodeAt(i), 16777619) >>> 0;
   return `hsl(${h % 360}, 72%, ${[34, 44, 54][(h >>> 12) % 3]}%)`;
+}
+
+/** Hues of the ramps of swept agents: one per combination of the other swept values (or seats). */
+const RAMP_HUES = [207, 24, 160, 290];
+/** Agents no parameter changes, in order of first appearance: Okabe–Ito, apart from the ramps' first hue. */
+const OTHER_COLOURS = ['#009E73', '#CC79A7', '#E69F00', '#D55E00', '#56B4E9', '#F0E442'];
+
+/**
+ * One colour per configuration on a sweep's page. A hash of the name gave near-identical colours
+ * to neighbouring values (mcts(it=250) and (it=500) two purples), so here the agents a swept
+ * parameter changes take a ramp of one hue, light to dark in the order of its values (a grid's
+ * other values, or another swept seat, a ramp of another hue); the baselines keep their greys
+ * everywhere; every other agent takes the next of OTHER_COLOURS. Returns config → colour
+ * (configColour's for a configuration the sweep does not have).
+ */
+export function sweepColours(detail) {
+  const values = sweptValues(detail);
+  const agents = inSweepOrder(detail, detail.pooled ?? []);
+  const ramps = new Map();
+  const colours = new Map();
+  let other = 0;
+  for (const l of agents) {
+    const config = l.config ?? l.label;
+    const swept = values.get(l.label);
+    if (FIXED_COLOURS[config] || colours.has(config)) continue;
+    if (!swept) colours.set(config, OTHER_COLOURS[other++] ?? configColour(config));
+    else {
+      // The agents come in value order: a ramp's members arrive lightest first.
+      const group = JSON.stringify([swept.seat, swept.values.slice(1)]);
+      if (!ramps.has(group)) ramps.set(group, []);
+      ramps.get(group).push(config);
+    }
+  }
+  [...ramps.values()].forEach((configs, r) => {
+    const hue = RAMP_HUES[r % RAMP_HUES.length];
+    configs.forEach((config, k) => colours.set(config, `hsl(${hue}, 70%, ${configs.length === 1 ? 45 : Math.round(75 - (47 * k) / (configs.length - 1))}%)`));
+  });
+  return (config) => colours.get(config) ?? configColour(config);
 }
 
 /** A numeric axis spanning a decade or more is drawn logarithmic. */
@@ -158,31 +234,45 @@ const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - 
 
 /**
  * Win rate against one parameter in several sweeps (the compare page): a line per sweep that
- * swept it, on the union of their values (gaps spanned), with Wilson 95 % bars.
- * `sweeps`: [{ id, detail }] with the API's sweep detail.
+ * swept it, each point at its value on the sweep page's axis (numeric where every value is a
+ * number, so that a curve's shape does not depend on which other sweeps are ticked), with Wilson
+ * 95 % bars. `sweeps`: [{ id, detail }] with the API's sweep detail.
  */
 export function comparisonChart(sweeps, key, axisTitle) {
-  const values = [...new Set(sweeps.flatMap((s) => s.detail.parameters.filter((p) => p.key === key).flatMap((p) => p.points.map((x) => x.value))))].sort(byValue);
-  const datasets = sweeps
-    .map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) }))
-    .filter((x) => x.series)
-    .map(({ s, i, series }) => {
-      const at = values.map((v) => series.points.find((p) => p.value === v) ?? null);
-      return {
-        label: `${s.detail.name} (${s.id})`,
-        data: at.map((p) => (p ? percent(p.winRate) : null)),
-        errorBars: at.map((p) => (p ? [percent(p.wilson.low), percent(p.wilson.high)] : null)),
-        intervals: at,
-        borderColor: COLORS[i % COLORS.length],
-        backgroundColor: COLORS[i % COLORS.length],
-        spanGaps: true,
-      };
-    });
+  const swept = sweeps.map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) })).filter((x) => x.series);
+  // The axis of all their values together: numeric only if each sweep's values are.
+  const values = [...new Set(swept.flatMap((x) => x.series.points.map((p) => p.value)))].sort(byValue);
+  const union = { numeric: swept.every((x) => x.series.numeric), points: values.map((value) => ({ value })) };
+  const datasets = swept.map(({ s, i, series }) => {
+    const points = [...series.points].sort((a, b) => byValue(a.value, b.value));
+    return {
+      label: `${s.detail.name} (${s.id})`,
+      data: points.map((p) => ({ x: xOf(union, p.value), y: percent(p.winRate) })),
+      errorBars: points.map((p) => [percent(p.wilson.low), percent(p.wilson.high)]),
+      intervals: points,
+      borderColor: COLORS[i % COLORS.length],
+      backgroundColor: COLORS[i % COLORS.length],
+    };
+  });
   return {
     type: 'line',
-    data: { labels: values.map(String), datasets },
-    options: baseOptions({ scales: { x: { title: { display: true, text: axisTitle } }, y: winRateAxis() }, plugins: { tooltip: rateTooltip } }),
+    data: { datasets },
+    options: baseOptions({ parsing: true, scales: { x: valueAxis(union, axisTitle), y: winRateAxis() }, plugins: { tooltip: rateTooltip } }),
   };
+}
+
+/**
+ * A y axis that holds every interval bar, not only the points: Chart.js fits its range to the
+ * data alone, so a bar beyond it was clipped at the axis or ran into the tick labels. A margin of
+ * 5 % of the span on each side keeps the bars' caps off the plot's edge.
+ */
+function intervalAxis(datasets, axis) {
+  const ends = datasets.flatMap((ds) => [...ds.data.map((p) => p?.y), ...(ds.errorBars ?? []).flat()]).filter(Number.isFinite);
+  if (!ends.length) return axis;
+  const low = Math.min(...ends);
+  const high = Math.max(...ends);
+  const margin = 0.05 * (high - low || 1);
+  return { ...axis, suggestedMin: low - margin, suggestedMax: high + margin };
 }
 
 /** Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed. */
@@ -203,7 +293,7 @@ export function parameterVpChart(series, paper) {
     data: { datasets },
     options: baseOptions({
       parsing: true,
-      scales: { x: valueAxis(series, series.name), y: { title: { display: true, text: 'mean VP (± 95 %)' } } },
+      scales: { x: valueAxis(series, series.name), y: intervalAxis(datasets, { title: { display: true, text: 'mean VP (± 95 %)' } }) },
       plugins: { tooltip: rateTooltip },
     }),
   };
@@ -227,8 +317,8 @@ export function chartCsv(chart) {
   return rows.map((r) => r.map(quote).join(',')).join('\n') + '\n';
 }
 
-/** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not). */
-export function vpBoxplot(detail, scope) {
+/** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not); `colour`: config → colour. */
+export function vpBoxplot(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
   const boxes = cells.flatMap((c) => c.labels.filter((l) => l.games > 0).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, config: l.config ?? l.label, vp: l.vp }))).slice(0, 30);
@@ -240,8 +330,8 @@ export function vpBoxplot(detail, scope) {
         {
           label: 'victory points',
           data: boxes.map((b) => ({ min: b.vp.min, q1: b.vp.q1, median: b.vp.median, q3: b.vp.q3, max: b.vp.max, mean: b.vp.mean })),
-          backgroundColor: boxes.map((b) => configColour(b.config).replace(/^hsl\((.*)\)$/, 'hsla($1, 0.3)').replace(/^#([0-9a-f]{6})$/, '#$140')),
-          borderColor: boxes.map((b) => configColour(b.config)),
+          backgroundColor: boxes.map((b) => colour(b.config).replace(/^hsl\((.*)\)$/, 'hsla($1, 0.3)').replace(/^#([0-9a-f]{6})$/, '#$140')),
+          borderColor: boxes.map((b) => colour(b.config)),
           borderWidth: 1.5,
         },
       ],
@@ -268,20 +358,20 @@ function wonderKeys(labels) {
   return [...keys].sort();
 }
 
-/** A bar per agent in the agent's colour, its fields from `fields`. */
-const agentBars = (l, fields) => ({ label: l.name, ...fields, backgroundColor: configColour(l.config ?? l.name) });
+/** A bar per agent in the agent's colour (`colour`: config → colour), its fields from `fields`. */
+const agentBars = (l, fields, colour) => ({ label: l.name, ...fields, backgroundColor: colour(l.config ?? l.name) });
 
 /**
  * Bars per wonder (city and side) that any agent played: for each agent, `fields` turns its row
  * per wonder (null where it never had that wonder) into the dataset's fields.
  */
-function perWonderChart(labels, fields, options) {
+function perWonderChart(labels, fields, options, colour) {
   const keys = wonderKeys(labels);
-  const datasets = labels.map((l) => agentBars(l, fields(keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k) ?? null))));
+  const datasets = labels.map((l) => agentBars(l, fields(keys.map((k) => l.wonders.find((w) => `${w.wonder} ${w.side}` === k) ?? null)), colour));
   return { type: 'bar', data: { labels: keys, datasets }, options: baseOptions(options) };
 }
 
-export function wonderWinChart(labels) {
+export function wonderWinChart(labels, colour = configColour) {
   return perWonderChart(
     labels,
     (rows) => ({
@@ -290,11 +380,12 @@ export function wonderWinChart(labels) {
       intervals: rows,
     }),
     { scales: { y: { min: 0, max: 100, title: { display: true, text: 'win %' } } }, plugins: { tooltip: rateTooltip } },
+    colour,
   );
 }
 
-export function wonderStagesChart(labels) {
-  return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } });
+export function wonderStagesChart(labels, colour = configColour) {
+  return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } }, colour);
 }
 
 /**
@@ -302,7 +393,7 @@ export function wonderStagesChart(labels) {
  * the card) ÷ (share of all its games whose city did). 1 means no more common in wins than
  * anywhere; common cards no longer look decisive. The cards with the most wins behind them.
  */
-export function cardsChart(labels, top = 15, minWins = 5) {
+export function cardsChart(labels, colour = configColour, top = 15, minWins = 5) {
   const totals = new Map();
   for (const l of labels) for (const c of l.cards) if (Number.isFinite(c.lift) && c.count >= minWins) totals.set(c.card, (totals.get(c.card) ?? 0) + c.count);
   const cards = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top).map(([c]) => c);
@@ -312,12 +403,12 @@ export function cardsChart(labels, top = 15, minWins = 5) {
       labels: cards,
       datasets: labels.map((l) => {
         const rows = cards.map((c) => l.cards.find((x) => x.card === c) ?? null);
-        return agentBars(l, { data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)), cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)) });
+        return agentBars(l, { data: rows.map((r) => (r && Number.isFinite(r.lift) ? r.lift : null)), cards: rows.map((r) => (r ? { ...r, wins: l.wins } : null)) }, colour);
       }),
     },
     options: baseOptions({
       indexAxis: 'y',
-      scales: { x: { min: 0, title: { display: true, text: 'lift: share of wins with the card ÷ share of all games with it (1: no difference)' } } },
+      scales: { x: { min: 0, title: { display: true, text: 'lift: share of wins with the card ÷ share of all games with it (1: no difference)' } }, y: rowAxis() },
       plugins: {
         tooltip: {
           callbacks: {
@@ -333,7 +424,7 @@ export function cardsChart(labels, top = 15, minWins = 5) {
   };
 }
 
-export function progressionChart(detail, scope) {
+export function progressionChart(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
   const lines = cells
@@ -347,14 +438,35 @@ export function progressionChart(detail, scope) {
       datasets: lines.map((line) => ({
         label: line.name,
         data: line.points.map((p) => ({ x: p.games, y: percent(p.winRate) })),
-        borderColor: configColour(line.config),
-        backgroundColor: configColour(line.config),
+        borderColor: colour(line.config),
+        backgroundColor: colour(line.config),
         borderDash: DASHES[line.cell % DASHES.length],
         pointRadius: 0,
       })),
     },
     options: baseOptions({ parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'seat-games played' } }, y: { min: 0, max: 100, title: { display: true, text: 'cumulative win %' } } } }),
   };
+}
+
+/**
+ * The y axis of a chart with a row per category (bars along x): every row labelled. Chart.js
+ * skips labels where they would crowd, which left half the configurations or cards unnamed;
+ * rowsHeight gives each row the room instead.
+ */
+const rowAxis = (extra = {}) => ({ type: 'category', ...extra, ticks: { autoSkip: false, ...extra.ticks } });
+
+/**
+ * The height in pixels a chart with a row per category needs for every row's label to have its
+ * line (taller rows where each holds a bar per agent), with its axis and legend; null for a chart
+ * of another kind, which keeps its box's height.
+ */
+export function rowsHeight(config) {
+  if (config.options?.indexAxis !== 'y') return null;
+  const bars = config.data.datasets.filter((ds) => (ds.type ?? config.type) === 'bar').length;
+  const perRow = Math.max(20, 4 * bars + 8);
+  // The x axis with its title, and the legend's lines (about four entries to a line).
+  const frame = 60 + 22 * Math.ceil(config.data.datasets.length / 4);
+  return config.data.labels.length * perRow + frame;
 }
 
 /** The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first. */
@@ -371,7 +483,7 @@ export function ratingsLadder(ratings) {
     },
     options: baseOptions({
       indexAxis: 'y',
-      scales: { x: { type: 'linear', title: { display: true, text: `Elo (0: ${ratings.anchor})` } }, y: { type: 'category' } },
+      scales: { x: { type: 'linear', title: { display: true, text: `Elo (0: ${ratings.anchor})` } }, y: rowAxis() },
       plugins: {
         tooltip: {
           callbacks: {

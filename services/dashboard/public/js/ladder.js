@@ -1,7 +1,7 @@
 // The lab's ladder (GET /api/ratings): every configuration of every sweep, rated by a batch
 // Plackett–Luce fit with 95 % intervals; 0 is the anchor.
 import { el, fillTable, getJSON } from './api.js';
-import { configColour, errorBarsPlugin, ratingsLadder } from './charts.js';
+import { configColour, errorBarsPlugin, ratingsLadder, rowsHeight } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -17,7 +17,10 @@ try {
   $('#ladder-note').textContent = rated.length
     ? `${rated.length} configurations from ${ladder.games} games of every sweep;${lag} 0 Elo: ${ladder.anchor}. ${ladder.batch.method}.`
     : 'No games with two or more configurations yet.';
-  new Chart($('#chart-ladder'), ratingsLadder(ladder.batch));
+  const config = ratingsLadder(ladder.batch);
+  // Every configuration's row labelled: the box grows with them.
+  $('#chart-ladder').closest('.chart-box').style.minHeight = `${rowsHeight(config)}px`;
+  new Chart($('#chart-ladder'), config);
   fillTable(
     $('#ladder-table'),
     ['configuration', { text: 'Elo', num: true }, { text: '95 % interval', num: true }, { text: 'games', num: true }],

@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, configColour, errorBarsPlugin, parameterChart, parameterVpChart, progressionChart, ratingsLadder, scopedLabels, stoppingChart, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -31,9 +31,19 @@ function addExports(canvas) {
   box.after(el('div', { class: 'chart-exports', 'aria-label': `Save ${canvas.getAttribute('aria-label') ?? 'the chart'}` }, png, csv));
 }
 
-/** Creates the chart on first use, then swaps its data in place (no re-creation, no animation). */
+/** A chart with a row per category grows its box to give every row its line (the box's height is the least). */
+function fitRows(canvas, config) {
+  const height = rowsHeight(config);
+  if (height !== null) canvas.closest('.chart-box').style.minHeight = `${height}px`;
+}
+
+/**
+ * Creates the chart on first use, then swaps its data and options in place (no re-creation, no
+ * animation): the options follow the data (a mean-VP axis's range holds the newest intervals).
+ */
 function draw(canvasId, config) {
   const canvas = document.getElementById(canvasId);
+  fitRows(canvas, config);
   const existing = Chart.getChart(canvas);
   if (!existing) {
     const chart = new Chart(canvas, config);
@@ -42,15 +52,16 @@ function draw(canvasId, config) {
   }
   existing.data.labels = config.data.labels;
   existing.data.datasets = config.data.datasets;
+  existing.options = config.options;
   existing.update('none');
   return existing;
 }
 
 /** Each agent's win rate with its interval, games and mean VP: the answer, before anything else. */
-function renderHeadline(d) {
-  const rows = (d.pooled ?? []).map((l) => {
+function renderHeadline(d, colour) {
+  const rows = inSweepOrder(d, d.pooled ?? []).map((l) => {
     const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.background = configColour(l.config ?? l.label);
+    swatch.style.background = colour(l.config ?? l.label);
     return [
       el('td', {}, swatch, l.label),
       `${pct(l.winRate)} %`,
@@ -237,17 +248,23 @@ function renderStopping(d) {
 }
 
 /**
+ * A configuration's name with places to break after '(' and ',': a heading as narrow as its
+ * parts where the page is short of width, so that a matrix of many configurations fits it.
+ */
+const breakable = (name) => name.split(/(?<=[(,])/).flatMap((part, i) => (i ? [el('wbr'), part] : [part]));
+
+/**
  * A square matrix of labels against labels: the corner heading, a column per label, a row per
  * label, each entry drawn by `cell(entry, rowLabel, colLabel)` or a muted dash where it is empty.
  */
 function heatMatrix(table, corner, labels, rows, cell) {
   table.replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col' }, s)))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col' }, ...breakable(s))))),
     el(
       'tbody',
       {},
       ...rows.map((row, i) =>
-        el('tr', {}, el('th', { scope: 'row' }, labels[i]), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
+        el('tr', {}, el('th', { scope: 'row' }, ...breakable(labels[i])), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
       ),
     ),
   );
@@ -295,6 +312,11 @@ function renderVersus(d) {
     return heatCell(c.score, divergingColour, { 'data-row': row, 'data-col': col, title }, c.games ? `${pct(c.score)} %` : '–');
   });
   colourKey($('#h2h-key'), divergingColour, 'Colour key: vermillion below 50 % (the row is weaker), white at 50 %, blue above (the row is stronger)');
+  // Beside the ratings while it fits half the page; across the whole width when it does not.
+  const card = $('#h2h-card');
+  card.classList.remove('wide');
+  const wrap = $('#h2h-matrix').parentElement;
+  card.classList.toggle('wide', wrap.scrollWidth > wrap.clientWidth);
 }
 
 function renderNumbers(d) {
@@ -375,20 +397,22 @@ $('#games-next').addEventListener('click', () => {
 
 function renderCharts(d) {
   const scope = scopeSelect.value;
-  const labels = scopedLabels(d, scope);
-  draw('chart-vp', vpBoxplot(d, scope));
+  const labels = inSweepOrder(d, scopedLabels(d, scope));
+  // The colours of the whole sweep, whichever cell is shown: an agent keeps its colour.
+  const colour = sweepColours(d);
+  draw('chart-vp', vpBoxplot(d, scope, colour));
   draw('chart-breakdown', breakdownChart(labels));
-  draw('chart-wonders', wonderWinChart(labels));
-  draw('chart-stages', wonderStagesChart(labels));
-  draw('chart-cards', cardsChart(labels));
-  draw('chart-progress', progressionChart(d, scope));
+  draw('chart-wonders', wonderWinChart(labels, colour));
+  draw('chart-stages', wonderStagesChart(labels, colour));
+  draw('chart-cards', cardsChart(labels, colour));
+  draw('chart-progress', progressionChart(d, scope, colour));
 }
 
 let lastDone = -1;
 function render(d) {
   detail = d;
   renderHeader(d);
-  renderHeadline(d);
+  renderHeadline(d, sweepColours(d));
   renderScopes(d);
   renderParameters(d);
   renderStopping(d);
