@@ -1,6 +1,7 @@
 /** The dashboard process's settings, from environment variables. */
 import { z } from 'zod';
 import { AllowedHostsSetting } from '@wonderlab/shared/http';
+import { accessLogSetting } from '@wonderlab/shared/store';
 
 export const DashboardEnvSchema = z.object({
   COORDINATOR_URL: z.string().url().default('http://127.0.0.1:8080'),
@@ -10,6 +11,8 @@ export const DashboardEnvSchema = z.object({
   /** Host names the dashboard answers to, comma-separated (a 421 for others; probes exempt); empty: any. */
   ALLOWED_HOSTS: AllowedHostsSetting,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A line per request (`all`) or only refusals, errors and slow requests (`errors`). */
+  ACCESS_LOG: accessLogSetting('all'),
   /** A request passed to the coordinator that has no answer by then gets a 504 (event streams: until their first bytes). */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** On SIGTERM, how long requests in flight may take before the process exits anyway. */
