@@ -1,10 +1,10 @@
 /** The dashboard process's settings, from environment variables. */
 import { z } from 'zod';
 import { AllowedHostsSetting } from '@wonderlab/shared/http';
-import { accessLogSetting } from '@wonderlab/shared/store';
+import { DEFAULT_LAB_URL, accessLogSetting } from '@wonderlab/shared/store';
 
 export const DashboardEnvSchema = z.object({
-  COORDINATOR_URL: z.string().url().default('http://127.0.0.1:8080'),
+  COORDINATOR_URL: z.string().url().default(DEFAULT_LAB_URL),
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().default('0.0.0.0'),
   PRESETS_DIR: z.string().optional(),
