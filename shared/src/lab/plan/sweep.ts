@@ -11,6 +11,7 @@ import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '.
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
+import { specProblem } from './spec-issues.js';
 import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
 import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from '../game/setups.js';
 import { Tournament, type TournamentOptions } from '../game/tournament.js';
@@ -243,8 +244,8 @@ export interface CheckedSweep {
 export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSweep {
   const result = SweepSpecSchema.safeParse(input);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new SweepSpecError(issue.path.length ? issue.path.join('.') : '(spec)', issue.message);
+    const problem = specProblem(SweepSpecSchema, result.error.issues);
+    throw new SweepSpecError(problem.field, problem.message);
   }
   const spec = result.data;
   const size = sweepSize(spec);
