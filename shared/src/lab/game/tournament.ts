@@ -6,6 +6,7 @@ import { parseAgentSpec } from '../../agents/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type SideChoice } from '../../engine/index.js';
 import type { GamePlan, GameSummary } from './game.js';
 import {
+  DEFAULT_PAIR,
   DUPLICATED_DEALS,
   DUPLICATED_SETS,
   ROBILLIARD_DEALS,
@@ -66,7 +67,7 @@ export class Tournament {
       this.sets = drawBoardSets(o.seed, ROBILLIARD_SETS, n);
       this.deals = o.deals ?? ROBILLIARD_DEALS;
     } else if (o.setup === 'duplicated') {
-      const pair = o.duplicateSeats ?? o.swapSeats ?? [0, 1];
+      const pair = o.duplicateSeats ?? o.swapSeats ?? DEFAULT_PAIR;
       if (pair[0] === pair[1] || pair.some((q) => q < 0 || q >= n)) throw new Error(`duplicated boards need two different seats of ${n}, got ${pair.join(' and ')}`);
       this.sets = drawDuplicatedSets(o.seed, o.duplicatedSets ?? DUPLICATED_SETS, n, pair);
       this.deals = o.deals ?? DUPLICATED_DEALS;
