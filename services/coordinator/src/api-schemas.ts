@@ -41,8 +41,8 @@ export const ErrorBody = z.object({
 });
 
 export const Estimate = z.object({
-  cpuHours: z.number().describe('Estimated CPU-hours of every game (from measured per-iteration costs; see MAX_CPU_HOURS).'),
-  maxGameSeconds: z.number().describe('Estimated CPU seconds of the costliest game (see MAX_GAME_SECONDS).'),
+  cpuHours: z.number().describe('Expected CPU-hours of every game (from measured per-iteration costs, calibrated against measured game CPU time; see MAX_CPU_HOURS).'),
+  maxGameSeconds: z.number().describe('The bound of the costliest game\'s seconds on a busy worker, about 2.5 times its CPU time (see MAX_GAME_SECONDS: a game must finish within a stopping worker\'s grace).'),
 });
 
 export const SweepCreated = z.object({
