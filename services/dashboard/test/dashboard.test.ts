@@ -546,7 +546,8 @@ describe('dashboard in a real browser', () => {
     const catalog = agentCatalog();
     const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
     const rows = await page.$$eval('#agent-options-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
-    expect(rows).toEqual(catalog.parameters.map((p) => [p.key, p.range, ...named.map((k) => p.defaults[k as keyof typeof p.defaults]), p.meaning]));
+    // The meaning's `code` spans are drawn as code: its text without the backticks.
+    expect(rows).toEqual(catalog.parameters.map((p) => [p.key, p.range, ...named.map((k) => p.defaults[k as keyof typeof p.defaults]), p.meaning.replaceAll('`', '')]));
     const header = await page.$$eval('#agent-options-table thead th', (ths) => ths.map((th) => th.textContent));
     expect(header).toEqual(['key', 'range', ...named, 'meaning']);
     expect(await page.$$eval('#agent-kinds option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(catalog.kinds.map((k) => k.kind));
