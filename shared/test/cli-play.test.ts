@@ -244,3 +244,14 @@ describe('seat numbers', () => {
     }
   });
 });
+
+describe('agent names', () => {
+  it('the standings name each agent by its canonical spec, the spelling submitted in a column beside it', () => {
+    const r = run('play', '--ai=mcts:5,10,100;rulebased;rulebased', '--games', '1', '--quiet', '--threads', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const [header, mcts, rulebased] = r.stdout.split('\n').slice(1);
+    expect(header).toMatch(/^agent +as submitted +games /);
+    expect(mcts).toMatch(/^mcts\(it=5\) +mcts:5,10,100 +1 /);
+    expect(rulebased).toMatch(/^rulebased {2,}2 /);
+  });
+});

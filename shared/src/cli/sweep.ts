@@ -23,6 +23,7 @@ import {
   type GameSummary,
   type SweepSpec,
 } from '../lab/index.js';
+import { displayName } from '../agents/index.js';
 import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, threadsOption, valueOptions } from './options.js';
 import { progress } from './play.js';
 import { formatSweepSummary } from './summary.js';
@@ -108,16 +109,16 @@ const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '-');
 /** One cell as text: its agents' standings, each seat's agent where seats share a spec, paired estimates. */
 export function formatCell(cell: CellAggregate, standings: string, byRole: boolean): string {
   const swept = Object.entries(cell.swept);
-  const title = `cell ${cell.index}: ${swept.length ? swept.map(([k, v]) => `${k}=${v}`).join(', ') : cell.agents.join(' ; ')} (${cell.games} games)`;
+  const title = `cell ${cell.index}: ${swept.length ? swept.map(([k, v]) => `${k}=${v}`).join(', ') : cell.agents.map(displayName).join(' ; ')} (${cell.games} games)`;
   const lines = [title, standings];
   if (byRole) {
-    for (const r of cell.roles) lines.push(`  seat ${r.seat} of the spec (${r.agent}): ${r.wins}/${r.games} wins, ${pct(r.winRate)} ± ${pct(r.halfWidth)} %, mean VP ${r.meanVp.toFixed(1)}`);
+    for (const r of cell.roles) lines.push(`  seat ${r.seat} of the spec (${displayName(r.agent)}): ${r.wins}/${r.games} wins, ${pct(r.winRate)} ± ${pct(r.halfWidth)} %, mean VP ${r.meanVp.toFixed(1)}`);
   }
   for (const l of cell.labels) {
-    if (l.paired) lines.push(`  paired over ${l.paired.groups} deals: ${l.label} ${pct(l.paired.mean)} ± ${pct(l.paired.halfWidth)} %`);
+    if (l.paired) lines.push(`  paired over ${l.paired.groups} deals: ${displayName(l.label)} ${pct(l.paired.mean)} ± ${pct(l.paired.halfWidth)} %`);
   }
   const d = cell.pairedDifference;
-  if (d) lines.push(`  paired difference, seat ${d.seats[0]} (${d.labels[0]}) minus seat ${d.seats[1]} (${d.labels[1]}): ${pct(d.mean)} ± ${pct(d.halfWidth)} points over ${d.groups} deals`);
+  if (d) lines.push(`  paired difference, seat ${d.seats[0]} (${displayName(d.labels[0])}) minus seat ${d.seats[1]} (${displayName(d.labels[1])}): ${pct(d.mean)} ± ${pct(d.halfWidth)} points over ${d.groups} deals`);
   return lines.join('\n');
 }
 
@@ -195,7 +196,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     if (values['by-order'] && sweep.ordersPerDeal > 1) {
       sweep.orders.forEach((order, o) => {
         const rows = perOrder.get(`${cell.index}|${o}`)?.rows() ?? [];
-        out(`  seat order ${o} (${order.map((a) => sweep.cells[cell.index].agents[a]).join(' ; ')}):`);
+        out(`  seat order ${o} (${order.map((a) => displayName(sweep.cells[cell.index].agents[a])).join(' ; ')}):`);
         out(formatStandings(rows).replace(/^/gm, '    '));
       });
     }

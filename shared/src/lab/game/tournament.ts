@@ -2,7 +2,7 @@
  * A tournament: agents, a setup and a seating, expanded into game plans; and the per-agent
  * summary of their results.
  */
-import { parseAgentSpec } from '../../agents/index.js';
+import { agentColumns, displayName, parseAgentSpec } from '../../agents/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type SideChoice } from '../../engine/index.js';
 import type { GamePlan, GameSummary } from './game.js';
 import {
@@ -189,9 +189,10 @@ const pct = (x: number) => (100 * x).toFixed(1);
 
 /** The standings as an aligned text table. */
 export function formatStandings(rows: readonly AgentStanding[]): string {
-  const header = ['agent', 'games', 'wins', 'ties', 'win % ± 95%', 'Wilson 95%', 'mean VP (sd)', 'ms/decision', 'iter/s'];
+  const agents = agentColumns(rows.map((r) => r.agent));
+  const header = [...agents.header, 'games', 'wins', 'ties', 'win % ± 95%', 'Wilson 95%', 'mean VP (sd)', 'ms/decision', 'iter/s'];
   const body = rows.map((r) => [
-    r.agent,
+    ...agents.cells(r.agent),
     String(r.games),
     String(r.wins),
     String(r.ties),
@@ -202,7 +203,7 @@ export function formatStandings(rows: readonly AgentStanding[]): string {
     r.iterationsPerSecond > 0 ? String(Math.round(r.iterationsPerSecond)) : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const cut = rows.filter((r) => r.cutShort > 0).map((r) => `${r.agent}: ${r.cutShort} decisions cut short by the time limit`);
+  const line = (cells: string[]) => cells.map((c, i) => (i < agents.header.length ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const cut = rows.filter((r) => r.cutShort > 0).map((r) => `${displayName(r.agent)}: ${r.cutShort} decisions cut short by the time limit`);
   return [line(header), ...body.map(line), ...cut].join('\n');
 }
