@@ -256,6 +256,9 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   cellProgress: z
     .array(z.object({ index: z.number().int(), total: z.number().int(), done: z.number().int(), failed: z.number().int(), queued: z.number().int() }))
     .describe("Every cell's games: total, done, failed and in the queue now."),
+  names: z
+    .record(z.string(), z.string())
+    .describe('Every agent spec of the sweep as submitted, with its canonical form: the one name the dashboard, the CLI and the ladder show it by (`mcts:100,10,100` and `mcts(it=100)` are both `mcts`). Results stay keyed by the spec as submitted.'),
   cells: z.array(CellAggregateSchema),
   pooled: z.array(PooledLabelSchema).describe('Every agent pooled over every cell it plays in (all cells): counters summed, so every mean is weighted by what it counts.'),
   parameters: z.array(ParameterSeriesSchema).describe("Each swept parameter: the swept seat's agent at each value, pooled over the cells with it."),

@@ -246,6 +246,8 @@ describe('a lab playing a small sweep', () => {
     expect(finalDetail.status).toBe('done');
     expect(finalDetail.counts).toEqual({ total: sweep.size, done: sweep.size, failed: 0, queued: 0, pending: 0, skipped: 0 });
     expect(finalDetail.progress).toBe(1);
+    // Each agent spec as submitted with the one name it is shown by (the ladder's canonical form).
+    expect(finalDetail.names).toEqual({ random: 'random', 'mcts(it=10,c=0.4)': 'mcts(it=10)', rulebased: 'rulebased', 'mcts(it=20,c=0.4)': 'mcts(it=20)' });
     // The wall time a finished sweep took: from its first game to its last.
     const [created_, first, last] = [finalDetail.created, finalDetail.firstGameAt, finalDetail.lastGameAt].map((t: string) => Date.parse(t));
     expect(first).toBeGreaterThanOrEqual(created_);
@@ -455,6 +457,7 @@ describe('a lab playing a small sweep', () => {
       expect(Number(col(row, 'decision_ms'))).toBeCloseTo(p.decisionMs, 2);
       expect(Number(col(row, 'iterations'))).toBe(p.iterations);
       expect(Number(col(row, 'cut_short'))).toBe(p.cutShort);
+      expect(col(row, 'config')).toBe(p.canonical);
     }
   });
 
@@ -535,6 +538,8 @@ describe('a lab playing a small sweep', () => {
         const row = rows.find((r) => r.cell === cell.index && r.agent === l.label);
         expect(row).toMatchObject({ sweep: id, 'seats.1.it': cell.swept['seats.1.it'], games: l.games, wins: l.wins, win_rate: l.winRate, ci_low: l.wilson.low, ci_high: l.wilson.high, vp_mean: l.vp.mean, vp_sd: l.vp.sd });
         expect(row.vp_mean_ci_low).toBeCloseTo(l.vp.mean - l.vpMeanHalfWidth, 9);
+        // The display name beside the spec as submitted, last among the columns.
+        expect(row.config).toBe(l.config);
       }
     }
     const csv = await fetch(`${lab.url}/api/sweeps/${id}/summary?format=csv`);

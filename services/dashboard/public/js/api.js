@@ -46,6 +46,15 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /**
+ * An agent by its one display name (its canonical spec, as the ladder shows it), with the spec as
+ * submitted beside it where that differs: on a second line and on hover. Text nodes only.
+ */
+export function agentName(shown, submitted = shown) {
+  if (shown === submitted) return el('span', { class: 'agent-name' }, shown);
+  return el('span', { class: 'agent-name', title: `as submitted: ${submitted}` }, shown, el('br'), el('small', { class: 'muted submitted' }, submitted));
+}
+
+/**
  * A help text as nodes: its `code` spans (markdown backticks, as the schema and the parameter table
  * write them) as <code> elements, the rest as text. Built with text nodes only, never as HTML: the
  * text may carry anything a spec or a preset does.
