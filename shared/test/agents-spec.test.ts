@@ -17,7 +17,9 @@ import {
   parameterTable,
   MCTS_ROBILLIARD_DEFAULTS,
   SpecError,
+  agentColumns,
   canonicalSpec,
+  displayName,
   parseAgentList,
   parseAgentSpec,
   type AgentSpec,
@@ -466,5 +468,25 @@ describe('the option tables people read come from the parameter table', () => {
     }
     for (const kind of AGENT_KINDS) expect(text).toContain(kind);
     for (const kind of MCTS_KINDS) expect(text).toContain(`      ${MCTS_AGENTS[kind].docs}`);
+  });
+});
+
+describe('one display name per agent', () => {
+  it("is the canonical spec, however the agent was submitted; a text that is no spec stays as it is", () => {
+    expect(displayName('mcts:100,10,100')).toBe('mcts');
+    expect(displayName('mcts(it=100)')).toBe('mcts');
+    expect(displayName('mcts:250')).toBe('mcts(it=250)');
+    expect(displayName('rulebased')).toBe('rulebased');
+    expect(displayName('the mean of each component')).toBe('the mean of each component');
+  });
+
+  it('text tables get an "as submitted" column only when some agent was written otherwise', () => {
+    const plain = agentColumns(['rulebased', 'mcts(it=250)']);
+    expect(plain.header).toEqual(['agent']);
+    expect(plain.cells('mcts(it=250)')).toEqual(['mcts(it=250)']);
+    const mixed = agentColumns(['mcts:100,10,100', 'rulebased'], 'configuration');
+    expect(mixed.header).toEqual(['configuration', 'as submitted']);
+    expect(mixed.cells('mcts:100,10,100')).toEqual(['mcts', 'mcts:100,10,100']);
+    expect(mixed.cells('rulebased')).toEqual(['rulebased', '']);
   });
 });

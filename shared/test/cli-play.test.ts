@@ -3,7 +3,7 @@
  * `tsc -b`, before vitest starts), its stdout, stderr, exit code and the JSON Lines it writes.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -221,5 +221,37 @@ describe('wonderlab play: bad input exits 2 and names the bad part', () => {
     expect(bad('--games', '1')).toContain('--ai is required');
     expect(bad(AI, '--games', '1', '--bogus')).toMatch(/--bogus/);
     expect(bad(AI, '--games', '1', 'extra')).toContain("unexpected argument 'extra'");
+  });
+});
+
+describe('seat numbers', () => {
+  it("one convention, from 0: --seating swap's help names the seats it exchanges, as the spec's swapSeats does", () => {
+    expect(run('play', '--help').stdout).toContain('swap (as given and with the agents of seats 0 and 1 exchanged)');
+    const out = join(dir, 'swap.jsonl');
+    expect(run('play', '--ai=random;rulebased;mcts(it=2)', '--games', '1', '--seating', 'swap', '--quiet', '--threads', '1', '--out', out).code).toBe(0);
+    const [given, swapped] = lines(out).map((g) => (g.players as Player[]).map((p) => `${p.seat}:${p.agent}`));
+    expect(given).toEqual(['0:random', '1:rulebased', '2:mcts(it=2)']);
+    expect(swapped).toEqual(['0:rulebased', '1:random', '2:mcts(it=2)']);
+  });
+
+  it('no text a person reads counts seats from 1', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    const texts = ['shared/src/cli/play.ts', 'shared/src/cli/sweep.ts', 'shared/src/cli/summary.ts', 'shared/src/cli/main.ts', 'README.md', ...docs, 'services/dashboard/public/js/sweep.js', 'services/dashboard/public/js/game.js'];
+    for (const path of texts) {
+      const text = readFileSync(join(root, path), 'utf8');
+      expect(text, path).not.toMatch(/seats 1 and 2|[Ss]eat \$\{[^}]*\+ 1\}/);
+    }
+  });
+});
+
+describe('agent names', () => {
+  it('the standings name each agent by its canonical spec, the spelling submitted in a column beside it', () => {
+    const r = run('play', '--ai=mcts:5,10,100;rulebased;rulebased', '--games', '1', '--quiet', '--threads', '1');
+    expect(r.code, r.stderr).toBe(0);
+    const [header, mcts, rulebased] = r.stdout.split('\n').slice(1);
+    expect(header).toMatch(/^agent +as submitted +games /);
+    expect(mcts).toMatch(/^mcts\(it=5\) +mcts:5,10,100 +1 /);
+    expect(rulebased).toMatch(/^rulebased {2,}2 /);
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Sweep, SweepSpecError, checkSweepSpec, decisionSeconds, gameSeconds, parseSweepSpec, sweepSize, type SweepLimits } from '../src/lab/index.js';
+import { Sweep, SweepSpecError, checkSweepSpec, decisionSeconds, expectedCpuSeconds, gameSeconds, parseSweepSpec, sweepSize, type SweepLimits } from '../src/lab/index.js';
 import { mctsDefaults } from '../src/agents/index.js';
 
 const PRESETS = fileURLToPath(new URL('../../presets', import.meta.url));
@@ -106,19 +106,19 @@ describe('estimated cost', () => {
   it('a sweep over MAX_CPU_HOURS is refused on (cost), naming the estimate and the limit', () => {
     const spec = { ...base, seats: ['mcts:20000,0', 'mcts:20000,0', 'rulebased'], deals: { count: 1000 } };
     const { cost } = checkSweepSpec(spec, { ...DEFAULTS, maxCpuHours: 1e9 });
-    const err = refusal(spec, { ...DEFAULTS, maxCpuHours: 10 });
+    const err = refusal(spec, { ...DEFAULTS, maxCpuHours: 2 });
     expect(err.field).toBe('(cost)');
-    expect(err.message).toContain(`1,000 games are estimated at ${cost!.cpuHours.toFixed(1)} CPU-hours, over this lab's limit of 10 (MAX_CPU_HOURS)`);
-    expect(cost!.cpuHours).toBeGreaterThan(10);
+    expect(err.message).toContain(`1,000 games are estimated at ${cost!.cpuHours.toFixed(1)} CPU-hours, over this lab's limit of 2 (MAX_CPU_HOURS)`);
+    expect(cost!.cpuHours).toBeGreaterThan(2);
     // The estimate is the cells' games × their game estimate.
-    expect(cost!.cpuHours).toBeCloseTo((1000 * gameSeconds(['mcts:20000,0', 'mcts:20000,0', 'rulebased'])) / 3600, 6);
+    expect(cost!.cpuHours).toBeCloseTo((1000 * expectedCpuSeconds(['mcts:20000,0', 'mcts:20000,0', 'rulebased'])) / 3600, 6);
   });
 
   it('a game estimated over MAX_GAME_SECONDS is refused on (cost), naming its cell and agents', () => {
     const spec = { ...base, seats: [{ agent: 'mcts', params: { it: [100, 50_000], time: 0 } }, 'mcts(it=50000,time=0)', 'rulebased'], deals: { count: 1 } };
     const err = refusal(spec, { ...DEFAULTS, maxGameSeconds: 60 });
     expect(err.field).toBe('(cost)');
-    expect(err.message).toMatch(/a game of cell 1 \(mcts\(it=50000,time=0\), mcts\(it=50000,time=0\), rulebased\) is estimated at \d+ CPU-seconds, over this lab's limit of 60 \(MAX_GAME_SECONDS/);
+    expect(err.message).toMatch(/a game of cell 1 \(mcts\(it=50000,time=0\), mcts\(it=50000,time=0\), rulebased\) may take up to \d+ seconds on a busy worker, over this lab's limit of 60 \(MAX_GAME_SECONDS/);
   });
 
   it('every preset is within the default limits', () => {

@@ -71,7 +71,7 @@ describe('sweep specs', () => {
     expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'random', 'mcts:5'], seats: [1, 2] } })).toBe('matchup.specs.2');
     // Seat 0 sweeps C: it cannot also take the matchup's agents.
     expect(fieldOf({ ...base, matchup: { specs: ['mcts:5', 'random'], seats: [0, 1] } })).toBe('seats.0');
-    expect(fieldOf({ ...base, extra: 1 })).toBe('(spec)');
+    expect(fieldOf({ ...base, extra: 1 })).toBe('extra');
   });
 });
 

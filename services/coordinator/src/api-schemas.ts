@@ -41,8 +41,8 @@ export const ErrorBody = z.object({
 });
 
 export const Estimate = z.object({
-  cpuHours: z.number().describe('Estimated CPU-hours of every game (from measured per-iteration costs; see MAX_CPU_HOURS).'),
-  maxGameSeconds: z.number().describe('Estimated CPU seconds of the costliest game (see MAX_GAME_SECONDS).'),
+  cpuHours: z.number().describe('Expected CPU-hours of every game (from measured per-iteration costs, calibrated against measured game CPU time; see MAX_CPU_HOURS).'),
+  maxGameSeconds: z.number().describe('The bound of the costliest game\'s seconds on a busy worker, about 2.5 times its CPU time (see MAX_GAME_SECONDS: a game must finish within a stopping worker\'s grace).'),
 });
 
 export const SweepCreated = z.object({
@@ -256,6 +256,9 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   cellProgress: z
     .array(z.object({ index: z.number().int(), total: z.number().int(), done: z.number().int(), failed: z.number().int(), queued: z.number().int() }))
     .describe("Every cell's games: total, done, failed and in the queue now."),
+  names: z
+    .record(z.string(), z.string())
+    .describe('Every agent spec of the sweep as submitted, with its canonical form: the one name the dashboard, the CLI and the ladder show it by (`mcts:100,10,100` and `mcts(it=100)` are both `mcts`). Results stay keyed by the spec as submitted.'),
   cells: z.array(CellAggregateSchema),
   pooled: z.array(PooledLabelSchema).describe('Every agent pooled over every cell it plays in (all cells): counters summed, so every mean is weighted by what it counts.'),
   parameters: z.array(ParameterSeriesSchema).describe("Each swept parameter: the swept seat's agent at each value, pooled over the cells with it."),

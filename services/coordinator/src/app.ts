@@ -9,7 +9,7 @@ import express from 'express';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { allowedHosts, securityHeaders } from '@wonderlab/shared/http';
-import { accessLog, type GameJobData, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
+import { accessLog, type AccessLogMode, type GameJobData, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
 import type { LimitsConfig } from './config.js';
 import { SweepEvents } from './events.js';
 import type { Feeder } from './feeder.js';
@@ -35,6 +35,8 @@ export interface AppOptions {
   feeder: Feeder;
   logger: Logger;
   apiToken?: string;
+  /** Which requests the access log writes at info (ACCESS_LOG); default: all. */
+  accessLog?: AccessLogMode;
   /** Host names the app answers to (ALLOWED_HOSTS); empty or absent: any. */
   allowedHosts?: readonly string[];
   /** What one request may ask for (see config.ts). */
@@ -64,7 +66,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(accessLog(logger, { quiet: /^\/(healthz|readyz|metrics)(\?|$)/, ownRequestIds: true }));
+  app.use(accessLog(logger, { quiet: /^\/(healthz|readyz|metrics)(\?|$)/, ownRequestIds: true, mode: o.accessLog }));
   app.use(metrics.observe());
   // Before any route, so that refusals and errors carry the headers too.
   app.use(securityHeaders());

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { SweepLimits } from '@wonderlab/shared';
 import { AllowedHostsSetting } from '@wonderlab/shared/http';
-import { StoreEnvSchema, parseEnv, positiveInt } from '@wonderlab/shared/store';
+import { DEFAULT_PORT, StoreEnvSchema, accessLogSetting, parseEnv, positiveInt } from '@wonderlab/shared/store';
 
 const positiveNumber = (fallback: number) => z.coerce.number().positive().finite().default(fallback);
 
@@ -36,8 +36,10 @@ export const LimitsEnvSchema = z.object({
 export type LimitsConfig = z.infer<typeof LimitsEnvSchema>;
 
 export const CoordinatorEnvSchema = StoreEnvSchema.extend({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
   HOST: z.string().default('0.0.0.0'),
+  /** A line per request (`all`: a cluster's log collector keeps them) or only refusals, errors and slow requests (`errors`). */
+  ACCESS_LOG: accessLogSetting('all'),
   /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as compose passes it). */
   API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   /** Host names the API answers to, comma-separated (a 421 for others; probes exempt); empty: any. */

@@ -74,6 +74,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     feeder,
     logger,
     apiToken: config.API_TOKEN,
+    accessLog: config.ACCESS_LOG,
     allowedHosts: config.ALLOWED_HOSTS,
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,

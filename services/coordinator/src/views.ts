@@ -1,5 +1,5 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
-import { throughput, type CodeVersion, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
+import { displayNames, throughput, type CodeVersion, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
 import type { StatisticsAsOf, SweepStatistics } from './statistics.js';
 import { memoryShort, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
@@ -75,6 +75,8 @@ export interface SweepDetail extends SweepOverview, SweepStatisticsFields {
   cellOffset: number;
   /** Every cell's progress (not only the page's). */
   cellProgress: CellProgress[];
+  /** Every agent spec of the sweep as submitted, with the one name it is shown by (its canonical form). */
+  names: Record<string, string>;
   /** Which games the statistics (cells, pooled, parameters, head to head, ratings) are of: computed apart, they may lag the counts. */
   statisticsAsOf: StatisticsAsOf;
 }
@@ -153,6 +155,7 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
     cellCount: loaded.sweep.cells.length,
     cellOffset: page.offset,
     cellProgress: progress,
+    names: displayNames(loaded.sweep.cells, meta.spec.matchup?.specs),
     statisticsAsOf: stats.asOf,
   };
   const text = JSON.stringify(head);

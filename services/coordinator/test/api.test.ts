@@ -246,6 +246,8 @@ describe('a lab playing a small sweep', () => {
     expect(finalDetail.status).toBe('done');
     expect(finalDetail.counts).toEqual({ total: sweep.size, done: sweep.size, failed: 0, queued: 0, pending: 0, skipped: 0 });
     expect(finalDetail.progress).toBe(1);
+    // Each agent spec as submitted with the one name it is shown by (the ladder's canonical form).
+    expect(finalDetail.names).toEqual({ random: 'random', 'mcts(it=10,c=0.4)': 'mcts(it=10)', rulebased: 'rulebased', 'mcts(it=20,c=0.4)': 'mcts(it=20)' });
     // The wall time a finished sweep took: from its first game to its last.
     const [created_, first, last] = [finalDetail.created, finalDetail.firstGameAt, finalDetail.lastGameAt].map((t: string) => Date.parse(t));
     expect(first).toBeGreaterThanOrEqual(created_);
@@ -455,6 +457,7 @@ describe('a lab playing a small sweep', () => {
       expect(Number(col(row, 'decision_ms'))).toBeCloseTo(p.decisionMs, 2);
       expect(Number(col(row, 'iterations'))).toBe(p.iterations);
       expect(Number(col(row, 'cut_short'))).toBe(p.cutShort);
+      expect(col(row, 'config')).toBe(p.canonical);
     }
   });
 
@@ -535,6 +538,8 @@ describe('a lab playing a small sweep', () => {
         const row = rows.find((r) => r.cell === cell.index && r.agent === l.label);
         expect(row).toMatchObject({ sweep: id, 'seats.1.it': cell.swept['seats.1.it'], games: l.games, wins: l.wins, win_rate: l.winRate, ci_low: l.wilson.low, ci_high: l.wilson.high, vp_mean: l.vp.mean, vp_sd: l.vp.sd });
         expect(row.vp_mean_ci_low).toBeCloseTo(l.vp.mean - l.vpMeanHalfWidth, 9);
+        // The display name beside the spec as submitted, last among the columns.
+        expect(row.config).toBe(l.config);
       }
     }
     const csv = await fetch(`${lab.url}/api/sweeps/${id}/summary?format=csv`);
@@ -677,8 +682,8 @@ describe('a lab playing a small sweep', () => {
     for (const def of PARAMETER_LIST) expect(seatObject.properties.params.properties[def.key].description).toContain(def.meaning);
     const badKey = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { nonsense: 1 } }, 'random', 'random'], deals: { count: 1 } });
     expect(badKey.status).toBe(400);
-    expect(badKey.body.field).toBe('seats.0.params');
-    expect(badKey.body.error).toMatch(/nonsense/);
+    expect(badKey.body.field).toBe('seats.0.params.nonsense');
+    expect(badKey.body.error).toMatch(/^seats\.0\.params\.nonsense: unknown key 'nonsense' \(known: it, time, /);
     const badValue = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { arms: ['all', 'some'] } }, 'random', 'random'], deals: { count: 1 } });
     expect(badValue.status).toBe(400);
     expect(badValue.body.field).toBe('seats.0');
@@ -715,7 +720,7 @@ describe('validation of submitted specs', () => {
       ['seats ≠ players', { ...base, players: 4 }, 'seats'],
       ['bad agent at seat 1', { ...base, seats: ['random', 'mcts(it=abc)', 'rulebased'] }, 'seats.1'],
       ['bad swept value at seat 2', { ...base, seats: ['random', 'random', { agent: 'mcts', params: { it: [10, 'x'] } }] }, 'seats.2'],
-      ['unknown top-level key', { ...base, colour: 'blue' }, '(spec)'],
+      ['unknown top-level key', { ...base, colour: 'blue' }, 'colour'],
       ['thesis wonders with 4 players', { ...base, players: 4, seats: [...base.seats, 'random'], wonders: { mode: 'thesis' } }, 'wonders.mode'],
       ['deals.count 0', { ...base, deals: { count: 0 } }, 'deals.count'],
     ];
@@ -726,9 +731,18 @@ describe('validation of submitted specs', () => {
       expect(typeof res.body.error, what).toBe('string');
       expect(res.body.error.startsWith(`${field}:`), `${what}: ${res.body.error}`).toBe(true);
     }
-    // The unknown key is at least named in the message.
+    // The unknown key is named, before the required key it left missing, with the one it was close to.
     const unknown = await post(lab, '/api/sweeps', { ...base, colour: 'blue' });
-    expect(unknown.body.error).toContain('colour');
+    expect(unknown.body.error).toContain("unknown key 'colour'");
+    const { deals, ...noDeals } = base;
+    const typo = await post(lab, '/api/sweeps', { ...noDeals, deal: deals });
+    expect(typo.status).toBe(400);
+    expect(typo.body).toMatchObject({ field: 'deal', error: expect.stringMatching(/^deal: unknown key 'deal' \(did you mean 'deals'\? known: name, players, seats, /) });
+    // An unknown MCTS option lists every option, as the CLI does.
+    const option = await post(lab, '/api/sweeps', { ...base, seats: [{ agent: 'mcts', params: { iterations: 5 } }, 'random', 'random'] });
+    expect(option.status).toBe(400);
+    expect(option.body.field).toBe('seats.0.params.iterations');
+    expect(option.body.error).toContain("unknown key 'iterations' (known: it, time, depth, c, reward,");
   });
 
   test('bodies that are not a JSON object are a 400 on (body); JSON sent as text a 415', async () => {

@@ -18,8 +18,12 @@ let lab: TestLab;
 
 /** The bin in a child process, without blocking this process (the lab runs here). */
 function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runWith({}, ...args);
+}
+
+function runWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, WONDERLAB_URL: '', WONDERLAB_TOKEN: '' } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, WONDERLAB_URL: '', WONDERLAB_TOKEN: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -96,6 +100,18 @@ describe('wonderlab remote', () => {
     expect(list.stdout).toMatch(new RegExp(`\\n${id} +cancelled `));
   }, 60_000);
 
+  test('submit <preset> --deals N shrinks the preset as sweep run does; the lab comes from WONDERLAB_URL without --url', async () => {
+    const submitted = await runWith({ WONDERLAB_URL: lab.url, WONDERLAB_TOKEN: TOKEN }, 'remote', 'submit', 'quick-demo', '--deals', '2');
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id = submitted.stdout.split(/\s+/)[0];
+    expect(submitted.stdout).toContain(': 2 games in 1 cell');
+    const stored = (await api(lab.url, `/api/sweeps/${id}`)).body;
+    const preset = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../presets/quick-demo.json'), 'utf8'));
+    expect(stored.spec).toEqual(JSON.parse(JSON.stringify(parseSweepSpec({ ...preset, deals: { ...preset.deals, count: 2 } }))));
+    expect(stored.spec.deals.count).toBe(2);
+    await run('remote', 'cancel', id, '--url', lab.url, '--token', TOKEN);
+  }, 60_000);
+
   test('bad input exits 2, an unknown sweep or an unreachable lab exits 1, each with one line saying what is wrong', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...spec, seats: ['mcts(it=abc)', 'rulebased', 'random'] }));
@@ -106,9 +122,9 @@ describe('wonderlab remote', () => {
     const unknown = await run('remote', 'status', 'zzzzzzzzzz', '--url', lab.url);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe("wonderlab remote: no sweep 'zzzzzzzzzz'\n");
-    const noUrl = await run('remote', 'status', 'zzzzzzzzzz');
-    expect(noUrl.code).toBe(2);
-    expect(noUrl.stderr).toContain('remote needs the lab: --url URL (or WONDERLAB_URL)');
+    const notUrl = await run('remote', 'status', 'zzzzzzzzzz', '--url', 'lab');
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr.split('\n')[0]).toBe("wonderlab remote: --url: 'lab' is not a URL (e.g. http://127.0.0.1:8080)");
     const away = await run('remote', 'list', '--url', 'http://127.0.0.1:1');
     expect(away.code).toBe(1);
     expect(away.stderr).toMatch(/^wonderlab remote: cannot reach the lab at http:\/\/127\.0\.0\.1:1\//);
@@ -118,8 +134,18 @@ describe('wonderlab remote', () => {
     const inherited = await run('remote', 'export', 'zzzzzzzzzz', '--url', lab.url, '--format', 'constructor');
     expect(inherited.code).toBe(2);
     expect(inherited.stderr).toContain("--format must be one of csv, jsonl, summary-csv, summary-json, got 'constructor'");
+    // A mistyped option or a missing value: one line in the words of the other errors, not Node's.
+    const typo = await run('remote', 'submit', 'quick-demo', '--deal', '10', '--url', lab.url);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("wonderlab remote: unknown option '--deal'\nrun \"wonderlab remote --help\" for its options\n");
+    const missing = await run('remote', 'submit', 'quick-demo', '--url', lab.url, '--deals');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toBe('wonderlab remote: --deals needs a value');
+    const zero = await run('remote', 'submit', 'quick-demo', '--url', lab.url, '--deals', '0');
+    expect(zero.code).toBe(2);
+    expect(zero.stderr.split('\n')[0]).toBe("wonderlab remote: --deals must be a positive integer, got '0'");
     const help = await run('remote', '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('usage: wonderlab remote <command> [options] --url URL [--token T]');
+    expect(help.stdout).toContain('usage: wonderlab remote <command> [options] [--url URL] [--token T]');
   }, 60_000);
 });

@@ -29,7 +29,7 @@ const app = express();
 app.disable('x-powered-by');
 // One line per request; requests passed through to the coordinator are logged there too, with
 // the same X-Request-Id when the client sent one.
-app.use(accessLog(logger, { quiet: /^\/(dashboard\/)?healthz/, ownRequestIds: false }));
+app.use(accessLog(logger, { quiet: /^\/(dashboard\/)?healthz/, ownRequestIds: false, mode: config.ACCESS_LOG }));
 // The pages' headers; answers passed through from the coordinator carry its own, the same.
 app.use(securityHeaders());
 app.use(allowedHosts(config.ALLOWED_HOSTS));

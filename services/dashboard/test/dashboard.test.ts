@@ -237,7 +237,8 @@ describe('dashboard in a real browser', () => {
     expect(vp.datasets[0].data.length).toBe(boxes.length);
     boxes.forEach(({ cell, l }: any, i: number) => {
       expect(vp.labels[i]).toContain(String(cell.swept['seats.0.c']));
-      expect(vp.labels[i].endsWith(` · ${l.label}`), vp.labels[i]).toBe(true);
+      // Each agent by its display name (the canonical spec).
+      expect(vp.labels[i].endsWith(` · ${l.config}`), vp.labels[i]).toBe(true);
       const box = vp.datasets[0].data[i];
       expect({ min: box.min, median: box.median, max: box.max, q1: box.q1, q3: box.q3 }).toEqual({ min: l.vp.min, median: l.vp.median, max: l.vp.max, q1: l.vp.q1, q3: l.vp.q3 });
     });
@@ -257,8 +258,10 @@ describe('dashboard in a real browser', () => {
     }
     // The agents in the sweep's order: seat 0's by its value of c, then those no parameter changes.
     const c = (label: string) => d.cells.find((cell: any) => cell.agents[0] === label)?.swept['seats.0.c'] ?? Number.MAX_VALUE;
-    expect(breakdown.labels).toEqual([...pooled.keys()].sort((a, b) => c(a) - c(b)));
-    breakdown.labels.forEach((label: string, i: number) => {
+    const order = [...pooled.keys()].sort((a, b) => c(a) - c(b));
+    // Each agent by its display name (the canonical spec).
+    expect(breakdown.labels).toEqual(order.map((label) => d.names[label]));
+    order.forEach((label: string, i: number) => {
       const stack = breakdown.datasets.reduce((s: number, ds: any) => s + ds.data[i], 0);
       expect(stack, `stacked mean points of ${label}`).toBeCloseTo(pooled.get(label)!.vp / pooled.get(label)!.games, 6);
     });
@@ -294,7 +297,7 @@ describe('dashboard in a real browser', () => {
     // 'rulebased' sits in seats 1 and 2: each seat's agent also gets a row of its own.
     for (const cell of d.cells) {
       for (const r of cell.roles) {
-        const row = all.find((x) => x[0].startsWith(`${cell.index}:`) && x[1] === `${r.agent} (the spec's seat ${r.seat} alone)`);
+        const row = all.find((x) => x[0].startsWith(`${cell.index}:`) && x[1] === `${d.names[r.agent]} (the spec's seat ${r.seat} alone)`);
         expect(row, `role row for cell ${cell.index}, seat ${r.seat}`).toBeDefined();
         expect(row![2]).toBe(String(r.games));
         expect(row![3]).toBe(String(r.wins));
@@ -302,7 +305,9 @@ describe('dashboard in a real browser', () => {
     }
     for (const cell of d.cells) {
       for (const l of cell.labels) {
-        const row = rows.find((r) => r[0].startsWith(`${cell.index}:`) && r[1] === l.label);
+        // The agent by its canonical spec, the spec as submitted on a second line where it differs.
+        const shownAs = l.config === l.label ? l.label : `${l.config}${l.label}`;
+        const row = rows.find((r) => r[0].startsWith(`${cell.index}:`) && r[1] === shownAs);
         expect(row, `numbers row for cell ${cell.index}, ${l.label}`).toBeDefined();
         expect(row![2]).toBe(String(l.games));
         expect(row![3]).toBe(String(l.wins));
@@ -335,8 +340,12 @@ describe('dashboard in a real browser', () => {
 
     const specs = MATCHUP_SPEC.matchup.specs;
     const [a, b] = MATCHUP_SPEC.matchup.seats;
+    // The matrix names each agent by its canonical spec (`mcts(it=10)` for `mcts:10`), the spec as submitted on hover.
+    const names = (await api(lab.url, `/api/sweeps/${id}`)).body.names as Record<string, string>;
+    expect(names['mcts:10']).toBe('mcts(it=10)');
     const header = await page.$$eval('#matchup-matrix thead th', (ths) => ths.map((th) => th.textContent));
-    expect(header.slice(1)).toEqual(specs);
+    expect(header.slice(1)).toEqual(specs.map((s) => names[s]));
+    expect(await page.$$eval('#matchup-matrix thead th', (ths) => ths.map((th) => th.getAttribute('title')))).toEqual([null, null, null, 'as submitted: mcts:10']);
     const matrix = await page.$$eval('#matchup-matrix tbody tr', (trs) =>
       trs.map((tr) => ({
         head: tr.querySelector('th')?.textContent,
@@ -346,7 +355,7 @@ describe('dashboard in a real browser', () => {
     expect(matrix.length).toBe(3);
     const problems: string[] = [];
     matrix.forEach((r, i) => {
-      expect(r.head).toBe(specs[i]);
+      expect(r.head).toBe(names[specs[i]]);
       expect(r.cells.length).toBe(3);
       r.cells.forEach((c, j) => {
         if (i === j) {
@@ -361,7 +370,7 @@ describe('dashboard in a real browser', () => {
         const played = games.filter((g: any) => g.summary.players[a].agent === specs[i] && g.summary.players[b].agent === specs[j]);
         const wins = played.filter((g: any) => g.summary.players[a].winner).length;
         expect(played.length).toBe(d.counts.total / (specs.length * (specs.length - 1)));
-        const expected = `${specs[i]} against ${specs[j]}: ${pct(wins / played.length)} %`;
+        const expected = `${names[specs[i]]} against ${names[specs[j]]}: ${pct(wins / played.length)} %`;
         if (!c.title?.startsWith(expected) || !c.title.endsWith(`, ${played.length} games`)) {
           problems.push(`[${specs[i]} vs ${specs[j]}] title "${c.title}", expected "${expected} … , ${played.length} games" (${wins} wins of ${played.length} games in seat ${a})`);
         }
@@ -390,11 +399,13 @@ describe('dashboard in a real browser', () => {
       expect(await page.getAttribute(key, 'aria-label')).toMatch(/Colour key/);
     }
     const ladder = await chartData(page, 'chart-ratings');
-    expect(ladder.labels).toEqual(versus.ratings.ratings.map((r: any) => r.config));
+    // The configurations by their display names (the canonical spec; `mcts(it=10)` for `mcts:10`).
+    const shown = (config: string) => names[config] ?? config;
+    expect(ladder.labels).toEqual(versus.ratings.ratings.map((r: any) => shown(r.config)));
     expect(ladder.datasets[0].data).toEqual(versus.ratings.ratings.map((r: any) => [r.low, r.high]));
     expect(ladder.datasets[1].data.map((p: any) => p.x)).toEqual(versus.ratings.ratings.map((r: any) => r.elo));
     const ratingRows = await tableRows(page, '#ratings-table');
-    expect(ratingRows.map((r) => r.slice(0, 4))).toEqual(versus.ratings.ratings.map((r: any) => [r.config, r.elo.toFixed(0), `[${r.low.toFixed(0)}, ${r.high.toFixed(0)}]`, String(r.games)]));
+    expect(ratingRows.map((r) => r.slice(0, 4))).toEqual(versus.ratings.ratings.map((r: any) => [shown(r.config) === r.config ? r.config : `${shown(r.config)}${r.config}`, r.elo.toFixed(0), `[${r.low.toFixed(0)}, ${r.high.toFixed(0)}]`, String(r.games)]));
     await page.$eval('#versus', (e) => e.scrollIntoView());
     await shot(page, 'ratings-and-head-to-head');
   }, 45_000);
@@ -426,7 +437,8 @@ describe('dashboard in a real browser', () => {
     game.players.forEach((p: any, i: number) => {
       const row = final[i];
       expect(row[0]).toBe(String(p.seat));
-      expect(row[1]).toBe(p.agent);
+      // The agent by its canonical spec, the spec as submitted on a second line where it differs.
+      expect(row[1]).toBe(p.canonical === p.agent ? p.agent : `${p.canonical}${p.agent}`);
       expect(row[2]).toBe(`${p.city} ${p.side}`);
       CATEGORIES.forEach((c, k) => expect(row[3 + k], `${c} of seat ${p.seat}`).toBe(String(p.score[c])));
       expect(row[10]).toBe(p.winner ? `${p.score.total} ★` : String(p.score.total));
@@ -546,7 +558,8 @@ describe('dashboard in a real browser', () => {
     const catalog = agentCatalog();
     const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
     const rows = await page.$$eval('#agent-options-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
-    expect(rows).toEqual(catalog.parameters.map((p) => [p.key, p.range, ...named.map((k) => p.defaults[k as keyof typeof p.defaults]), p.meaning]));
+    // The meaning's `code` spans are drawn as code: its text without the backticks.
+    expect(rows).toEqual(catalog.parameters.map((p) => [p.key, p.range, ...named.map((k) => p.defaults[k as keyof typeof p.defaults]), p.meaning.replaceAll('`', '')]));
     const header = await page.$$eval('#agent-options-table thead th', (ths) => ths.map((th) => th.textContent));
     expect(header).toEqual(['key', 'range', ...named, 'meaning']);
     expect(await page.$$eval('#agent-kinds option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(catalog.kinds.map((k) => k.kind));

@@ -130,6 +130,49 @@ describe('the New-sweep form and every preset', () => {
     }
   }, 30_000);
 
+  test('the game count, the CPU estimate and the submit button stay in view, at the top and scrolled to the bottom', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await open(page, `${lab.url}/submit?preset=thesis-7.4-iterations`);
+      await page.waitForFunction(() => document.querySelector('#validation')?.textContent?.startsWith('Valid:'));
+      expect(await page.textContent('#validation')).toMatch(/^Valid: \d+ games in 3 cells of \d+, about .+ of CPU\.$/);
+      const inView = () =>
+        page.$$eval(['#validation', '#submit'].join(','), (els) => els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+        }));
+      expect(await page.evaluate(() => document.documentElement.scrollHeight > 2 * window.innerHeight), 'a form longer than the window').toBe(true);
+      expect(await inView()).toEqual([true, true]);
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      expect(await inView()).toEqual([true, true]);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  test('help texts show `code` spans as code, never their backticks, and never as HTML', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      const hints = await page.$$eval('.hint, #agent-options-table td', (els) => els.map((e) => e.textContent ?? ''));
+      expect(hints.filter((t) => t.includes('`')), 'help texts with backticks').toEqual([]);
+      expect(await page.$$eval('.hint code', (els) => els.map((e) => e.textContent))).toContain('mcts:IT,TIME,DEPTH');
+      expect(await page.$$eval('#agent-options-table td code', (els) => els.map((e) => e.textContent))).toContain('worlds');
+      // Text only: markup inside a code span stays text.
+      // (A string, not a function: vitest would rewrite the function's import().)
+      const made = await page.evaluate(`(async () => {
+        const { withCode } = await import('/static/js/api.js');
+        const p = document.createElement('p');
+        p.append(...withCode('a \`<img src=x onerror=alert(1)>\` b'));
+        return { html: p.innerHTML, images: p.querySelectorAll('img').length };
+      })()`);
+      expect(made).toEqual({ html: 'a <code>&lt;img src=x onerror=alert(1)&gt;</code> b', images: 0 });
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
   test('JSON that does not parse is named on (spec), both while typing and on submit, and nothing is stored', async () => {
     const page = await newPage();
     try {

@@ -163,10 +163,15 @@ describe('the sweep page answers at a glance', () => {
     const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
     const order = [...swept, ...d.pooled.map((l: any) => l.label).filter((l: string) => !swept.includes(l))];
     expect(order.slice(3)).toEqual(['random', 'rulebased']);
-    expect(rows.map((r) => r[0])).toEqual(order);
-    // The legends of the charts per agent in the same order.
+    // Each agent by its one name, the ladder's canonical spec, the spelling submitted beside it (a second line, and on hover).
+    expect(d.names['mcts(it=100,depth=1)']).toBe('mcts(depth=1)');
+    expect(rows.map((r) => r[0])).toEqual(order.map((l) => (d.names[l] === l ? l : `${d.names[l]}${l}`)));
+    const titles = await page.$$eval('#headline-agents tbody tr .agent-name', (els) => els.map((e) => e.getAttribute('title')));
+    expect(titles[0]).toBe('as submitted: mcts(it=100,depth=1)');
+    expect(await page.$$eval('#ratings-table tbody tr th, #ratings-table tbody tr td:first-child', (els) => els.map((e) => e.textContent))).toContain('mcts(depth=1)mcts(it=100,depth=1)');
+    // The legends of the charts per agent in the same order, by the same names.
     const legends = await charts(page);
-    for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) expect(legends[name].datasets.map((ds: any) => ds.label), name).toEqual(order);
+    for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) expect(legends[name].datasets.map((ds: any) => ds.label), name).toEqual(order.map((l) => d.names[l]));
     order.forEach((label, i) => {
       const l = d.pooled.find((x: any) => x.label === label);
       expect(rows[i][1]).toBe(`${(100 * l.winRate).toFixed(1)} %`);
@@ -361,9 +366,10 @@ describe('the sweep page answers at a glance', () => {
   test('a swept parameter\'s values on an ordered palette: light to dark by iterations, clearly apart, one colour per agent on the page', async () => {
     const d = await detail(ids.preset);
     const page = await openSweep(ids.preset);
-    const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
+    // Each agent by its display name (the canonical spec), as the headline and the charts show it.
+    const swept = [100, 250, 500].map((it) => d.names[d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]]);
     const swatches = Object.fromEntries(
-      await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [(tr.children[0].textContent ?? '').trim(), getComputedStyle(tr.querySelector('.swatch')!).backgroundColor])),
+      await page.$$eval('#headline-agents tbody tr', (trs) => trs.map((tr) => [(tr.querySelector('.agent-name')!.firstChild!.textContent ?? '').trim(), getComputedStyle(tr.querySelector('.swatch')!).backgroundColor])),
     );
     const colours = await rgb(page, swept.map((label) => swatches[label]));
     for (let i = 1; i < colours.length; i++) {

@@ -4,14 +4,20 @@
  */
 import { pino } from 'pino';
 import { z } from 'zod';
-import { ConfigError, DEFAULT_REDIS_URL, OutageLog, closeRedis, connectRedis, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
+import { ConfigError, DEFAULT_REDIS_URL, OutageLog, accessLogSetting, closeRedis, connectRedis, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { GameWorker, WorkerEnvSchema } from '@wonderlab/worker';
 import { dashboardRouter } from '@wonderlab/dashboard';
 import { CoordinatorEnvSchema, startCoordinator } from '@wonderlab/coordinator';
 import { NoRedisError, useOrStartRedis } from './local-redis.js';
 
-const EmbeddedEnvSchema = CoordinatorEnvSchema.extend(WorkerEnvSchema.shape).extend({
+export const EmbeddedEnvSchema = CoordinatorEnvSchema.extend(WorkerEnvSchema.shape).extend({
   HOST: z.string().default('127.0.0.1'),
+  /**
+   * Here the log is the terminal a person reads: a line for every request of the dashboard (the
+   * pages poll) would bury the start-up banner and every warning. Refusals, errors and slow
+   * requests are still logged; ACCESS_LOG=all brings every line back.
+   */
+  ACCESS_LOG: accessLogSetting('errors'),
   /** Where a private redis-server keeps its data. */
   DATA_DIR: z.string().default('.data/redis'),
 });

@@ -147,7 +147,8 @@ export function parseAgentList(input: string): AgentSpec[] {
 
 /**
  * The keyed form with only the parameters that differ from the kind's defaults: one spelling per
- * agent, so `mcts:500,10,100` and `mcts(it=500)` compare equal.
+ * agent, so `mcts:500,10,100` and `mcts(it=500)` compare equal. It is also the one name an agent is
+ * shown by (displayName), as the ladder shows it.
  */
 export function canonicalSpec(spec: AgentSpec): string {
   if (!isMctsKind(spec.kind) || !('params' in spec)) return spec.kind;
@@ -158,4 +159,29 @@ export function canonicalSpec(spec: AgentSpec): string {
     if (v !== formatParam(defaults[def.field])) parts.push(`${def.key}=${v}`);
   }
   return parts.length === 0 ? spec.kind : `${spec.kind}(${parts.join(',')})`;
+}
+
+/**
+ * An agent as people read it: its canonical spec (`mcts` for `mcts:100,10,100`, `mcts(it=250)` for
+ * `mcts:250`), the name the ladder, the sweep page and the CLI all use; a text that is no spec, as
+ * it is. Display only: results stay keyed by the spec as submitted.
+ */
+export function displayName(text: string): string {
+  try {
+    return canonicalSpec(parseAgentSpec(text));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Columns that name agents in a text table: the display name, and where any agent was submitted
+ * in another spelling, that spelling in a column beside it.
+ */
+export function agentColumns(texts: readonly string[], heading = 'agent'): { header: string[]; cells: (text: string) => string[] } {
+  const differs = texts.some((t) => displayName(t) !== t);
+  return {
+    header: differs ? [heading, 'as submitted'] : [heading],
+    cells: (text) => (differs ? [displayName(text), displayName(text) === text ? '' : text] : [text]),
+  };
 }

@@ -36,7 +36,7 @@ commands:
   sweep run <preset | spec.json> [--deals N] [--cells LIST] [--by-order] [--out F] [--json]
                                 a sweep spec (e.g. a paper's experiment from presets/) on this
                                 machine, no Redis needed ('wonderlab sweep presets' lists them)
-  remote submit|status|wait|export|cancel|list ... --url URL [--token T]
+  remote submit|status|wait|export|cancel|list ... [--url URL] [--token T]
                                 a running lab: submit a sweep, follow it, wait with a progress bar,
                                 export it, cancel it ('wonderlab remote --help')
   agents [--markdown]           every agent and MCTS option: range, each named agent's default, meaning
@@ -193,13 +193,42 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (e) {
-    const message = (e as Error).message.split('\n')[0];
+    const usage = argumentProblem(e);
+    const message = usage ?? (e as Error).message.split('\n')[0];
     err(`wonderlab ${command ?? ''}: ${message}`.replace(/ +:/, ':'));
+    if (usage !== undefined) {
+      err(HAS_HELP.has(command ?? '') ? `run "wonderlab ${command} --help" for its options` : 'run "wonderlab help" for usage');
+      return 2;
+    }
     if (e instanceof UsageError) {
       err('run "wonderlab help" for usage');
       return 2;
     }
-    if (e instanceof TypeError && (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) return 2;
     return 1;
+  }
+}
+
+/** The commands with a usage text of their own. */
+const HAS_HELP = new Set(['play', 'sweep', 'remote']);
+
+/**
+ * node:util's parseArgs errors in the words of the other usage errors: its own messages are about
+ * how to pass a positional argument that starts with '-', not about the option mistyped.
+ */
+export function argumentProblem(e: unknown): string | undefined {
+  if (!(e instanceof TypeError)) return undefined;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (!code?.startsWith('ERR_PARSE_ARGS')) return undefined;
+  const quoted = /'([^']*)'/.exec(e.message)?.[1] ?? '';
+  const option = quoted.split(' ')[0];
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option '${option}'`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /does not take an argument/.test(e.message) ? `${option} takes no value` : `${option} needs a value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument '${quoted}'`;
+    default:
+      return e.message.split('. ')[0];
   }
 }

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { AGENT_KINDS, SpecError, parseAgentList } from '../agents/index.js';
 import {
+  DEFAULT_PAIR,
   SEATINGS,
   SETUPS,
   Standings,
@@ -24,11 +25,12 @@ export const PLAY_USAGE = `usage: wonderlab play --ai="<spec>;<spec>;..." [optio
   --ai SPECS         one agent spec per seat, separated by ';' (3 to 7), e.g.
                      "mcts:500,10,100;rulebased;rulebased" or "mcts(it=250,c=0.3);random;random"
   --setup S          random | thesis (21 wonder sets × 50 deals) | robilliard (20 board sets × 50 deals)
-                     | duplicated (5 sets in which seats 0 and 1 share a board × 100 deals)
+                     | duplicated (5 sets in which seats ${DEFAULT_PAIR.join(' and ')} share a board × 100 deals)
   --games N          deals for --setup random (default 1000)
   --deals N          deals per board set for thesis / robilliard (default 50)
   --seating S        fixed | rotate (every rotation of each deal) | permute (every permutation)
-                     | swap (as given and with the agents of seats 1 and 2 exchanged)
+                     | swap (as given and with the agents of seats ${DEFAULT_PAIR.join(' and ')} exchanged)
+Seats are numbered from 0, as in sweep specs and on the dashboard.
   --sides S          A | B | random (default random)
   --seed S           tournament seed (default 1)
   --open             every hand visible to every agent
@@ -185,7 +187,7 @@ export async function interactivePlay(): Promise<string[]> {
     const specs: string[] = [];
     process.stderr.write('=== Wonderlab tournament setup ===\n');
     for (;;) {
-      process.stderr.write(`Seat ${specs.length + 1}: ${AGENT_KINDS.map((k, i) => `${i + 1}) ${k}`).join('  ')}${specs.length >= MIN_PLAYERS ? '  0) finish' : ''}\n`);
+      process.stderr.write(`Seat ${specs.length}: ${AGENT_KINDS.map((k, i) => `${i + 1}) ${k}`).join('  ')}${specs.length >= MIN_PLAYERS ? '  0) finish' : ''}\n`);
       const answer = await ask('choice', specs.length >= MIN_PLAYERS ? '0' : '2');
       if (answer === '0' && specs.length >= MIN_PLAYERS) break;
       const kind = AGENT_KINDS[Number(answer) - 1];

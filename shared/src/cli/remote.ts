@@ -5,17 +5,20 @@
  * error, a spec the lab refuses), 1 for everything else (unreachable lab, unknown sweep, a
  * cancelled sweep waited for).
  */
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { SweepStatistics } from '../lab/index.js';
 import { HELP_OPTION, OUTPUT_OPTIONS, UsageError, flagOptions, valueOptions } from './options.js';
 import { formatSweepSummary, table } from './summary.js';
-import { PRESETS_DIR, listPresets } from './sweep.js';
+import { readSpecInput, withDeals } from './sweep.js';
+import { DEFAULT_LAB_URL } from '../store/config.js';
 
-export const REMOTE_USAGE = `usage: wonderlab remote <command> [options] --url URL [--token T]
-  submit <preset | spec.json> [--wait]   submit a sweep; prints its id (with --wait, then waits as below)
+export const REMOTE_USAGE = `usage: wonderlab remote <command> [options] [--url URL] [--token T]
+  submit <preset | spec.json> [--deals N] [--wait]
+                                         submit a sweep; prints its id (with --wait, then waits as below);
+                                         --deals N: N deals per board set instead of the spec's (a smaller
+                                         run of the same design, as 'sweep run --deals')
   status <id> [--json]                   its status, counts, progress per cell and, once games are in,
                                          the summary over its cells (agents pooled, ratings, intervals)
   wait <id> [--timeout S] [--every S]    a progress bar until it is done (exit 0) or cancelled (exit 1),
@@ -25,7 +28,7 @@ export const REMOTE_USAGE = `usage: wonderlab remote <command> [options] --url U
   cancel <id>                            cancel it (the lab's token needed if it has one)
   list                                   the lab's sweeps, newest first
 options:
-  --url URL      the lab (default: WONDERLAB_URL)
+  --url URL      the lab (default: WONDERLAB_URL, else ${DEFAULT_LAB_URL}, where 'npm start' serves it)
   --token T      its API token, for submit and cancel (default: WONDERLAB_TOKEN)
   -h, --help     this text`;
 
@@ -59,15 +62,17 @@ async function call(lab: Lab, path: string, init: { method?: string; json?: unkn
 
 const getJson = async <T>(lab: Lab, path: string): Promise<T> => (await call(lab, path)).json() as Promise<T>;
 
-/** A preset's or a file's spec, as written (the lab applies its defaults and says what is wrong). */
-function readSpec(ref: string): unknown {
-  const path = existsSync(ref) ? ref : join(PRESETS_DIR, `${ref.replace(/\.json$/, '')}.json`);
-  if (!existsSync(path)) throw new UsageError(`'${ref}' is neither a file nor a preset (presets: ${listPresets().map((p) => p.id).join(', ')})`);
+/** The lab to call: --url, else WONDERLAB_URL (empty: unset), else where `npm start` serves it. */
+export function labUrl(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const url = given ?? (env.WONDERLAB_URL || DEFAULT_LAB_URL);
+  let parsed: URL;
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url: '${url}' is not a URL (e.g. ${DEFAULT_LAB_URL})`);
   }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url: '${url}' is not an http(s) URL (e.g. ${DEFAULT_LAB_URL})`);
+  return url.endsWith('/') ? url : `${url}/`;
 }
 
 interface Overview {
@@ -148,20 +153,14 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { ...valueOptions('url', 'token', 'timeout', 'every', 'format'), ...flagOptions('wait'), ...OUTPUT_OPTIONS, ...HELP_OPTION },
+    options: { ...valueOptions('url', 'token', 'timeout', 'every', 'format', 'deals'), ...flagOptions('wait'), ...OUTPUT_OPTIONS, ...HELP_OPTION },
   });
   if (values.help) {
     out(REMOTE_USAGE);
     return 0;
   }
-  const url = values.url ?? process.env.WONDERLAB_URL;
-  if (!url) throw new UsageError('remote needs the lab: --url URL (or WONDERLAB_URL)');
-  try {
-    new URL(url);
-  } catch {
-    throw new UsageError(`--url: '${url}' is not a URL`);
-  }
-  const lab: Lab = { url: url.endsWith('/') ? url : `${url}/`, token: values.token ?? process.env.WONDERLAB_TOKEN };
+  const lab: Lab = { url: labUrl(values.url), token: values.token ?? process.env.WONDERLAB_TOKEN };
+  if (values.deals !== undefined && sub !== 'submit') throw new UsageError(`--deals is an option of remote submit, not of remote ${sub}`);
   const seconds = (name: 'timeout' | 'every', fallback: number) => {
     const v = values[name];
     if (v === undefined) return fallback;
@@ -176,7 +175,8 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
   const tty = process.stderr.isTTY === true;
   switch (sub) {
     case 'submit': {
-      const spec = readSpec(one('preset or spec file'));
+      // The spec as written (the lab applies its defaults and says what is wrong), shrunk as 'sweep run' shrinks it.
+      const spec = withDeals(readSpecInput(one('preset or spec file')).input, values.deals);
       const created = (await (await call(lab, '/api/sweeps', { method: 'POST', json: spec, auth: true })).json()) as { id: string; name: string; games: number; cells: number; estimate: { cpuHours: number } };
       out(`${created.id}  ${created.name}: ${created.games} games in ${created.cells} cell${created.cells === 1 ? '' : 's'}, about ${created.estimate.cpuHours} CPU-hours; ${new URL(`sweeps/${created.id}`, lab.url)}`);
       if (!values.wait) return 0;

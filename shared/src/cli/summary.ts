@@ -4,26 +4,28 @@
  * and the ratings ladder. Every number with its 95 % interval and n; all computed in the lab
  * (sweep-statistics.ts), only laid out here.
  */
+import { agentColumns, displayName } from '../agents/index.js';
 import type { SweepStatistics } from '../lab/index.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '-');
 const num = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
 
-/** Rows as an aligned text table: the first column left, the others right. */
-export function table(header: string[], rows: string[][]): string {
+/** Rows as an aligned text table: the first `left` columns (names) left, the others right. */
+export function table(header: string[], rows: string[][], left = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
 }
 
 export function formatSweepSummary(s: SweepStatistics): string {
   const out: string[] = [];
   out.push('All cells: each agent pooled over the cells it plays in');
+  const pooled = agentColumns(s.pooled.map((p) => p.label));
   out.push(
     table(
-      ['agent', 'cells', 'games', 'wins', 'win %', 'Wilson 95%', 'mean VP ± 95%', 'ms/decision', 'iter/s'],
+      [...pooled.header, 'cells', 'games', 'wins', 'win %', 'Wilson 95%', 'mean VP ± 95%', 'ms/decision', 'iter/s'],
       s.pooled.map((p) => [
-        p.label,
+        ...pooled.cells(p.label),
         String(p.cells),
         String(p.games),
         String(p.wins),
@@ -33,6 +35,7 @@ export function formatSweepSummary(s: SweepStatistics): string {
         num(p.decisionMs, p.decisionMs < 10 ? 2 : 0),
         p.iterationsPerSecond > 0 ? String(Math.round(p.iterationsPerSecond)) : '-',
       ]),
+      pooled.header.length,
     ),
   );
   for (const series of s.parameters) {
@@ -47,13 +50,15 @@ export function formatSweepSummary(s: SweepStatistics): string {
   if (s.headToHead) {
     const m = s.headToHead;
     out.push('', 'Head to head: % of games the row scored more VP than the column at the same table (ties half), [Wilson 95%], n');
-    out.push(table(['row \\ column', ...m.configs], m.rows.map((row, i) => [m.configs[i], ...row.map((c) => (!c ? '—' : c.games ? `${pct(c.score)} [${pct(c.interval.low)}, ${pct(c.interval.high)}] n=${c.games}` : '-'))])));
+    const names = m.configs.map(displayName);
+    out.push(table(['row \\ column', ...names], m.rows.map((row, i) => [names[i], ...row.map((c) => (!c ? '—' : c.games ? `${pct(c.score)} [${pct(c.interval.low)}, ${pct(c.interval.high)}] n=${c.games}` : '-'))])));
   }
   if (s.headToHeadNote) out.push('', `Head to head: ${s.headToHeadNote}`);
   if (s.ratings) {
     const r = s.ratings;
-    out.push('', `Ratings: Bradley–Terry on the Elo scale, 0 = ${r.anchor}, over ${r.games} games; 95 % intervals clustered by game`);
-    out.push(table(['configuration', 'Elo', '95% interval', 'games'], r.ratings.map((x) => [x.config, num(x.elo, 0), Number.isFinite(x.low) ? `[${num(x.low, 0)}, ${num(x.high, 0)}]` : '-', String(x.games)])));
+    out.push('', `Ratings: Bradley–Terry on the Elo scale, 0 = ${displayName(r.anchor)}, over ${r.games} games; 95 % intervals clustered by game`);
+    const configs = agentColumns(r.ratings.map((x) => x.config), 'configuration');
+    out.push(table([...configs.header, 'Elo', '95% interval', 'games'], r.ratings.map((x) => [...configs.cells(x.config), num(x.elo, 0), Number.isFinite(x.low) ? `[${num(x.low, 0)}, ${num(x.high, 0)}]` : '-', String(x.games)]), configs.header.length));
     if (r.components > 1) out.push(`(${r.components} groups of configurations never met: ratings compare only within a group)`);
   }
   return out.join('\n');

@@ -23,6 +23,7 @@ import {
   type GameSummary,
   type SweepSpec,
 } from '../lab/index.js';
+import { displayName } from '../agents/index.js';
 import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, threadsOption, valueOptions } from './options.js';
 import { progress } from './play.js';
 import { formatSweepSummary } from './summary.js';
@@ -63,21 +64,40 @@ export function listPresets(dir = PRESETS_DIR): Preset[] {
     });
 }
 
-/** A preset id or a spec file, validated. */
-export function loadSpec(ref: string, dir = PRESETS_DIR): SweepSpec {
+/** A preset id or a spec file: where it is, and its JSON as written (not yet validated). */
+export function readSpecInput(ref: string, dir = PRESETS_DIR): { path: string; input: unknown } {
   const path = existsSync(ref) ? ref : join(dir, `${ref.replace(/\.json$/, '')}.json`);
   if (!existsSync(path)) {
     const known = listPresets(dir).map((p) => p.id);
     throw new UsageError(`'${ref}' is neither a file nor a preset (presets: ${known.join(', ')})`);
   }
-  let input: unknown;
   try {
-    input = JSON.parse(readFileSync(path, 'utf8'));
+    return { path, input: JSON.parse(readFileSync(path, 'utf8')) };
   } catch (err) {
     throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/**
+ * `--deals N`: the same design with N deals per board set instead of the spec's (a smaller run);
+ * the spec as written without it. Applied to the spec as written, before validation, so that a
+ * local run and a lab see the same spec.
+ */
+export function withDeals(input: unknown, deals: string | undefined): unknown {
+  if (deals === undefined) return input;
+  const n = Number(deals);
+  if (!/^\d+$/.test(deals.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--deals must be a positive integer, got '${deals}'`);
+  // A spec that is no object is left as it is: its validation says what is wrong with it.
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const given = (input as { deals?: unknown }).deals;
+  return { ...input, deals: { ...(typeof given === 'object' && given !== null ? given : {}), count: n } };
+}
+
+/** A preset id or a spec file, with `--deals` if given, validated. */
+export function loadSpec(ref: string, dir = PRESETS_DIR, deals?: string): SweepSpec {
+  const { path, input } = readSpecInput(ref, dir);
   try {
-    return parseSweepSpec(input);
+    return parseSweepSpec(withDeals(input, deals));
   } catch (err) {
     if (err instanceof SweepSpecError) throw new UsageError(`${path}: ${err.message}`);
     throw err;
@@ -89,16 +109,16 @@ const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '-');
 /** One cell as text: its agents' standings, each seat's agent where seats share a spec, paired estimates. */
 export function formatCell(cell: CellAggregate, standings: string, byRole: boolean): string {
   const swept = Object.entries(cell.swept);
-  const title = `cell ${cell.index}: ${swept.length ? swept.map(([k, v]) => `${k}=${v}`).join(', ') : cell.agents.join(' ; ')} (${cell.games} games)`;
+  const title = `cell ${cell.index}: ${swept.length ? swept.map(([k, v]) => `${k}=${v}`).join(', ') : cell.agents.map(displayName).join(' ; ')} (${cell.games} games)`;
   const lines = [title, standings];
   if (byRole) {
-    for (const r of cell.roles) lines.push(`  seat ${r.seat} of the spec (${r.agent}): ${r.wins}/${r.games} wins, ${pct(r.winRate)} ± ${pct(r.halfWidth)} %, mean VP ${r.meanVp.toFixed(1)}`);
+    for (const r of cell.roles) lines.push(`  seat ${r.seat} of the spec (${displayName(r.agent)}): ${r.wins}/${r.games} wins, ${pct(r.winRate)} ± ${pct(r.halfWidth)} %, mean VP ${r.meanVp.toFixed(1)}`);
   }
   for (const l of cell.labels) {
-    if (l.paired) lines.push(`  paired over ${l.paired.groups} deals: ${l.label} ${pct(l.paired.mean)} ± ${pct(l.paired.halfWidth)} %`);
+    if (l.paired) lines.push(`  paired over ${l.paired.groups} deals: ${displayName(l.label)} ${pct(l.paired.mean)} ± ${pct(l.paired.halfWidth)} %`);
   }
   const d = cell.pairedDifference;
-  if (d) lines.push(`  paired difference, seat ${d.seats[0]} (${d.labels[0]}) minus seat ${d.seats[1]} (${d.labels[1]}): ${pct(d.mean)} ± ${pct(d.halfWidth)} points over ${d.groups} deals`);
+  if (d) lines.push(`  paired difference, seat ${d.seats[0]} (${displayName(d.labels[0])}) minus seat ${d.seats[1]} (${displayName(d.labels[1])}): ${pct(d.mean)} ± ${pct(d.halfWidth)} points over ${d.groups} deals`);
   return lines.join('\n');
 }
 
@@ -123,12 +143,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     return;
   }
   if (positionals.length !== 1) throw new UsageError('sweep run takes one preset or spec file');
-  let spec = loadSpec(positionals[0]);
-  if (values.deals !== undefined) {
-    const deals = Number(values.deals);
-    if (!Number.isInteger(deals) || deals < 1) throw new UsageError(`--deals must be a positive integer, got '${values.deals}'`);
-    spec = parseSweepSpec({ ...spec, deals: { ...spec.deals, count: deals } });
-  }
+  const spec = loadSpec(positionals[0], PRESETS_DIR, values.deals);
   const threads = threadsOption(values.threads);
   const sweep = new Sweep(spec);
   const cells = values.cells === undefined ? sweep.cells.map((c) => c.index) : values.cells.split(',').map(Number);
@@ -181,7 +196,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     if (values['by-order'] && sweep.ordersPerDeal > 1) {
       sweep.orders.forEach((order, o) => {
         const rows = perOrder.get(`${cell.index}|${o}`)?.rows() ?? [];
-        out(`  seat order ${o} (${order.map((a) => sweep.cells[cell.index].agents[a]).join(' ; ')}):`);
+        out(`  seat order ${o} (${order.map((a) => displayName(sweep.cells[cell.index].agents[a])).join(' ; ')}):`);
         out(formatStandings(rows).replace(/^/gm, '    '));
       });
     }

@@ -9,6 +9,10 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 export const DEFAULT_KEY_PREFIX = 'wl';
 /** The BullMQ queue of games. */
 export const DEFAULT_QUEUE_NAME = 'games';
+/** The coordinator's port (PORT). */
+export const DEFAULT_PORT = 8080;
+/** Where `npm start` serves the lab: what the dashboard's own process and `wonderlab remote` call by default. */
+export const DEFAULT_LAB_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

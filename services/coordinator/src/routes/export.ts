@@ -3,7 +3,7 @@
  * row per seat (for R / pandas), or JSONL with one summary per line.
  */
 import { Router } from 'express';
-import { SCORE_CATEGORIES, type GameSummary } from '@wonderlab/shared';
+import { SCORE_CATEGORIES, configOf, type GameSummary } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
 import { ExportQuery } from '../api-schemas.js';
 import { parse } from '../http.js';
@@ -12,6 +12,8 @@ import { findSweep } from './find.js';
 const CSV_HEADER = [
   'sweep', 'index', 'game', 'cell', 'set', 'deal', 'seating', 'seed', 'decided_by', 'seat', 'agent', 'board', 'side',
   'vp', ...SCORE_CATEGORIES.map((c) => `vp_${c}`), 'coins', 'stages', 'winner', 'rank', 'decisions', 'decision_ms', 'iterations', 'cut_short',
+  // The agent's canonical spec (the name the dashboard shows); last, so the columns before keep their places.
+  'config',
 ];
 
 function csvCell(value: unknown): string {
@@ -25,7 +27,7 @@ function csvRows(sweepId: string, cell: number, g: GameSummary): string {
       [
         sweepId, g.index, g.id, cell, g.set, g.deal, g.seating, g.seed, g.decidedBy, p.seat, p.agent, p.city, p.side,
         p.score.total, ...SCORE_CATEGORIES.map((c) => p.score[c]), p.coins, p.stages, p.winner ? 1 : 0, p.rank, p.decisions,
-        p.decisionMs.toFixed(3), p.iterations, p.cutShort,
+        p.decisionMs.toFixed(3), p.iterations, p.cutShort, configOf(p.agent),
       ]
         .map(csvCell)
         .join(','),

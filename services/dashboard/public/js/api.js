@@ -45,6 +45,30 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * An agent by its one display name (its canonical spec, as the ladder shows it), with the spec as
+ * submitted beside it where that differs: on a second line and on hover. Text nodes only.
+ */
+export function agentName(shown, submitted = shown) {
+  if (shown === submitted) return el('span', { class: 'agent-name' }, shown);
+  return el('span', { class: 'agent-name', title: `as submitted: ${submitted}` }, shown, el('br'), el('small', { class: 'muted submitted' }, submitted));
+}
+
+/**
+ * A help text as nodes: its `code` spans (markdown backticks, as the schema and the parameter table
+ * write them) as <code> elements, the rest as text. Built with text nodes only, never as HTML: the
+ * text may carry anything a spec or a preset does.
+ */
+export function withCode(text) {
+  return String(text)
+    .split(/`([^`]*)`/)
+    .map((part, i) => (i % 2 === 1 ? el('code', {}, part) : part))
+    .filter((part) => part !== '');
+}
+
+/** A help text where markup cannot go (an <option>, a title attribute): its backticks dropped. */
+export const plainText = (text) => String(text).replace(/`([^`]*)`/g, '$1');
+
 export function fillTable(table, header, rows) {
   table.replaceChildren(
     el('thead', {}, el('tr', {}, ...header.map((h) => el('th', { class: h.num ? 'num' : undefined, scope: 'col' }, h.text ?? h)))),

@@ -44,13 +44,14 @@ const percent = (x) => (Number.isFinite(x) ? 100 * x : null);
 export function cellName(cell) {
   const swept = Object.entries(cell.swept ?? {});
   if (swept.length) return swept.map(([k, v]) => `${k.replace(/^seats\.(\d+)\./, 's$1 ')}=${v}`).join(', ');
-  return cell.agents.join(' / ');
+  // Each agent by its display name (its canonical spec), as everywhere else.
+  return cell.agents.map((a) => cell.labels?.find((l) => l.label === a)?.config ?? a).join(' / ');
 }
 
 /** The agents of a scope: one cell's labels, or ('all') every agent pooled over the cells by the server. */
 export function scopedLabels(detail, scope) {
-  if (scope === 'all') return (detail.pooled ?? []).map((l) => ({ ...l, name: l.label }));
-  return detail.cells.filter((c) => String(c.index) === String(scope)).flatMap((c) => c.labels.map((l) => ({ ...l, name: l.label })));
+  if (scope === 'all') return (detail.pooled ?? []).map((l) => ({ ...l, name: l.config ?? l.label }));
+  return detail.cells.filter((c) => String(c.index) === String(scope)).flatMap((c) => c.labels.map((l) => ({ ...l, name: l.config ?? l.label })));
 }
 
 /**
@@ -321,7 +322,7 @@ export function chartCsv(chart) {
 export function vpBoxplot(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
-  const boxes = cells.flatMap((c) => c.labels.filter((l) => l.games > 0).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, config: l.config ?? l.label, vp: l.vp }))).slice(0, 30);
+  const boxes = cells.flatMap((c) => c.labels.filter((l) => l.games > 0).map((l) => ({ name: many ? `${cellName(c)} · ${l.config ?? l.label}` : (l.config ?? l.label), config: l.config ?? l.label, vp: l.vp }))).slice(0, 30);
   return {
     type: 'boxplot',
     data: {
@@ -428,7 +429,7 @@ export function progressionChart(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
   const lines = cells
-    .flatMap((c, k) => c.labels.filter((l) => l.progression.length).map((l) => ({ name: many ? `${cellName(c)} · ${l.label}` : l.label, config: l.config ?? l.label, cell: k, points: l.progression })))
+    .flatMap((c, k) => c.labels.filter((l) => l.progression.length).map((l) => ({ name: many ? `${cellName(c)} · ${l.config ?? l.label}` : (l.config ?? l.label), config: l.config ?? l.label, cell: k, points: l.progression })))
     .slice(0, 12);
   // The agent's colour; cells told apart by the dash.
   const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3]];

@@ -1,7 +1,7 @@
 // One game, replayed: final scores, then every step with each seat's move, payment, coins,
 // military and the hand it chose from, its running score after the step, and beside an MCTS
 // move what its search found.
-import { el, fillTable, getJSON } from './api.js';
+import { agentName, el, fillTable, getJSON } from './api.js';
 
 const [, , id, , gameId] = location.pathname.split('/').map(decodeURIComponent);
 const $ = (sel) => document.querySelector(sel);
@@ -59,6 +59,9 @@ function searchList(search, played) {
   );
 }
 
+/** A seat's agent by its display name: its canonical spec (games stored before it was kept: as submitted). */
+const shown = (p) => p.canonical ?? p.agent;
+
 try {
   $('#back').href = `/sweeps/${id}`;
   const game = await getJSON(`/api/sweeps/${id}/games/${gameId}`);
@@ -66,14 +69,14 @@ try {
   $('#title').textContent = `Game ${gameId}`;
   const winners = game.players.filter((p) => p.winner);
   $('#summary').textContent = `Seed ${game.seed}, deal ${game.deal}, seat order ${game.seating}. ${
-    winners.length ? `Won by seat ${winners[0].seat} (${winners[0].agent}) with ${winners[0].score.total} VP.` : `No single winner (decided by ${game.decidedBy}).`
+    winners.length ? `Won by seat ${winners[0].seat} (${shown(winners[0])}) with ${winners[0].score.total} VP.` : `No single winner (decided by ${game.decidedBy}).`
   }`;
   fillTable(
     $('#final'),
     ['seat', 'agent', 'wonder', ...CATEGORIES.map((c) => ({ text: c, num: true })), { text: 'total', num: true }, { text: 'coins', num: true }, { text: 'stages', num: true }, { text: 'rank', num: true }],
     game.players.map((p) => [
       p.seat,
-      p.agent,
+      el('td', {}, agentName(shown(p), p.agent)),
       `${p.city} ${p.side}`,
       ...CATEGORIES.map((c) => p.score[c]),
       el('td', { class: 'num' }, el('strong', {}, String(p.score.total)), p.winner ? ' ★' : ''),
@@ -89,7 +92,7 @@ try {
     const seats = game.players.map((p) => p.seat);
     fillTable(
       $('#turns'),
-      ['step', ...seats.map((q) => `seat ${q}: ${game.players[q].agent} (${game.players[q].city})`)],
+      ['step', ...seats.map((q) => `seat ${q}: ${shown(game.players[q])} (${game.players[q].city})`)],
       steps.map((s) => {
         const when = s.phase === 'turn' ? `Age ${ROMAN[s.age]}, turn ${s.turn}` : `Age ${ROMAN[s.age]}, ${s.phase === 'seventh' ? 'seventh card' : 'build from the discard pile'}`;
         return [

@@ -2,7 +2,7 @@
 // serves it): one control per value, each named by its path, so the page has no list of fields of
 // its own. Controls write only their own path into the document; a control whose value is absent
 // shows the schema's default and writes nothing until it is changed.
-import { el } from './api.js';
+import { el, plainText, withCode } from './api.js';
 import * as D from './spec-doc.js';
 
 /** A control's id: `f-` and its path joined by '-' (seats.1.params.c → f-seats-1-params-c). */
@@ -77,7 +77,7 @@ export class SpecForm {
     toggle.checked = value !== undefined;
     toggle.addEventListener('change', () => this.write(path, toggle.checked ? D.skeleton(this.schema, node) : undefined, true));
     box.append(el('label', { class: 'inline' }, toggle, ` ${node.title ?? path[path.length - 1]}`));
-    if (node.description) box.append(el('p', { class: 'hint' }, node.description));
+    if (node.description) box.append(el('p', { class: 'hint' }, ...withCode(node.description)));
     if (value !== undefined) box.append(this.node(node, path, value, { bare: true }));
     return box;
   }
@@ -113,7 +113,7 @@ export class SpecForm {
   group(node, path, opts, children) {
     const box = el('fieldset', { class: `field group${opts.bare ? ' bare' : ''}`, 'data-field': D.pathName(path) });
     if (!opts.bare) box.append(el('legend', {}, this.label(node, path, opts)));
-    if (node.description && !opts.bare) box.append(el('p', { class: 'hint' }, node.description));
+    if (node.description && !opts.bare) box.append(el('p', { class: 'hint' }, ...withCode(node.description)));
     box.append(...children);
     return box;
   }
@@ -161,7 +161,7 @@ export class SpecForm {
     else box.append(el('label', { for: id }, text), input);
     if (opts.extra) box.append(opts.extra);
     const hints = [node.description, absent && node.default !== undefined ? 'default' : undefined].filter(Boolean);
-    if (hints.length && !opts.noHint) box.append(el('p', { class: 'hint' }, hints.join(' · ')));
+    if (hints.length && !opts.noHint) box.append(el('p', { class: 'hint' }, ...withCode(hints.join(' · '))));
     return box;
   }
 
@@ -172,7 +172,7 @@ export class SpecForm {
     const shown = value ?? node.default;
     const active = variants[D.variantIndex(this.schema, node, shown)];
     const id = controlId([...path, tag]);
-    const select = el('select', { id }, ...variants.map((v) => el('option', { value: this.resolve(v.properties[tag]).const }, v.description ? `${v.title ?? this.resolve(v.properties[tag]).const}: ${v.description}` : (v.title ?? this.resolve(v.properties[tag]).const))));
+    const select = el('select', { id }, ...variants.map((v) => el('option', { value: this.resolve(v.properties[tag]).const }, v.description ? `${v.title ?? this.resolve(v.properties[tag]).const}: ${plainText(v.description)}` : (v.title ?? this.resolve(v.properties[tag]).const))));
     select.value = this.resolve(active.properties[tag]).const;
     select.addEventListener('change', () => {
       const variant = variants.find((v) => this.resolve(v.properties[tag]).const === select.value);
@@ -255,7 +255,7 @@ export class SpecForm {
       return el('div', { class: 'list-item' }, this.node(this.resolve(props[key]), p, value[key], { title: key }), remove);
     });
     const free = Object.keys(props).filter((k) => !set.includes(k));
-    const add = el('select', { id: `${controlId(path)}-add`, 'aria-label': `add ${node.title ?? 'an option'}` }, el('option', { value: '' }, 'add an option…'), ...free.map((k) => el('option', { value: k, title: this.resolve(props[k]).description ?? '' }, k)));
+    const add = el('select', { id: `${controlId(path)}-add`, 'aria-label': `add ${node.title ?? 'an option'}` }, el('option', { value: '' }, 'add an option…'), ...free.map((k) => el('option', { value: k, title: plainText(this.resolve(props[k]).description ?? '') }, k)));
     add.addEventListener('change', () => {
       if (!add.value) return;
       const key = add.value;
@@ -264,7 +264,7 @@ export class SpecForm {
       document.getElementById(controlId(p))?.focus();
     });
     const box = el('fieldset', { class: 'field group', 'data-field': D.pathName(path) }, el('legend', {}, node.title ?? String(path[path.length - 1])));
-    if (node.description) box.append(el('p', { class: 'hint' }, node.description));
+    if (node.description) box.append(el('p', { class: 'hint' }, ...withCode(node.description)));
     box.append(...rows, add);
     return box;
   }

@@ -2,7 +2,7 @@
 // and agent parameter table (GET /api/schema/agents.json), and the spec's JSON, kept in step both
 // ways; checked against the API as you type, with every error shown at the field it names.
 // /submit?preset=<id> starts from presets/<id>.json.
-import { bindToken, el, getJSON, postJSON } from './api.js';
+import { bindToken, el, getJSON, plainText, postJSON, withCode } from './api.js';
 import { parseScalar } from './spec-doc.js';
 import { SpecForm, controlId } from './spec-form.js';
 
@@ -69,13 +69,13 @@ function showAgentOptions() {
     return;
   }
   const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
-  $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, k.summary)));
+  $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, plainText(k.summary))));
   const table = $('#agent-options-table');
   table.querySelector('thead').replaceChildren(el('tr', {}, ...['key', 'range', ...named, 'meaning'].map((h) => el('th', { scope: 'col' }, h))));
   table.querySelector('tbody').replaceChildren(
-    ...catalog.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), ...named.map((k) => el('td', {}, p.defaults[k])), el('td', {}, p.meaning))),
+    ...catalog.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), ...named.map((k) => el('td', {}, p.defaults[k])), el('td', {}, ...withCode(p.meaning)))),
   );
-  $('#bury-rule').textContent = `A grouped discard or stage arm uses ${catalog.buryRule}.`;
+  $('#bury-rule').replaceChildren(...withCode(`A grouped discard or stage arm uses ${catalog.buryRule}.`));
 }
 
 function clearErrors() {

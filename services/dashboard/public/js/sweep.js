@@ -1,7 +1,7 @@
 // One sweep, live: status and progress, a chart per swept parameter, the matchup matrix, VP box
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
-import { bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
+import { agentName as shownAgent, bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
 import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
@@ -57,13 +57,22 @@ function draw(canvasId, config) {
   return existing;
 }
 
+/** An agent spec's one display name (its canonical form, as on the ladder), from the sweep's `names`. */
+const nameOf = (label) => detail?.names?.[label] ?? label;
+
+/** An agent spec of the sweep by its display name, the spec as submitted beside it where that differs. */
+const agentName = (label) => shownAgent(nameOf(label), label);
+
+/** A matrix heading's hover text: the spec as submitted, where the heading shows another form. */
+const submittedTitle = (label) => (nameOf(label) === label ? undefined : `as submitted: ${label}`);
+
 /** Each agent's win rate with its interval, games and mean VP: the answer, before anything else. */
 function renderHeadline(d, colour) {
   const rows = inSweepOrder(d, d.pooled ?? []).map((l) => {
     const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
     swatch.style.background = colour(l.config ?? l.label);
     return [
-      el('td', {}, swatch, l.label),
+      el('td', {}, swatch, agentName(l.label)),
       `${pct(l.winRate)} %`,
       l.games ? `${pct(l.wilson.low)}–${pct(l.wilson.high)} %` : '–',
       l.games,
@@ -259,12 +268,12 @@ const breakable = (name) => name.split(/(?<=[(,])/).flatMap((part, i) => (i ? [e
  */
 function heatMatrix(table, corner, labels, rows, cell) {
   table.replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col' }, ...breakable(s))))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, corner), ...labels.map((s) => el('th', { scope: 'col', title: submittedTitle(s) }, ...breakable(nameOf(s)))))),
     el(
       'tbody',
       {},
       ...rows.map((row, i) =>
-        el('tr', {}, el('th', { scope: 'row' }, ...breakable(labels[i])), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
+        el('tr', {}, el('th', { scope: 'row', title: submittedTitle(labels[i]) }, ...breakable(nameOf(labels[i]))), ...row.map((x, j) => (x ? cell(x, labels[i], labels[j]) : el('td', { class: 'heat-cell muted' }, '—')))),
       ),
     ),
   );
@@ -278,7 +287,7 @@ function renderMatchup(d) {
     heatCell(
       r.winRate,
       heatColour,
-      { 'data-row': row, 'data-col': col, title: r.games ? `${row} against ${col}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet' },
+      { 'data-row': row, 'data-col': col, title: r.games ? `${nameOf(row)} against ${nameOf(col)}: ${pct(r.winRate)} % ± ${pct(r.halfWidth)} (Wilson ${pct(r.wilson.low)}–${pct(r.wilson.high)}), ${r.games} games` : 'no games yet' },
       r.games ? `${pct(r.winRate)} %` : '–',
     ),
   );
@@ -289,14 +298,14 @@ function renderMatchup(d) {
 function renderVersus(d) {
   $('#versus').hidden = !d.ratings;
   if (!d.ratings) return;
-  draw('chart-ratings', ratingsLadder(d.ratings));
   const r = d.ratings;
+  draw('chart-ratings', ratingsLadder({ ...r, anchor: nameOf(r.anchor), ratings: r.ratings.map((x) => ({ ...x, config: nameOf(x.config) })) }));
   fillTable(
     $('#ratings-table'),
     ['configuration', { text: 'Elo', num: true }, { text: '95 % interval', num: true }, { text: 'games', num: true }, { text: 'pairs compared', num: true }],
-    r.ratings.map((x) => [x.config, Number.isFinite(x.elo) ? x.elo.toFixed(0) : '–', Number.isFinite(x.low) ? `[${x.low.toFixed(0)}, ${x.high.toFixed(0)}]` : '–', x.games, x.comparisons]),
+    r.ratings.map((x) => [agentName(x.config), Number.isFinite(x.elo) ? x.elo.toFixed(0) : '–', Number.isFinite(x.low) ? `[${x.low.toFixed(0)}, ${x.high.toFixed(0)}]` : '–', x.games, x.comparisons]),
   );
-  $('#ratings-note').textContent = `0 Elo: ${r.anchor}. ${r.games} games. ${r.components > 1 ? `${r.components} groups of configurations never met: ratings compare only within a group. ` : ''}${r.method}.`;
+  $('#ratings-note').textContent = `0 Elo: ${nameOf(r.anchor)}. ${r.games} games. ${r.components > 1 ? `${r.components} groups of configurations never met: ratings compare only within a group. ` : ''}${r.method}.`;
   const m = d.headToHead;
   $('#h2h-note').textContent = d.headToHeadNote ?? '';
   $('#h2h-matrix').hidden = !m;
@@ -307,7 +316,7 @@ function renderVersus(d) {
   }
   heatMatrix($('#h2h-matrix'), 'row \\ column', m.configs, m.rows, (c, row, col) => {
     const title = c.games
-      ? `${row} scored more VP than ${col} in ${pct(c.score)} % of ${c.games} games (${c.more} more, ${c.ties} ties counted half), Wilson 95 % ${pct(c.interval.low)}–${pct(c.interval.high)}`
+      ? `${nameOf(row)} scored more VP than ${nameOf(col)} in ${pct(c.score)} % of ${c.games} games (${c.more} more, ${c.ties} ties counted half), Wilson 95 % ${pct(c.interval.low)}–${pct(c.interval.high)}`
       : 'they never met';
     return heatCell(c.score, divergingColour, { 'data-row': row, 'data-col': col, title }, c.games ? `${pct(c.score)} %` : '–');
   });
@@ -326,7 +335,7 @@ function renderNumbers(d) {
     for (const l of cell.labels) {
       rows.push([
         `${cell.index}: ${cellName(cell)}`,
-        l.label,
+        el('td', {}, agentName(l.label)),
         l.games,
         l.wins,
         l.ties,
@@ -346,7 +355,7 @@ function renderNumbers(d) {
       for (const r of cell.roles) {
         rows.push([
           `${cell.index}: ${cellName(cell)}`,
-          `${r.agent} (the spec's seat ${r.seat} alone)`,
+          `${nameOf(r.agent)} (the spec's seat ${r.seat} alone)`,
           r.games,
           r.wins,
           '',
@@ -364,7 +373,7 @@ function renderNumbers(d) {
     }
     if (cell.pairedDifference) {
       const p = cell.pairedDifference;
-      rows.push([`${cell.index}: ${cellName(cell)}`, `${p.labels[0]} (seat ${p.seats[0]}) − ${p.labels[1]} (seat ${p.seats[1]}), paired`, '', '', '', '', `${pct(p.mean)} ± ${pct(p.halfWidth)}`, '', `${p.groups} deals`, '', '', '', '', '']);
+      rows.push([`${cell.index}: ${cellName(cell)}`, `${nameOf(p.labels[0])} (seat ${p.seats[0]}) − ${nameOf(p.labels[1])} (seat ${p.seats[1]}), paired`, '', '', '', '', `${pct(p.mean)} ± ${pct(p.halfWidth)}`, '', `${p.groups} deals`, '', '', '', '', '']);
     }
   }
   fillTable($('#numbers'), header, rows);
@@ -377,7 +386,7 @@ async function renderGames() {
   const rows = page.items.map((g) => {
     const link = g.state === 'done' ? el('a', { href: `/sweeps/${id}/games/${g.id}` }, g.id) : g.id;
     const s = g.summary;
-    const winners = s ? s.players.filter((p) => p.winner).map((p) => `${p.agent} (${p.city})`).join(', ') || 'tie' : '';
+    const winners = s ? s.players.filter((p) => p.winner).map((p) => `${p.canonical ?? nameOf(p.agent)} (${p.city})`).join(', ') || 'tie' : '';
     const scores = s ? s.players.map((p) => p.score.total).join(' / ') : g.error ?? '';
     return [g.index, link, g.cell, g.state, winners, scores];
   });

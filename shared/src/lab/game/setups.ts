@@ -71,10 +71,16 @@ export function drawDuplicatedSets(seed: number, count: number, players: number,
 }
 
 /**
+ * Seats are numbered from 0 wherever a person reads them, as the spec's indices are (swapSeats,
+ * matchup.seats, stop.seat): the two a swap or a duplicated board compares unless told otherwise.
+ */
+export const DEFAULT_PAIR: readonly [number, number] = [0, 1];
+
+/**
  * The seat orders (agent index per seat) a deal is played in. 'swap' plays it as given and with
  * the agents of two seats exchanged (the paired design of Robilliard et al. 2014).
  */
-export function seatOrders(seating: Seating, players: number, swapSeats: [number, number] = [0, 1]): number[][] {
+export function seatOrders(seating: Seating, players: number, swapSeats: readonly [number, number] = DEFAULT_PAIR): number[][] {
   const identity = [...Array(players).keys()];
   if (seating === 'fixed') return [identity];
   if (seating === 'swap') {

@@ -2,10 +2,11 @@
  * A tournament: agents, a setup and a seating, expanded into game plans; and the per-agent
  * summary of their results.
  */
-import { parseAgentSpec } from '../../agents/index.js';
+import { agentColumns, displayName, parseAgentSpec } from '../../agents/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type SideChoice } from '../../engine/index.js';
 import type { GamePlan, GameSummary } from './game.js';
 import {
+  DEFAULT_PAIR,
   DUPLICATED_DEALS,
   DUPLICATED_SETS,
   ROBILLIARD_DEALS,
@@ -66,7 +67,7 @@ export class Tournament {
       this.sets = drawBoardSets(o.seed, ROBILLIARD_SETS, n);
       this.deals = o.deals ?? ROBILLIARD_DEALS;
     } else if (o.setup === 'duplicated') {
-      const pair = o.duplicateSeats ?? o.swapSeats ?? [0, 1];
+      const pair = o.duplicateSeats ?? o.swapSeats ?? DEFAULT_PAIR;
       if (pair[0] === pair[1] || pair.some((q) => q < 0 || q >= n)) throw new Error(`duplicated boards need two different seats of ${n}, got ${pair.join(' and ')}`);
       this.sets = drawDuplicatedSets(o.seed, o.duplicatedSets ?? DUPLICATED_SETS, n, pair);
       this.deals = o.deals ?? DUPLICATED_DEALS;
@@ -188,9 +189,10 @@ const pct = (x: number) => (100 * x).toFixed(1);
 
 /** The standings as an aligned text table. */
 export function formatStandings(rows: readonly AgentStanding[]): string {
-  const header = ['agent', 'games', 'wins', 'ties', 'win % ± 95%', 'Wilson 95%', 'mean VP (sd)', 'ms/decision', 'iter/s'];
+  const agents = agentColumns(rows.map((r) => r.agent));
+  const header = [...agents.header, 'games', 'wins', 'ties', 'win % ± 95%', 'Wilson 95%', 'mean VP (sd)', 'ms/decision', 'iter/s'];
   const body = rows.map((r) => [
-    r.agent,
+    ...agents.cells(r.agent),
     String(r.games),
     String(r.wins),
     String(r.ties),
@@ -201,7 +203,7 @@ export function formatStandings(rows: readonly AgentStanding[]): string {
     r.iterationsPerSecond > 0 ? String(Math.round(r.iterationsPerSecond)) : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const cut = rows.filter((r) => r.cutShort > 0).map((r) => `${r.agent}: ${r.cutShort} decisions cut short by the time limit`);
+  const line = (cells: string[]) => cells.map((c, i) => (i < agents.header.length ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const cut = rows.filter((r) => r.cutShort > 0).map((r) => `${displayName(r.agent)}: ${r.cutShort} decisions cut short by the time limit`);
   return [line(header), ...body.map(line), ...cut].join('\n');
 }

@@ -10,6 +10,11 @@
  * reproduction runs recorded (reproduction/results, 18 decisions a seat) it gave 0.8 to 1.2 × the
  * measured time for most presets' agents, and 0.57 to 0.8 × for mcts-robilliard below 1000
  * iterations; a faster core takes proportionally less.
+ *
+ * Those decision times are wall times on a loaded machine (every core busy with games), so the
+ * tables are a bound of what a game takes on a busy worker: what MAX_GAME_SECONDS and a stopping
+ * worker's grace need (gameSeconds). The CPU a game really uses — what a sweep costs, shown at
+ * submit — is CPU_SHARE of it (expectedCpuSeconds).
  */
 import { parseAgentSpec, type MctsParams } from '../../agents/index.js';
 
@@ -83,6 +88,22 @@ export function baseGameSeconds(players: number): number {
 /** Estimated CPU seconds of one game between these agents (spec strings, one per seat). */
 export function gameSeconds(agents: readonly string[]): number {
   return agents.reduce((sum, text) => sum + agentSeconds(text, agents.length), baseGameSeconds(agents.length));
+}
+
+/**
+ * A game's thread CPU time (the lab's own measure: /proc/thread-self/schedstat around each game,
+ * summed per sweep as its provenance's cpuSeconds) over gameSeconds. Measured on the 2-core dev
+ * machine, one game thread, 8 random-board deals each: mcts:100,10,100 vs two rulebased 0.37,
+ * mcts(it=500) 0.38, mcts(it=250,playout=rulebased,opp=same) 0.34, mcts-strong(it=250) 0.41,
+ * mcts(it=100) at 5 players 0.36, mcts-robilliard (it=1000) vs two rulebased-robilliard-notrade
+ * 0.38, mcts(it=250,depth=4) 0.26; issue 43's idle lab 0.37 and 0.36 (67.5 CPU-s for "about 3
+ * min", 237 for "about 11"). Rounded up: an estimate a little high rather than low.
+ */
+export const CPU_SHARE = 0.4;
+
+/** Expected CPU seconds of one game between these agents: what it costs, not the bound limits use. */
+export function expectedCpuSeconds(agents: readonly string[]): number {
+  return gameSeconds(agents) * CPU_SHARE;
 }
 
 /** A sweep is cut into at least this many jobs, so that a small sweep still spreads over the workers. */

@@ -5,7 +5,7 @@
  * Every refusal is a SweepSpecError naming the field (or the product), the value and the limit.
  */
 import type { AgentSpec } from '../../agents/index.js';
-import { agentSeconds, baseGameSeconds } from './cost.js';
+import { CPU_SHARE, agentSeconds, baseGameSeconds } from './cost.js';
 
 export interface SweepLimits {
   /** Points of the parameter grid (MAX_CELLS). */
@@ -114,9 +114,9 @@ export function moveProblem(source: AgentSource, spec: AgentSpec, limits: SweepL
 }
 
 export interface SweepCost {
-  /** Estimated CPU-hours of every game. */
+  /** Expected CPU-hours of every game (cost.ts: CPU_SHARE of the bound): what the sweep costs. */
   cpuHours: number;
-  /** Estimated CPU seconds of the costliest game, and its cell. */
+  /** The bound of the costliest game's seconds on a busy worker (against MAX_GAME_SECONDS and a worker's grace), and its cell. */
   maxGameSeconds: number;
   maxGameCell: number;
 }
@@ -142,7 +142,7 @@ export function sweepCost(cells: readonly { agents: readonly string[] }[], games
       maxGameCell = index;
     }
   });
-  return { cpuHours: seconds / 3600, maxGameSeconds, maxGameCell };
+  return { cpuHours: (seconds * CPU_SHARE) / 3600, maxGameSeconds, maxGameCell };
 }
 
 /** The estimated cost against MAX_GAME_SECONDS and MAX_CPU_HOURS. */
@@ -151,7 +151,7 @@ export function costProblem(cost: SweepCost, cells: readonly { agents: readonly 
     const agents = cells[cost.maxGameCell].agents;
     return {
       field: '(cost)',
-      message: `a game of cell ${cost.maxGameCell} (${agents.join(', ')}) is estimated at ${Math.round(cost.maxGameSeconds)} CPU-seconds, over this lab's limit of ${limits.maxGameSeconds} (${LIMIT_SETTINGS.maxGameSeconds}; a game must be able to finish within a stopping worker's grace)`,
+      message: `a game of cell ${cost.maxGameCell} (${agents.join(', ')}) may take up to ${Math.round(cost.maxGameSeconds)} seconds on a busy worker, over this lab's limit of ${limits.maxGameSeconds} (${LIMIT_SETTINGS.maxGameSeconds}; a game must be able to finish within a stopping worker's grace)`,
     };
   }
   if (cost.cpuHours > limits.maxCpuHours) {

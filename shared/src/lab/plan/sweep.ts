@@ -11,8 +11,9 @@ import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '.
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
+import { specProblem } from './spec-issues.js';
 import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
-import { ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from '../game/setups.js';
+import { DEFAULT_PAIR, ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from '../game/setups.js';
 import { Tournament, type TournamentOptions } from '../game/tournament.js';
 
 const scalar = z.union([z.number(), z.string()]);
@@ -243,8 +244,8 @@ export interface CheckedSweep {
 export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSweep {
   const result = SweepSpecSchema.safeParse(input);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new SweepSpecError(issue.path.length ? issue.path.join('.') : '(spec)', issue.message);
+    const problem = specProblem(SweepSpecSchema, result.error.issues);
+    throw new SweepSpecError(problem.field, problem.message);
   }
   const spec = result.data;
   const size = sweepSize(spec);
@@ -353,7 +354,7 @@ export function sweepCells(spec: SweepSpec): SweepCell[] {
     const options = seatVariants(seat, i);
     grids = grids.flatMap((g) => options.map((o) => ({ agents: [...g.agents, o.text], swept: { ...g.swept, ...o.swept } })));
   });
-  let compared: [number, number] | undefined = spec.seating === 'swap' ? (spec.swapSeats ?? [0, 1]) : undefined;
+  let compared: [number, number] | undefined = spec.seating === 'swap' ? (spec.swapSeats ?? [...DEFAULT_PAIR]) : undefined;
   if (spec.matchup) {
     const [a, b] = spec.matchup.seats;
     compared = [a, b];
@@ -386,7 +387,7 @@ export function cellTournament(spec: SweepSpec, cell: SweepCell): TournamentOpti
     seed: spec.deals.firstSeed,
     seating: spec.seating,
     swapSeats: spec.swapSeats,
-    ...(w.mode === 'duplicated' ? { duplicatedSets: w.sets, duplicateSeats: w.seats ?? spec.swapSeats ?? spec.matchup?.seats ?? [0, 1] } : {}),
+    ...(w.mode === 'duplicated' ? { duplicatedSets: w.sets, duplicateSeats: w.seats ?? spec.swapSeats ?? spec.matchup?.seats ?? [...DEFAULT_PAIR] } : {}),
     sides: spec.sides,
     open: spec.open,
   };

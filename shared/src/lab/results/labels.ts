@@ -14,6 +14,17 @@ export function configOf(label: string): string {
   return c;
 }
 
+/**
+ * Every agent spec of these cells (and `more`, a matchup's) as submitted, with its configuration:
+ * the one name it is shown by, the ladder's (`mcts:100,10,100` and `mcts(it=100)` are both `mcts`).
+ * For display: results stay keyed by the specs as submitted.
+ */
+export function displayNames(cells: readonly SweepCell[], more: readonly string[] = []): Record<string, string> {
+  const names = new Map<string, string>();
+  for (const text of [...cells.flatMap((c) => c.agents), ...more]) if (!names.has(text)) names.set(text, configOf(text));
+  return Object.fromEntries(names);
+}
+
 /** A cell's labels: its distinct agent specs in seat order. */
 export function cellLabels(cell: SweepCell): string[] {
   return [...new Set(cell.agents)];

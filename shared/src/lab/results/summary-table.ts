@@ -12,9 +12,13 @@ export interface SummaryTable {
   rows: Record<string, SummaryValue>[];
 }
 
-/** The columns after the swept parameters, in order. */
+/**
+ * The columns after the swept parameters, in order. `agent` is the spec as submitted (the results'
+ * key); `config` its canonical form, the name the dashboard and the ladder show (last, so that the
+ * columns before keep their places).
+ */
 export const SUMMARY_COLUMNS = [
-  'agent', 'seats', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'vp_mean', 'vp_sd', 'vp_mean_ci_low', 'vp_mean_ci_high', 'ties', 'coin_wins', 'ms_per_decision', 'iterations_per_second',
+  'agent', 'seats', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'vp_mean', 'vp_sd', 'vp_mean_ci_low', 'vp_mean_ci_high', 'ties', 'coin_wins', 'ms_per_decision', 'iterations_per_second', 'config',
 ] as const;
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -42,6 +46,7 @@ export function summaryTable(sweepId: string, cells: readonly CellAggregate[]): 
         coin_wins: l.coinWins,
         ms_per_decision: finite(l.decisionMs),
         iterations_per_second: finite(l.iterationsPerSecond),
+        config: l.config,
       });
       return row;
     }),

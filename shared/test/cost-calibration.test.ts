@@ -1,0 +1,31 @@
+/**
+ * The CPU estimate shown at submit against the CPU games really take (their thread's CPU time, as
+ * the lab measures it): within a factor of two of it, where the uncalibrated bound ran about 2.7×
+ * high. The bound that MAX_GAME_SECONDS and a stopping worker's grace read stays above the measure.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { GamePool } from '@wonderlab/shared';
+import { Tournament, expectedCpuSeconds, gameSeconds } from '../src/lab/index.js';
+
+const pool = new GamePool(1);
+afterAll(() => pool.close());
+
+/** Thread CPU seconds of `deals` games of these agents (after a game that warms the thread's compiler up). */
+async function measured(agents: string[], deals: number): Promise<number> {
+  const t = new Tournament({ agents, setup: 'random', deals: deals + 1, seed: 43, seating: 'fixed', sides: 'random', open: false });
+  await pool.playMeasured(t.game(0), false);
+  let ms = 0;
+  for (let k = 1; k <= deals; k++) ms += (await pool.playMeasured(t.game(k), false)).cpuMs;
+  return ms / 1000;
+}
+
+describe('the CPU estimate', () => {
+  it.each([[['mcts:100,10,100', 'rulebased', 'rulebased']], [['mcts-strong(it=100)', 'rulebased', 'random']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
+    const deals = 4;
+    const cpu = await measured(agents, deals);
+    const shown = expectedCpuSeconds(agents) * deals;
+    expect(shown / cpu).toBeGreaterThan(0.5);
+    expect(shown / cpu).toBeLessThan(1.8);
+    expect(gameSeconds(agents) * deals).toBeGreaterThan(cpu);
+  }, 60_000);
+});
