@@ -9,7 +9,9 @@
 import {
   ACTION_BUILD,
   ACTION_FREE_BUILD,
-  CARDS,
+  CARD_COIN_COST,
+  CARD_COST,
+  CARD_NAME_ID,
   NO_PAYMENT,
   RULES_PRICING,
   cheapestSearchTrail,
@@ -39,9 +41,11 @@ function cappedCheapest(costPacked: number, maxCoins: number, cap: number): numb
 /** writeCheapestBuilds with the payment search capped at `cap` nodes (0: none); loadSeat(s, p) done. */
 export function writeCappedBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number, cap: number): number {
   // Where no payment is searched (a building of that name owned, a chain), the rules' list.
-  if (cap === 0 || s.ownsName[ownsNameIndex(p, CARDS[c].nameId)] || hasChain(s, p, c)) return writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
-  const coinCost = CARDS[c].coinCost;
-  const pay = cappedCheapest(CARDS[c].costPacked, s.coins[p] - coinCost, cap);
+  // (The card's fields from the engine's typed arrays, not the card objects: this runs for most
+  // cards a playout looks at.)
+  if (cap === 0 || s.ownsName[ownsNameIndex(p, CARD_NAME_ID[c])] || hasChain(s, p, c)) return writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
+  const coinCost = CARD_COIN_COST[c];
+  const pay = cappedCheapest(CARD_COST[c], s.coins[p] - coinCost, cap);
   if (pay !== NO_PAYMENT) out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
   // Olympia's free build, as the rules offer it: when building would cost something or be impossible.
   if (freeBuildReady && !(pay === 0 && coinCost === 0)) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
@@ -55,6 +59,24 @@ export function cappedStagePayment(s: GameState, p: number, cap: number): number
   return stage ? cappedCheapest(stage.costPacked, s.coins[p], cap) : NO_PAYMENT;
 }
 
+/**
+ * A lazy draw's pricing with the payment search capped at `cap` nodes. The cap is the pricing's
+ * own data and the methods are the class's: draws under every cap call the same two functions, so
+ * the draw's call sites see one target however many caps a process plays with (a closure per cap
+ * was a target of its own).
+ */
+class CappedPricing implements DrawPricing {
+  constructor(private readonly cap: number) {}
+
+  builds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number): number {
+    return writeCappedBuilds(s, p, c, freeBuildReady, out, k, this.cap);
+  }
+
+  stage(s: GameState, p: number): number {
+    return cappedStagePayment(s, p, this.cap);
+  }
+}
+
 /** Per cap, the pricing a lazy draw (drawUniformMove) uses: made once, a draw runs at every playout step. */
 const pricings = new Map<number, DrawPricing>([[0, RULES_PRICING]]);
 
@@ -62,10 +84,7 @@ const pricings = new Map<number, DrawPricing>([[0, RULES_PRICING]]);
 export function cappedPricing(cap: number): DrawPricing {
   let pricing = pricings.get(cap);
   if (!pricing) {
-    pricing = {
-      builds: (s, p, c, freeBuildReady, out, k) => writeCappedBuilds(s, p, c, freeBuildReady, out, k, cap),
-      stage: (s, p) => cappedStagePayment(s, p, cap),
-    };
+    pricing = new CappedPricing(cap);
     pricings.set(cap, pricing);
   }
   return pricing;

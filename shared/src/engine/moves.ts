@@ -65,9 +65,13 @@ export function decodeMove(m: number): DecodedMove {
 
 // The fields of the catalogue's cards that legal-move generation reads for every card of every
 // hand, as typed arrays: reading them off the card objects was a visible part of listing moves.
-const NAME_OF = Uint8Array.from(CARDS, (c) => c.nameId);
-const COIN_COST = Uint8Array.from(CARDS, (c) => c.coinCost);
-const COST = Int32Array.from(CARDS, (c) => c.costPacked);
+// Exported for the agents' playouts, which price cards as often (read only).
+/** Per card type: its nameId. */
+export const CARD_NAME_ID = Uint8Array.from(CARDS, (c) => c.nameId);
+/** Per card type: its coinCost. */
+export const CARD_COIN_COST = Uint8Array.from(CARDS, (c) => c.coinCost);
+/** Per card type: its costPacked. */
+export const CARD_COST = Int32Array.from(CARDS, (c) => c.costPacked);
 /** The (at most two) names each card chains from; −1 for none. */
 const CHAIN_FIRST = Int16Array.from(CARDS, (c) => c.chainFrom[0] ?? -1);
 const CHAIN_SECOND = Int16Array.from(CARDS, (c) => c.chainFrom[1] ?? -1);
@@ -157,7 +161,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
   if (s.phase === PHASE_DISCARD_BUILD) {
     if (s.pendingDiscardBuilds[p] === 0) return 0;
     for (let c = 0; c < s.discard.length; c++) {
-      if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
+      if (s.discard[c] > 0 && !s.ownsName[ownsNameIndex(p, CARD_NAME_ID[c])]) {
         out[k++] = encodeMove(c, ACTION_BUILD_DISCARDED);
       }
     }
@@ -190,14 +194,14 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     listedIn[c] = listing;
     if (!all) {
       k = writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
-    } else if (!s.ownsName[ownsNameIndex(p, NAME_OF[c])]) {
+    } else if (!s.ownsName[ownsNameIndex(p, CARD_NAME_ID[c])]) {
       let buildIsFree = false;
-      const coinCost = COIN_COST[c];
+      const coinCost = CARD_COIN_COST[c];
       if (hasChain(s, p, c)) {
         out[k++] = encodeMove(c, ACTION_BUILD);
         buildIsFree = true;
       } else if (coinCost <= coins) {
-        const pays = allForLoaded(COST[c], coins - coinCost, payBuf, 0);
+        const pays = allForLoaded(CARD_COST[c], coins - coinCost, payBuf, 0);
         for (let j = 0; j < pays; j++) {
           const pay = payBuf[j];
           out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
@@ -230,14 +234,14 @@ export function hasFreeBuild(s: GameState, p: number): boolean {
  * of a hand rather than at every legal move.
  */
 export function writeCheapestBuilds(s: GameState, p: number, c: number, freeBuildReady: boolean, out: number[], k: number): number {
-  if (s.ownsName[ownsNameIndex(p, NAME_OF[c])]) return k;
+  if (s.ownsName[ownsNameIndex(p, CARD_NAME_ID[c])]) return k;
   let buildIsFree = false;
-  const coinCost = COIN_COST[c];
+  const coinCost = CARD_COIN_COST[c];
   if (hasChain(s, p, c)) {
     out[k++] = encodeMove(c, ACTION_BUILD);
     buildIsFree = true;
   } else if (coinCost <= s.coins[p]) {
-    const pay = cheapestForLoaded(COST[c], s.coins[p] - coinCost);
+    const pay = cheapestForLoaded(CARD_COST[c], s.coins[p] - coinCost);
     if (pay !== NO_PAYMENT) {
       out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
       if (pay === 0 && coinCost === 0) buildIsFree = true;

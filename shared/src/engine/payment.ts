@@ -464,13 +464,16 @@ export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: 
   if (packed === 0) return trailOfOne(0, 0, pays, nodes, horizon);
   if (!neighboursLoaded) loadNeighbours();
   const missing = missingUnits(packed);
-  if ((choiceUnion & missing) === 0) {
-    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), 0, pays, nodes, horizon) : 0;
-  }
-  // One unit: the search's first leaf, at its second node, is already the cheapest.
+  const noChoices = (choiceUnion & missing) === 0;
+  // One unit, answered by cheapestSingleUnit (playouts ask mostly these, and it is the cheaper
+  // step): with no one-of source to choose it needs no search (node 0), and otherwise the
+  // search's first leaf, at its second node, is already the cheapest.
   if (numUnits === 1) {
     const best = cheapestSingleUnit();
-    return best !== IMPOSSIBLE && bestTotal <= maxCoins ? trailOfOne(best, 2, pays, nodes, horizon) : 0;
+    return best !== IMPOSSIBLE && bestTotal <= maxCoins ? trailOfOne(best, noChoices ? 0 : 2, pays, nodes, horizon) : 0;
+  }
+  if (noChoices) {
+    return buyWithoutChoices() && bestTotal <= maxCoins ? trailOfOne(packPayment(bestLeft, bestRight), 0, pays, nodes, horizon) : 0;
   }
   if (!setLowerBounds()) return 0;
   tracing = true;

@@ -2,7 +2,7 @@
  * Playout policies: how a seat moves in the simulated part of an iteration (and, with tree=joint,
  * how the other seats move inside the tree's steps), and MAST's statistics.
  */
-import { ACTION_DISCARD, MAX_PLAYERS, NO_DRAW, PHASE_TURN, drawUniformMove, moveAction, moveCard, type GameState, type Rng } from '../../engine/index.js';
+import { ACTION_DISCARD, MAX_PLAYERS, NO_DRAW, PHASE_TURN, drawUniformMove, moveAction, moveCard, type DrawPricing, type GameState, type Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import { playoutMoves } from '../playout-moves.js';
 import { cappedPricing } from '../playout-payment.js';
@@ -72,8 +72,11 @@ export class Playouts {
   private readonly arms: number[] = [];
   /** MAST's statistics, when some seat's policy is mast. */
   readonly mast: Mast | undefined;
+  /** Per Age, the lazy draws' pricing with that Age's payment cap: looked up once, not at every step. */
+  private readonly pricings: readonly DrawPricing[];
 
   constructor(private readonly params: MctsParams) {
+    this.pricings = params.tl.map((cap) => cappedPricing(cap));
     const usesMast = params.playout === 'mast' || params.opp === 'mast';
     this.mast = usesMast ? new Mast(params.parms === 'grouped') : undefined;
   }
@@ -120,7 +123,7 @@ export class Playouts {
    */
   private drawLazily(world: GameState, q: number, noDiscard: boolean, rng: Rng): number {
     const grouped = this.params.parms === 'grouped';
-    const pricing = cappedPricing(this.params.tl[world.age - 1]);
+    const pricing = this.pricings[world.age - 1];
     let choice = drawUniformMove(world, q, rng, grouped, noDiscard, pricing);
     // A no-discard draw from a hand that can only be sold sells one, as the listing's draw does.
     if (choice === NO_DRAW) choice = drawUniformMove(world, q, rng, grouped, false, pricing);
