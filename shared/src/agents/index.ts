@@ -16,6 +16,7 @@ export { MctsAgent } from './mcts/agent.js';
 export { RandomAgent } from './random.js';
 export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 export * as features from './features.js';
+export * from './encoding.js';
 
 /** A fresh agent for one seat of one game (agents keep per-game state). */
 export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}): Agent {

@@ -2,6 +2,7 @@
  * The `wonderlab` command line. Each command is a small function; errors end as one line on
  * stderr and exit code 1 (2 for a usage error).
  */
+import { serveEnv } from './env-server.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -44,7 +45,9 @@ commands:
   cards --players N [--json]    each Age's deck at N players
   replay <record.json>          re-apply a recorded game and say whether it matches
   demo [--players N] [--seed S] [--record out.json]
-                                play one game with random moves and print the result`;
+                                play one game with random moves and print the result
+  env                           the environment server of the Python package (python/): a binary
+                                protocol on stdin/stdout (docs/python.md), not for a terminal`;
 
 function readJson(path: string | undefined, what: string): unknown {
   if (!path) throw new UsageError(`missing <${what}> file`);
@@ -182,6 +185,9 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
         return cmdReplay(rest, out) ? 0 : 1;
       case 'demo':
         cmdDemo(rest, out);
+        return 0;
+      case 'env':
+        await serveEnv();
         return 0;
       case undefined:
       case 'help':

@@ -1,0 +1,137 @@
+"""The environments against PettingZoo's and Gymnasium's own checkers, and their refusals."""
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import wonderlab
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_aec_passes_pettingzoo_api_test(players):
+    env = wonderlab.env(players=players, seed=players)
+    api_test(env, num_cycles=400)
+    env.close()
+
+
+def test_aec_passes_pettingzoo_seed_test():
+    seed_test(lambda: wonderlab.env(players=3), num_cycles=100)
+
+
+def test_gymnasium_env_passes_check_env():
+    env = gymnasium.make("Wonderlab-v0", opponents=["rulebased", "random"], illegal_action="lose")
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+
+
+def play_aec(env, seed, rng):
+    env.reset(seed=seed)
+    env.final_rewards = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.final_rewards[agent] = reward
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return env
+
+
+def test_aec_game_ends_with_rank_rewards_and_the_engine_result(tmp_path):
+    env = play_aec(wonderlab.env(players=4), 11, np.random.default_rng(1))
+    u = env.unwrapped
+    record = u.record()
+    vp = [s["total"] for s in record["result"]["scores"]]
+    assert u.result["vp"] == vp
+    ranks = np.array(u.result["rank"])
+    # rank reward: 1 for first, 0 for last, and the seat with the most VP is first.
+    assert [env.final_rewards[a] for a in u.possible_agents] == pytest.approx(list((4 - ranks) / 3))
+    assert ranks[int(np.argmax(vp))] == 1
+    assert record["config"]["seed"] == 11
+    env.close()
+
+
+def test_a_game_played_from_python_replays_in_the_engine(tmp_path):
+    """The record written from Python is the lab's: `wonderlab replay` re-applies its moves from its seed and agrees."""
+    import json
+    import subprocess
+
+    from wonderlab._server import server_command
+
+    env = play_aec(wonderlab.env(players=5), 2024, np.random.default_rng(7))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(env.unwrapped.record()))
+    env.close()
+    replay = subprocess.run(server_command()[:-1] + ["replay", str(path)], capture_output=True, text=True)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert json.loads(replay.stdout) == {"matches": True, "differences": []}
+    # And a changed move is caught, so the check can fail.
+    record = json.loads(path.read_text())
+    built = next(m for st in record["steps"] for m in st["moves"] if m["action"] == "build")
+    built.update(action="discard", payLeft=0, payRight=0)
+    path.write_text(json.dumps(record))
+    changed = subprocess.run(server_command()[:-1] + ["replay", str(path)], capture_output=True, text=True)
+    assert changed.returncode != 0
+
+
+def test_gymnasium_illegal_action_names_it_and_the_legal_ones():
+    env = gymnasium.make("Wonderlab-v0", opponents=["rulebased", "rulebased"])
+    obs, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(wonderlab.WonderlabError, match=rf"action {illegal} is not legal; legal: \d+"):
+        env.step(illegal)
+    # Nothing changed: a legal action still plays.
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(legal)
+    env.close()
+
+
+def test_gymnasium_lose_mode_ends_the_episode_at_the_last_rank():
+    env = gymnasium.make("Wonderlab-v0", opponents=["random", "random"], illegal_action="lose")
+    obs, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert terminated and reward == 0.0 and info["illegal_action"] == illegal
+    env.close()
+
+
+def test_unknown_opponent_spec_gets_the_labs_message():
+    with pytest.raises(wonderlab.WonderlabError, match=r"seats\.1: .*nosuchagent"):
+        wonderlab.WonderlabEnv(opponents=["nosuchagent", "random"])
+
+
+def test_server_illegal_action_changes_nothing(games):
+    v = games(games=2, players=3)
+    state = v.reset([1, 2])
+    actions = wonderlab.random_actions(state, np.random.default_rng(0))
+    bad = actions.copy()
+    bad[1, 0] = int(np.flatnonzero(state.mask[1, 0] == 0)[0])
+    with pytest.raises(wonderlab.WonderlabError, match=r"game 1, seat 0: action \d+ \(\w+ [A-Za-z ]+\) is not legal; legal: "):
+        v.step(bad)
+    after = v.step(actions)
+    assert not np.array_equal(after.observation, state.observation)
+
+
+def test_a_dead_server_raises_instead_of_hanging(games):
+    v = games(games=1, players=3)
+    v.reset()
+    v.server._proc.kill()
+    v.server._proc.wait()
+    with pytest.raises(wonderlab.ServerDied):
+        v.step(np.zeros((1, 3), np.int32))
+
+
+def test_vector_games_reset_themselves_and_count_moves(games):
+    v = games(games=8, players=3, seed=100)
+    state = v.reset()
+    assert list(state.seed) == list(range(100, 108))
+    rng = np.random.default_rng(0)
+    finished = 0
+    steps = 0
+    while finished < 8:
+        state = v.step(wonderlab.random_actions(state, rng))
+        finished += int(state.done.sum())
+        steps += 1
+    # A game of 3 is 18 steps of play (no seat builds from the discard pile or plays a seventh
+    # card more often than its wonder allows): each game ends once, then runs on from seed + 8.
+    assert 18 <= steps <= 24
+    assert set(state.seed) <= set(range(108, 116))

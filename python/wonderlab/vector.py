@@ -1,0 +1,48 @@
+"""Many games per server, stepped in one message: for throughput (self-play, data collection)."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ._server import Server, State
+
+
+class VectorGames:
+    """N games, each with the same seats: None for a seat played from Python, else a lab agent spec.
+
+    step(actions) takes int32 [N, E] (E = seats played from Python; −1 where a seat does not act) and
+    returns a State whose arrays are [N, E, …]. A game that ends is started again at once with the
+    next seed of its sequence (State.done marks it, State.vp / State.rank hold the finished game's
+    result, State.observation is already the new game's). Several VectorGames (one process each)
+    run on several cores.
+    """
+
+    def __init__(self, games: int = 64, players: int = 3, seats: Optional[Sequence[Optional[str]]] = None, seed: int = 0, sides: str = "random"):
+        seats = list(seats) if seats is not None else [None] * players
+        self.server = Server(games=games, players=len(seats), seats=seats, seed=seed, sides=sides, auto_reset=True)
+        self.games = games
+        self.external = self.server.external
+        self.observation_size = self.server.observation_size
+        self.action_count = self.server.action_count
+
+    def reset(self, seeds: Optional[Sequence[Optional[int]]] = None) -> State:
+        seeds = list(seeds) if seeds is not None else [None] * self.games
+        return self.server.reset(list(range(self.games)), seeds)
+
+    def step(self, actions: np.ndarray) -> State:
+        return self.server.step(actions)
+
+    def record(self, game: int, finished: bool = True) -> dict:
+        return self.server.record(game, finished)
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def random_actions(state: State, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per acting seat, vectorized (−1 where a seat does not act)."""
+    scores = rng.random(state.mask.shape) * state.mask
+    actions = scores.argmax(-1).astype(np.int32)
+    actions[~state.acting] = -1
+    return actions
