@@ -99,6 +99,6 @@ describe('wonderlab env', () => {
     const record = JSON.parse(handle(server, request(OP_RECORD, Buffer.from([0, 0, 0, 0, 0])), () => {}).subarray(1).toString()) as GameRecord;
     const lab = playGame({ id: 'x', index: 0, seed: 4321, set: -1, deal: 0, seating: 0, agents, sides: 'random', open: false });
     expect(record.result!.scores.map((x) => x.total)).toEqual(lab.players.map((p) => p.score.total));
-    expect(record.cities.map((c) => c.built)).toEqual(lab.players.map((p) => p.built));
+    expect(record.cities!.map((c) => c.built)).toEqual(lab.players.map((p) => p.built));
   });
 });
