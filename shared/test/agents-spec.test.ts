@@ -173,8 +173,12 @@ describe('keyed syntax', () => {
     expect(params('mcts(IT=5)').it).toBe(5);
   });
 
-  it('every kind listed in AGENT_KINDS parses', () => {
-    for (const kind of AGENT_KINDS) expect(parseAgentSpec(kind).kind).toBe(kind);
+  it('every kind listed in AGENT_KINDS parses (policy with its required model)', () => {
+    for (const kind of AGENT_KINDS) {
+      const text = kind === 'policy' ? 'policy(model=a.onnx)' : kind;
+      expect(parseAgentSpec(text).kind).toBe(kind);
+    }
+    expect(() => parseAgentSpec('policy')).toThrow(/policy\(model=NAME.onnx\)/);
   });
 });
 

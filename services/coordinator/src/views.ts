@@ -129,6 +129,7 @@ export async function provenance(store: SweepStore, meta: SweepMeta, overview: S
   const end = meta.finishedAt ?? (meta.status === 'running' || meta.status === 'paused' ? now : undefined);
   return {
     code: meta.code ?? null,
+    ...(meta.models ? { models: meta.models } : {}),
     created: overview.created,
     startedAt: iso(meta.startedAt),
     finishedAt: iso(meta.finishedAt),

@@ -3,6 +3,7 @@
  * handing the agent only what its seat may know.
  */
 import { Determinizer, clone, copyState, observe, type GameState, type Rng } from '../engine/index.js';
+import { writeObservation } from './encoding.js';
 import type { DecisionContext } from './types.js';
 
 /**
@@ -19,6 +20,7 @@ export function decisionContext(s: GameState, seat: number, legal: number[], rng
     legal,
     rng,
     observe: () => observe(s, seat),
+    writeObservation: (out: Uint8Array) => void writeObservation(s, seat, out),
     sampleWorld: (r: Rng, into?: GameState) => {
       if (!open) return (determinizer ??= new Determinizer(s, seat)).sample(r, into);
       // Open information: every hand is visible, but later Ages' decks are not dealt yet.

@@ -5,11 +5,12 @@
  */
 import { BURY_RULE, MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, describeRange, formatParam, mctsDefaults, parameterTable } from './params.js';
 import type { MctsKind, MctsParams } from './params.js';
-import { SIMPLE_AGENTS } from './spec.js';
+import { POLICY_AGENT, SIMPLE_AGENTS } from './spec.js';
 
 const kinds = (): [string, string][] => [
   ...Object.entries(SIMPLE_AGENTS),
   ...MCTS_KINDS.map((k): [string, string] => [`${k}:IT,TIME,DEPTH or ${k}(key=value,…)`, MCTS_AGENTS[k].summary]),
+  [`policy(model=NAME.onnx,temp=T)`, `${POLICY_AGENT.summary}; model: ${POLICY_AGENT.keys.model}; temp: ${POLICY_AGENT.keys.temp} (docs/python.md#policies-in-the-lab)`],
 ];
 
 /** A named agent's values that differ from the table's defaults, as a spec writes them: `det=pimc,worlds=1`. */
@@ -53,6 +54,7 @@ export function agentCatalog() {
     kinds: [
       ...Object.entries(SIMPLE_AGENTS).map(([kind, summary]) => ({ kind, summary, mcts: false })),
       ...MCTS_KINDS.map((kind) => ({ kind, summary: MCTS_AGENTS[kind].summary, docs: MCTS_AGENTS[kind].docs, mcts: true })),
+      { kind: POLICY_AGENT.kind, summary: POLICY_AGENT.summary, docs: 'docs/python.md#policies-in-the-lab', mcts: false, keys: POLICY_AGENT.keys },
     ],
     parameters: parameterTable(),
     buryRule: BURY_RULE,

@@ -14,6 +14,8 @@ export { agentCatalog, agentsMarkdown, agentsText } from './describe.js';
 export { decisionContext } from './context.js';
 export { MctsAgent } from './mcts/agent.js';
 export { RandomAgent } from './random.js';
+export { ModelError, PolicyAgent, checkPolicyPlayers, loadPolicy, modelPath, modelsDir, type PolicyNetwork } from './policy.js';
+import { PolicyAgent, loadPolicy } from './policy.js';
 export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 export * as features from './features.js';
 export * from './encoding.js';
@@ -36,6 +38,8 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
     case 'mcts-robilliard':
     case 'mcts-strong':
       return new MctsAgent(s.params, options);
+    case 'policy':
+      return new PolicyAgent(loadPolicy(s.model), s.temp);
   }
 }
 export { thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from './playout-rules.js';

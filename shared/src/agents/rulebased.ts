@@ -74,6 +74,7 @@ function withLegal(ctx: DecisionContext, legal: readonly number[]): DecisionCont
     rng: ctx.rng,
     observe: () => ctx.observe(),
     sampleWorld: (rng, into) => ctx.sampleWorld(rng, into),
+    writeObservation: (out) => ctx.writeObservation(out),
   };
 }
 

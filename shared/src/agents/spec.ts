@@ -26,10 +26,23 @@ export const SIMPLE_AGENTS = {
 } as const;
 export type SimpleKind = keyof typeof SIMPLE_AGENTS;
 
-export const AGENT_KINDS = [...(Object.keys(SIMPLE_AGENTS) as SimpleKind[]), ...MCTS_KINDS] as const;
-export type AgentKind = SimpleKind | MctsKind;
+/** The network agent (agents/policy.ts): its one line, and its keys with their meaning. */
+export const POLICY_AGENT = {
+  kind: 'policy',
+  summary: 'a trained network (an ONNX file under MODELS_DIR) playing the legal action of highest logit, or sampling them at a temperature',
+  keys: {
+    model: 'the model file under MODELS_DIR (letters, digits, . _ - and /, ending in .onnx); required',
+    temp: 'a number from 0 to 100: 0 plays the highest logit (ties to the lower action index); above 0 samples softmax(logit / temp); default 0',
+  },
+} as const;
 
-export type AgentSpec = { kind: SimpleKind; text: string } | { kind: MctsKind; text: string; params: MctsParams };
+export const AGENT_KINDS = [...(Object.keys(SIMPLE_AGENTS) as SimpleKind[]), ...MCTS_KINDS, POLICY_AGENT.kind] as const;
+export type AgentKind = SimpleKind | MctsKind | 'policy';
+
+export type AgentSpec =
+  | { kind: SimpleKind; text: string }
+  | { kind: MctsKind; text: string; params: MctsParams }
+  | { kind: 'policy'; text: string; model: string; temp: number };
 
 /** Defaults of `mcts`: our reading of the thesis's agent. */
 export const MCTS_DEFAULTS: MctsParams = mctsDefaults('mcts');
@@ -103,6 +116,7 @@ export function parseAgentSpec(input: string): AgentSpec {
   if (!AGENT_KINDS.includes(kind)) fail(text, `unknown agent kind '${m[1]}' (known: ${AGENT_KINDS.join(', ')})`);
   const positional = m[2];
   const keyed = m[3];
+  if (kind === 'policy') return parsePolicy(text, positional, keyed);
   if (!isMctsKind(kind)) {
     if ((positional ?? keyed ?? '').trim() !== '') fail(text, `'${kind}' takes no parameters`);
     return { kind, text };
@@ -132,6 +146,34 @@ export function parseAgentSpec(input: string): AgentSpec {
   return { kind, text, params: parseParams(text, kind, raw) };
 }
 
+/** `policy(model=NAME, temp=T)`: keyed only, the model required. */
+function parsePolicy(text: string, positional: string | undefined, keyed: string | undefined): AgentSpec {
+  if (positional !== undefined || keyed === undefined || keyed.trim() === '') fail(text, "expected 'policy(model=NAME.onnx)' or 'policy(model=NAME.onnx,temp=T)'");
+  let model: string | undefined;
+  let temp = 0;
+  for (const pair of keyed.split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) fail(text, `expected key=value, got '${pair.trim()}'`);
+    const key = pair.slice(0, eq).trim().toLowerCase();
+    const value = pair.slice(eq + 1).trim();
+    if (key === 'model') {
+      if (model !== undefined) fail(text, "parameter 'model' given twice");
+      if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*\.onnx$/.test(value) || value.split('/').includes('..')) {
+        fail(text, `model: ${POLICY_AGENT.keys.model}, got '${value}'`);
+      }
+      model = value;
+    } else if (key === 'temp') {
+      const t = Number(value);
+      if (value === '' || !Number.isFinite(t) || t < 0 || t > 100) fail(text, `temp: ${POLICY_AGENT.keys.temp}, got '${value}'`);
+      temp = t;
+    } else {
+      fail(text, `unknown parameter '${key}' (known: model, temp)`);
+    }
+  }
+  if (model === undefined) fail(text, 'model: required (policy(model=NAME.onnx))');
+  return { kind: 'policy', text, model, temp };
+}
+
 /** Parses a `;`-separated list of specs; errors say which entry (1-based) is wrong. */
 export function parseAgentList(input: string): AgentSpec[] {
   const parts = input.split(';');
@@ -151,6 +193,7 @@ export function parseAgentList(input: string): AgentSpec[] {
  * shown by (displayName), as the ladder shows it.
  */
 export function canonicalSpec(spec: AgentSpec): string {
+  if (spec.kind === 'policy') return `policy(model=${spec.model}${spec.temp !== 0 ? `,temp=${spec.temp}` : ''})`;
   if (!isMctsKind(spec.kind) || !('params' in spec)) return spec.kind;
   const defaults = mctsDefaults(spec.kind);
   const parts: string[] = [];

@@ -28,6 +28,11 @@ export interface DecisionContext {
    * a new state: use the returned one.
    */
   sampleWorld(rng: Rng, into?: GameState): GameState;
+  /**
+   * The seat's observation vector for learned agents (agents/encoding.ts) over out, which holds
+   * observationSize(players) bytes.
+   */
+  writeObservation(out: Uint8Array): void;
 }
 
 export interface Decision {

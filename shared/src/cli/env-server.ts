@@ -33,6 +33,8 @@ import {
 import {
   ACTION_COUNT,
   actionParts,
+  checkPolicyPlayers,
+  loadPolicy,
   createAgent,
   decisionContext,
   observationSize,
@@ -97,7 +99,8 @@ export class EnvServer {
     open.seats.forEach((spec, seat) => {
       if (spec === null) return;
       try {
-        parseAgentSpec(spec);
+        const agent = parseAgentSpec(spec);
+        if (agent.kind === 'policy') checkPolicyPlayers(loadPolicy(agent.model), open.players);
       } catch (e) {
         throw new RequestError(`open: seats.${seat}: ${(e as Error).message}`);
       }

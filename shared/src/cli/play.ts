@@ -200,6 +200,9 @@ export async function interactivePlay(): Promise<string[]> {
         const time = await ask('  time limit per move, seconds (0: none)', kind === 'mcts' ? '10' : '0');
         const depth = await ask('  simulation depth in turns (100: to the end)', '100');
         specs.push(`${kind}:${it},${time},${depth}`);
+      } else if (kind === 'policy') {
+        const model = await ask('  model file under MODELS_DIR', 'policy.onnx');
+        specs.push(`policy(model=${model})`);
       } else {
         specs.push(kind);
       }

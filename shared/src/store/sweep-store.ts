@@ -53,6 +53,8 @@ export interface SweepMeta {
   lastDoneActive?: number;
   /** The coordinator's code version when the sweep was created (absent for sweeps stored before). */
   code?: CodeVersion;
+  /** The policy models its agents name, each with the sha256 of the file checked at submit. */
+  models?: Record<string, string>;
   /** CPU milliseconds of its games' threads, summed (games stored before this was kept add nothing). */
   cpuMs?: number;
   /** Positions of its order per queue job (1: a job per game, as every sweep stored before batches). */
@@ -84,6 +86,8 @@ export interface CreateOptions {
   now?: number;
   code?: CodeVersion;
   batch?: number;
+  /** The policy models the sweep's agents name, with their files' sha256 (checkSweepSpec's). */
+  models?: Record<string, string>;
 }
 
 /** Sortable and short (it is in every job's id): time in base 36 and 16 random bits. */
@@ -143,6 +147,7 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
       (['startedAt', 'finishedAt', 'activeMs', 'runningSince', 'firstDoneActive', 'lastDoneActive', 'cpuMs'] as const).filter((k) => h[k] !== undefined).map((k) => [k, num(k)]),
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
+    ...(h.models ? { models: JSON.parse(h.models) as Record<string, string> } : {}),
   };
 }
 
@@ -226,7 +231,7 @@ export class SweepStore {
    * Stores a validated spec's sweep (checkSweepSpec) as a new running sweep; the feeder takes it
    * from there, in the interleaved order. The expansion given is the one this store keeps for it.
    */
-  async create(sweep: Sweep, { now = Date.now(), code, batch = 1 }: CreateOptions = {}): Promise<SweepMeta> {
+  async create(sweep: Sweep, { now = Date.now(), code, batch = 1, models }: CreateOptions = {}): Promise<SweepMeta> {
     // The store's shape fields say the interleaved order: a sweep in another order would be fed wrong.
     if (sweep.schedule !== 'interleaved') throw new Error(`a new sweep is stored in the interleaved order, not '${sweep.schedule}'`);
     const { spec } = sweep;
@@ -251,6 +256,7 @@ export class SweepStore {
       runningSince: now,
       batch,
       ...(code ? { code: JSON.stringify(code) } : {}),
+      ...(models && Object.keys(models).length ? { models: JSON.stringify(models) } : {}),
       ...(this.epoch ? { epoch: this.epoch } : {}),
     };
     await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { PARAMETER_LIST, describeRange, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
+import { PARAMETER_LIST, checkPolicyPlayers, describeRange, loadPolicy, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
@@ -265,6 +265,8 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSwe
     let agent = source.parsed;
     try {
       agent ??= parseAgentSpec(source.text);
+      // A policy's model is read now: a missing or mis-shaped file is a 400 naming it, not a failed game.
+      if (agent.kind === 'policy') checkPolicyPlayers(loadPolicy(agent.model), spec.players);
     } catch (err) {
       throw new SweepSpecError(source.field, (err as Error).message);
     }
@@ -345,6 +347,21 @@ export interface SweepCell {
   swept: SweptValues;
   /** The two seats whose agents a paired design compares (swap seats or matchup seats), if any. */
   compared?: [number, number];
+}
+
+/**
+ * The policy models a sweep's agents name, each with its file's sha256 (loadPolicy's, read when
+ * the spec was checked): recorded with the sweep, so that a result says which network played.
+ */
+export function policyModels(cells: readonly SweepCell[]): Record<string, string> {
+  const models: Record<string, string> = {};
+  for (const cell of cells) {
+    for (const text of cell.agents) {
+      const agent = parseAgentSpec(text);
+      if (agent.kind === 'policy') models[agent.model] ??= loadPolicy(agent.model).sha256;
+    }
+  }
+  return models;
 }
 
 /** The grid's points, in a fixed order (seat 0's values vary slowest; matchup pairs last). */

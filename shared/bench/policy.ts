@@ -1,0 +1,65 @@
+/**
+ * Policy benchmark (part of `npm run bench`): decisions per second of the `policy` agent with a
+ * 2-layer 256-unit network (675 → 256 → 256 → 390, python/tools/make_test_policy.py) at batch size
+ * 1 on one thread, over positions of real 3-player games; and, beside it, the network's inference
+ * alone. Needs the Python environment (.venv, python/setup.sh) to write the network; says so and
+ * skips otherwise.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PolicyAgent, decisionContext, loadPolicy, observationSize } from '../src/agents/index.js';
+import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
+import { measure } from './harness.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const PYTHON = join(ROOT, '.venv', 'bin', 'python');
+
+/** Positions where seat 0 decides, from random 3-player games. */
+function positions(count: number): GameState[] {
+  const out: GameState[] = [];
+  const rng = new Rng(11);
+  const moves = new Int32Array(3);
+  for (let seed = 1; out.length < count; seed++) {
+    const s = newGame({ players: 3, seed });
+    while (!s.isOver() && out.length < count) {
+      if (actingSeats(s).includes(0)) out.push(clone(s));
+      for (const p of actingSeats(s)) {
+        const legal = legalMoves(s, p);
+        moves[p] = legal[rng.int(legal.length)];
+      }
+      step(s, moves);
+    }
+  }
+  return out;
+}
+
+function main(): void {
+  if (!existsSync(PYTHON)) {
+    console.log('policy bench: skipped (no .venv: run bash python/setup.sh)');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'wonderlab-policy-bench-'));
+  try {
+    const made = spawnSync(PYTHON, [join(ROOT, 'python', 'tools', 'make_test_policy.py'), '--hidden', '256', '--layers', '2', '--out', join(dir, 'mlp-2x256.onnx')], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`make_test_policy.py failed: ${made.stderr}`);
+    process.env.MODELS_DIR = dir;
+    const network = loadPolicy('mlp-2x256.onnx');
+    const agent = new PolicyAgent(network, 0);
+    const states = positions(200);
+    const legal = states.map((s) => legalMoves(s, 0));
+    const rng = new Rng(3);
+    let i = 0;
+    measure('policy_2x256_decisions', 'decisions/s', () => {
+      const k = i++ % states.length;
+      agent.decide(decisionContext(states[k], 0, legal[k], rng, false));
+    }, 1);
+    const input = new Float32Array(observationSize(3)).fill(1);
+    measure('policy_2x256_inference', 'runs/s', () => void network.logits(input), 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main();
