@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, VERDICT_ALPHA, compareStored, summarizeTable } from '../../shared/dist/src/index.js';
+import { dqnSection } from './dqn-section.mjs';
 import { shortCommit } from './provenance.mjs';
 import { tableChart } from './table-chart.mjs';
 import { duration, fmt, readResult, rowLines, rulebookLine, shortName, summaryLines } from './tables.mjs';
@@ -109,6 +110,7 @@ export function report(folder = CONFIRMATION) {
       'VP columns are the same games\' mean VP, shown without a verdict. Each chart is drawn from the same comparison as its table (`node reproduction/scripts/render-charts.mjs`).',
     '',
     ...lines,
+    ...dqnSection(),
     readFileSync(new URL('inputs/reasons.md', here), 'utf8').trim(),
     '',
   ].join('\n');
