@@ -69,17 +69,17 @@ def svg_curve(title: str, rewards: list[float], lo: float, hi: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--episodes", type=int, default=2600)
-    parser.add_argument("--only")
+    parser.add_argument("--only", help="comma-separated setup names (several processes may train disjoint ones at once)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     manifest_path = OUT / "training.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"setups": {}}
+    only = set(args.only.split(",")) if args.only else None
     import torch
 
     # One thread: the networks are small, and the engine's server and the lab share the cores.
     torch.set_num_threads(1)
     for k, (name, opponents) in enumerate(SETUPS.items()):
-        if args.only and name != args.only:
+        if only is not None and name not in only:
             continue
         config = DqnConfig(opponents=opponents, episodes=args.episodes, first_seed=TRAINING_SEED + 10_000 * k, torch_seed=k)
         started = time.time()
@@ -95,6 +95,8 @@ def main() -> None:
                 f.write(f"{i + 1},{r:g},{m:.4f}\n")
         lo = min(RANK_REWARDS_LOW[config.players], -1)
         (OUT / f"{name}-curve.svg").write_text(svg_curve(f"DQN + {' + '.join(opponents)}", rewards, lo, 2))
+        # Read again just before writing: another process may have added its setups meanwhile.
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"setups": {}}
         manifest["setups"][name] = {
             "opponents": opponents,
             "config": config_dict(config),
@@ -107,6 +109,7 @@ def main() -> None:
             "torch": torch.__version__,
             "python": platform.python_version(),
         }
+        manifest["setups"] = dict(sorted(manifest["setups"].items(), key=lambda kv: list(SETUPS).index(kv[0])))
         manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
         print(f"{name}: {config.episodes} episodes in {seconds:.0f} s, last 100-episode mean reward {sma[-1]:.2f}", flush=True)
 
