@@ -70,6 +70,9 @@ async function collect() {
     if (!listed) throw new Error(`${spec.name}: not finished on this lab`);
     const detail = await api(`/api/sweeps/${listed.id}`);
     const provenance = sweepProvenance(detail);
+    // The network the lab played is the one trained: the file's hash, as the lab recorded it at submit.
+    const played = detail.provenance.models?.[`dqn-2021/${setup.model}`];
+    if (played !== setup.sha256) throw new Error(`${spec.name}: the lab played a model of sha256 ${played}, training.json has ${setup.sha256}`);
     const network = detail.pooled.find((p) => p.label.startsWith('policy('));
     const h2h = detail.headToHead;
     const me = h2h.configs.findIndex((c) => c.startsWith('policy('));

@@ -44,11 +44,17 @@ export function dqnSection() {
     );
     void name;
   }
+  const count = (key, word) => Object.values(evaluation.setups).filter((e) => e.finding[key] === word).length;
+  const asked = (key) => Object.values(evaluation.setups).filter((e) => e.finding[key] !== null).length;
+  lines.push(
+    '',
+    `The paper's finding: better than random in ${count('betterThanRandom', 'confirmed')} of ${asked('betterThanRandom')} setups (refuted in ${count('betterThanRandom', 'refuted')}), worse than the rule-based player in ${count('worseThanRuleBased', 'confirmed')} of ${asked('worseThanRuleBased')} (refuted in ${count('worseThanRuleBased', 'refuted')}).`,
+  );
   const p = Object.values(evaluation.setups)[0].provenance;
   const games = Object.values(evaluation.setups).reduce((t, e) => t + e.games, 0);
   lines.push(
     '',
-    `Played on the lab at commit ${shortCommit(p)}${p.dirty === false ? '' : ' — **not known to be clean**'}, ${games} games in all, deals from first seed ${evaluation.firstSeed}, each network greedy (\`policy(model=dqn-2021/<setup>.onnx)\`, the sha256 the lab recorded matching training.json's) (\`reproduction/dqn-2021/evaluation.json\`).`,
+    `Played on the lab at commit ${shortCommit(p)}${p.dirty === false ? '' : ' — **not known to be clean**'}, ${games} games in all, deals from first seed ${evaluation.firstSeed}, each network greedy (\`policy(model=dqn-2021/<setup>.onnx)\`; the collector checks that the sha256 the lab recorded for each is training.json's) (\`reproduction/dqn-2021/evaluation.json\`). Training times are wall times with up to three setups training at once on two cores.`,
     '',
   );
   return lines;
