@@ -135,3 +135,19 @@ def test_vector_games_reset_themselves_and_count_moves(games):
     # card more often than its wonder allows): each game ends once, then runs on from seed + 8.
     assert 18 <= steps <= 24
     assert set(state.seed) <= set(range(108, 116))
+
+
+def test_random_actions_are_legal_and_uniform_over_the_legal_ones():
+    from wonderlab._server import State
+
+    mask = np.zeros((2, 1, 390), np.uint8)
+    mask[0, 0, [3, 50, 389]] = 1
+    mask[1, 0, 7] = 1
+    acting = np.array([[True], [False]])
+    state = State(None, None, None, None, None, acting, mask, None)
+    rng = np.random.default_rng(0)
+    draws = np.array([wonderlab.random_actions(state, rng)[:, 0] for _ in range(3000)])
+    assert set(draws[:, 1]) == {-1}
+    values, counts = np.unique(draws[:, 0], return_counts=True)
+    assert list(values) == [3, 50, 389]
+    assert counts.min() > 900  # each about 1000 of 3000

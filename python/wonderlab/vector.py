@@ -41,8 +41,10 @@ class VectorGames:
 
 
 def random_actions(state: State, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per acting seat, vectorized (−1 where a seat does not act)."""
-    scores = rng.random(state.mask.shape) * state.mask
-    actions = scores.argmax(-1).astype(np.int32)
+    """A uniformly random legal action per acting seat, vectorized (−1 where a seat does not act):
+    the k-th legal action, k uniform below their count (a running count over the mask finds it)."""
+    counts = np.cumsum(state.mask, axis=-1, dtype=np.int16)
+    k = (rng.random(counts.shape[:-1]) * counts[..., -1]).astype(np.int16)
+    actions = (counts > k[..., None]).argmax(-1).astype(np.int32)
     actions[~state.acting] = -1
     return actions

@@ -69,10 +69,16 @@ describe('policy agent', () => {
     const logits = network.logits(Float32Array.from(bytes));
     const best = Math.max(...legal.map((m) => logits[actionIndex(m)]));
     expect(logits[actionIndex(greedy)]).toBe(best);
-    // A different position gives different logits: the network reads the observation.
+    // A different position gives different logits: the network reads the observation, also when
+    // the caller rewrites the same array (as an agent does; the network keeps its tensor over it).
+    const reused = Float32Array.from(bytes);
+    const first = Array.from(network.logits(reused));
     const later = newGame({ players: 3, seed: 10 });
     decisionContext(later, 1, legalMoves(later, 1), new Rng(1), false).writeObservation(bytes);
-    expect(Array.from(network.logits(Float32Array.from(bytes)))).not.toEqual(Array.from(logits));
+    reused.set(bytes);
+    const second = Array.from(network.logits(reused));
+    expect(second).not.toEqual(first);
+    expect(second).toEqual(Array.from(network.logits(Float32Array.from(bytes))));
     const sampled = (seed: number) => new PolicyAgent(network, 5).decide(decisionContext(s, 1, legal, new Rng(seed), false)).move;
     const draws = Array.from({ length: 40 }, (_, i) => sampled(i));
     expect(draws.every((m) => legal.includes(m))).toBe(true);

@@ -89,12 +89,21 @@ class OnnxPolicy implements PolicyNetwork {
     this.input = session.inputMetadata[0].name;
     this.output = session.outputMetadata[0].name;
     this.dims = [1, inputSize];
+    this.fetches = { [this.output]: null };
   }
 
+  /** The input tensor of the last call, kept while callers pass the same array (an agent reuses one). */
+  private feeds?: { array: Float32Array; value: Record<string, unknown> };
+  private readonly fetches: Record<string, null>;
+  private readonly options = {};
+
   logits(observation: Float32Array): Float32Array {
-    const { Tensor } = onnxRuntime();
-    const out = this.session.run({ [this.input]: new Tensor('float32', observation, this.dims) }, { [this.output]: null }, {});
-    return out[this.output].data;
+    if (this.feeds?.array !== observation) {
+      const { Tensor } = onnxRuntime();
+      // A tensor wraps its array without copying: later contents of `observation` are what it reads.
+      this.feeds = { array: observation, value: { [this.input]: new Tensor('float32', observation, this.dims) } };
+    }
+    return this.session.run(this.feeds.value, this.fetches, this.options)[this.output].data;
   }
 }
 
