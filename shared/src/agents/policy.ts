@@ -31,7 +31,7 @@ export interface PolicyNetwork {
 export class ModelError extends Error {}
 
 /** Letters, digits, '.', '_', '-' in path segments separated by '/', ending in .onnx: a name, never a path out. */
-const MODEL_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*\.onnx$/;
+export const MODEL_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*\.onnx$/;
 
 export function modelsDir(): string {
   return resolve(process.env.MODELS_DIR ?? 'models');

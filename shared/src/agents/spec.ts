@@ -11,6 +11,7 @@
  * Parsing is validated with zod; a bad spec throws a SpecError that names the spec and the part
  * that is wrong.
  */
+import { MODEL_NAME } from './policy.js';
 import { z } from 'zod';
 import { MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
 
@@ -158,7 +159,7 @@ function parsePolicy(text: string, positional: string | undefined, keyed: string
     const value = pair.slice(eq + 1).trim();
     if (key === 'model') {
       if (model !== undefined) fail(text, "parameter 'model' given twice");
-      if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*\.onnx$/.test(value) || value.split('/').includes('..')) {
+      if (!MODEL_NAME.test(value)) {
         fail(text, `model: ${POLICY_AGENT.keys.model}, got '${value}'`);
       }
       model = value;
