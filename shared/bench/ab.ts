@@ -1,11 +1,14 @@
 /**
  * Same-process A/B of two builds (`npm run bench:compare -- REF --same-process` runs it):
  *
- *   node shared/dist/bench/ab.js OLD_ROOT NEW_ROOT [--pairs N] [--slice-ms M]
+ *   node shared/dist/bench/ab.js OLD_ROOT NEW_ROOT [--pairs N] [--slice-ms M] [--only NAME]
  *
  * Loads both checkouts' built engine and agents into this one process and runs each workload in
  * alternating slices (old, new, new, old, …) of M ms (default 250), N pairs (default 20) after a
- * warm-up, counting CPU time rather than wall time. Workloads: random games (drawn lazily, and
+ * warm-up, counting CPU time rather than wall time; --only runs one workload, so that its slices
+ * share the process with nothing else's garbage or compiled code. The build loaded first runs
+ * a little faster (up to 3 % between two copies of one commit), so bench:compare runs this twice,
+ * the second time with --load-new-first, and combines the two. Workloads: random games (drawn lazily, and
  * drawn from the full listing), the first decision of
  * mcts and mcts-strong, and the decisions of whole games of mcts and mcts-robilliard. Prints per workload the median new/old ratio
  * of neighbouring slices with its quartiles (interleave.ts). Both builds must export the engine's
@@ -41,7 +44,7 @@ interface Build {
 /** A workload on one build: does some operations and returns how many. */
 type Work = (b: Build, state: Map<string, unknown>) => number;
 
-const USAGE = 'usage: node shared/dist/bench/ab.js OLD_ROOT NEW_ROOT [--pairs N] [--slice-ms M]';
+const USAGE = 'usage: node shared/dist/bench/ab.js OLD_ROOT NEW_ROOT [--pairs N] [--slice-ms M] [--only NAME] [--load-new-first]';
 
 async function load(root: string): Promise<Build> {
   const at = (p: string) => pathToFileURL(resolve(root, 'shared', 'dist', 'src', p)).href;
@@ -126,18 +129,26 @@ async function main(): Promise<void> {
   const roots: string[] = [];
   let pairs = 20;
   let sliceMs = 250;
+  let only: string | undefined;
+  let newFirst = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--pairs') pairs = Number(args[++i]);
     else if (args[i] === '--slice-ms') sliceMs = Number(args[++i]);
+    else if (args[i] === '--only') only = args[++i];
+    else if (args[i] === '--load-new-first') newFirst = true;
     else roots.push(args[i]);
   }
-  if (roots.length !== 2 || !(pairs >= 1) || !(sliceMs >= 10)) {
+  const chosen = WORKLOADS.filter((w) => only === undefined || w.name === only);
+  if (roots.length !== 2 || !(pairs >= 1) || !(sliceMs >= 10) || chosen.length === 0) {
     console.error(USAGE);
     process.exit(2);
   }
-  const builds = [await load(roots[0]), await load(roots[1])];
-  console.log(`# same-process A/B — old: ${roots[0]}, new: ${roots[1]}; ${pairs} pairs of ${sliceMs} ms slices per workload, CPU time`);
-  for (const w of WORKLOADS) {
+  const builds: Build[] = [];
+  if (newFirst) builds[1] = await load(roots[1]);
+  builds[0] = await load(roots[0]);
+  builds[1] ??= await load(roots[1]);
+  console.log(`# same-process A/B — old: ${roots[0]}, new: ${roots[1]}, ${newFirst ? 'new' : 'old'} loaded first; ${pairs} pairs of ${sliceMs} ms slices per workload, CPU time`);
+  for (const w of chosen) {
     const states = [new Map<string, unknown>(), new Map<string, unknown>()];
     for (const i of [0, 1] as const) slice(builds[i], states[i], w.work, 2 * sliceMs, i); // warm-up
     const slices: Slice[] = [];

@@ -75,3 +75,17 @@ export function formatPaired(name: string, unit: string, s: PairedSummary): stri
     `(quartiles ${s.low.toFixed(3)}–${s.high.toFixed(3)} over ${s.pairs} pairs of slices; old ${n(s.oldRate)}, new ${n(s.newRate)} ${unit} per CPU-second)`
   );
 }
+
+/** Per workload, the geometric mean of its two median ratios (formatPaired's lines `name: R new/old (…`):
+ * the build loaded first into a process runs a little faster, and each build was first once. */
+export function formatBothOrders(oldFirst: string, newFirst: string): string {
+  const ratios = (text: string) => new Map([...text.matchAll(/^(\S+): ([0-9.]+) new\/old/gm)].map((m) => [m[1], Number(m[2])]));
+  const a = ratios(oldFirst);
+  const b = ratios(newFirst);
+  const lines = ['# both load orders: geometric mean of the two median ratios new/old'];
+  for (const [name, r] of a) {
+    const r2 = b.get(name);
+    if (r2 !== undefined) lines.push(`${name}: ${Math.sqrt(r * r2).toFixed(3)} new/old (old loaded first ${r.toFixed(3)}, new loaded first ${r2.toFixed(3)})`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareRuns, formatComparison, lowerIsBetter, parseFigures } from '../bench/figures.js';
-import { formatPaired, pairedSummary, type Slice } from '../bench/interleave.js';
+import { formatBothOrders, formatPaired, pairedSummary, type PairedSummary, type Slice } from '../bench/interleave.js';
 
 const RUN = `# wonderlab engine benchmark — Node v20.20.2, 5 rounds of 1s, one core
 calibration: 82355 units/s (median of 5, spread ±6.0%)
@@ -113,5 +113,17 @@ describe('pairedSummary (same-process A/B)', () => {
     const line = formatPaired('random_games_3p', 'games/s', pairedSummary([slice(0, 100), slice(1, 105)]));
     expect(line).toBe('random_games_3p: 1.050 new/old (quartiles 1.050–1.050 over 1 pairs of slices; old 100, new 105 games/s per CPU-second)');
     expect(parseFigures(line).get('random_games_3p')).toEqual({ value: 1.05, unit: 'new/old' });
+  });
+});
+
+describe('formatBothOrders (same-process A/B, each build loaded first once)', () => {
+  it('combines the two runs per workload by the geometric mean of their median ratios', () => {
+    const summary = (ratio: number): PairedSummary => ({ oldRate: 100, newRate: 100 * ratio, pairs: 20, ratio, low: ratio, high: ratio });
+    const oldFirst = `# header\n${formatPaired('a', 'games/s', summary(0.9))}\n${formatPaired('b', 'games/s', summary(1.0))}\n`;
+    const newFirst = `# header\n${formatPaired('a', 'games/s', summary(1.0))}\n${formatPaired('b', 'games/s', summary(1.21))}\n`;
+    const lines = formatBothOrders(oldFirst, newFirst).trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^a: 0\.949 new\/old \(old loaded first 0\.900, new loaded first 1\.000\)$/);
+    expect(lines[2]).toMatch(/^b: 1\.100 new\/old/);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { playoutMoves } from '../src/agents/playout-moves.js';
+import { cappedStagePayment, writeCappedBuilds } from '../src/agents/playout-payment.js';
 import {
   ACTION_BUILD,
   ACTION_FREE_BUILD,
@@ -14,7 +15,11 @@ import {
   NO_PAYMENT,
   cheapestForLoaded,
   cheapestSearchTrail,
+  encodeMove,
+  hasChain,
   legalMoves,
+  nextStage,
+  ownsNameIndex,
   loadSeat,
   moveAction,
   moveCard,
@@ -80,5 +85,41 @@ describe('playoutMoves with a branch limit', () => {
       });
     }
     expect(searched, 'some searches improve on their first payment').toBeGreaterThan(0);
+  });
+});
+
+describe('capped payments kept between calls (playout-payment.ts)', () => {
+  /** The capped answer read off a fresh trail: the last payment found within `cap` nodes. */
+  function fromTrail(costPacked: number, coins: number, cap: number): number {
+    const pays: number[] = [];
+    const nodes: number[] = [];
+    const n = cheapestSearchTrail(costPacked, coins, pays, nodes);
+    for (let i = n - 1; i >= 0; i--) if (nodes[i] <= cap) return pays[i];
+    return NO_PAYMENT;
+  }
+
+  it('answer every position as a fresh search would, however many positions and caps came before', () => {
+    let asked = 0;
+    let bought = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      visitRandomGame(3 + (seed % 5), seed, seed, (s, p) => {
+        for (const cap of [1, 2, 5, 8, 24]) {
+          loadSeat(s, p);
+          const stage = nextStage(s, p);
+          expect(cappedStagePayment(s, p, cap)).toBe(stage ? fromTrail(stage.costPacked, s.coins[p], cap) : NO_PAYMENT);
+          for (let c = 0; c < CARDS.length; c += 3) {
+            if (s.ownsName[ownsNameIndex(p, CARDS[c].nameId)] || hasChain(s, p, c) || CARDS[c].coinCost > s.coins[p]) continue;
+            const out: number[] = [];
+            const k = writeCappedBuilds(s, p, c, false, out, 0, cap);
+            const pay = fromTrail(CARDS[c].costPacked, s.coins[p] - CARDS[c].coinCost, cap);
+            expect(out.slice(0, k)).toEqual(pay === NO_PAYMENT ? [] : [encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay))]);
+            asked++;
+            if (pay !== NO_PAYMENT && pay !== 0) bought++;
+          }
+        }
+      });
+    }
+    expect(asked).toBeGreaterThan(10000);
+    expect(bought, 'some capped answers buy from neighbours').toBeGreaterThan(1000);
   });
 });

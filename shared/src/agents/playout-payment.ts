@@ -17,6 +17,7 @@ import {
   cheapestSearchTrail,
   cheapestStagePayment,
   encodeMove,
+  missingForLoaded,
   hasChain,
   nextStage,
   ownsNameIndex,
@@ -30,12 +31,40 @@ import {
 const trailPays: number[] = [];
 const trailNodes: number[] = [];
 
-/** cheapestForLoaded's answer as its search has it after `cap` nodes (cap > 0). */
-function cappedCheapest(costPacked: number, maxCoins: number, cap: number): number {
+/**
+ * Capped answers kept, direct-mapped: playouts from one root price the same cards against the same
+ * sources again and again, and the engine keeps only uncapped answers. A capped answer depends on
+ * the seat's sources (its source stamp), the units left to find, the coins and the cap: all four
+ * are the key.
+ */
+const KEPT_BITS = 10;
+const keptStamp = new Float64Array(1 << KEPT_BITS).fill(-1);
+const keptMissing = new Int32Array(1 << KEPT_BITS);
+const keptCoins = new Int32Array(1 << KEPT_BITS);
+const keptCap = new Int32Array(1 << KEPT_BITS);
+const keptPay = new Int32Array(1 << KEPT_BITS);
+
+/** cheapestForLoaded's answer as its search has it after `cap` nodes (cap > 0); loadSeat(s, p) done. */
+function cappedCheapest(s: GameState, p: number, costPacked: number, maxCoins: number, cap: number): number {
+  if (maxCoins < 0) return NO_PAYMENT;
+  const missing = missingForLoaded(costPacked);
+  if (missing === 0) return 0;
+  const stamp = s.sourceStamps[p];
+  const slot = (Math.imul(missing ^ Math.imul(stamp, 0x85ebca6b) ^ (maxCoins << 20) ^ (cap << 26), 0x9e3779b1) >>> (32 - KEPT_BITS));
+  if (keptStamp[slot] === stamp && keptMissing[slot] === missing && keptCoins[slot] === maxCoins && keptCap[slot] === cap) return keptPay[slot];
+  let pay = NO_PAYMENT;
   for (let i = cheapestSearchTrail(costPacked, maxCoins, trailPays, trailNodes, cap) - 1; i >= 0; i--) {
-    if (trailNodes[i] <= cap) return trailPays[i];
+    if (trailNodes[i] <= cap) {
+      pay = trailPays[i];
+      break;
+    }
   }
-  return NO_PAYMENT;
+  keptStamp[slot] = stamp;
+  keptMissing[slot] = missing;
+  keptCoins[slot] = maxCoins;
+  keptCap[slot] = cap;
+  keptPay[slot] = pay;
+  return pay;
 }
 
 /** writeCheapestBuilds with the payment search capped at `cap` nodes (0: none); loadSeat(s, p) done. */
@@ -45,7 +74,7 @@ export function writeCappedBuilds(s: GameState, p: number, c: number, freeBuildR
   // cards a playout looks at.)
   if (cap === 0 || s.ownsName[ownsNameIndex(p, CARD_NAME_ID[c])] || hasChain(s, p, c)) return writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
   const coinCost = CARD_COIN_COST[c];
-  const pay = cappedCheapest(CARD_COST[c], s.coins[p] - coinCost, cap);
+  const pay = cappedCheapest(s, p, CARD_COST[c], s.coins[p] - coinCost, cap);
   if (pay !== NO_PAYMENT) out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
   // Olympia's free build, as the rules offer it: when building would cost something or be impossible.
   if (freeBuildReady && !(pay === 0 && coinCost === 0)) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
@@ -56,7 +85,7 @@ export function writeCappedBuilds(s: GameState, p: number, c: number, freeBuildR
 export function cappedStagePayment(s: GameState, p: number, cap: number): number {
   if (cap === 0) return cheapestStagePayment(s, p);
   const stage = nextStage(s, p);
-  return stage ? cappedCheapest(stage.costPacked, s.coins[p], cap) : NO_PAYMENT;
+  return stage ? cappedCheapest(s, p, stage.costPacked, s.coins[p], cap) : NO_PAYMENT;
 }
 
 /**

@@ -293,6 +293,15 @@ function missingPacked(costPacked: number): number {
   return x & LOW_BITS & (ge * 7);
 }
 
+/**
+ * What of a packed cost seat p (loaded with loadSeat) must find beyond its fixed production, packed
+ * the same way (0: nothing). With s.sourceStamps[p] it names everything a payment search for that
+ * cost reads, so that a caller may keep the search's answers (agents/playout-payment.ts does).
+ */
+export function missingForLoaded(costPacked: number): number {
+  return missingPacked(costPacked);
+}
+
 /** Lists the missing units (resources in increasing order); returns their mask. */
 function missingUnits(missing: number): number {
   numUnits = 0;
