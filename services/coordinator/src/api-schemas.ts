@@ -27,6 +27,15 @@ export const ExportQuery = z.strictObject({
   format: z.enum(['csv', 'jsonl']).default('jsonl'),
 });
 
+/** Games one training-rows request may replay: about 60 rows each at 3 players, 2.6 KB a row. */
+export const TRAINING_GAMES_MAX = 2000;
+
+export const TrainingQuery = z.strictObject({
+  from: offset.describe('The first game (index in the sweep) of this archive.'),
+  games: z.coerce.number().int().min(1).max(TRAINING_GAMES_MAX, `expected at most ${TRAINING_GAMES_MAX} games per archive`).default(1000).describe('How many games from `from` (an archive holds about 60 rows per 3-player game, 2.6 KB each).'),
+  agent: z.string().min(1).max(500).optional().describe("Only the decisions of seats played by this agent (as the sweep writes it, or canonical); by default every seat's."),
+});
+
 export const SummaryQuery = z.strictObject({
   format: z.enum(['csv', 'json']).default('json'),
 });

@@ -120,6 +120,18 @@ function makeOpenApiDocument(): object {
           responses: { 200: { description: 'The export', content: { 'text/csv': {}, 'application/x-ndjson': {} } }, 400: error('Unknown format'), 404: error('No such sweep') },
         },
       },
+      '/api/sweeps/{id}/training': {
+        get: {
+          summary: "A page of the sweep's games as training rows, one NumPy .npz archive (numpy.load): per decision the seat's observation, legal-action mask, the search's visit distribution (every root move with training: true), the move played, and every seat's final VP and rank; meta_json says which games and the next page's `from` (docs/learning.md)",
+          parameters: [
+            idParam,
+            { name: 'from', in: 'query', schema: { type: 'integer', minimum: 0 }, description: 'the first game (index in the sweep); default 0' },
+            { name: 'games', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2000 }, description: 'how many games; default 1000' },
+            { name: 'agent', in: 'query', schema: { type: 'string' }, description: "only seats played by this agent (as written, or canonical); default every seat" },
+          ],
+          responses: { 200: { description: 'The archive', content: { 'application/octet-stream': {} } }, 400: error('A bad query field'), 404: error('No such sweep'), 409: error('The sweep keeps no move records') },
+        },
+      },
       '/api/sweeps/{id}/summary': {
         get: {
           summary: 'One row per cell and agent, the swept parameters as columns, then games, wins, win_rate, ci_low, ci_high (Wilson 95 %), vp_mean, vp_sd, … — CSV, or JSON records (pandas.read_json reads them as they are)',

@@ -133,7 +133,7 @@ describe('wonderlab remote', () => {
     // A name of Object's prototype is an unknown format too, not a path made of a function's text.
     const inherited = await run('remote', 'export', 'zzzzzzzzzz', '--url', lab.url, '--format', 'constructor');
     expect(inherited.code).toBe(2);
-    expect(inherited.stderr).toContain("--format must be one of csv, jsonl, summary-csv, summary-json, got 'constructor'");
+    expect(inherited.stderr).toContain("--format must be one of csv, jsonl, summary-csv, summary-json, training, got 'constructor'");
     // A mistyped option or a missing value: one line in the words of the other errors, not Node's.
     const typo = await run('remote', 'submit', 'quick-demo', '--deal', '10', '--url', lab.url);
     expect(typo.code).toBe(2);

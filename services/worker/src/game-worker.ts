@@ -5,7 +5,7 @@
 import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, recordKeeping, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
 import { KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
@@ -190,7 +190,7 @@ export class GameWorker {
       this.log.debug({ sweep: s, game: plan.id }, 'game started');
       if (job.id) this.running.set(job.id, { started: Date.now(), seconds: gameSeconds(plan.agents), game: plan.id });
       // Packed on the game's thread, as a batch's games are: only its key and bytes come back.
-      played = await this.pool.playMeasured(plan, loaded.spec.keepRecords, signal, placementOf(loaded.sweep, k, plan));
+      played = await this.pool.playMeasured(plan, recordKeeping(loaded.spec), signal, placementOf(loaded.sweep, k, plan));
     } catch (err) {
       if (err instanceof GameAbortedError && token) await this.handBackJob(job, token, { sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
       const message = err instanceof Error ? err.message : String(err);
@@ -268,7 +268,7 @@ export class GameWorker {
       let reported = 0;
       try {
         lane = await this.pool.lane(signal);
-        await lane.playSeries({ sweep: ref, indices: rest, record: loaded.spec.keepRecords, partMs }, (part) => {
+        await lane.playSeries({ sweep: ref, indices: rest, record: recordKeeping(loaded.spec), partMs }, (part) => {
           parts.push(part);
           reported += part.games.length;
           attempted += part.games.length;

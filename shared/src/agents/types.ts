@@ -76,8 +76,10 @@ export interface AgentOptions {
   /**
    * Return each search's root statistics with its decision (Decision.search), e.g. for a game
    * record. Never changes the move or consumes the agent's RNG; off, the agent does no extra work.
+   * true keeps the most visited root moves (SEARCH_TOP_MOVES); 'all' keeps every root move, the
+   * whole visit distribution a network is trained on (a sweep's `training` field).
    */
-  searchStatistics?: boolean;
+  searchStatistics?: boolean | 'all';
 }
 
 export interface Agent {

@@ -5,7 +5,8 @@
  * error, a spec the lab refuses), 1 for everything else (unreachable lab, unknown sweep, a
  * cancelled sweep waited for).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { SweepStatistics } from '../lab/index.js';
@@ -25,6 +26,10 @@ export const REMOTE_USAGE = `usage: wonderlab remote <command> [options] [--url 
                                          then its status
   export <id> [--format F] [--out FILE]  its games (F = csv | jsonl) or its summary table
                                          (F = summary-csv | summary-json), to FILE or stdout
+  export <id> --format training --out DIR [--agent SPEC] [--games-per-file N]
+                                         its decisions as training rows: NumPy .npz archives of
+                                         N games each (default 1000), DIR/<from>-<to>.npz;
+                                         --agent: only seats that agent played (docs/learning.md)
   cancel <id>                            cancel it (the lab's token needed if it has one)
   list                                   the lab's sweeps, newest first
 options:
@@ -144,6 +149,32 @@ async function wait(lab: Lab, id: string, timeoutS: number, everyS: number, err:
 
 const EXPORTS: Record<string, string> = { csv: 'export?format=csv', jsonl: 'export?format=jsonl', 'summary-csv': 'summary?format=csv', 'summary-json': 'summary?format=json' };
 
+/**
+ * A sweep's training rows, page by page (GET /api/sweeps/{id}/training), each page an .npz archive
+ * in `dir` named by its games; the lab says where the next page starts (x-training-next).
+ */
+async function exportTraining(lab: Lab, id: string, dir: string | undefined, agent: string | undefined, perFile: string | undefined, err: (s: string) => void): Promise<number> {
+  if (!dir) throw new UsageError('--format training writes one archive per page of games: give a directory with --out DIR');
+  const games = perFile === undefined ? 1000 : Number(perFile);
+  if (!Number.isInteger(games) || games < 1) throw new UsageError(`--games-per-file must be a positive integer, got '${perFile}'`);
+  mkdirSync(dir, { recursive: true });
+  let from: number | undefined = 0;
+  let files = 0;
+  while (from !== undefined) {
+    const query = new URLSearchParams({ from: String(from), games: String(games), ...(agent !== undefined ? { agent } : {}) });
+    const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/training?${query}`);
+    const range = res.headers.get('x-training-games') ?? `${from}-`;
+    const file = join(dir, `${range}.npz`);
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    files++;
+    err(`written ${file}`);
+    const next = res.headers.get('x-training-next');
+    from = next === null ? undefined : Number(next);
+  }
+  err(`${files} archive${files === 1 ? '' : 's'} in ${dir}`);
+  return 0;
+}
+
 export async function cmdRemote(args: string[], out: (s: string) => void, err: (s: string) => void = (s) => console.error(s)): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
@@ -153,7 +184,7 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { ...valueOptions('url', 'token', 'timeout', 'every', 'format', 'deals'), ...flagOptions('wait'), ...OUTPUT_OPTIONS, ...HELP_OPTION },
+    options: { ...valueOptions('url', 'token', 'timeout', 'every', 'format', 'deals', 'agent', 'games-per-file'), ...flagOptions('wait'), ...OUTPUT_OPTIONS, ...HELP_OPTION },
   });
   if (values.help) {
     out(REMOTE_USAGE);
@@ -200,7 +231,9 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
     case 'export': {
       const id = one('sweep id');
       const format = values.format ?? 'csv';
-      if (!Object.hasOwn(EXPORTS, format)) throw new UsageError(`--format must be one of ${Object.keys(EXPORTS).join(', ')}, got '${format}'`);
+      if (format === 'training') return exportTraining(lab, id, values.out, values.agent, values['games-per-file'], err);
+      if (values.agent !== undefined || values['games-per-file'] !== undefined) throw new UsageError('--agent and --games-per-file are options of --format training');
+      if (!Object.hasOwn(EXPORTS, format)) throw new UsageError(`--format must be one of ${[...Object.keys(EXPORTS), 'training'].join(', ')}, got '${format}'`);
       const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/${EXPORTS[format]}`);
       const sink = values.out ? createWriteStream(values.out) : new Writable({ write: (chunk, _enc, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) });
       const body = res.body;

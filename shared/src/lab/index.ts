@@ -38,6 +38,8 @@ export * from './results/sweep-statistics.js';
 export * from './results/summary-table.js';
 export * from './results/throughput.js';
 export * from './results/provenance.js';
+export * from './results/training-rows.js';
+export * from './results/npz.js';
 
 export * from './threads/run-games.js';
 export * from './threads/game-messages.js';

@@ -13,10 +13,10 @@ import { Sweep, type SweepSpec } from '../lab/plan/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/plan/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/results/provenance.js';
 import { RATE_BUCKET_MS, RATE_SLOTS, type RateRing } from '../lab/results/throughput.js';
-import type { GameRecord } from '../engine/index.js';
+import type { GameRecord, MoveLog } from '../engine/index.js';
 import { keys, type Keys, type SweepKeys } from './keys.js';
 import { recentMemory, type RedisMemory } from './lab-state.js';
-import { packGame, unpackRecord, unpackSummary } from '../lab/results/codec.js';
+import { isPackedForm, packGame, unpackLog, unpackRecord, unpackSummary } from '../lab/results/codec.js';
 import { CLAIM_GAMES, HAND_BACK, HOLD_LOCK, LOST, RECORD_BATCH, RECORD_FAILURE, RECORD_RESULT, RELEASE_LOCK, RETRY_FAILED, SET_STATUS, UNCLAIM } from './scripts.js';
 
 export const SWEEP_STATUSES = ['running', 'paused', 'cancelled', 'done'] as const;
@@ -558,6 +558,13 @@ export class SweepStore {
     if (cells === 0) return [];
     const rows = await this.redis.hmget(this.k(loaded.id).agg, ...Array.from({ length: cells }, (_, c) => `c${c}|n`));
     return rows.map((r) => Number(r ?? 0));
+  }
+
+  /** Stored move logs of the given game ids; undefined where none is stored (or it predates logs). */
+  async moveLogs(id: string, gameIds: readonly string[]): Promise<(MoveLog | undefined)[]> {
+    if (gameIds.length === 0) return [];
+    const blobs = await this.redis.hmgetBuffer(this.k(id).records, ...gameIds);
+    return blobs.map((b) => (b && isPackedForm(b) ? unpackLog(b) : undefined));
   }
 
   async gameRecord(id: string, gameId: string): Promise<GameRecord | undefined> {

@@ -63,8 +63,8 @@ export class MctsAgent implements Agent {
   /** The last decision's legal root moves, best first. */
   lastSearch: RootMove[] = [];
 
-  /** Whether decisions carry their root statistics (AgentOptions.searchStatistics). */
-  private readonly explains: boolean;
+  /** Whether decisions carry their root statistics, and all root moves or the top ones (AgentOptions.searchStatistics). */
+  private readonly explains: boolean | 'all';
 
   constructor(
     readonly params: MctsParams,
@@ -143,7 +143,8 @@ export class MctsAgent implements Agent {
   private explain(ctx: DecisionContext, chosen: number, move: number, iterations: number, carried: number, world: GameState): SearchStatistics {
     const draws = new Rng(ctx.seat);
     const moveOf = (key: number) => (key === chosen ? move : this.keys.resolve(world, ctx.seat, key, ctx.legal, draws));
-    return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' && this.params.worlds > 1 });
+    const limit = this.explains === 'all' ? Infinity : undefined;
+    return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' && this.params.worlds > 1, limit });
   }
 
   private iterate(world: GameState, me: number, root: Node, c: number, rng: Rng): void {

@@ -99,9 +99,16 @@ export function withRecord(summary: GameSummary): SummaryWithRecord {
   return log ? { ...rest, record: recordFromLog(log, { checked: true }) } : rest;
 }
 
+/**
+ * What a game keeps of its moves: nothing (false), its move log with each MCTS decision's most
+ * visited root moves (true), or with every root move ('training': the whole visit distribution,
+ * for training rows; a sweep's `training` field).
+ */
+export type RecordKeeping = boolean | 'training';
+
 export interface PlayOptions {
   /** Keep the full move record in the summary, with each MCTS decision's root statistics. */
-  record?: boolean;
+  record?: RecordKeeping;
 }
 
 export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary {
@@ -110,7 +117,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   const s = newGame(config);
   const specs = plan.agents.map((text) => parseAgentSpec(text));
   // A record explains MCTS moves; without one, the agents gather no statistics.
-  const agents: Agent[] = specs.map((spec) => createAgent(spec, { searchStatistics: options.record }));
+  const agents: Agent[] = specs.map((spec) => createAgent(spec, { searchStatistics: options.record === 'training' ? 'all' : options.record }));
   const rngs = specs.map((_, seat) => new Rng(deriveSeed(plan.seed, plan.seating, seat, 'agent')));
   const decisions = new Array<number>(n).fill(0);
   const thinking = new Array<number>(n).fill(0);

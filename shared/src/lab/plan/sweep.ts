@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
 import { PARAMETER_LIST, checkPolicyPlayers, describeRange, loadPolicy, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
-import type { GamePlan } from '../game/game.js';
+import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
 import { specProblem } from './spec-issues.js';
 import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
@@ -100,6 +100,8 @@ export const SweepSpecSchema = z
     open: z.boolean().default(false).meta({ title: 'Open hands', description: 'every hand visible to every agent' }),
     /** Keep each game's full move record (stored as its move log: about 0.13 KB of Redis per 3-player game; each MCTS seat's search statistics add about 0.7 KB). */
     keepRecords: z.boolean().default(true).meta({ title: 'Keep move records', description: "each game's full move record, with the MCTS decisions' search statistics (stored as the game's move log: about 0.13 KB of Redis per 3-player game, and about 0.7 KB more per MCTS seat)" }),
+    /** Keep every root move of each MCTS decision, not the 8 most visited: the visit distributions that training rows export. */
+    training: z.boolean().default(false).meta({ title: 'Training data', description: "keep every root move of each MCTS decision in the move records (not only the 8 most visited), so that the sweep's training rows (GET /api/sweeps/{id}/training) carry whole visit distributions; needs keepRecords" }),
     stop: z
       .union([
         z
@@ -132,6 +134,9 @@ export const SweepSpecSchema = z
     priority: z.number().int().min(1).max(1000).default(1).meta({ title: 'Priority', description: '1 is served first, then 2, 3, …' }),
   })
   .superRefine((spec, ctx) => {
+    if (spec.training && !spec.keepRecords) {
+      ctx.addIssue({ code: 'custom', path: ['training'], message: 'training data are read from the move records: it needs keepRecords: true' });
+    }
     if (spec.seats.length !== spec.players) {
       ctx.addIssue({ code: 'custom', path: ['seats'], message: `expected ${spec.players} seats (players), got ${spec.seats.length}` });
     }
@@ -282,6 +287,11 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSwe
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
 
 /** Cells and games of a spec with the factors they are products of, counted without expanding it. */
+/** What the sweep's games keep of their moves (PlayOptions.record). */
+export function recordKeeping(spec: Pick<SweepSpec, 'keepRecords' | 'training'>): RecordKeeping {
+  return spec.keepRecords ? (spec.training ? 'training' : true) : false;
+}
+
 export function sweepSize(spec: SweepSpec): SweepSize {
   const cellFactors: Factor[] = [];
   spec.seats.forEach((seat, i) => {

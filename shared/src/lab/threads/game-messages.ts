@@ -4,7 +4,7 @@
  */
 import type { PackedGame } from '../results/codec.js';
 import type { PairedShare, SummedIncrements } from '../results/increments.js';
-import type { GameSummary } from '../game/game.js';
+import type { GameSummary, RecordKeeping } from '../game/game.js';
 import type { ScheduleKind } from '../plan/schedule.js';
 
 /** What names a game in its sweep: all that a packed game's summary keeps (PlayedGame). */
@@ -27,8 +27,8 @@ export interface GameSeries {
   /** The sweep: its id (the thread's cache key), its spec as stored (JSON), and its schedule. */
   sweep: { id: string; spec: string; schedule: ScheduleKind };
   indices: readonly number[];
-  /** Keep each game's move record (the sweep's keepRecords). */
-  record: boolean;
+  /** What each game keeps of its moves (the sweep's keepRecords and training: recordKeeping). */
+  record: RecordKeeping;
   /** A part is sent once its games have taken this long (ms): what an abort can lose at most. */
   partMs: number;
 }

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { GamePlacement } from '../results/increments.js';
-import type { GamePlan, GameSummary } from '../game/game.js';
+import type { GamePlan, GameSummary, RecordKeeping } from '../game/game.js';
 import type { GameSeries, PlayedGame, PlayedPart } from './game-messages.js';
 
 type Reply =
@@ -47,7 +47,7 @@ interface Slot {
  * every game queued on it with GameAbortedError.
  */
 export interface GameLane {
-  play(plan: GamePlan, record: boolean, placement?: GamePlacement): Promise<PlayedGame>;
+  play(plan: GamePlan, record: RecordKeeping, placement?: GamePlacement): Promise<PlayedGame>;
   /**
    * Plays a series of a sweep's games in order, handing each part to `onPart` as it comes;
    * settles after the last. A game that throws ends the series: its parts before it are handed
@@ -137,7 +137,7 @@ export class GamePool {
   }
 
   /** Plays one game on a free thread. Aborting kills that thread (a fresh one replaces it). */
-  async play(plan: GamePlan, record: boolean, signal?: AbortSignal): Promise<GameSummary> {
+  async play(plan: GamePlan, record: RecordKeeping, signal?: AbortSignal): Promise<GameSummary> {
     const played = await this.playMeasured(plan, record, signal);
     // Without a placement the thread sends the whole summary back, never a packed game.
     if (played.packed) throw new Error('a game played without a placement came back packed');
@@ -145,7 +145,7 @@ export class GamePool {
   }
 
   /** The same, with the CPU time the game took (and, given its placement in its sweep, the game made ready for the store). */
-  async playMeasured(plan: GamePlan, record: boolean, signal?: AbortSignal, placement?: GamePlacement): Promise<PlayedGame> {
+  async playMeasured(plan: GamePlan, record: RecordKeeping, signal?: AbortSignal, placement?: GamePlacement): Promise<PlayedGame> {
     const lane = await this.lane(signal);
     try {
       return await lane.play(plan, record, placement);

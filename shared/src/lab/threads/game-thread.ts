@@ -8,7 +8,7 @@ import { openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { packGame } from '../results/codec.js';
 import { IncrementSum, placementOf, type GamePlacement } from '../results/increments.js';
-import { playGame, withRecord, type GamePlan } from '../game/game.js';
+import { playGame, withRecord, type GamePlan, type RecordKeeping } from '../game/game.js';
 import type { GameSeries, PartGame } from './game-messages.js';
 import { Sweep, type SweepSpec } from '../plan/sweep.js';
 
@@ -116,7 +116,7 @@ function playSeries(id: number, series: GameSeries): void {
   }
 }
 
-port.on('message', (msg: { id?: number; plan: GamePlan; record: boolean; full?: boolean; placement?: GamePlacement; series?: GameSeries }) => {
+port.on('message', (msg: { id?: number; plan: GamePlan; record: RecordKeeping; full?: boolean; placement?: GamePlacement; series?: GameSeries }) => {
   if (msg.series) return playSeries(msg.id!, msg.series);
   try {
     const cpu = threadCpuMs();
