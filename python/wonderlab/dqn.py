@@ -29,6 +29,8 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from . import onnx_export
+
 RANK_REWARDS = {3: [2.0, 1.0, -1.0], 4: [2.0, 1.0, -1.0, -2.0]}
 
 
@@ -153,20 +155,7 @@ def train(config: DqnConfig, progress: Optional[Callable[[int, float], None]] = 
 
 def export_onnx(network, inputs: int, path) -> None:
     """The network as the lab's `policy(model=…)` reads it: float32 [batch, inputs] → [batch, 390]."""
-    import torch
-
-    network.eval()
-    # dynamo=False: the TorchScript exporter, which needs no onnxscript; Linear and LayerNorm
-    # layers export exactly (the test compares the two runtimes' outputs).
-    torch.onnx.export(
-        network,
-        (torch.zeros(1, inputs),),
-        str(path),
-        input_names=["observation"],
-        output_names=["logits"],
-        dynamic_axes={"observation": {0: "batch"}, "logits": {0: "batch"}},
-        dynamo=False,
-    )
+    onnx_export.export_onnx(network, inputs, path, ("logits",))
 
 
 def config_dict(config: DqnConfig) -> dict:

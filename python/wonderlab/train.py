@@ -1,0 +1,304 @@
+"""A policy-and-value network trained on the lab's own games (docs/learning.md).
+
+Rows come from `wonderlab remote export <sweep> --format training` (.npz archives): per decision
+the seat's observation, the legal-action mask, the search's visit distribution (or the move
+played) and every seat's final VP. The network is a shared trunk with two heads:
+
+- policy: 390 logits; trained by cross-entropy against the visit distribution, illegal actions
+  masked out (their logits set to −1e9 before the softmax);
+- value: the final VP of every seat, in the observation's relative order (this seat first), as
+  VP / VALUE_SCALE; trained by mean squared error. A search turns predicted VP into its own reward
+  (margin, rank, win, share) the way it turns a finished game's VP into one, so one value head
+  serves every reward the lab's MCTS has.
+
+The split into training and validation rows is by game (a game's rows all on one side), so the
+validation loss is measured on positions from games the network never saw. Training is
+deterministic given the data, the configuration and the seed (CPU, one thread).
+
+The model is exported to ONNX with the input `observation` (float32 [batch, D]) and the outputs
+`logits` ([batch, 390], first, so the lab's `policy(model=…)` reads it as a policy) and `value`
+([batch, P]); beside it a manifest (<model>.json): the training archives and the sweeps and code
+versions they came from, the hyper-parameters, the data size, the loss curves, the final
+validation losses and the model file's sha256.
+
+    python -m wonderlab.train rows/ --out models/net-g1.onnx [--epochs 30] [--hidden 256,256]
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+import numpy as np
+
+from . import onnx_export
+
+ACTIONS = 390
+#: Predicted VP are VP / VALUE_SCALE: a typical final score near 1.
+VALUE_SCALE = 50.0
+ILLEGAL = -1e9
+
+
+@dataclass
+class TrainConfig:
+    epochs: int = 30
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    hidden: Sequence[int] = field(default_factory=lambda: (256, 256))
+    #: Weight of the value loss beside the policy loss.
+    value_weight: float = 1.0
+    #: Share of the games held out for validation.
+    validation: float = 0.1
+    seed: int = 0
+
+
+@dataclass
+class Rows:
+    obs: np.ndarray
+    mask: np.ndarray
+    policy: np.ndarray
+    vp: np.ndarray
+    game: np.ndarray
+    searched: np.ndarray
+    metas: List[dict]
+    files: List[str]
+
+    @property
+    def players(self) -> int:
+        return int(self.vp.shape[1])
+
+    def __len__(self) -> int:
+        return int(self.obs.shape[0])
+
+
+def archive_paths(sources: Sequence[str]) -> List[str]:
+    """The .npz files named, or found in the directories named, in a stable order."""
+    paths: List[str] = []
+    for source in sources:
+        if os.path.isdir(source):
+            paths.extend(sorted(glob.glob(os.path.join(source, "*.npz"))))
+        else:
+            paths.append(source)
+    if not paths:
+        raise ValueError(f"no .npz archives in {list(sources)}")
+    return paths
+
+
+def load_rows(sources: Sequence[str]) -> Rows:
+    """Every row of the archives; games are told apart by (sweep, game index) across archives."""
+    parts: Dict[str, list] = {k: [] for k in ("obs", "mask", "policy", "vp", "game", "searched")}
+    metas: List[dict] = []
+    files = archive_paths(sources)
+    sweep_ids: Dict[str, int] = {}
+    for path in files:
+        with np.load(path) as d:
+            meta = json.loads(bytes(d["meta_json"]).decode())
+            metas.append(meta)
+            sweep = sweep_ids.setdefault(meta.get("sweep", path), len(sweep_ids))
+            for k in ("obs", "mask", "policy", "vp", "searched"):
+                parts[k].append(d[k])
+            # One game id across sweeps: the sweep's number in the high bits.
+            parts["game"].append(d["game"].astype(np.int64) + (sweep << 32))
+    sizes = {o.shape[1] for o in parts["obs"]}
+    if len(sizes) != 1:
+        raise ValueError(f"the archives mix observation sizes {sorted(sizes)} (player counts): train one network per player count")
+    return Rows(
+        obs=np.concatenate(parts["obs"]),
+        mask=np.concatenate(parts["mask"]),
+        policy=np.concatenate(parts["policy"]),
+        vp=np.concatenate(parts["vp"]),
+        game=np.concatenate(parts["game"]),
+        searched=np.concatenate(parts["searched"]),
+        metas=metas,
+        files=files,
+    )
+
+
+def split_by_game(game: np.ndarray, share: float, seed: int):
+    """Row indices of training and validation: whole games on each side."""
+    games = np.unique(game)
+    rng = np.random.default_rng(seed)
+    held = set(rng.choice(games, size=max(1, int(round(share * len(games)))), replace=False).tolist()) if share > 0 and len(games) > 1 else set()
+    is_held = np.array([g in held for g in game.tolist()])
+    return np.nonzero(~is_held)[0], np.nonzero(is_held)[0]
+
+
+def make_network(inputs: int, players: int, hidden: Sequence[int]):
+    import torch
+    from torch import nn
+
+    class PolicyValueNet(nn.Module):
+        """A trunk of Linear + ReLU layers, then the policy logits and the seats' predicted VP."""
+
+        def __init__(self):
+            super().__init__()
+            layers: list = []
+            width = inputs
+            for h in hidden:
+                layers += [nn.Linear(width, h), nn.ReLU()]
+                width = h
+            self.trunk = nn.Sequential(*layers)
+            self.policy = nn.Linear(width, ACTIONS)
+            self.value = nn.Linear(width, players)
+
+        def forward(self, observation):
+            # Observations are counts up to 255, most of them 0–7: a fixed scale keeps the
+            # first layer's inputs small without statistics that would have to travel with it.
+            x = self.trunk(observation / 8.0)
+            return self.policy(x), self.value(x)
+
+    return PolicyValueNet()
+
+
+def losses(network, obs, mask, policy, vp):
+    """Policy cross-entropy (illegal actions masked) and value MSE, per batch."""
+    import torch
+
+    logits, value = network(obs)
+    logits = torch.where(mask > 0, logits, torch.full_like(logits, ILLEGAL))
+    policy_loss = -(policy * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    value_loss = ((value - vp / VALUE_SCALE) ** 2).mean()
+    return policy_loss, value_loss
+
+
+def train(rows: Rows, config: TrainConfig, log=print):
+    """Trains a network on `rows`; returns it and the loss curves (per epoch)."""
+    import torch
+
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(1)
+    train_idx, val_idx = split_by_game(rows.game, config.validation, config.seed)
+    t = lambda a, idx: torch.from_numpy(np.ascontiguousarray(a[idx])).float()  # noqa: E731
+    data = {k: (t(getattr(rows, k), train_idx), t(getattr(rows, k), val_idx)) for k in ("obs", "mask", "policy", "vp")}
+    network = make_network(rows.obs.shape[1], rows.players, config.hidden)
+    optimiser = torch.optim.Adam(network.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
+    generator = torch.Generator().manual_seed(config.seed)
+    curves: Dict[str, list] = {"train_policy": [], "train_value": [], "val_policy": [], "val_value": []}
+    n = len(train_idx)
+    for epoch in range(config.epochs):
+        network.train()
+        order = torch.randperm(n, generator=generator)
+        sums = [0.0, 0.0]
+        for start in range(0, n, config.batch_size):
+            b = order[start : start + config.batch_size]
+            p_loss, v_loss = losses(network, *(data[k][0][b] for k in ("obs", "mask", "policy", "vp")))
+            optimiser.zero_grad()
+            (p_loss + config.value_weight * v_loss).backward()
+            optimiser.step()
+            sums[0] += float(p_loss) * len(b)
+            sums[1] += float(v_loss) * len(b)
+        curves["train_policy"].append(sums[0] / max(1, n))
+        curves["train_value"].append(sums[1] / max(1, n))
+        network.eval()
+        with torch.no_grad():
+            if len(val_idx) > 0:
+                vp_, vv_ = losses(network, *(data[k][1] for k in ("obs", "mask", "policy", "vp")))
+                curves["val_policy"].append(float(vp_))
+                curves["val_value"].append(float(vv_))
+        log(
+            f"epoch {epoch + 1}/{config.epochs}: policy {curves['train_policy'][-1]:.4f} value {curves['train_value'][-1]:.4f}"
+            + (f" | validation policy {curves['val_policy'][-1]:.4f} value {curves['val_value'][-1]:.4f}" if curves["val_policy"] else "")
+        )
+    return network, {"curves": curves, "train_rows": int(n), "validation_rows": int(len(val_idx)), "validation_games": int(len(np.unique(rows.game[val_idx]))) if len(val_idx) else 0}
+
+
+def export_onnx(network, inputs: int, path) -> None:
+    """observation float32 [batch, inputs] → logits [batch, 390] (first), value [batch, players]."""
+    onnx_export.export_onnx(network, inputs, path, ("logits", "value"))
+
+
+def sha256(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def manifest(rows: Rows, config: TrainConfig, result: dict, model_path: Path, seconds: float) -> dict:
+    import torch
+
+    sweeps: Dict[str, dict] = {}
+    for meta in rows.metas:
+        s = sweeps.setdefault(meta.get("sweep", "?"), {"sweep": meta.get("sweep"), "name": meta.get("name"), "code": meta.get("code"), "training": meta.get("training"), "games": 0, "rows": 0})
+        s["games"] += int(meta.get("games", 0))
+        s["rows"] += int(meta.get("rows", 0))
+    curves = result["curves"]
+    return {
+        "model": model_path.name,
+        "sha256": sha256(model_path),
+        "inputs": {"observation": [None, int(rows.obs.shape[1])]},
+        "outputs": {"logits": [None, ACTIONS], "value": [None, rows.players]},
+        "value": f"each seat's final VP / {VALUE_SCALE:g}, this seat first, then its left neighbour, …",
+        "players": rows.players,
+        "data": {
+            "archives": [os.path.basename(f) for f in rows.files],
+            "sweeps": list(sweeps.values()),
+            "rows": len(rows),
+            "searched_rows": int(rows.searched.sum()),
+            "games": int(len(np.unique(rows.game))),
+            "train_rows": result["train_rows"],
+            "validation_rows": result["validation_rows"],
+            "validation_games": result["validation_games"],
+        },
+        "config": {**asdict(config), "hidden": list(config.hidden)},
+        "losses": {
+            "train_policy": curves["train_policy"][-1] if curves["train_policy"] else None,
+            "train_value": curves["train_value"][-1] if curves["train_value"] else None,
+            "validation_policy": curves["val_policy"][-1] if curves["val_policy"] else None,
+            "validation_value": curves["val_value"][-1] if curves["val_value"] else None,
+        },
+        "curves": curves,
+        "training_seconds": round(seconds, 1),
+        "torch": torch.__version__,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m wonderlab.train", description="Train a policy-and-value network on training rows exported from the lab (docs/learning.md).")
+    parser.add_argument("sources", nargs="+", help=".npz archives, or directories of them")
+    parser.add_argument("--out", required=True, help="the model file to write (.onnx); its manifest goes beside it as .json")
+    defaults = TrainConfig()
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    parser.add_argument("--weight-decay", type=float, default=defaults.weight_decay)
+    parser.add_argument("--hidden", default=",".join(map(str, defaults.hidden)), help="trunk widths, e.g. 256,256")
+    parser.add_argument("--value-weight", type=float, default=defaults.value_weight)
+    parser.add_argument("--validation", type=float, default=defaults.validation, help="share of games held out")
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    if out.suffix != ".onnx":
+        parser.error("--out must name a .onnx file")
+    config = TrainConfig(
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        learning_rate=args.learning_rate,
+        weight_decay=args.weight_decay,
+        hidden=tuple(int(x) for x in args.hidden.split(",") if x),
+        value_weight=args.value_weight,
+        validation=args.validation,
+        seed=args.seed,
+    )
+    started = time.time()
+    rows = load_rows(args.sources)
+    print(f"{len(rows)} rows from {len(np.unique(rows.game))} games in {len(rows.files)} archives ({rows.players} players)")
+    network, result = train(rows, config)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(network, rows.obs.shape[1], out)
+    info = manifest(rows, config, result, out, time.time() - started)
+    out.with_suffix(".json").write_text(json.dumps(info, indent=2) + "\n")
+    print(f"wrote {out} (sha256 {info['sha256'][:12]}…) and {out.with_suffix('.json')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
