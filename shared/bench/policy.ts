@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PolicyAgent, decisionContext, loadPolicy, observationSize } from '../src/agents/index.js';
+import { PolicyAgent, decisionContext, loadNetwork, observationSize } from '../src/agents/index.js';
 import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { measure } from './harness.js';
 
@@ -45,7 +45,7 @@ function main(): void {
     const made = spawnSync(PYTHON, [join(ROOT, 'python', 'tools', 'make_test_policy.py'), '--hidden', '256', '--layers', '2', '--out', join(dir, 'mlp-2x256.onnx')], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`make_test_policy.py failed: ${made.stderr}`);
     process.env.MODELS_DIR = dir;
-    const network = loadPolicy('mlp-2x256.onnx');
+    const network = loadNetwork('mlp-2x256.onnx');
     const agent = new PolicyAgent(network, 0);
     const states = positions(200);
     const legal = states.map((s) => legalMoves(s, 0));

@@ -370,10 +370,15 @@ describe('the parameter table is the one source of every option', () => {
         return String(MCTS_DEFAULTS[def.field] === def.max ? def.min : def.max);
       case 'perAge':
         return `${def.min}/${def.max}/${def.min}`;
+      case 'model':
+        return 'run1/gen2.onnx';
     }
   }
 
-  it.each(PARAMETER_LIST.map((def) => [def.key, def] as const))('%s round-trips through the parser, the canonical and the full form', (key, def) => {
+  // The network's options need each other: they round-trip together, below.
+  const NETWORK_KEYS = ['model', 'eval', 'prior'];
+
+  it.each(PARAMETER_LIST.filter((def) => !NETWORK_KEYS.includes(def.key)).map((def) => [def.key, def] as const))('%s round-trips through the parser, the canonical and the full form', (key, def) => {
     const value = otherValue(def);
     // reuse=on is refused unless the tree is joint and the determinization is (mcts's is pimc).
     const needs: Record<string, string> = { reuse: 'det=is' };
@@ -389,7 +394,22 @@ describe('the parameter table is the one source of every option', () => {
     expect(params(fullSpec(parseAgentSpec(text)))).toEqual(parsed);
   });
 
-  it.each(PARAMETER_LIST.filter((def) => def.type !== 'choice').map((def) => [def.key, def] as const))('%s out of range names the option and its range', (key, def) => {
+  it.each(['mcts(model=run1/gen2.onnx,eval=net)', 'mcts(model=g.onnx,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net)'])('the network options round-trip together: %s', (text) => {
+    const parsed = params(text);
+    expect(parsed.model).not.toBe(MCTS_DEFAULTS.model);
+    expect(canonicalSpec(parseAgentSpec(text))).toBe(text);
+    expect(params(fullSpec(parseAgentSpec(text)))).toEqual(parsed);
+  });
+
+  it('refuses a network option without the others, and a model name that is not a file under MODELS_DIR', () => {
+    expect(errorOf('mcts(eval=net)')).toContain('model: eval=net, prior=ucb read a network: give one (model=NAME.onnx)');
+    expect(errorOf('mcts(prior=net)')).toContain('model: eval=playout, prior=net read a network');
+    expect(errorOf('mcts(model=g.onnx)')).toContain('model: g.onnx would not be read: use it with eval=net, eval=mix or prior=net');
+    expect(errorOf('mcts(model=../g.onnx,eval=net)')).toContain(`model: expected ${describeRange(PARAMETER_LIST.find((d) => d.key === 'model')!)}, got '../g.onnx'`);
+    expect(errorOf('mcts(model=g.txt,eval=net)')).toContain("got 'g.txt'");
+  });
+
+  it.each(PARAMETER_LIST.filter((def) => def.min !== undefined).map((def) => [def.key, def] as const))('%s out of range names the option and its range', (key, def) => {
     for (const bad of [String(def.min! - 1), String(def.max! + 1)]) {
       expect(errorOf(`mcts(${key}=${bad})`)).toContain(`${key}: expected ${describeRange(def)}, got '${bad}'`);
     }

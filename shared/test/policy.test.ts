@@ -3,23 +3,14 @@
  * test/fixtures/models/policy-3p.onnx (python/tools/make_test_policy.py). python/tests runs the same
  * network in Python's onnxruntime and checks the games agree move for move.
  */
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS, useFixtureModels } from './fixture-models.js';
 import { ACTION_COUNT, actionIndex, observationSize } from '../src/agents/encoding.js';
-import { ModelError, PolicyAgent, canonicalSpec, createAgent, decisionContext, loadPolicy, modelPath, parseAgentSpec } from '../src/agents/index.js';
+import { ModelError, PolicyAgent, canonicalSpec, createAgent, decisionContext, loadNetwork, modelPath, parseAgentSpec } from '../src/agents/index.js';
 import { Rng, legalMoves, newGame } from '../src/engine/index.js';
-import { SweepSpecError, checkSweepSpec, playGame, policyModels, Sweep } from '../src/lab/index.js';
+import { SweepSpecError, checkSweepSpec, playGame, sweepModels, Sweep } from '../src/lab/index.js';
 
-const MODELS = fileURLToPath(new URL('../../test/fixtures/models', import.meta.url));
-let before: string | undefined;
-beforeAll(() => {
-  before = process.env.MODELS_DIR;
-  process.env.MODELS_DIR = MODELS;
-});
-afterAll(() => {
-  if (before === undefined) delete process.env.MODELS_DIR;
-  else process.env.MODELS_DIR = before;
-});
+useFixtureModels();
 
 describe('policy spec', () => {
   it('parses model and temp, and writes one canonical form', () => {
@@ -43,24 +34,24 @@ describe('policy spec', () => {
 
   it('never resolves a name outside MODELS_DIR', () => {
     expect(() => modelPath('a/../../b.onnx')).toThrow(ModelError);
-    expect(modelPath('a/b.onnx')).toBe(`${MODELS}/a/b.onnx`);
+    expect(modelPath('a/b.onnx')).toBe(`${FIXTURE_MODELS}/a/b.onnx`);
   });
 });
 
 describe('policy agent', () => {
   it('loads the network with its hash and shape, and refuses what does not fit', () => {
-    const network = loadPolicy('policy-3p.onnx');
+    const network = loadNetwork('policy-3p.onnx');
     expect(network.inputSize).toBe(observationSize(3));
     expect(network.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(network.logits(new Float32Array(observationSize(3))).length).toBe(ACTION_COUNT);
-    expect(() => loadPolicy('missing.onnx')).toThrow(/model 'missing.onnx': no such file in MODELS_DIR/);
+    expect(() => loadNetwork('missing.onnx')).toThrow(/model 'missing.onnx': no such file in MODELS_DIR/);
     const five = createAgent('policy(model=policy-3p.onnx)');
     const s = newGame({ players: 5, seed: 1 });
     expect(() => five.decide(decisionContext(s, 0, legalMoves(s, 0), new Rng(1), false))).toThrow(/reads observations of 675 values \(3 players\), a game of 5 has 1017/);
   });
 
   it('plays the legal move of highest logit at temp 0, and samples legal moves from its RNG above it', () => {
-    const network = loadPolicy('policy-3p.onnx');
+    const network = loadNetwork('policy-3p.onnx');
     const s = newGame({ players: 3, seed: 9 });
     const legal = legalMoves(s, 1);
     const greedy = new PolicyAgent(network, 0).decide(decisionContext(s, 1, legal, new Rng(1), false)).move;
@@ -102,6 +93,6 @@ describe('policy agent', () => {
     }
     expect(() => checkSweepSpec(spec('policy(model=policy-3p.onnx)', 4))).toThrow(/a game of 4 has 846/);
     const ok = checkSweepSpec(spec('policy(model=policy-3p.onnx)'));
-    expect(policyModels(new Sweep(ok.spec).cells)).toEqual({ 'policy-3p.onnx': loadPolicy('policy-3p.onnx').sha256 });
+    expect(sweepModels(new Sweep(ok.spec).cells)).toEqual({ 'policy-3p.onnx': loadNetwork('policy-3p.onnx').sha256 });
   });
 });

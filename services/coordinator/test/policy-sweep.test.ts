@@ -48,4 +48,17 @@ describe('policy agents in a sweep', () => {
     const sha = createHash('sha256').update(readFileSync(`${MODELS}/policy-3p.onnx`)).digest('hex');
     expect(done.provenance.models).toEqual({ 'policy-3p.onnx': sha });
   });
+
+  test('an MCTS seat guided by a network plays, its model is recorded, and one without values for eval=net is a 400', async () => {
+    const refused = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec('mcts(it=20,time=0,model=policy-3p.onnx,eval=net)') });
+    expect(refused.status).toBe(400);
+    expect(refused.body.field).toBe('seats.0');
+    expect(refused.body.error).toMatch(/eval=net needs a network with values/);
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec('mcts(it=20,time=0,model=net-3p.onnx,eval=mix,prior=net)') });
+    expect(created.status).toBe(201);
+    const done = await waitForSweep(lab, created.body.id);
+    expect(done.counts).toMatchObject({ done: created.body.games, failed: 0 });
+    const sha = createHash('sha256').update(readFileSync(`${MODELS}/net-3p.onnx`)).digest('hex');
+    expect(done.provenance.models).toEqual({ 'net-3p.onnx': sha });
+  });
 });

@@ -14,11 +14,37 @@ export { agentCatalog, agentsMarkdown, agentsText } from './describe.js';
 export { decisionContext } from './context.js';
 export { MctsAgent } from './mcts/agent.js';
 export { RandomAgent } from './random.js';
-export { ModelError, PolicyAgent, checkPolicyPlayers, loadPolicy, modelPath, modelsDir, type PolicyNetwork } from './policy.js';
-import { PolicyAgent, loadPolicy } from './policy.js';
+export { PolicyAgent } from './policy.js';
+export { MODEL_NAME, ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, modelPath, modelsDir, type Network } from './network.js';
+import { PolicyAgent } from './policy.js';
+import { ModelError, checkNetworkPlayers, loadNetwork, type Network } from './network.js';
+import { NO_MODEL } from './params.js';
 export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 export * as features from './features.js';
 export * from './encoding.js';
+
+/** The trained network an agent reads, if any: a policy's model, or an MCTS agent's model=… . */
+export function agentModel(spec: AgentSpec): string | undefined {
+  if (spec.kind === 'policy') return spec.model;
+  if ('params' in spec && spec.params.model !== NO_MODEL) return spec.params.model;
+  return undefined;
+}
+
+/**
+ * Loads and checks the network an agent reads for a game of `players` (ModelError naming the model
+ * otherwise): its observation size, its values' count, and that eval=net or mix has values. For the
+ * checks at submit, so that a bad model is a refused spec rather than failed games.
+ */
+export function checkAgentModel(spec: AgentSpec, players: number): Network | undefined {
+  const name = agentModel(spec);
+  if (name === undefined) return undefined;
+  const network = loadNetwork(name);
+  checkNetworkPlayers(network, players);
+  if ('params' in spec && spec.params.eval !== 'playout' && network.valueSize === 0) {
+    throw new ModelError(`model '${name}': eval=${spec.params.eval} needs a network with values (a second output: python -m wonderlab.train writes one)`);
+  }
+  return network;
+}
 
 /** A fresh agent for one seat of one game (agents keep per-game state). */
 export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}): Agent {
@@ -39,7 +65,7 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
     case 'mcts-strong':
       return new MctsAgent(s.params, options);
     case 'policy':
-      return new PolicyAgent(loadPolicy(s.model), s.temp);
+      return new PolicyAgent(loadNetwork(s.model), s.temp);
   }
 }
 export { thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from './playout-rules.js';

@@ -5,7 +5,7 @@
  * this table; nothing else lists the options.
  */
 
-export type ParamType = 'integer' | 'number' | 'choice' | 'perAge';
+export type ParamType = 'integer' | 'number' | 'choice' | 'perAge' | 'model';
 
 export interface ParamDef<V = unknown> {
   /** The name in keyed specs: `mcts(it=500)`. */
@@ -29,6 +29,10 @@ const integer = (key: string, name: string, min: number, max: number, def: numbe
 const number = (key: string, name: string, min: number, max: number, def: number, meaning: string): ParamDef<number> => ({ key, name, type: 'number', min, max, default: def, meaning });
 const choice = <const T extends readonly string[]>(key: string, name: string, values: T, def: T[number], meaning: string): ParamDef<T[number]> => ({ key, name, type: 'choice', values, default: def, meaning });
 const perAge = (key: string, name: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, name, type: 'perAge', min, max, default: def, meaning });
+const model = (key: string, name: string, meaning: string): ParamDef<string> => ({ key, name, type: 'model', default: NO_MODEL, meaning });
+
+/** A model option's value when the search reads no network. */
+export const NO_MODEL = 'none';
 
 /**
  * Every option, in the order canonical specs list them. Each field of MctsParams is named as its
@@ -56,6 +60,9 @@ export const MCTS_PARAMETERS = {
   tl: perAge('tl', 'trade limit per Age', 0, 100_000, [0, 0, 0], 'per Age, the cap on payment-search nodes per card and action in playouts (0: none); a card not paid for within it counts as unaffordable'),
   scale: perAge('scale', 'iteration scale per Age', 0.01, 100, [1, 1.5, 2], 'per Age, the factor on it (the papers\' ×1, ×1.5, ×2)'),
   final: choice('final', 'final move', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
+  model: model('model', 'network', 'a trained network (an ONNX file under MODELS_DIR with logits and values: python -m wonderlab.train) that eval and prior read; none: no network'),
+  eval: choice('eval', 'leaf evaluation', ['playout', 'net', 'mix'], 'playout', 'how a simulation is scored once it leaves the tree: playout, played out to the end (or depth) by the playout policies; net, the network\'s predicted final VP of every seat at the new node, no playout; mix, the mean of the two rewards'),
+  prior: choice('prior', 'tree policy', ['ucb', 'net'], 'ucb', 'how the tree chooses among a decision\'s moves: ucb, UCB1 over the moves available, untried moves first; net, PUCT with the network\'s move probabilities as priors (mean reward + c · prior · √(node visits) / (1 + child visits); unvisited moves valued at the visited ones\' mean)'),
 } as const;
 
 export type MctsParams = { -readonly [K in keyof typeof MCTS_PARAMETERS]: (typeof MCTS_PARAMETERS)[K]['default'] };
@@ -146,6 +153,8 @@ export function describeRange(def: ParamDef): string {
       return `one of ${def.values!.join(' | ')}`;
     case 'perAge':
       return `a number from ${def.min} to ${def.max}, or three separated by '/' (Ages I/II/III)`;
+    case 'model':
+      return `none, or a model file under MODELS_DIR (letters, digits, . _ - and /, ending in .onnx)`;
   }
 }
 

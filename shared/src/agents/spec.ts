@@ -11,9 +11,9 @@
  * Parsing is validated with zod; a bad spec throws a SpecError that names the spec and the part
  * that is wrong.
  */
-import { MODEL_NAME } from './policy.js';
+import { MODEL_NAME } from './network.js';
 import { z } from 'zod';
-import { MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
+import { MCTS_AGENTS, MCTS_KINDS, NO_MODEL, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
 
 export type { MctsParams } from './params.js';
 
@@ -67,6 +67,8 @@ function valueSchema(def: ParamDef): z.ZodType<unknown, string> {
       return numeric().pipe(z.number().min(def.min!).max(def.max!));
     case 'choice':
       return z.enum(def.values as [string, ...string[]]);
+    case 'model':
+      return z.string().trim().refine((v) => v === NO_MODEL || MODEL_NAME.test(v));
     case 'perAge':
       return z.string().transform((v, ctx) => {
         const parts = v.split('/').map((p) => p.trim());
@@ -101,6 +103,12 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
     params[known.def.field] = result.data;
   }
   const p = params as MctsParams;
+  if ((p.eval !== 'playout' || p.prior === 'net') && p.model === NO_MODEL) {
+    fail(text, `model: eval=${p.eval}, prior=${p.prior} read a network: give one (model=NAME.onnx)`);
+  }
+  if (p.model !== NO_MODEL && p.eval === 'playout' && p.prior === 'ucb') {
+    fail(text, `model: ${p.model} would not be read: use it with eval=net, eval=mix or prior=net`);
+  }
   if (p.reuse === 'on' && (p.tree !== 'joint' || p.det !== 'is')) {
     fail(text, `reuse: 'on' needs tree=joint and det=is (the subtree of the agent's move is followed only through its own decisions), got tree=${p.tree}, det=${p.det}`);
   }

@@ -33,8 +33,7 @@ import {
 import {
   ACTION_COUNT,
   actionParts,
-  checkPolicyPlayers,
-  loadPolicy,
+  checkAgentModel,
   createAgent,
   decisionContext,
   observationSize,
@@ -100,7 +99,7 @@ export class EnvServer {
       if (spec === null) return;
       try {
         const agent = parseAgentSpec(spec);
-        if (agent.kind === 'policy') checkPolicyPlayers(loadPolicy(agent.model), open.players);
+        checkAgentModel(agent, open.players);
       } catch (e) {
         throw new RequestError(`open: seats.${seat}: ${(e as Error).message}`);
       }

@@ -4,7 +4,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { SweepSpecError, batchSize, checkSweepSpec, codeVersion, policyModels, type SweepCost } from '@wonderlab/shared';
+import { SweepSpecError, batchSize, checkSweepSpec, codeVersion, sweepModels, type SweepCost } from '@wonderlab/shared';
 import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
 import { DetailQuery, ListQuery } from '../api-schemas.js';
 import { sweepLimits, type LimitsConfig } from '../config.js';
@@ -67,7 +67,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
     if (refused) throw new HttpError(503, refused);
     // A stopping sweep goes a game per job: its cells are decided game by game.
     const batch = spec.stop ? 1 : batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max);
-    const meta = await store.create(sweep, { code: codeVersion(), batch, models: policyModels(sweep.cells) });
+    const meta = await store.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells) });
     logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
     feeder.kick();
     res

@@ -24,13 +24,15 @@ import {
   step,
   type GameState,
 } from '../../engine/index.js';
-import type { MctsParams } from '../params.js';
+import { NO_MODEL, type MctsParams } from '../params.js';
+import { ModelError } from '../network.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
 import { Playouts } from './policies.js';
 import { fillRewards } from './reward.js';
 import { searchStatistics } from './statistics.js';
-import { Node, rankRootMoves, selectChild, type RootMove } from './tree.js';
+import { NetworkGuide, keyPriors } from './network-guide.js';
+import { Node, rankRootMoves, selectByPrior, selectChild, type RootMove } from './tree.js';
 
 const acts = (s: GameState, p: number): boolean =>
   s.phase === PHASE_TURN ||
@@ -49,8 +51,15 @@ export class MctsAgent implements Agent {
    */
   private rootLegal: readonly number[] = [];
   private readonly rootKeys: number[] = [];
-  private readonly scores = new Int32Array(MAX_PLAYERS);
+  private readonly scores = new Float64Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
+  /** eval=mix: the network's predicted scores and rewards, beside the playout's. */
+  private readonly netScores = new Float64Array(MAX_PLAYERS);
+  private readonly netRewards = new Float64Array(MAX_PLAYERS);
+  /** prior=net: the priors of a node's keys (scratch). */
+  private readonly priors = new Float64Array(1024);
+  /** The network of eval and prior (model=…), if they read one. */
+  private readonly guide: NetworkGuide | undefined;
   private readonly path: Node[] = [];
   private readonly playouts: Playouts;
   private readonly keys: MoveKeys;
@@ -74,6 +83,11 @@ export class MctsAgent implements Agent {
     this.explains = options.searchStatistics ?? false;
     this.playouts = new Playouts(params);
     this.keys = new MoveKeys(params.arms === 'grouped', params.trades);
+    this.guide = params.model !== NO_MODEL ? new NetworkGuide(params.model) : undefined;
+    if (params.prior === 'net' && !this.guide) throw new ModelError('prior=net reads a network: give one (model=NAME.onnx)');
+    if (params.eval !== 'playout' && !this.guide?.hasValues) {
+      throw new ModelError(`model '${params.model}': eval=${params.eval} needs a network with values (a second output: python -m wonderlab.train writes one)`);
+    }
   }
 
   decide(ctx: DecisionContext): Decision {
@@ -177,7 +191,15 @@ export class MctsAgent implements Agent {
         }
         const atRoot = pathLen === 1 && world.phase === PHASE_TURN;
         const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
-        const next = selectChild(p, node, q, atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys), c, rng);
+        const available = atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys);
+        let next: Node;
+        if (p.prior === 'net') {
+          node.logits ??= this.guide!.logits(world, q);
+          keyPriors(node.logits, available, legal, keys, this.priors);
+          next = selectByPrior(node, q, available, this.priors, c, rng);
+        } else {
+          next = selectChild(p, node, q, available, c, rng);
+        }
         if (next.visits === 0) expanded = true;
         node = next;
         path[pathLen++] = node;
@@ -187,17 +209,35 @@ export class MctsAgent implements Agent {
       if (world.phase === PHASE_TURN) turns++;
       step(world, moves);
     }
-    // Playout.
-    while (!world.isOver() && turns < p.depth) {
-      for (let q = 0; q < n; q++) if (acts(world, q)) moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
-      if (world.phase === PHASE_TURN) turns++;
-      step(world, moves);
-    }
     const scores = this.scores;
     const rewards = this.rewards;
-    // A simulation cut off at the depth scores the seats' VP so far, as if the game ended there.
-    for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
-    fillRewards(p.reward, scores, n, rewards);
+    // eval=net and eval=mix: the network scores the new node's world, from the agent's place.
+    const byNetwork = p.eval !== 'playout' && !world.isOver();
+    if (byNetwork) {
+      this.guide!.predictScores(world, me, this.netScores);
+      fillRewards(p.reward, this.netScores, n, this.netRewards);
+    }
+    if (byNetwork && p.eval === 'net') {
+      scores.set(this.netScores);
+      rewards.set(this.netRewards);
+    } else {
+      // Playout.
+      while (!world.isOver() && turns < p.depth) {
+        for (let q = 0; q < n; q++) if (acts(world, q)) moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
+        if (world.phase === PHASE_TURN) turns++;
+        step(world, moves);
+      }
+      // A simulation cut off at the depth scores the seats' VP so far, as if the game ended there.
+      for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
+      fillRewards(p.reward, scores, n, rewards);
+      if (byNetwork) {
+        // eval=mix: the mean of the two evaluations.
+        for (let q = 0; q < n; q++) {
+          scores[q] = (scores[q] + this.netScores[q]) / 2;
+          rewards[q] = (rewards[q] + this.netRewards[q]) / 2;
+        }
+      }
+    }
     mast?.update(rewards);
     for (let i = 0; i < pathLen; i++) {
       const visited = path[i];

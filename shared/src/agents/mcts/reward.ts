@@ -9,8 +9,8 @@ import type { MctsParams } from '../params.js';
 /** The margin reward's VP scale: a 20-VP lead (or deficit) saturates it. */
 export const MARGIN_SPAN = 40;
 
-/** Fills rewards[q] for q < n from scores[q]. */
-export function fillRewards(kind: MctsParams['reward'], scores: Int32Array, n: number, rewards: Float64Array): void {
+/** Fills rewards[q] for q < n from scores[q] (final VP, or a network's predicted VP). */
+export function fillRewards(kind: MctsParams['reward'], scores: ArrayLike<number>, n: number, rewards: Float64Array): void {
   let total = 0;
   for (let q = 0; q < n; q++) total += scores[q] > 0 ? scores[q] : 0;
   for (let q = 0; q < n; q++) {

@@ -19,6 +19,8 @@ export class Node {
   reward = 0;
   /** Sum of that seat's VP at the end of the simulations through here (the real-score bias). */
   vp = 0;
+  /** prior=net: the network's logits for the decision taken at this node, from the first world it was reached in. */
+  logits: Float32Array | undefined = undefined;
   constructor(
     /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
     readonly move: number,
@@ -101,6 +103,51 @@ export function selectChild(p: MctsParams, node: Node, q: number, legal: number[
     return child;
   }
   return best!;
+}
+
+/**
+ * prior=net: the child to follow from `node` for seat q by PUCT — mean reward + c · prior ·
+ * √(node visits) / (1 + child visits), a move not yet tried valued at the visited moves' mean
+ * (0.5 before any) — creating it when it is new. `priors[i]` is the prior of `keys[i]`. Ties are
+ * broken with `rng`.
+ */
+export function selectByPrior(node: Node, q: number, keys: readonly number[], priors: Float64Array, c: number, rng: Rng): Node {
+  let visitedReward = 0;
+  let visitedCount = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const child = node.child(keys[i], q);
+    if (child && child.visits > 0) {
+      visitedReward += child.reward;
+      visitedCount += child.visits;
+    }
+  }
+  const unvisited = visitedCount > 0 ? visitedReward / visitedCount : 0.5;
+  const explore = c * Math.sqrt(Math.max(1, node.visits));
+  let best = -1;
+  let bestChild: Node | undefined;
+  let bestValue = -Infinity;
+  let ties = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const child = node.child(keys[i], q);
+    if (child) child.avail++;
+    const visits = child ? child.visits : 0;
+    const mean = visits > 0 ? child!.reward / visits : unvisited;
+    const value = mean + (explore * priors[i]) / (1 + visits);
+    if (value > bestValue) {
+      bestValue = value;
+      best = i;
+      bestChild = child;
+      ties = 1;
+    } else if (value === bestValue && rng.int(++ties) === 0) {
+      best = i;
+      bestChild = child;
+    }
+  }
+  if (bestChild) return bestChild;
+  const created = new Node(keys[best], q);
+  created.avail = 1;
+  node.children.push(created);
+  return created;
 }
 
 /** One root move's statistics, summed over the trees of a decision. */

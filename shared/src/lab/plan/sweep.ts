@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { PARAMETER_LIST, checkPolicyPlayers, describeRange, loadPolicy, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
+import { PARAMETER_LIST, agentModel, checkAgentModel, describeRange, loadNetwork, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
@@ -270,8 +270,9 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSwe
     let agent = source.parsed;
     try {
       agent ??= parseAgentSpec(source.text);
-      // A policy's model is read now: a missing or mis-shaped file is a 400 naming it, not a failed game.
-      if (agent.kind === 'policy') checkPolicyPlayers(loadPolicy(agent.model), spec.players);
+      // A model (a policy's, or an MCTS agent's model=…) is read now: a missing or mis-shaped file
+      // is a 400 naming it, not a failed game.
+      checkAgentModel(agent, spec.players);
     } catch (err) {
       throw new SweepSpecError(source.field, (err as Error).message);
     }
@@ -360,15 +361,16 @@ export interface SweepCell {
 }
 
 /**
- * The policy models a sweep's agents name, each with its file's sha256 (loadPolicy's, read when
- * the spec was checked): recorded with the sweep, so that a result says which network played.
+ * The models a sweep's agents read (policies', and MCTS agents' model=…), each with its file's
+ * sha256 (loadNetwork's, read when the spec was checked): recorded with the sweep, so that a
+ * result says which network played.
  */
-export function policyModels(cells: readonly SweepCell[]): Record<string, string> {
+export function sweepModels(cells: readonly SweepCell[]): Record<string, string> {
   const models: Record<string, string> = {};
   for (const cell of cells) {
     for (const text of cell.agents) {
-      const agent = parseAgentSpec(text);
-      if (agent.kind === 'policy') models[agent.model] ??= loadPolicy(agent.model).sha256;
+      const model = agentModel(parseAgentSpec(text));
+      if (model !== undefined) models[model] ??= loadNetwork(model).sha256;
     }
   }
   return models;

@@ -1,0 +1,84 @@
+/**
+ * A trained network guiding the search (the `model`, `eval` and `prior` options): its values
+ * score a simulation where it leaves the tree, its logits are the priors of a tree node's moves.
+ * The network reads what a seat may know in the simulated world (agents/encoding.ts), the same
+ * observation it was trained on; its values are every seat's predicted final VP, from the reading
+ * seat's place (python/wonderlab/train.py), which the search turns into its reward as it does a
+ * finished game's VP.
+ */
+import { actionIndex, writeObservation } from '../encoding.js';
+import { VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network } from '../network.js';
+import type { GameState } from '../../engine/index.js';
+import type { MoveKeys } from './arms.js';
+
+export class NetworkGuide {
+  readonly network: Network;
+  private bytes = new Uint8Array(0);
+  private input = new Float32Array(0);
+  private checkedPlayers = 0;
+
+  constructor(model: string) {
+    this.network = loadNetwork(model);
+  }
+
+  /** The observation of seat q in `world`, as the network reads it. */
+  private observe(world: GameState, q: number): Float32Array {
+    if (this.checkedPlayers !== world.n) {
+      checkNetworkPlayers(this.network, world.n);
+      this.checkedPlayers = world.n;
+      this.bytes = new Uint8Array(this.network.inputSize);
+      this.input = new Float32Array(this.network.inputSize);
+    }
+    writeObservation(world, q, this.bytes);
+    const input = this.input;
+    const bytes = this.bytes;
+    for (let i = 0; i < bytes.length; i++) input[i] = bytes[i];
+    return input;
+  }
+
+  /** Whether the network has a value head (eval=net and eval=mix need one). */
+  get hasValues(): boolean {
+    return this.network.valueSize > 0;
+  }
+
+  /** Every seat's predicted final VP in `world` (seat order), as seat `me` sees it, into `scores`. */
+  predictScores(world: GameState, me: number, scores: Float64Array): void {
+    const { value } = this.network.evaluate(this.observe(world, me));
+    const n = world.n;
+    // The values are in relative order: `me` first, then its left neighbour, …
+    for (let k = 0; k < n; k++) scores[me + k < n ? me + k : me + k - n] = value[k] * VALUE_SCALE;
+  }
+
+  /** The network's logits for seat q's decision in `world` (a copy, kept by the tree node). */
+  logits(world: GameState, q: number): Float32Array {
+    return Float32Array.from(this.network.logits(this.observe(world, q)));
+  }
+}
+
+/**
+ * The priors of the keys `keys` (a tree node's moves in this world): softmax over the keys of each
+ * key's logit, a key's logit being the highest of the legal moves it stands for (a grouped arm
+ * stands for several cards). Written to priors[0 .. keys.length).
+ */
+export function keyPriors(logits: Float32Array, keys: readonly number[], legal: readonly number[], moveKeys: MoveKeys, priors: Float64Array): void {
+  const k = keys.length;
+  for (let i = 0; i < k; i++) priors[i] = -Infinity;
+  for (let j = 0; j < legal.length; j++) {
+    const key = moveKeys.key(legal[j]);
+    const l = logits[actionIndex(legal[j])];
+    for (let i = 0; i < k; i++) {
+      if (keys[i] === key) {
+        if (l > priors[i]) priors[i] = l;
+        break;
+      }
+    }
+  }
+  let max = -Infinity;
+  for (let i = 0; i < k; i++) if (priors[i] > max) max = priors[i];
+  let sum = 0;
+  for (let i = 0; i < k; i++) {
+    priors[i] = Math.exp(priors[i] - max);
+    sum += priors[i];
+  }
+  for (let i = 0; i < k; i++) priors[i] /= sum;
+}
