@@ -26,6 +26,7 @@ import {
 import { agentsMarkdown, agentsText } from '../agents/index.js';
 import { UsageError } from './options.js';
 import { PLAY_USAGE, interactivePlay, parsePlayArgs, runPlay } from './play.js';
+import { cmdLearn } from './learn.js';
 import { cmdRemote } from './remote.js';
 import { cmdSweep } from './sweep.js';
 
@@ -40,6 +41,9 @@ commands:
   remote submit|status|wait|export|cancel|list ... [--url URL] [--token T]
                                 a running lab: submit a sweep, follow it, wait with a progress bar,
                                 export it, cancel it ('wonderlab remote --help')
+  learn --name NAME [options] [--url URL]
+                                generations of self-play, training and evaluation on a running lab:
+                                networks that guide the search ('wonderlab learn --help')
   agents [--markdown]           every agent and MCTS option: range, each named agent's default, meaning
   eval <position.json>          score breakdown and cheapest payments for every card in hand
   cards --players N [--json]    each Age's deck at N players
@@ -172,6 +176,8 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
         return 0;
       case 'remote':
         return await cmdRemote(rest, out, err);
+      case 'learn':
+        return await cmdLearn(rest, out, err);
       case 'agents':
         out(rest.includes('--markdown') ? agentsMarkdown() : agentsText());
         return 0;

@@ -40,12 +40,13 @@ options:
 /** A lab that answered with an error the user can act on: 400s are bad input (exit 2), the rest exit 1. */
 export class RemoteError extends Error {}
 
-interface Lab {
+/** A lab to call: its URL and API token. */
+export interface Lab {
   url: string;
   token?: string;
 }
 
-async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean } = {}): Promise<Response> {
+export async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // The lab refuses a change without this type, body or not (its guard against cross-site forms).
   if (init.json !== undefined || (init.method ?? 'GET') !== 'GET') headers['content-type'] = 'application/json';
@@ -65,7 +66,7 @@ async function call(lab: Lab, path: string, init: { method?: string; json?: unkn
   throw new RemoteError(message);
 }
 
-const getJson = async <T>(lab: Lab, path: string): Promise<T> => (await call(lab, path)).json() as Promise<T>;
+export const getJson = async <T>(lab: Lab, path: string): Promise<T> => (await call(lab, path)).json() as Promise<T>;
 
 /** The lab to call: --url, else WONDERLAB_URL (empty: unset), else where `npm start` serves it. */
 export function labUrl(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -80,7 +81,7 @@ export function labUrl(given: string | undefined, env: NodeJS.ProcessEnv = proce
   return url.endsWith('/') ? url : `${url}/`;
 }
 
-interface Overview {
+export interface Overview {
   id: string;
   name: string;
   status: string;
@@ -125,7 +126,7 @@ function statusText(d: Detail): string {
   return lines.join('\n');
 }
 
-async function wait(lab: Lab, id: string, timeoutS: number, everyS: number, err: (s: string) => void, tty: boolean): Promise<Overview> {
+export async function wait(lab: Lab, id: string, timeoutS: number, everyS: number, err: (s: string) => void, tty: boolean): Promise<Overview> {
   const deadline = Date.now() + timeoutS * 1000;
   let last = '';
   for (;;) {
@@ -153,7 +154,7 @@ const EXPORTS: Record<string, string> = { csv: 'export?format=csv', jsonl: 'expo
  * A sweep's training rows, page by page (GET /api/sweeps/{id}/training), each page an .npz archive
  * in `dir` named by its games; the lab says where the next page starts (x-training-next).
  */
-async function exportTraining(lab: Lab, id: string, dir: string | undefined, agent: string | undefined, perFile: string | undefined, err: (s: string) => void): Promise<number> {
+export async function exportTraining(lab: Lab, id: string, dir: string | undefined, agent: string | undefined, perFile: string | undefined, err: (s: string) => void): Promise<number> {
   if (!dir) throw new UsageError('--format training writes one archive per page of games: give a directory with --out DIR');
   const games = perFile === undefined ? 1000 : Number(perFile);
   if (!Number.isInteger(games) || games < 1) throw new UsageError(`--games-per-file must be a positive integer, got '${perFile}'`);

@@ -1,0 +1,95 @@
+/**
+ * `wonderlab learn` end to end on a real lab (Redis, HTTP, game threads) and the real trainer
+ * (PyTorch in the repository's .venv), at toy sizes: two generations of self-play → rows →
+ * network → evaluation, every step in learn.json; the second generation's self-play is guided by
+ * the first's network; run again, it resumes and submits nothing twice.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { api, startLab, type TestLab } from './harness.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'bin/wonderlab.mjs');
+const PYTHON = join(ROOT, '.venv/bin/python');
+const work = mkdtempSync(join(tmpdir(), 'wl-learn-'));
+const models = join(work, 'models');
+let lab: TestLab;
+let before: string | undefined;
+
+beforeAll(async () => {
+  before = process.env.MODELS_DIR;
+  // The game threads read the generations' networks from here, as the learn command writes them.
+  process.env.MODELS_DIR = models;
+  lab = await startLab();
+});
+afterAll(async () => {
+  await lab?.close();
+  if (before === undefined) delete process.env.MODELS_DIR;
+  else process.env.MODELS_DIR = before;
+  rmSync(work, { recursive: true, force: true });
+});
+
+function learn(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, 'learn', '--url', lab.url, '--name', 'toy', '--dir', join(work, 'run'), '--models-dir', models, '--python', PYTHON, ...args], { env: { ...process.env, WONDERLAB_URL: '', WONDERLAB_TOKEN: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const TOY = ['--base', 'mcts(it=8,time=0)', '--self-play', '4', '--eval-games', '6', '--epochs', '2', '--hidden', '16', '--third', 'random', '--elo1', '400'];
+
+describe('wonderlab learn', () => {
+  test('bad options are usage errors before anything is submitted', async () => {
+    const listed = (await api(lab.url, '/api/sweeps')).body.length;
+    const bad = await learn('--generations', '1', '--base', 'mcts(it=nope)');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--base: agent 'mcts\(it=nope\)': it: expected an integer/);
+    const guide = await learn('--generations', '1', '--guide', 'eval=sometimes');
+    expect(guide.code).toBe(2);
+    expect(guide.stderr).toMatch(/--guide: .*eval: expected one of playout \| net \| mix/);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed);
+  });
+
+  test('two generations: self-play, rows, a network each, evaluations; a second run resumes', async () => {
+    expect(existsSync(PYTHON), 'the Python environment (bash python/setup.sh) trains the networks').toBe(true);
+    const first = await learn('--generations', '2', ...TOY);
+    expect(first.code, first.stderr.slice(-3000)).toBe(0);
+    const state = JSON.parse(readFileSync(join(work, 'run', 'learn.json'), 'utf8'));
+    expect(state.generations.map((g: any) => g.gen)).toEqual([1, 2]);
+    const [g1, g2] = state.generations;
+    expect(g1.player).toBe('mcts(it=8,time=0,model=toy/gen-1.onnx,eval=mix,prior=net)');
+    for (const g of [g1, g2]) {
+      expect(g.selfPlay.games).toBe(4);
+      expect(g.rows.files.length).toBe(1);
+      const file = join(models, g.model.name);
+      expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(g.model.sha256);
+      expect(JSON.parse(readFileSync(g.model.manifest, 'utf8')).data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
+      for (const e of g.evaluations) expect(['H0', 'H1', 'max']).toContain(e.decision);
+      expect(g).toHaveProperty('rating');
+    }
+    // Generation 1's opponent is the base agent, which is also the reference: one evaluation.
+    expect(g1.evaluations.map((e: any) => e.opponent)).toEqual(['mcts(it=8,time=0)']);
+    expect(g2.evaluations.map((e: any) => e.opponent)).toEqual([g1.player, 'mcts(it=8,time=0)']);
+    // Generation 2 trained on both generations' rows (window 2), and its self-play was played by
+    // generation 1's network: the lab recorded that model for the sweep.
+    expect(JSON.parse(readFileSync(g2.model.manifest, 'utf8')).data.sweeps.length).toBe(2);
+    const selfPlay2 = (await api(lab.url, `/api/sweeps/${g2.selfPlay.sweep}`)).body;
+    expect(selfPlay2.spec.seats).toEqual([g1.player, g1.player, g1.player]);
+    expect(selfPlay2.provenance.models).toEqual({ 'toy/gen-1.onnx': g1.model.sha256 });
+
+    const sweeps = (await api(lab.url, '/api/sweeps')).body.length;
+    const again = await learn('--generations', '2', ...TOY);
+    expect(again.code, again.stderr.slice(-3000)).toBe(0);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(sweeps);
+    const resumed = JSON.parse(readFileSync(join(work, 'run', 'learn.json'), 'utf8'));
+    expect(resumed.generations.map((g: any) => [g.selfPlay.sweep, g.model.sha256, g.evaluations.map((e: any) => e.sweep)])).toEqual(state.generations.map((g: any) => [g.selfPlay.sweep, g.model.sha256, g.evaluations.map((e: any) => e.sweep)]));
+  }, 600_000);
+});

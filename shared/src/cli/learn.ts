@@ -1,0 +1,320 @@
+/**
+ * `wonderlab learn`: generations of expert iteration on a running lab (docs/learning.md). Each
+ * generation g:
+ *   1. self-play: the current player (the base agent, then generation g − 1's network guiding it)
+ *      in every seat, `training: true`, on seeds of its own;
+ *   2. its training rows exported (remote export --format training);
+ *   3. a network trained on the rows of the last `window` generations (python -m wonderlab.train),
+ *      written to MODELS_DIR/<name>/gen-<g>.onnx with its manifest;
+ *   4. evaluation: the new player against the previous one and against the reference agent, each
+ *      head to head with seats swapped and an SPRT stop, a third seat beside them;
+ *   5. the lab's ladder read for the new player.
+ * Everything a step made is written to <dir>/learn.json as soon as it is made, so a stopped run
+ * resumes where it stopped: a submitted sweep is waited for (never submitted twice), exported rows
+ * and trained models are kept.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { canonicalSpec, parseAgentSpec } from '../agents/index.js';
+import { HELP_OPTION, UsageError, intOption, valueOptions } from './options.js';
+import { call, exportTraining, getJson, labUrl, wait, type Lab } from './remote.js';
+
+export const LEARN_USAGE = `usage: wonderlab learn --name NAME [options] [--url URL] [--token T]
+  Generations of self-play → training rows → network → evaluation on a running lab; resumable
+  (state in <dir>/learn.json). docs/learning.md explains each step.
+options:
+  --name NAME            the run: models go to MODELS_DIR/NAME/gen-<g>.onnx (letters, digits, - _)
+  --dir DIR              where the run keeps its state and rows (default: runs/NAME)
+  --generations N        how many generations in all (default 3; run again with more to go on)
+  --base SPEC            the searching agent; generation 0 plays it as it is (default mcts-strong)
+  --guide OPTIONS        how later generations read their network (default eval=mix,prior=net)
+  --self-play N          self-play games per generation (default 1000)
+  --eval-games N         most games of each evaluation, seats swapped (default 1000; SPRT stops earlier)
+  --elo0 E --elo1 E      the evaluations' SPRT hypotheses (default 0 and 30)
+  --reference SPEC       the fixed opponent of every evaluation (default: --base)
+  --third SPEC           the third seat of evaluations (default rulebased)
+  --window N             generations of rows a network trains on (default 2)
+  --epochs N --hidden W  the trainer's (default 20 and 256,256)
+  --first-seed S         seeds: generation g self-plays from S + 100000·g, evaluates from
+                         S + 100000·g + 50000 (default 5000000)
+  --models-dir DIR       the lab's MODELS_DIR, on this machine (default: MODELS_DIR, else models)
+  --python PATH          the Python with wonderlab and torch (default .venv/bin/python, else python3)
+  --priority P           the sweeps' queue priority (default 1)`;
+
+export interface Evaluation {
+  opponent: string;
+  sweep: string;
+  games?: number;
+  /** The SPRT's decision: H1 (stronger by elo1), H0, or max (undecided at the cap). */
+  decision?: string;
+  /** Paired difference of the two seats' head-to-head shares (player minus opponent) and its 95 % half-width. */
+  difference?: number;
+  halfWidth?: number;
+}
+
+export interface Generation {
+  gen: number;
+  /** The agent this generation plays (generation 0: the base). */
+  player: string;
+  selfPlay?: { sweep: string; games?: number; cpuSeconds?: number | null };
+  rows?: { dir: string; files: string[] };
+  model?: { name: string; sha256: string; manifest: string; trainingSeconds?: number };
+  evaluations: Evaluation[];
+  rating?: { elo: number; low: number; high: number; games: number } | null;
+}
+
+export interface LearnState {
+  name: string;
+  config: Record<string, unknown>;
+  generations: Generation[];
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** `spec` with extra keyed options: `mcts-strong(it=100)` + `model=a.onnx,eval=net`. */
+export function withOptions(spec: string, options: string): string {
+  const canonical = canonicalSpec(parseAgentSpec(spec));
+  const open = canonical.indexOf('(');
+  const text = open < 0 ? `${canonical}(${options})` : `${canonical.slice(0, -1)},${options})`;
+  return canonicalSpec(parseAgentSpec(text));
+}
+
+interface Options {
+  lab: Lab;
+  name: string;
+  dir: string;
+  generations: number;
+  base: string;
+  guide: string;
+  selfPlay: number;
+  evalGames: number;
+  elo0: number;
+  elo1: number;
+  reference: string;
+  third: string;
+  window: number;
+  epochs: number;
+  hidden: string;
+  firstSeed: number;
+  modelsDir: string;
+  python: string;
+  priority: number;
+}
+
+function parseOptions(args: string[]): Options | undefined {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
+      ...HELP_OPTION,
+    },
+  });
+  if (values.help) return undefined;
+  if (positionals.length > 0) throw new UsageError(`learn takes no arguments, got '${positionals[0]}'`);
+  const name = values.name;
+  if (!name || !NAME.test(name)) throw new UsageError('--name: expected a run name of letters, digits, - and _ (its models go to MODELS_DIR/NAME/)');
+  const number = (key: 'elo0' | 'elo1', fallback: number) => {
+    const v = values[key];
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new UsageError(`--${key}: expected a number, got '${v}'`);
+    return n;
+  };
+  const base = values.base ?? 'mcts-strong';
+  const guide = values.guide ?? 'eval=mix,prior=net';
+  // The specs are checked now, with a stand-in model: a typo is a usage error, not a failed sweep.
+  for (const [flag, spec] of [['--base', base], ['--reference', values.reference ?? base], ['--third', values.third ?? 'rulebased']] as const) {
+    try {
+      parseAgentSpec(spec);
+    } catch (err) {
+      throw new UsageError(`${flag}: ${(err as Error).message}`);
+    }
+  }
+  try {
+    withOptions(base, `model=${name}/gen-1.onnx,${guide}`);
+  } catch (err) {
+    throw new UsageError(`--guide: ${(err as Error).message}`);
+  }
+  const elo0 = number('elo0', 0);
+  const elo1 = number('elo1', 30);
+  if (!(elo1 > elo0)) throw new UsageError(`--elo1 must be above --elo0 (${elo0}), got ${elo1}`);
+  const python = values.python ?? (existsSync('.venv/bin/python') ? resolve('.venv/bin/python') : 'python3');
+  return {
+    lab: { url: labUrl(values.url), token: values.token ?? process.env.WONDERLAB_TOKEN },
+    name,
+    dir: resolve(values.dir ?? join('runs', name)),
+    generations: intOption('generations', values.generations, 1, 1000) ?? 3,
+    base,
+    guide,
+    selfPlay: intOption('self-play', values['self-play'], 1, 10_000_000) ?? 1000,
+    evalGames: intOption('eval-games', values['eval-games'], 2, 10_000_000) ?? 1000,
+    elo0,
+    elo1,
+    reference: values.reference ?? base,
+    third: values.third ?? 'rulebased',
+    window: intOption('window', values.window, 1, 1000) ?? 2,
+    epochs: intOption('epochs', values.epochs, 1, 100_000) ?? 20,
+    hidden: values.hidden ?? '256,256',
+    firstSeed: intOption('first-seed', values['first-seed'], 0, 2 ** 32 - 1 - 100_000 * 1001) ?? 5_000_000,
+    modelsDir: resolve(values['models-dir'] ?? process.env.MODELS_DIR ?? 'models'),
+    python,
+    priority: intOption('priority', values.priority, 1, 1000) ?? 1,
+  };
+}
+
+function load(o: Options): LearnState {
+  const file = join(o.dir, 'learn.json');
+  if (!existsSync(file)) return { name: o.name, config: {}, generations: [] };
+  const state = JSON.parse(readFileSync(file, 'utf8')) as LearnState;
+  if (state.name !== o.name) throw new UsageError(`${file} belongs to run '${state.name}', not '${o.name}'`);
+  return state;
+}
+
+function save(o: Options, state: LearnState): void {
+  mkdirSync(o.dir, { recursive: true });
+  const file = join(o.dir, 'learn.json');
+  // Written whole to a new file, then renamed: a stop mid-write leaves the last good state.
+  writeFileSync(`${file}.tmp`, JSON.stringify(state, null, 2) + '\n');
+  renameSync(`${file}.tmp`, file);
+}
+
+/** The agent generation g plays: the base agent for g = 0, else the base guided by generation g's network. */
+function playerOf(o: Options, g: number): string {
+  return g === 0 ? canonicalSpec(parseAgentSpec(o.base)) : withOptions(o.base, `model=${o.name}/gen-${g}.onnx,${o.guide}`);
+}
+
+async function submit(o: Options, spec: Record<string, unknown>): Promise<string> {
+  const created = (await (await call(o.lab, '/api/sweeps', { method: 'POST', json: { priority: o.priority, ...spec }, auth: true })).json()) as { id: string };
+  return created.id;
+}
+
+interface DetailView {
+  status: string;
+  counts: { done: number };
+  provenance?: { cpuSeconds: number | null };
+  cells: { stopped?: { decision?: string; games?: number } | null; pairedDifference?: { mean: number; halfWidth: number; groups: number } }[];
+}
+
+async function finished(o: Options, id: string, err: (s: string) => void): Promise<DetailView> {
+  const end = await wait(o.lab, id, 30 * 24 * 3600, 5, err, false);
+  if (end.status !== 'done') throw new UsageError(`sweep ${id} ended ${end.status}: resume or replace it, then run learn again`);
+  return getJson<DetailView>(o.lab, `/api/sweeps/${encodeURIComponent(id)}`);
+}
+
+function sha256(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** Runs (or resumes) the run's generations; returns its state. */
+export async function runLearn(o: Options, out: (s: string) => void, err: (s: string) => void): Promise<LearnState> {
+  const state = load(o);
+  state.config = { base: o.base, guide: o.guide, selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
+  for (let g = 1; g <= o.generations; g++) {
+    const gen: Generation = state.generations.find((x) => x.gen === g) ?? { gen: g, player: playerOf(o, g), evaluations: [] };
+    if (!state.generations.includes(gen)) state.generations.push(gen);
+    const previous = playerOf(o, g - 1);
+    const seeds = o.firstSeed + 100_000 * g;
+    // 1. Self-play by the previous generation's player.
+    if (!gen.selfPlay) {
+      const sweep = await submit(o, { name: `${o.name}/gen-${g}/self-play`, players: 3, seats: [previous, previous, previous], deals: { count: o.selfPlay, firstSeed: seeds }, training: true });
+      gen.selfPlay = { sweep };
+      save(o, state);
+      out(`generation ${g}: self-play of ${previous} submitted (${sweep})`);
+    }
+    if (gen.selfPlay.games === undefined) {
+      const detail = await finished(o, gen.selfPlay.sweep, err);
+      gen.selfPlay = { ...gen.selfPlay, games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null };
+      save(o, state);
+    }
+    // 2. Its training rows.
+    if (!gen.rows) {
+      const dir = join(o.dir, `gen-${g}`, 'rows');
+      await exportTraining(o.lab, gen.selfPlay.sweep, dir, undefined, '1000', err);
+      gen.rows = { dir, files: readdirSync(dir).filter((f) => f.endsWith('.npz')).sort() };
+      save(o, state);
+    }
+    // 3. A network on the last `window` generations' rows.
+    const modelName = `${o.name}/gen-${g}.onnx`;
+    const modelFile = join(o.modelsDir, modelName);
+    if (!gen.model || !existsSync(modelFile) || sha256(modelFile) !== gen.model.sha256) {
+      const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => x.rows!.dir);
+      mkdirSync(dirname(modelFile), { recursive: true });
+      out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
+      const trained = spawnSync(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)], { stdio: ['ignore', 'inherit', 'inherit'] });
+      if (trained.status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${trained.status ?? trained.signal}): is the Python environment set up (bash python/setup.sh)?`);
+      const manifestFile = modelFile.replace(/\.onnx$/, '.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { sha256: string; training_seconds?: number };
+      gen.model = { name: modelName, sha256: manifest.sha256, manifest: manifestFile, trainingSeconds: manifest.training_seconds };
+      save(o, state);
+    }
+    // 4. The new player against the previous one and against the reference, seats swapped.
+    const opponents = [...new Set([previous, canonicalSpec(parseAgentSpec(o.reference))])];
+    for (const [k, opponent] of opponents.entries()) {
+      let ev = gen.evaluations.find((e) => e.opponent === opponent);
+      if (!ev) {
+        const sweep = await submit(o, {
+          name: `${o.name}/gen-${g}/vs-${k === 0 ? `gen-${g - 1}` : 'reference'}`,
+          players: 3,
+          seats: [gen.player, opponent, o.third],
+          seating: 'swap',
+          deals: { count: Math.ceil(o.evalGames / 2), firstSeed: seeds + 50_000 + 10_000 * k },
+          stop: { sprt: { seats: [0, 1], elo0: o.elo0, elo1: o.elo1 } },
+        });
+        ev = { opponent, sweep };
+        gen.evaluations.push(ev);
+        save(o, state);
+        out(`generation ${g}: ${gen.player} against ${opponent} submitted (${sweep})`);
+      }
+      if (ev.decision === undefined) {
+        const detail = await finished(o, ev.sweep, err);
+        const cell = detail.cells[0];
+        ev.games = detail.counts.done;
+        ev.decision = cell?.stopped?.decision ?? 'max';
+        if (cell?.pairedDifference) {
+          ev.difference = cell.pairedDifference.mean;
+          ev.halfWidth = cell.pairedDifference.halfWidth;
+        }
+        save(o, state);
+      }
+    }
+    // 5. Where the ladder puts it now (its fit runs apart from the requests: wait for a current one).
+    const rated = (await currentLadder(o)).find((r) => r.config === gen.player);
+    gen.rating = rated ? { elo: rated.elo, low: rated.low, high: rated.high, games: rated.games } : null;
+    save(o, state);
+    out(generationLine(gen));
+  }
+  return state;
+}
+
+type Rating = { config: string; elo: number; low: number; high: number; games: number };
+
+/** The lab's ladder, once its fit covers every game fed (up to about a minute), else the latest. */
+async function currentLadder(o: Options): Promise<Rating[]> {
+  for (let attempt = 0; ; attempt++) {
+    const ladder = await getJson<{ batch: { ratings: Rating[] } | null; batchFit: { current: boolean } }>(o.lab, '/api/ratings');
+    if ((ladder.batch && ladder.batchFit.current) || attempt >= 30) return ladder.batch?.ratings ?? [];
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+export function generationLine(gen: Generation): string {
+  const evals = gen.evaluations
+    .map((e) => `vs ${e.opponent}: ${e.decision ?? '…'}${e.difference !== undefined ? ` (${(100 * e.difference).toFixed(1)} ± ${(100 * (e.halfWidth ?? 0)).toFixed(1)} points, ${e.games} games)` : ''}`)
+    .join('; ');
+  const rating = gen.rating ? `, ladder ${gen.rating.elo.toFixed(0)} Elo [${gen.rating.low.toFixed(0)}, ${gen.rating.high.toFixed(0)}]` : '';
+  return `generation ${gen.gen} (${gen.player}): ${gen.selfPlay?.games ?? 0} self-play games; ${evals}${rating}`;
+}
+
+export async function cmdLearn(args: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const o = parseOptions(args);
+  if (!o) {
+    out(LEARN_USAGE);
+    return 0;
+  }
+  await runLearn(o, out, err);
+  return 0;
+}
