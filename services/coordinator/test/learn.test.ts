@@ -72,7 +72,13 @@ describe('wonderlab learn', () => {
       const file = join(models, g.model.name);
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(g.model.sha256);
       expect(JSON.parse(readFileSync(g.model.manifest, 'utf8')).data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
-      for (const e of g.evaluations) expect(['H0', 'H1', 'max']).toContain(e.decision);
+      expect(g.model.manifest).toBe(join(work, 'run', `gen-${g.gen}`, 'model.json'));
+      for (const e of g.evaluations) {
+        expect(['H0', 'H1', 'max']).toContain(e.decision);
+        expect(e.games).toBeGreaterThan(0);
+        expect(e.low).toBeLessThanOrEqual(e.score);
+        expect(e.score).toBeLessThanOrEqual(e.high);
+      }
       expect(g).toHaveProperty('rating');
     }
     // Generation 1's opponent is the base agent, which is also the reference: one evaluation.

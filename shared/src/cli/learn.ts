@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { canonicalSpec, parseAgentSpec } from '../agents/index.js';
@@ -50,7 +50,11 @@ export interface Evaluation {
   games?: number;
   /** The SPRT's decision: H1 (stronger by elo1), H0, or max (undecided at the cap). */
   decision?: string;
-  /** Paired difference of the two seats' head-to-head shares (player minus opponent) and its 95 % half-width. */
+  /** The player against the opponent at the same table: (games it scored more VP + ties / 2) / games, Wilson 95 %. */
+  score?: number;
+  low?: number;
+  high?: number;
+  /** Paired difference of the two seats' win rates (player minus opponent, seats swapped) and its 95 % half-width. */
   difference?: number;
   halfWidth?: number;
 }
@@ -197,6 +201,7 @@ interface DetailView {
   counts: { done: number };
   provenance?: { cpuSeconds: number | null };
   cells: { stopped?: { decision?: string; games?: number } | null; pairedDifference?: { mean: number; halfWidth: number; groups: number } }[];
+  headToHead?: { configs: string[]; rows: ({ score: number; interval: { low: number; high: number } } | null)[][] };
 }
 
 async function finished(o: Options, id: string, err: (s: string) => void): Promise<DetailView> {
@@ -246,7 +251,9 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
       const trained = spawnSync(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)], { stdio: ['ignore', 'inherit', 'inherit'] });
       if (trained.status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${trained.status ?? trained.signal}): is the Python environment set up (bash python/setup.sh)?`);
-      const manifestFile = modelFile.replace(/\.onnx$/, '.json');
+      // The manifest is kept with the run too, where the report reads it.
+      const manifestFile = join(o.dir, `gen-${g}`, 'model.json');
+      copyFileSync(modelFile.replace(/\.onnx$/, '.json'), manifestFile);
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { sha256: string; training_seconds?: number };
       gen.model = { name: modelName, sha256: manifest.sha256, manifest: manifestFile, trainingSeconds: manifest.training_seconds };
       save(o, state);
@@ -274,6 +281,15 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
         const cell = detail.cells[0];
         ev.games = detail.counts.done;
         ev.decision = cell?.stopped?.decision ?? 'max';
+        const h2h = detail.headToHead;
+        const i = h2h?.configs.indexOf(gen.player) ?? -1;
+        const j = h2h?.configs.indexOf(opponent) ?? -1;
+        const pair = i >= 0 && j >= 0 ? h2h!.rows[i][j] : null;
+        if (pair) {
+          ev.score = pair.score;
+          ev.low = pair.interval.low;
+          ev.high = pair.interval.high;
+        }
         if (cell?.pairedDifference) {
           ev.difference = cell.pairedDifference.mean;
           ev.halfWidth = cell.pairedDifference.halfWidth;
@@ -303,7 +319,7 @@ async function currentLadder(o: Options): Promise<Rating[]> {
 
 export function generationLine(gen: Generation): string {
   const evals = gen.evaluations
-    .map((e) => `vs ${e.opponent}: ${e.decision ?? '…'}${e.difference !== undefined ? ` (${(100 * e.difference).toFixed(1)} ± ${(100 * (e.halfWidth ?? 0)).toFixed(1)} points, ${e.games} games)` : ''}`)
+    .map((e) => `vs ${e.opponent}: ${e.decision ?? '…'}${e.score !== undefined ? ` (scores more VP in ${(100 * e.score).toFixed(1)} % [${(100 * e.low!).toFixed(1)}, ${(100 * e.high!).toFixed(1)}] of ${e.games} games)` : ''}`)
     .join('; ');
   const rating = gen.rating ? `, ladder ${gen.rating.elo.toFixed(0)} Elo [${gen.rating.low.toFixed(0)}, ${gen.rating.high.toFixed(0)}]` : '';
   return `generation ${gen.gen} (${gen.player}): ${gen.selfPlay?.games ?? 0} self-play games; ${evals}${rating}`;
