@@ -13,7 +13,7 @@
  * resumes where it stopped: a submitted sweep is waited for (never submitted twice), exported rows
  * and trained models are kept.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -210,6 +210,18 @@ async function finished(o: Options, id: string, err: (s: string) => void): Promi
   return getJson<DetailView>(o.lab, `/api/sweeps/${encodeURIComponent(id)}`);
 }
 
+/**
+ * A child process's exit (its output passed through). Asynchronous on purpose: a training takes
+ * minutes, and an event loop blocked that long would reuse HTTP connections the lab has closed.
+ */
+function run(command: string, args: string[]): Promise<number | string> {
+  return new Promise((done) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', (e) => done(e.message));
+    child.on('close', (code, signal) => done(code ?? signal ?? 'unknown'));
+  });
+}
+
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
@@ -249,8 +261,8 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => x.rows!.dir);
       mkdirSync(dirname(modelFile), { recursive: true });
       out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
-      const trained = spawnSync(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)], { stdio: ['ignore', 'inherit', 'inherit'] });
-      if (trained.status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${trained.status ?? trained.signal}): is the Python environment set up (bash python/setup.sh)?`);
+      const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)]);
+      if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}): is the Python environment set up (bash python/setup.sh)?`);
       // The manifest is kept with the run too, where the report reads it.
       const manifestFile = join(o.dir, `gen-${g}`, 'model.json');
       copyFileSync(modelFile.replace(/\.onnx$/, '.json'), manifestFile);
