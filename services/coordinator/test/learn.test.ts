@@ -68,6 +68,7 @@ describe('wonderlab learn', () => {
     expect(g1.player).toBe('mcts(it=8,time=0,model=toy/gen-1.onnx,eval=mix,prior=net)');
     for (const g of [g1, g2]) {
       expect(g.selfPlay.games).toBe(4);
+      expect(g.selfPlay.code).toHaveProperty('version');
       expect(g.rows.files.length).toBe(1);
       const file = join(models, g.model.name);
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(g.model.sha256);
@@ -76,6 +77,7 @@ describe('wonderlab learn', () => {
       for (const e of g.evaluations) {
         expect(['H0', 'H1', 'max']).toContain(e.decision);
         expect(e.games).toBeGreaterThan(0);
+        expect(e.code).toHaveProperty('version');
         expect(e.low).toBeLessThanOrEqual(e.score);
         expect(e.score).toBeLessThanOrEqual(e.high);
       }

@@ -44,9 +44,13 @@ options:
   --python PATH          the Python with wonderlab and torch (default .venv/bin/python, else python3)
   --priority P           the sweeps' queue priority (default 1)`;
 
+/** The code version the lab recorded for a sweep (its provenance). */
+export type SweepCode = { version: string; commit?: string; dirty?: boolean } | null;
+
 export interface Evaluation {
   opponent: string;
   sweep: string;
+  code?: SweepCode;
   games?: number;
   /** The SPRT's decision: H1 (stronger by elo1), H0, or max (undecided at the cap). */
   decision?: string;
@@ -63,7 +67,7 @@ export interface Generation {
   gen: number;
   /** The agent this generation plays (generation 0: the base). */
   player: string;
-  selfPlay?: { sweep: string; games?: number; cpuSeconds?: number | null };
+  selfPlay?: { sweep: string; games?: number; cpuSeconds?: number | null; code?: SweepCode };
   rows?: { dir: string; files: string[] };
   model?: { name: string; sha256: string; manifest: string; trainingSeconds?: number };
   evaluations: Evaluation[];
@@ -199,7 +203,7 @@ async function submit(o: Options, spec: Record<string, unknown>): Promise<string
 interface DetailView {
   status: string;
   counts: { done: number };
-  provenance?: { cpuSeconds: number | null };
+  provenance?: { cpuSeconds: number | null; code: SweepCode };
   cells: { stopped?: { decision?: string; games?: number } | null; pairedDifference?: { mean: number; halfWidth: number; groups: number } }[];
   headToHead?: { configs: string[]; rows: ({ score: number; interval: { low: number; high: number } } | null)[][] };
 }
@@ -230,6 +234,13 @@ function sha256(path: string): string {
 export async function runLearn(o: Options, out: (s: string) => void, err: (s: string) => void): Promise<LearnState> {
   const state = load(o);
   state.config = { base: o.base, guide: o.guide, selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
+  // Finished sweeps recorded before their code versions were: the lab still has them.
+  for (const step of state.generations.flatMap((x) => [x.selfPlay, ...x.evaluations])) {
+    if (step && step.code === undefined && ('games' in step ? step.games !== undefined : false)) {
+      step.code = (await getJson<DetailView>(o.lab, `/api/sweeps/${encodeURIComponent(step.sweep)}`)).provenance?.code ?? null;
+      save(o, state);
+    }
+  }
   for (let g = 1; g <= o.generations; g++) {
     const gen: Generation = state.generations.find((x) => x.gen === g) ?? { gen: g, player: playerOf(o, g), evaluations: [] };
     if (!state.generations.includes(gen)) state.generations.push(gen);
@@ -244,7 +255,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     }
     if (gen.selfPlay.games === undefined) {
       const detail = await finished(o, gen.selfPlay.sweep, err);
-      gen.selfPlay = { ...gen.selfPlay, games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null };
+      gen.selfPlay = { ...gen.selfPlay, games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null, code: detail.provenance?.code ?? null };
       save(o, state);
     }
     // 2. Its training rows.
@@ -292,6 +303,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
         const detail = await finished(o, ev.sweep, err);
         const cell = detail.cells[0];
         ev.games = detail.counts.done;
+        ev.code = detail.provenance?.code ?? null;
         ev.decision = cell?.stopped?.decision ?? 'max';
         const h2h = detail.headToHead;
         const i = h2h?.configs.indexOf(gen.player) ?? -1;
