@@ -72,6 +72,8 @@ describe('wonderlab learn', () => {
       expect(g.rows.files.length).toBe(1);
       const file = join(models, g.model.name);
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(g.model.sha256);
+      // Kept with the run too.
+      expect(createHash('sha256').update(readFileSync(join(work, 'run', `gen-${g.gen}`, 'model.onnx'))).digest('hex')).toBe(g.model.sha256);
       expect(JSON.parse(readFileSync(g.model.manifest, 'utf8')).data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
       expect(g.model.manifest).toBe(join(work, 'run', `gen-${g.gen}`, 'model.json'));
       for (const e of g.evaluations) {
@@ -94,10 +96,14 @@ describe('wonderlab learn', () => {
     expect(selfPlay2.provenance.models).toEqual({ 'toy/gen-1.onnx': g1.model.sha256 });
 
     const sweeps = (await api(lab.url, '/api/sweeps')).body.length;
+    // On another machine the lab's MODELS_DIR lacks the networks: the run puts its kept copies back.
+    rmSync(join(models, 'toy'), { recursive: true, force: true });
     const again = await learn('--generations', '2', ...TOY);
     expect(again.code, again.stderr.slice(-3000)).toBe(0);
     expect((await api(lab.url, '/api/sweeps')).body.length).toBe(sweeps);
     const resumed = JSON.parse(readFileSync(join(work, 'run', 'learn.json'), 'utf8'));
     expect(resumed.generations.map((g: any) => [g.selfPlay.sweep, g.model.sha256, g.evaluations.map((e: any) => e.sweep)])).toEqual(state.generations.map((g: any) => [g.selfPlay.sweep, g.model.sha256, g.evaluations.map((e: any) => e.sweep)]));
+    expect(existsSync(join(models, g1.model.name))).toBe(true);
+    expect(again.stdout).not.toMatch(/training on/);
   }, 600_000);
 });

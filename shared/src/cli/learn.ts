@@ -268,6 +268,12 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     // 3. A network on the last `window` generations' rows.
     const modelName = `${o.name}/gen-${g}.onnx`;
     const modelFile = join(o.modelsDir, modelName);
+    // A model kept with the run but missing from MODELS_DIR (another machine) is put back, not retrained.
+    const keptFile = join(o.dir, `gen-${g}`, 'model.onnx');
+    if (gen.model && !existsSync(modelFile) && existsSync(keptFile) && sha256(keptFile) === gen.model.sha256) {
+      mkdirSync(dirname(modelFile), { recursive: true });
+      copyFileSync(keptFile, modelFile);
+    }
     if (!gen.model || !existsSync(modelFile) || sha256(modelFile) !== gen.model.sha256) {
       const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => x.rows!.dir);
       mkdirSync(dirname(modelFile), { recursive: true });
@@ -281,6 +287,11 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       gen.model = { name: modelName, sha256: manifest.sha256, manifest: manifestFile, trainingSeconds: manifest.training_seconds };
       save(o, state);
     }
+    // The network is kept with the run as well: a later session, on another machine, resumes
+    // from it, and a report checks its hash.
+    const keptModel = join(o.dir, `gen-${g}`, 'model.onnx');
+    if (!existsSync(keptModel) || sha256(keptModel) !== gen.model.sha256) copyFileSync(modelFile, keptModel);
+
     // 4. The new player against the previous one and against the reference, seats swapped.
     const opponents = [...new Set([previous, canonicalSpec(parseAgentSpec(o.reference))])];
     for (const [k, opponent] of opponents.entries()) {
