@@ -104,6 +104,8 @@ describe('wonderlab learn', () => {
     const resumed = JSON.parse(readFileSync(join(work, 'run', 'learn.json'), 'utf8'));
     expect(resumed.generations.map((g: any) => [g.selfPlay.sweep, g.model.sha256, g.evaluations.map((e: any) => e.sweep)])).toEqual(state.generations.map((g: any) => [g.selfPlay.sweep, g.model.sha256, g.evaluations.map((e: any) => e.sweep)]));
     expect(existsSync(join(models, g1.model.name))).toBe(true);
+    // A rating is kept as it was when its generation was done.
+    expect(resumed.generations.map((g: any) => g.rating)).toEqual(state.generations.map((g: any) => g.rating));
     expect(again.stdout).not.toMatch(/training on/);
   }, 600_000);
 });

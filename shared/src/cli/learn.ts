@@ -71,7 +71,8 @@ export interface Generation {
   rows?: { dir: string; files: string[] };
   model?: { name: string; sha256: string; manifest: string; trainingSeconds?: number };
   evaluations: Evaluation[];
-  rating?: { elo: number; low: number; high: number; games: number } | null;
+  /** The lab's ladder when the generation was done: the player's rating, its games, and the ladder's games then. */
+  rating?: { elo: number; low: number; high: number; games: number; ladderGames: number; ratedAt: string } | null;
 }
 
 export interface LearnState {
@@ -332,10 +333,14 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
         save(o, state);
       }
     }
-    // 5. Where the ladder puts it now (its fit runs apart from the requests: wait for a current one).
-    const rated = (await currentLadder(o)).find((r) => r.config === gen.player);
-    gen.rating = rated ? { elo: rated.elo, low: rated.low, high: rated.high, games: rated.games } : null;
-    save(o, state);
+    // 5. Where the ladder puts it once it is done (its fit runs apart from the requests: wait for a
+    // current one). Kept as it was then: a later run does not rewrite it.
+    if (!gen.rating) {
+      const ladder = await currentLadder(o);
+      const rated = ladder.ratings.find((r) => r.config === gen.player);
+      gen.rating = rated ? { elo: rated.elo, low: rated.low, high: rated.high, games: rated.games, ladderGames: ladder.games, ratedAt: new Date().toISOString() } : null;
+      save(o, state);
+    }
     out(generationLine(gen));
   }
   return state;
@@ -344,10 +349,10 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
 type Rating = { config: string; elo: number; low: number; high: number; games: number };
 
 /** The lab's ladder, once its fit covers every game fed (up to about a minute), else the latest. */
-async function currentLadder(o: Options): Promise<Rating[]> {
+async function currentLadder(o: Options): Promise<{ ratings: Rating[]; games: number }> {
   for (let attempt = 0; ; attempt++) {
-    const ladder = await getJson<{ batch: { ratings: Rating[] } | null; batchFit: { current: boolean } }>(o.lab, '/api/ratings');
-    if ((ladder.batch && ladder.batchFit.current) || attempt >= 30) return ladder.batch?.ratings ?? [];
+    const ladder = await getJson<{ batch: { ratings: Rating[]; games: number } | null; batchFit: { current: boolean } }>(o.lab, '/api/ratings');
+    if ((ladder.batch && ladder.batchFit.current) || attempt >= 30) return { ratings: ladder.batch?.ratings ?? [], games: ladder.batch?.games ?? 0 };
     await new Promise((r) => setTimeout(r, 2000));
   }
 }
