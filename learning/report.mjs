@@ -1,0 +1,125 @@
+// LEARNING.md from the learning runs kept in learning/<run>/ (learn.json as `wonderlab learn`
+// writes it, each generation's model.json manifest beside it): per generation the self-play games
+// and CPU time, the network's data and losses, the evaluations with their intervals and SPRT
+// decisions, the ladder's rating, and a chart of the ratings over generations. Nothing is typed
+// in: every figure is read from those files. Run: node learning/report.mjs > LEARNING.md
+// (which also writes the charts).
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+
+const root = new URL('./', import.meta.url);
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const hours = (s) => (s === null || s === undefined ? '–' : `${(s / 3600).toFixed(2)} h`);
+const short = (code) => (code ? `${code.commit ? code.commit.slice(0, 7) : code.version}${code.dirty ? ' (uncommitted changes)' : ''}` : 'not recorded');
+
+/** The runs: folders of learning/ with a learn.json. */
+export function runs() {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/learn.json`, root)))
+    .map((d) => ({ folder: d.name, state: JSON.parse(readFileSync(new URL(`${d.name}/learn.json`, root), 'utf8')) }));
+}
+
+function manifestOf(folder, gen) {
+  const file = new URL(`${folder}/gen-${gen}/model.json`, root);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
+/** A line chart of the generations' ladder ratings with their intervals, as SVG. */
+export function ratingChart(gens) {
+  const rated = gens.filter((g) => g.rating);
+  const w = 480;
+  const h = 240;
+  const pad = 40;
+  if (rated.length === 0) return null;
+  const lo = Math.min(0, ...rated.map((g) => g.rating.low));
+  const hi = Math.max(0, ...rated.map((g) => g.rating.high));
+  const x = (i) => pad + (rated.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (rated.length - 1));
+  const y = (v) => h - pad - ((v - lo) / (hi - lo || 1)) * (h - 2 * pad);
+  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif" font-size="11">`];
+  parts.push(`<line x1="${pad}" y1="${y(0)}" x2="${w - pad}" y2="${y(0)}" stroke="#999" stroke-dasharray="4 3"/><text x="${w - pad}" y="${y(0) - 4}" text-anchor="end" fill="#666">anchor (0 Elo)</text>`);
+  rated.forEach((g, i) => parts.push(`<line x1="${x(i)}" y1="${y(g.rating.low)}" x2="${x(i)}" y2="${y(g.rating.high)}" stroke="#4a78c2"/><text x="${x(i)}" y="${h - pad + 16}" text-anchor="middle">gen ${g.gen}</text>`));
+  parts.push(`<polyline fill="none" stroke="#1d4f9a" stroke-width="2" points="${rated.map((g, i) => `${x(i)},${y(g.rating.elo)}`).join(' ')}"/>`);
+  rated.forEach((g, i) => parts.push(`<circle cx="${x(i)}" cy="${y(g.rating.elo)}" r="3" fill="#1d4f9a"/><text x="${x(i) + 5}" y="${y(g.rating.elo) - 5}">${g.rating.elo.toFixed(0)}</text>`));
+  parts.push(`<text x="${pad}" y="14">ladder rating (Elo, 95 % interval) by generation</text></svg>`);
+  return parts.join('\n') + '\n';
+}
+
+/** The run's target evaluations (targets.json, from targets.mjs): fixed sizes, no stopping rule. */
+function targetLines(folder) {
+  const file = new URL(`${folder}/targets.json`, root);
+  if (!existsSync(file)) return ['Target evaluations: **pending** (`node learning/targets.mjs`).'];
+  const { sweeps } = JSON.parse(readFileSync(file, 'utf8'));
+  const lines = ['### Target evaluations', ''];
+  lines.push(
+    'Fixed sizes, no stopping rule, seeds disjoint from the run\'s (self-play and evaluations). “Scores more VP” is the first seat\'s agent against the second\'s at the same table (ties half) with its Wilson 95 % interval; a win is strictly the most VP at the table.',
+    '',
+    '| evaluation | games | agent | ms per decision | wins (95 % interval) | mean VP | first against second: scores more VP | code |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const t of sweeps) {
+    const h = t.headToHead;
+    const first = h ? h.rows[0][1] : null;
+    t.agents.forEach((a, k) => {
+      lines.push(
+        `| ${k === 0 ? `${t.name} (${t.seating}, first seed ${t.firstSeed})` : ''} | ${k === 0 ? t.games : ''} | \`${a.agent}\` | ${a.decisionMs.toFixed(2)} | ${pct(a.winRate)} (${pct(a.wilson.low)}–${pct(a.wilson.high)}) | ${a.vpMean.toFixed(1)} | ${k === 0 && first ? `${pct(first.score)} (${pct(first.interval.low)}–${pct(first.interval.high)}) against \`${h.configs[1]}\`` : ''} | ${k === 0 ? short(t.code) : ''} |`,
+      );
+    });
+  }
+  return lines;
+}
+
+export function report() {
+  const lines = ['# Learning: networks from the lab’s own games', ''];
+  lines.push(
+    'Generations of expert iteration on the lab (`wonderlab learn`, [docs/learning.md](docs/learning.md)): the current player plays itself with whole visit distributions kept, a policy-and-value network is trained on those games, and the search guided by it is played against the previous generation and a fixed reference, head to head with seats swapped and an SPRT stop. Every figure below is read from `learning/<run>/` (`node learning/report.mjs > LEARNING.md`).',
+    '',
+  );
+  const all = runs();
+  if (all.length === 0) return [...lines, '**Pending**: no run kept yet.', ''].join('\n');
+  for (const { folder, state } of all) {
+    const c = state.config;
+    lines.push(`## Run \`${state.name}\``, '');
+    lines.push(`Base agent \`${c.base}\`, guided by its network with \`${c.guide}\`; ${c.selfPlay} self-play games per generation; evaluations of at most ${c.evalGames} games (seats swapped, third seat \`${c.third}\`, SPRT elo0 = ${c.elo0}, elo1 = ${c.elo1}) against the previous generation and \`${c.reference}\`; networks trained on the last ${c.window} generations' rows, ${c.epochs} epochs, hidden ${c.hidden}; seeds from ${c.firstSeed}.`, '');
+    lines.push('| gen | player | self-play games | self-play CPU | rows (validation games) | validation loss (policy / value) | training | code |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    let cpu = 0;
+    let games = 0;
+    for (const g of state.generations) {
+      const m = manifestOf(folder, g.gen);
+      cpu += g.selfPlay?.cpuSeconds ?? 0;
+      games += g.selfPlay?.games ?? 0;
+      const codes = m ? [...new Set(m.data.sweeps.map((s) => short(s.code)))].join(', ') : '–';
+      lines.push(
+        `| ${g.gen} | \`${g.player}\` | ${g.selfPlay?.games ?? '–'} | ${hours(g.selfPlay?.cpuSeconds)} | ${m ? `${m.data.rows} (${m.data.validation_games})` : '–'} | ${m ? `${m.losses.validation_policy.toFixed(3)} / ${m.losses.validation_value.toFixed(4)}` : '–'} | ${m ? `${m.training_seconds} s` : '–'} | ${codes} |`,
+      );
+    }
+    lines.push('', `In all: ${games} self-play games, ${hours(cpu)} of game CPU time.`, '');
+    lines.push(
+      'Each evaluation: the generation\'s player against the opponent at the same table, seats swapped, until the SPRT decided (H1: stronger by elo1; H0: not stronger by elo0) or the cap. The ladder column is the lab\'s Plackett–Luce ladder over every sweep, anchored at `rulebased` = 0, as recorded when the generation was done.',
+      '',
+      '| gen | against | games | scores more VP (95 % interval) | SPRT | ladder (Elo, 95 %) |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
+    for (const g of state.generations) {
+      const rating = g.rating ? `${g.rating.elo.toFixed(0)} [${g.rating.low.toFixed(0)}, ${g.rating.high.toFixed(0)}] (${g.rating.games} games${g.rating.ratedAt ? `; ladder of ${g.rating.ladderGames} games, ${g.rating.ratedAt.slice(0, 16).replace('T', ' ')} UTC` : ''})` : '–';
+      for (const [k, e] of g.evaluations.entries()) {
+        lines.push(`| ${g.gen} | \`${e.opponent}\` | ${e.games ?? '…'} | ${e.score !== undefined ? `${pct(e.score)} (${pct(e.low)}–${pct(e.high)})` : '…'} | ${e.decision ?? '…'} | ${k === 0 ? rating : ''} |`);
+      }
+    }
+    if (ratingChart(state.generations)) lines.push('', `![ratings over generations](learning/${folder}/ratings.svg)`);
+    lines.push('', ...targetLines(folder));
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** Writes each run's ratings chart (learning/<run>/ratings.svg). */
+export function writeCharts() {
+  for (const { folder, state } of runs()) {
+    const svg = ratingChart(state.generations);
+    if (svg) writeFileSync(new URL(`${folder}/ratings.svg`, root), svg);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeCharts();
+  process.stdout.write(report());
+}

@@ -1,0 +1,59 @@
+/**
+ * The learning runs as kept (learning/<run>/): LEARNING.md is what learning/report.mjs writes from
+ * them; each generation's network is the file its manifest hashes and the one the lab recorded
+ * for the sweeps it played in; every result was played from clean code; the target evaluations'
+ * seeds are disjoint from the run's, and they are at least 1,000 games.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+
+const root = new URL('../', import.meta.url);
+const { report, runs } = await import(new URL('learning/report.mjs', root).href);
+const all: { folder: string; state: any }[] = runs();
+const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
+const sha = (path: string) => createHash('sha256').update(readFileSync(new URL(path, root))).digest('hex');
+
+describe('the learning runs as kept', () => {
+  test('LEARNING.md is what report.mjs writes from them now', () => {
+    expect(read('LEARNING.md')).toBe(report());
+  });
+
+  test.each(all.map((r) => [r.folder, r] as const))('%s: each network is the file its manifest hashes, trained on its own self-play', (folder, { state }) => {
+    for (const g of state.generations.filter((x: any) => x.model)) {
+      const manifest = JSON.parse(read(`learning/${folder}/gen-${g.gen}/model.json`));
+      expect(manifest.sha256).toBe(g.model.sha256);
+      expect(sha(`learning/${folder}/gen-${g.gen}/model.onnx`)).toBe(g.model.sha256);
+      expect(manifest.data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
+      for (const s of manifest.data.sweeps) expect(s.code?.dirty, `sweep ${s.sweep}`).toBe(false);
+    }
+  });
+
+  test.each(all.map((r) => [r.folder, r] as const))('%s: every sweep of the run played from clean code, the evaluations within their intervals', (folder, { state }) => {
+    for (const g of state.generations) {
+      if (g.selfPlay?.games !== undefined) expect(g.selfPlay.code?.dirty, `gen ${g.gen} self-play`).toBe(false);
+      for (const e of g.evaluations.filter((x: any) => x.decision)) {
+        expect(e.code?.dirty, `gen ${g.gen} against ${e.opponent}`).toBe(false);
+        expect(e.low).toBeLessThanOrEqual(e.score);
+        expect(e.score).toBeLessThanOrEqual(e.high);
+      }
+    }
+  });
+
+  test.each(all.filter((r) => existsSync(new URL(`learning/${r.folder}/targets.json`, root))).map((r) => [r.folder, r] as const))('%s: target evaluations of at least 1,000 games, clean code, seeds the run never used, the networks it trained', (folder, { state }) => {
+    const { sweeps } = JSON.parse(read(`learning/${folder}/targets.json`));
+    const c = state.config;
+    // The run's seeds: generation g from firstSeed + 100000·g, self-play and evaluations within it.
+    const runFirst = c.firstSeed + 100_000;
+    const runLast = c.firstSeed + 100_000 * (state.generations.length + 1) - 1;
+    for (const t of sweeps) {
+      expect(t.games, t.name).toBeGreaterThanOrEqual(1000);
+      expect(t.code.dirty, t.name).toBe(false);
+      expect(t.firstSeed > runLast || t.firstSeed + t.games < runFirst, t.name).toBe(true);
+      for (const [model, hash] of Object.entries(t.models)) {
+        const g = state.generations.find((x: any) => x.model?.name === model);
+        expect(g?.model.sha256, `${t.name}: ${model}`).toBe(hash);
+      }
+    }
+  });
+});
