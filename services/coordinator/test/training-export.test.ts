@@ -66,6 +66,9 @@ describe('training rows from a sweep', () => {
     const ages = mcts.get('age')!.data as Uint8Array;
     const visits = mcts.get('visits')!.data as Int32Array;
     for (let i = 0; i < ages.length; i++) if (ages[i] === 1) expect(visits[i]).toBe(60);
+    // Any spelling of the same agent chooses the same seats.
+    const positional = readNpz((await archive(`/api/sweeps/${created.body.id}/training?agent=${encodeURIComponent('mcts:60,0')}`)).bytes);
+    expect(positional.get('searched')!.shape).toEqual(mcts.get('searched')!.shape);
 
     // A page: one game from the second, and where the next starts.
     const page = await archive(`/api/sweeps/${created.body.id}/training?from=1&games=1`);

@@ -3,7 +3,7 @@
  * row per seat (for R / pandas), or JSONL with one summary per line.
  */
 import { Router } from 'express';
-import { SCORE_CATEGORIES, TrainingRows, configOf, trainingArchive, type GameSummary } from '@wonderlab/shared';
+import { SCORE_CATEGORIES, TrainingRows, configOf, displayName, trainingArchive, type GameSummary } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
 import { ExportQuery, TrainingQuery } from '../api-schemas.js';
 import { HttpError, parse } from '../http.js';
@@ -70,6 +70,8 @@ export function exportRoutes(store: SweepStore): Router {
     const query = parse(TrainingQuery, req.query, 'query');
     if (!meta.spec.keepRecords) throw new HttpError(409, `sweep '${meta.id}' keeps no move records (keepRecords: false): it has no training rows`);
     const { sweep } = (await store.load(meta.id))!;
+    // The agent as the sweep wrote it, or in any spelling of the same agent (mcts:100 is mcts).
+    const agent = query.agent === undefined ? undefined : displayName(query.agent);
     const from = Math.min(query.from, meta.total);
     const to = Math.min(meta.total, from + query.games);
     const rows = new TrainingRows(meta.spec.players);
@@ -89,7 +91,7 @@ export function exportRoutes(store: SweepStore): Router {
           unplayed++;
           return;
         }
-        const wanted = summary.players.map((p) => query.agent === undefined || p.agent === query.agent || p.canonical === query.agent);
+        const wanted = summary.players.map((p) => agent === undefined || p.agent === query.agent || p.canonical === agent);
         rows.addGame(log, start + i, (seat) => wanted[seat]);
         games++;
       });
