@@ -74,8 +74,10 @@ describe('wonderlab learn', () => {
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(g.model.sha256);
       // Kept with the run too.
       expect(createHash('sha256').update(readFileSync(join(work, 'run', `gen-${g.gen}`, 'model.onnx'))).digest('hex')).toBe(g.model.sha256);
-      expect(JSON.parse(readFileSync(g.model.manifest, 'utf8')).data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
-      expect(g.model.manifest).toBe(join(work, 'run', `gen-${g.gen}`, 'model.json'));
+      // Paths relative to the run's folder: the run moves with it.
+      expect(g.model.manifest).toBe(join(`gen-${g.gen}`, 'model.json'));
+      expect(g.rows.dir).toBe(join(`gen-${g.gen}`, 'rows'));
+      expect(JSON.parse(readFileSync(join(work, 'run', g.model.manifest), 'utf8')).data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
       for (const e of g.evaluations) {
         expect(['H0', 'H1', 'max']).toContain(e.decision);
         expect(e.games).toBeGreaterThan(0);
@@ -90,7 +92,7 @@ describe('wonderlab learn', () => {
     expect(g2.evaluations.map((e: any) => e.opponent)).toEqual([g1.player, 'mcts(it=8,time=0)']);
     // Generation 2 trained on both generations' rows (window 2), and its self-play was played by
     // generation 1's network: the lab recorded that model for the sweep.
-    expect(JSON.parse(readFileSync(g2.model.manifest, 'utf8')).data.sweeps.length).toBe(2);
+    expect(JSON.parse(readFileSync(join(work, 'run', g2.model.manifest), 'utf8')).data.sweeps.length).toBe(2);
     const selfPlay2 = (await api(lab.url, `/api/sweeps/${g2.selfPlay.sweep}`)).body;
     expect(selfPlay2.spec.seats).toEqual([g1.player, g1.player, g1.player]);
     expect(selfPlay2.provenance.models).toEqual({ 'toy/gen-1.onnx': g1.model.sha256 });

@@ -17,7 +17,8 @@ export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
 export { MODEL_NAME, ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, modelPath, modelsDir, type Network } from './network.js';
 import { PolicyAgent } from './policy.js';
-import { ModelError, checkNetworkPlayers, loadNetwork, type Network } from './network.js';
+import { checkNetworkPlayers, loadNetwork, type Network } from './network.js';
+import { checkEvalValues } from './mcts/network-guide.js';
 import { NO_MODEL } from './params.js';
 export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 export * as features from './features.js';
@@ -40,9 +41,7 @@ export function checkAgentModel(spec: AgentSpec, players: number): Network | und
   if (name === undefined) return undefined;
   const network = loadNetwork(name);
   checkNetworkPlayers(network, players);
-  if ('params' in spec && spec.params.eval !== 'playout' && network.valueSize === 0) {
-    throw new ModelError(`model '${name}': eval=${spec.params.eval} needs a network with values (a second output: python -m wonderlab.train writes one)`);
-  }
+  if ('params' in spec) checkEvalValues(network, spec.params.eval);
   return network;
 }
 

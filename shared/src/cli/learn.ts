@@ -68,6 +68,7 @@ export interface Generation {
   /** The agent this generation plays (generation 0: the base). */
   player: string;
   selfPlay?: { sweep: string; games?: number; cpuSeconds?: number | null; code?: SweepCode };
+  /** Paths are relative to the run's folder (<dir>), so that a run moves with it. */
   rows?: { dir: string; files: string[] };
   model?: { name: string; sha256: string; manifest: string; trainingSeconds?: number };
   evaluations: Evaluation[];
@@ -261,9 +262,9 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     }
     // 2. Its training rows.
     if (!gen.rows) {
-      const dir = join(o.dir, `gen-${g}`, 'rows');
-      await exportTraining(o.lab, gen.selfPlay.sweep, dir, undefined, '1000', err);
-      gen.rows = { dir, files: readdirSync(dir).filter((f) => f.endsWith('.npz')).sort() };
+      const dir = join(`gen-${g}`, 'rows');
+      await exportTraining(o.lab, gen.selfPlay.sweep, resolve(o.dir, dir), undefined, '1000', err);
+      gen.rows = { dir, files: readdirSync(resolve(o.dir, dir)).filter((f) => f.endsWith('.npz')).sort() };
       save(o, state);
     }
     // 3. A network on the last `window` generations' rows.
@@ -276,15 +277,15 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       copyFileSync(keptFile, modelFile);
     }
     if (!gen.model || !existsSync(modelFile) || sha256(modelFile) !== gen.model.sha256) {
-      const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => x.rows!.dir);
+      const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => resolve(o.dir, x.rows!.dir));
       mkdirSync(dirname(modelFile), { recursive: true });
       out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
       const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)]);
       if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}): is the Python environment set up (bash python/setup.sh)?`);
       // The manifest is kept with the run too, where the report reads it.
-      const manifestFile = join(o.dir, `gen-${g}`, 'model.json');
-      copyFileSync(modelFile.replace(/\.onnx$/, '.json'), manifestFile);
-      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { sha256: string; training_seconds?: number };
+      const manifestFile = join(`gen-${g}`, 'model.json');
+      copyFileSync(modelFile.replace(/\.onnx$/, '.json'), resolve(o.dir, manifestFile));
+      const manifest = JSON.parse(readFileSync(resolve(o.dir, manifestFile), 'utf8')) as { sha256: string; training_seconds?: number };
       gen.model = { name: modelName, sha256: manifest.sha256, manifest: manifestFile, trainingSeconds: manifest.training_seconds };
       save(o, state);
     }

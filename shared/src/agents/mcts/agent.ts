@@ -83,10 +83,9 @@ export class MctsAgent implements Agent {
     this.explains = options.searchStatistics ?? false;
     this.playouts = new Playouts(params);
     this.keys = new MoveKeys(params.arms === 'grouped', params.trades);
-    this.guide = params.model !== NO_MODEL ? new NetworkGuide(params.model) : undefined;
-    if (params.prior === 'net' && !this.guide) throw new ModelError('prior=net reads a network: give one (model=NAME.onnx)');
-    if (params.eval !== 'playout' && !this.guide?.hasValues) {
-      throw new ModelError(`model '${params.model}': eval=${params.eval} needs a network with values (a second output: python -m wonderlab.train writes one)`);
+    this.guide = params.model !== NO_MODEL ? new NetworkGuide(params.model, params.eval) : undefined;
+    if ((params.prior === 'net' || params.eval !== 'playout') && !this.guide) {
+      throw new ModelError(`eval=${params.eval}, prior=${params.prior} read a network: give one (model=NAME.onnx)`);
     }
   }
 

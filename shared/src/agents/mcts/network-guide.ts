@@ -7,9 +7,17 @@
  * finished game's VP.
  */
 import { actionIndex, writeObservation } from '../encoding.js';
-import { VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network } from '../network.js';
+import { ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network } from '../network.js';
+import type { MctsParams } from '../params.js';
 import type { GameState } from '../../engine/index.js';
 import type { MoveKeys } from './arms.js';
+
+/** A ModelError when `eval` scores by the network and the network has no values to score with. */
+export function checkEvalValues(network: Network, evaluation: MctsParams['eval']): void {
+  if (evaluation !== 'playout' && network.valueSize === 0) {
+    throw new ModelError(`model '${network.name}': eval=${evaluation} needs a network with values (a second output: python -m wonderlab.train writes one)`);
+  }
+}
 
 export class NetworkGuide {
   readonly network: Network;
@@ -17,8 +25,9 @@ export class NetworkGuide {
   private input = new Float32Array(0);
   private checkedPlayers = 0;
 
-  constructor(model: string) {
+  constructor(model: string, evaluation: MctsParams['eval']) {
     this.network = loadNetwork(model);
+    checkEvalValues(this.network, evaluation);
   }
 
   /** The observation of seat q in `world`, as the network reads it. */
@@ -34,11 +43,6 @@ export class NetworkGuide {
     const bytes = this.bytes;
     for (let i = 0; i < bytes.length; i++) input[i] = bytes[i];
     return input;
-  }
-
-  /** Whether the network has a value head (eval=net and eval=mix need one). */
-  get hasValues(): boolean {
-    return this.network.valueSize > 0;
   }
 
   /** Every seat's predicted final VP in `world` (seat order), as seat `me` sees it, into `scores`. */
