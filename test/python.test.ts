@@ -2,7 +2,7 @@
  * The Python package (python/): its pytest suite, run here so that the README's one test command
  * covers it. The suite drives the real `wonderlab env` server through PettingZoo's api_test and
  * seed_test and Gymnasium's check_env. The environment is .venv at the repository root, made by
- * python/setup.sh (which .ci/run calls; this test calls it when .venv is missing).
+ * python/setup.sh (which .ci/run calls, and vitest's global setup when .venv is missing).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,10 +14,7 @@ const PYTHON = `${ROOT}.venv/bin/python`;
 
 describe('python package', () => {
   it('passes its pytest suite (api_test, seed_test, check_env, refusals, replay)', () => {
-    if (!existsSync(PYTHON)) {
-      const setup = spawnSync('bash', ['python/setup.sh'], { cwd: ROOT, encoding: 'utf8' });
-      expect(setup.status, setup.stdout + setup.stderr).toBe(0);
-    }
+    expect(existsSync(PYTHON), 'the Python environment (made by vitest\'s global setup, test/support/python-env.ts)').toBe(true);
     // The server the tests start is this checkout's build (tsc -b ran in the typecheck).
     const run = spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'python/tests'], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
     const summary = run.stdout.trim().split('\n').at(-1) ?? '';
