@@ -3,7 +3,7 @@
 // (the earlier runs, history.md) unless --out; confirm.sh collects the confirmation, which
 // REPRODUCTION.md is made from, with --out confirmation:
 //
-//   node reproduction/scripts/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--first-seed S] [--priority P]
+//   node reproduction/scripts/lab.mjs submit  [--url U] [--token T] --presets a,b [--deals N] [--first-seed S] [--priority P] [--pairs FROM-TO]
 //   node reproduction/scripts/lab.mjs collect [--url U] [--partial] [--first-seed S] [--out DIR] [--allow-dirty] [--commit C] [--merge]
 //
 // submit posts each preset (deals.count replaced by --deals, deals.firstSeed by --first-seed when
@@ -18,11 +18,15 @@
 // games, when its first and last game finished, that wall time, games/s, the sweeps sharing the
 // lab meanwhile and the commit that played it (the lab's). With --merge, a preset played in parts
 // (a sweep of the swept values not played yet, named `repro/<preset>/…`) is added to the saved
-// result instead of replacing it (mergeResults).
+// result instead of replacing it (mergeResults). --pairs FROM-TO plays only those of a matchup
+// preset's pairs (indices into its `pairs`, or into every ordered pair, in the sweep's order:
+// first agent, then second), as `repro/<preset>/d<deals>/s<seed>/pairs<FROM>-<TO>`: a table too
+// long for one session's lab is played a few pairs at a time, each part collected with --merge.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Standings, Sweep, parseSweepSpec } from '../../shared/dist/src/index.js';
 
 import { labApi, options } from './lab-client.mjs';
+import { matchupPairs, mergeResults } from './merge.mjs';
 import { provenanceOptions, refusals, shortCommit } from './provenance.mjs';
 
 // The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
@@ -48,6 +52,13 @@ async function submit() {
     if (opt('priority')) spec.priority = Number(opt('priority'));
     // The first seed is in the name so that sweeps of other deals (the fit's, the confirmation's) never share one.
     spec.name = `repro/${preset}/d${spec.deals.count}/s${spec.deals.firstSeed ?? 1}`;
+    if (opt('pairs')) {
+      const [from, to] = opt('pairs').split('-').map(Number);
+      const all = matchupPairs(spec);
+      if (!all || !(from >= 0 && to >= from && to < all.length)) throw new Error(`--pairs ${opt('pairs')}: ${preset} has ${all ? `pairs 0-${all.length - 1}` : 'no matchup'}`);
+      spec.matchup = { ...spec.matchup, pairs: all.slice(from, to + 1) };
+      spec.name += `/pairs${from}-${to}`;
+    }
     if (existing.has(spec.name)) continue;
     const { id, games } = await api('/api/sweeps', spec);
     console.log(`${spec.name}\t${id}\t${games} games`);
@@ -106,50 +117,6 @@ async function collect() {
     console.log(`${s.name}: ${s.counts.done} games (${s.status}) in ${wallSeconds?.toFixed(0)} s -> ${out}${preset}.json`);
   }
   refused.done();
-}
-
-/**
- * A preset played in parts (e.g. some values of a swept parameter now, the rest later): the saved
- * result's cells whose swept values the new sweep does not play are kept beside the new ones, in
- * order of their values, and so are its parameter points; the lab block adds up games and wall time
- * and names both commits, and the provenance keeps both sweeps' records as `parts`. Pooled agents
- * are dropped: they cannot be summed from two sweeps' results.
- */
-function mergeResults(old, fresh) {
-  const key = (cell) => JSON.stringify(cell.swept);
-  const seen = new Set(fresh.cells.map(key));
-  const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
-  const first = (cell) => Object.values(cell.swept)[0];
-  const cells = [...old.cells.filter((c) => !seen.has(key(c))), ...fresh.cells].sort((a, b) => byValue(first(a), first(b))).map((c, index) => ({ ...c, index }));
-  const parameters = fresh.parameters.map((series) => {
-    const before = old.parameters?.find((p) => p.key === series.key);
-    const values = new Set(series.points.map((p) => p.value));
-    const points = [...(before?.points ?? []).filter((p) => !values.has(p.value)), ...series.points].sort((a, b) => byValue(a.value, b.value));
-    const { lines: _, ...rest } = series;
-    return { ...rest, points };
-  });
-  const games = old.lab.games + fresh.lab.games;
-  const wallSeconds = old.lab.wallSeconds + fresh.lab.wallSeconds;
-  const { pooled: _, ...kept } = fresh;
-  return {
-    ...kept,
-    spec: { ...fresh.spec, seats: fresh.spec.seats.map((seat, i) => mergeSweptSeat(old.spec.seats[i], seat)) },
-    cells,
-    parameters,
-    provenance: { parts: [...(old.provenance?.parts ?? [old.provenance ?? null]), fresh.provenance] },
-    lab: { ...fresh.lab, sweep: `${old.lab.sweep} + ${fresh.lab.sweep}`, games, wallSeconds, gamesPerSecond: games / wallSeconds, commit: `${old.lab.commit} + ${fresh.lab.commit}` },
-  };
-}
-
-/** A seat whose swept values were played in two parts: the values of both. */
-function mergeSweptSeat(old, fresh) {
-  if (typeof fresh === 'string' || typeof old === 'string') return fresh;
-  const params = { ...fresh.params };
-  for (const [k, v] of Object.entries(fresh.params ?? {})) {
-    const before = old.params?.[k];
-    if (Array.isArray(v) && Array.isArray(before)) params[k] = [...new Set([...before, ...v])].sort((a, b) => a - b);
-  }
-  return { ...fresh, params };
 }
 
 const commands = { submit, collect };

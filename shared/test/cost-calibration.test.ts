@@ -20,7 +20,7 @@ async function measured(agents: string[], deals: number): Promise<number> {
 }
 
 describe('the CPU estimate', () => {
-  it.each([[['mcts:100,10,100', 'rulebased', 'rulebased']], [['mcts-strong(it=100)', 'rulebased', 'random']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
+  it.each([[['mcts:100,10,100', 'rulebased', 'rulebased']], [['mcts-strong(it=100)', 'rulebased', 'random']], [['minimax', 'rulebased', 'rulebased']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
     const deals = 4;
     const cpu = await measured(agents, deals);
     const shown = expectedCpuSeconds(agents) * deals;

@@ -327,19 +327,20 @@ export const RecordedSearchSchema = z
     iterations: count,
     ms: z.number().min(0).describe('Wall time of the decision, milliseconds.'),
     carried: count.optional().describe('reuse=on: visits the kept subtree brought in; the moves\' visits add up to at most iterations + carried.'),
+    depth: count.optional().describe('Minimax: the depth (plies) searched in every world; iterations are then the nodes searched.'),
     moves: z
       .array(
         z.object({
           move: DecodedMoveSchema,
           visits: count,
-          value: z.number().min(0).max(1).describe('Mean reward of the deciding seat over those visits.'),
+          value: z.number().describe('MCTS: the deciding seat\'s mean reward over those visits, in [0, 1]; minimax: its mean value over the worlds (visits), an estimated VP margin over the best other seat.'),
           votes: count.optional().describe('det=pimc: how many of its trees chose this move.'),
         }),
       )
       .max(8)
-      .describe('The most visited root moves, most visited first; the move played is among them.'),
+      .describe('The most visited root moves (minimax: the best valued), most visited first; the move played is among them.'),
   })
-  .describe("An MCTS decision's root statistics.");
+  .describe("A search's root statistics (MCTS or minimax).");
 
 export const RecordedMoveSchema = DecodedMoveSchema.extend({
   seat: count,

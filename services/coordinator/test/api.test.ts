@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   AggregateFold,
   MAX_PLAYERS,
+  MINIMAX_LIST,
   PARAMETER_LIST,
   agentCatalog,
   SCORE_CATEGORIES,
@@ -411,7 +412,7 @@ describe('a lab playing a small sweep', () => {
     const step = doc.components.schemas.Timeline.properties.steps.items.properties;
     expect(Object.keys(step.scores.items.properties).sort()).toEqual([...SCORE_CATEGORIES, 'total'].sort());
     const search = step.moves.items.properties.search.properties;
-    expect(Object.keys(search)).toEqual(['iterations', 'ms', 'carried', 'moves']);
+    expect(Object.keys(search)).toEqual(['iterations', 'ms', 'carried', 'depth', 'moves']);
     expect(Object.keys(search.moves.items.properties)).toEqual(['move', 'visits', 'value', 'votes']);
   });
 
@@ -678,8 +679,21 @@ describe('a lab playing a small sweep', () => {
     expect(agents.body.parameters.map((p: any) => p.key)).toEqual(PARAMETER_LIST.map((d) => d.key));
     expect(doc.body.paths['/api/schema/agents.json'].get.responses[200].content['application/json'].example).toEqual(agentCatalog());
     const seatObject = schema.body.properties.seats.items.anyOf.find((x: any) => x.type === 'object');
-    expect(Object.keys(seatObject.properties.params.properties)).toEqual(PARAMETER_LIST.map((d) => d.key));
-    for (const def of PARAMETER_LIST) expect(seatObject.properties.params.properties[def.key].description).toContain(def.meaning);
+    // The seat's options are the MCTS table's, then the minimax table's keys MCTS does not have.
+    const minimaxOnly = MINIMAX_LIST.filter((d) => !PARAMETER_LIST.some((m) => m.key === d.key));
+    expect(Object.keys(seatObject.properties.params.properties)).toEqual([...PARAMETER_LIST, ...minimaxOnly].map((d) => d.key));
+    for (const def of [...PARAMETER_LIST, ...minimaxOnly]) expect(seatObject.properties.params.properties[def.key].description).toContain(def.meaning);
+    // Each seat's options are checked against its own kind's table.
+    const minimaxBad = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'minimax', params: { depth: [2, 20] } }, 'random', 'random'], deals: { count: 1 } });
+    expect(minimaxBad.status).toBe(400);
+    expect(minimaxBad.body.field).toBe('seats.0');
+    expect(minimaxBad.body.error).toContain("depth: expected an integer from 1 to 12, got '20'");
+    const mctsKeep = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { keep: 3 } }, 'random', 'random'], deals: { count: 1 } });
+    expect(mctsKeep.status).toBe(400);
+    expect(mctsKeep.body.error).toContain("unknown parameter 'keep'");
+    const minimaxTime = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: ['minimax(time=600)', 'random', 'random'], deals: { count: 1 } });
+    expect(minimaxTime.status).toBe(400);
+    expect(minimaxTime.body.error).toContain('time=600 seconds per move, over this lab\'s limit');
     const badKey = await post(lab, '/api/sweeps/validate', { name: 'x', players: 3, seats: [{ agent: 'mcts', params: { nonsense: 1 } }, 'random', 'random'], deals: { count: 1 } });
     expect(badKey.status).toBe(400);
     expect(badKey.body.field).toBe('seats.0.params.nonsense');

@@ -119,12 +119,20 @@ describe('the New-sweep form and every preset', () => {
       await page.selectOption('#f-seats-0-form', { label: 'agent with options' });
       const options = await page.$$eval('#f-seats-0-params-add option', (os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
       const catalog = (await api(lab.url, '/api/schema/agents.json')).body;
-      expect(options).toEqual(catalog.parameters.map((p: { key: string }) => p.key));
+      // ... and every minimax option too (a key both have, such as depth, once).
+      const minimax = catalog.kinds.find((k: { kind: string }) => k.kind === 'minimax');
+      const mctsKeys = catalog.parameters.map((p: { key: string }) => p.key);
+      expect(options).toEqual([...mctsKeys, ...minimax.parameters.map((p: { key: string }) => p.key).filter((k: string) => !mctsKeys.includes(k))]);
       // An option added starts at the seat's agent's default, from the same table.
       await page.selectOption('#f-seats-0-params-add', 'c');
       const c = catalog.parameters.find((p: { key: string }) => p.key === 'c');
       expect(await page.inputValue('#f-seats-0-params-c')).toBe(c.defaults.mcts);
       expect(((await jsonView(page)) as any).seats[0]).toEqual({ agent: 'mcts', params: { c: Number(c.defaults.mcts) } });
+      // A minimax seat's option starts at minimax's default, from its own table.
+      await page.fill('#f-seats-0-agent', 'minimax');
+      await page.selectOption('#f-seats-0-params-add', 'keep');
+      const keep = minimax.parameters.find((p: { key: string }) => p.key === 'keep');
+      expect(await page.inputValue('#f-seats-0-params-keep')).toBe(keep.default);
     } finally {
       await page.close();
     }

@@ -6,10 +6,12 @@
 import { BURY_RULE, MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, describeRange, formatParam, mctsDefaults, parameterTable } from './params.js';
 import type { MctsKind, MctsParams } from './params.js';
 import { POLICY_AGENT, SIMPLE_AGENTS } from './spec.js';
+import { MINIMAX_AGENT, MINIMAX_LIST, minimaxTable } from './minimax/params.js';
 
 const kinds = (): [string, string][] => [
   ...Object.entries(SIMPLE_AGENTS),
   ...MCTS_KINDS.map((k): [string, string] => [`${k}:IT,TIME,DEPTH or ${k}(key=value,…)`, MCTS_AGENTS[k].summary]),
+  [`minimax(key=value,…)`, `${MINIMAX_AGENT.summary} (${MINIMAX_AGENT.docs})`],
   [`policy(model=NAME.onnx,temp=T)`, `${POLICY_AGENT.summary}; model: ${POLICY_AGENT.keys.model}; temp: ${POLICY_AGENT.keys.temp} (docs/python.md#policies-in-the-lab)`],
 ];
 
@@ -31,6 +33,8 @@ export function agentsMarkdown(): string {
   }
   lines.push('', `The card a grouped discard or stage arm uses (the *bury rule*): ${BURY_RULE}.`, '');
   for (const k of MCTS_KINDS) lines.push(`- \`${k}\`: ${MCTS_AGENTS[k].summary}; ${overrides(k) ? `\`${overrides(k)}\`` : 'the defaults'}; where its values come from: [${MCTS_AGENTS[k].docs}](${MCTS_AGENTS[k].docs}).`);
+  lines.push('', '`minimax` options:', '', '| key | range | default | meaning |', '| --- | --- | --- | --- |');
+  for (const def of MINIMAX_LIST) lines.push(`| \`${def.key}\` | ${describeRange(def).replace(/\|/g, '\\|')} | ${formatParam(def.default)} | ${def.meaning.replace(/\|/g, '\\|')} |`);
   return lines.join('\n');
 }
 
@@ -43,6 +47,8 @@ export function agentsText(): string {
     const values = MCTS_KINDS.map((k) => formatParam(mctsDefaults(k)[def.field]));
     out.push(`  ${def.key}=  ${describeRange(def)}; default ${values.join(' / ')}`, `      ${def.meaning}`);
   }
+  out.push('', 'minimax options:');
+  for (const def of MINIMAX_LIST) out.push(`  ${def.key}=  ${describeRange(def)}; default ${formatParam(def.default)}`, `      ${def.meaning}`);
   out.push('', `grouped arms bury ${BURY_RULE}.`, '', 'named MCTS agents (their values apart from the defaults; where they come from):');
   for (const k of MCTS_KINDS) out.push(`  ${k}  ${overrides(k) || 'the defaults'}`, `      ${MCTS_AGENTS[k].docs}`);
   return out.join('\n');
@@ -54,6 +60,7 @@ export function agentCatalog() {
     kinds: [
       ...Object.entries(SIMPLE_AGENTS).map(([kind, summary]) => ({ kind, summary, mcts: false })),
       ...MCTS_KINDS.map((kind) => ({ kind, summary: MCTS_AGENTS[kind].summary, docs: MCTS_AGENTS[kind].docs, mcts: true })),
+      { kind: MINIMAX_AGENT.kind, summary: MINIMAX_AGENT.summary, docs: MINIMAX_AGENT.docs, mcts: false, parameters: minimaxTable() },
       { kind: POLICY_AGENT.kind, summary: POLICY_AGENT.summary, docs: 'docs/python.md#policies-in-the-lab', mcts: false, keys: POLICY_AGENT.keys },
     ],
     parameters: parameterTable(),

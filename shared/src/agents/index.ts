@@ -2,6 +2,7 @@
  * Agents: one interface (types.ts), specs parsed from strings (spec.ts), and the factory.
  */
 import { MctsAgent } from './mcts/agent.js';
+import { MinimaxAgent } from './minimax/agent.js';
 import { RandomAgent } from './random.js';
 import { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
 import { parseAgentSpec, type AgentSpec } from './spec.js';
@@ -13,6 +14,8 @@ export * from './params.js';
 export { agentCatalog, agentsMarkdown, agentsText } from './describe.js';
 export { decisionContext } from './context.js';
 export { MctsAgent } from './mcts/agent.js';
+export { MinimaxAgent } from './minimax/agent.js';
+export { MINIMAX_AGENT, MINIMAX_LIST, MINIMAX_PARAMETERS, minimaxDefaults, minimaxTable, type MinimaxParams } from './minimax/params.js';
 export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
 export { MODEL_NAME, ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, modelPath, modelsDir, type Network } from './network.js';
@@ -63,6 +66,8 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
     case 'mcts-robilliard':
     case 'mcts-strong':
       return new MctsAgent(s.params, options);
+    case 'minimax':
+      return new MinimaxAgent(s.minimax, options);
     case 'policy':
       return new PolicyAgent(loadNetwork(s.model), s.temp);
   }

@@ -31,6 +31,9 @@ const choice = <const T extends readonly string[]>(key: string, name: string, va
 const perAge = (key: string, name: string, min: number, max: number, def: PerAge, meaning: string): ParamDef<PerAge> => ({ key, name, type: 'perAge', min, max, default: def, meaning });
 const model = (key: string, name: string, meaning: string): ParamDef<string> => ({ key, name, type: 'model', default: NO_MODEL, meaning });
 
+/** The definitions' constructors, for other agents' tables (minimax/params.ts). */
+export { integer as integerParam, number as numberParam, choice as choiceParam };
+
 /** A model option's value when the search reads no network. */
 export const NO_MODEL = 'none';
 
@@ -163,9 +166,9 @@ export function parameterByKey(key: string): (ParamDef & { field: MctsField }) |
   return PARAMETER_LIST.find((def) => def.key === key);
 }
 
-/** The table as data, for the API (OpenAPI, the dashboard) and tests. */
-export function parameterTable() {
-  return PARAMETER_LIST.map((def) => ({
+/** An option's definition as data (its meaning apart), for the API's tables of any agent's options. */
+export function parameterRow(def: ParamDef & { field: string }) {
+  return {
     key: def.key,
     name: def.name,
     field: def.field,
@@ -173,6 +176,13 @@ export function parameterTable() {
     ...(def.min !== undefined ? { min: def.min, max: def.max } : {}),
     ...(def.values ? { values: [...def.values] } : {}),
     range: describeRange(def),
+  };
+}
+
+/** The table as data, for the API (OpenAPI, the dashboard) and tests. */
+export function parameterTable() {
+  return PARAMETER_LIST.map((def) => ({
+    ...parameterRow(def),
     defaults: Object.fromEntries(MCTS_KINDS.map((kind) => [kind, formatParam(mctsDefaults(kind)[def.field])])) as Record<MctsKind, string>,
     meaning: def.meaning,
   }));

@@ -14,6 +14,7 @@
 import { MODEL_NAME } from './network.js';
 import { z } from 'zod';
 import { MCTS_AGENTS, MCTS_KINDS, NO_MODEL, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
+import { MINIMAX_AGENT, MINIMAX_LIST, minimaxDefaults, type MinimaxField, type MinimaxParams } from './minimax/params.js';
 
 export type { MctsParams } from './params.js';
 
@@ -37,12 +38,13 @@ export const POLICY_AGENT = {
   },
 } as const;
 
-export const AGENT_KINDS = [...(Object.keys(SIMPLE_AGENTS) as SimpleKind[]), ...MCTS_KINDS, POLICY_AGENT.kind] as const;
-export type AgentKind = SimpleKind | MctsKind | 'policy';
+export const AGENT_KINDS = [...(Object.keys(SIMPLE_AGENTS) as SimpleKind[]), ...MCTS_KINDS, MINIMAX_AGENT.kind, POLICY_AGENT.kind] as const;
+export type AgentKind = SimpleKind | MctsKind | 'minimax' | 'policy';
 
 export type AgentSpec =
   | { kind: SimpleKind; text: string }
   | { kind: MctsKind; text: string; params: MctsParams }
+  | { kind: 'minimax'; text: string; minimax: MinimaxParams }
   | { kind: 'policy'; text: string; model: string; temp: number };
 
 /** Defaults of `mcts`: our reading of the thesis's agent. */
@@ -84,6 +86,8 @@ function valueSchema(def: ParamDef): z.ZodType<unknown, string> {
 
 const BY_KEY = new Map(PARAMETER_LIST.map((def) => [def.key, { def, schema: valueSchema(def) }]));
 const KNOWN_KEYS = PARAMETER_LIST.map((def) => def.key).join(', ');
+const MINIMAX_BY_KEY = new Map(MINIMAX_LIST.map((def) => [def.key, { def, schema: valueSchema(def) }]));
+const MINIMAX_KEYS = MINIMAX_LIST.map((def) => def.key).join(', ');
 
 function fail(text: string, detail: string): never {
   throw new SpecError(`agent '${text}': ${detail}`);
@@ -126,6 +130,7 @@ export function parseAgentSpec(input: string): AgentSpec {
   const positional = m[2];
   const keyed = m[3];
   if (kind === 'policy') return parsePolicy(text, positional, keyed);
+  if (kind === 'minimax') return parseMinimax(text, positional, keyed);
   if (!isMctsKind(kind)) {
     if ((positional ?? keyed ?? '').trim() !== '') fail(text, `'${kind}' takes no parameters`);
     return { kind, text };
@@ -143,16 +148,38 @@ export function parseAgentSpec(input: string): AgentSpec {
         raw[key] = parts[i];
       }
     });
-  } else if (keyed !== undefined && keyed.trim() !== '') {
-    for (const pair of keyed.split(',')) {
-      const eq = pair.indexOf('=');
-      if (eq < 0) fail(text, `expected key=value, got '${pair.trim()}'`);
-      const key = pair.slice(0, eq).trim().toLowerCase();
-      if (key in raw) fail(text, `parameter '${key}' given twice`);
-      raw[key] = pair.slice(eq + 1).trim();
-    }
+    return { kind, text, params: parseParams(text, kind, raw) };
   }
-  return { kind, text, params: parseParams(text, kind, raw) };
+  return { kind, text, params: parseParams(text, kind, keyedPairs(text, keyed ?? '')) };
+}
+
+/** The key=value pairs of a keyed spec's parentheses, keys lower-cased, each at most once. */
+function keyedPairs(text: string, keyed: string): Record<string, string> {
+  // Without a prototype, '__proto__' is just an unknown key (see parseAgentSpec).
+  const raw: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (keyed.trim() === '') return raw;
+  for (const pair of keyed.split(',')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) fail(text, `expected key=value, got '${pair.trim()}'`);
+    const key = pair.slice(0, eq).trim().toLowerCase();
+    if (key in raw) fail(text, `parameter '${key}' given twice`);
+    raw[key] = pair.slice(eq + 1).trim();
+  }
+  return raw;
+}
+
+/** `minimax` or `minimax(depth=3,worlds=4,…)`: keyed only, every key of its table. */
+function parseMinimax(text: string, positional: string | undefined, keyed: string | undefined): AgentSpec {
+  if (positional !== undefined) fail(text, "expected 'minimax' or 'minimax(key=value,…)' (keys: " + MINIMAX_KEYS + ')');
+  const params = minimaxDefaults() as Record<MinimaxField, unknown>;
+  for (const [key, value] of Object.entries(keyedPairs(text, keyed ?? ''))) {
+    const known = MINIMAX_BY_KEY.get(key);
+    if (!known) fail(text, `unknown parameter '${key}' (known: ${MINIMAX_KEYS})`);
+    const result = known.schema.safeParse(value);
+    if (!result.success) fail(text, `${key}: expected ${describeRange(known.def)}, got '${value.trim()}'`);
+    params[known.def.field] = result.data;
+  }
+  return { kind: 'minimax', text, minimax: params as MinimaxParams };
 }
 
 /** `policy(model=NAME, temp=T)`: keyed only, the model required. */
@@ -203,6 +230,11 @@ export function parseAgentList(input: string): AgentSpec[] {
  */
 export function canonicalSpec(spec: AgentSpec): string {
   if (spec.kind === 'policy') return `policy(model=${spec.model}${spec.temp !== 0 ? `,temp=${spec.temp}` : ''})`;
+  if (spec.kind === 'minimax') {
+    const defaults = minimaxDefaults();
+    const parts = MINIMAX_LIST.filter((def) => formatParam(spec.minimax[def.field]) !== formatParam(defaults[def.field])).map((def) => `${def.key}=${formatParam(spec.minimax[def.field])}`);
+    return parts.length === 0 ? 'minimax' : `minimax(${parts.join(',')})`;
+  }
   if (!isMctsKind(spec.kind) || !('params' in spec)) return spec.kind;
   const defaults = mctsDefaults(spec.kind);
   const parts: string[] = [];

@@ -37,7 +37,7 @@ export interface DecisionContext {
 
 export interface Decision {
   move: number;
-  /** Search iterations run (MCTS). */
+  /** Search iterations run (MCTS), or nodes searched (minimax). */
   iterations?: number;
   /** True when a time limit stopped the search before its iteration budget. */
   cutShort?: boolean;
@@ -52,7 +52,10 @@ export interface RootMoveStatistics {
   /** The legal move (for a grouped arm, the card its bury rule picks). */
   move: number;
   visits: number;
-  /** Mean reward of the deciding seat over those visits, in [0, 1]. */
+  /**
+   * MCTS: the deciding seat's mean reward over those visits, in [0, 1]. Minimax: its mean value over
+   * the worlds (visits), its estimated VP margin over the best other seat.
+   */
   value: number;
   /** det=pimc: how many of the trees chose it (their votes can decide the move). */
   votes?: number;
@@ -60,8 +63,10 @@ export interface RootMoveStatistics {
 
 /** A search's root statistics: enough to explain its move beside it. */
 export interface SearchStatistics {
-  /** Iterations run for this decision. */
+  /** Iterations run for this decision (minimax: nodes searched). */
   iterations: number;
+  /** Minimax: the deepest depth (plies) every world was searched to. */
+  depth?: number;
   /**
    * reuse=on: visits the kept subtree already had when the search began, so the moves' visits
    * add up to at most iterations + carried.

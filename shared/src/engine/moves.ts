@@ -94,13 +94,17 @@ export function nextStage(s: GameState, p: number) {
 /** Seats that choose a move now. */
 export function actingSeats(s: GameState): number[] {
   const seats: number[] = [];
-  if (s.phase === PHASE_OVER) return seats;
-  for (let p = 0; p < s.n; p++) {
-    if (s.phase === PHASE_TURN) seats.push(p);
-    else if (s.phase === PHASE_SEVENTH && s.handLen[p] === 1 && s.pendingSeventh === p) seats.push(p);
-    else if (s.phase === PHASE_DISCARD_BUILD && s.pendingDiscardBuilds[p] > 0) seats.push(p);
-  }
+  for (let p = 0; p < s.n; p++) if (seatActs(s, p)) seats.push(p);
   return seats;
+}
+
+/** Whether seat p chooses a move now (one of actingSeats), without a list: for search loops. */
+export function seatActs(s: GameState, p: number): boolean {
+  return (
+    s.phase === PHASE_TURN ||
+    (s.phase === PHASE_SEVENTH && s.handLen[p] === 1 && s.pendingSeventh === p) ||
+    (s.phase === PHASE_DISCARD_BUILD && s.pendingDiscardBuilds[p] > 0)
+  );
 }
 
 /** Payments listed in 'all' mode: a card's builds, and the stage's (stale past the count in hand). */

@@ -28,6 +28,8 @@ export interface RecordedSearch {
   ms: number;
   /** reuse=on: visits the kept subtree brought in (the moves' visits add up to at most iterations + carried). */
   carried?: number;
+  /** Minimax: the depth (plies) searched; iterations are then the nodes searched. */
+  depth?: number;
   /** The most visited root moves (at most 8), most visited first; the move played is among them. */
   moves: RecordedRootMove[];
 }
@@ -36,7 +38,10 @@ export interface RecordedRootMove {
   /** Written as recorded moves are (card, age, action, payments), without the seat. */
   move: DecodedMove;
   visits: number;
-  /** Mean reward of the deciding seat over those visits, in [0, 1] (3 decimals). */
+  /**
+   * MCTS: mean reward of the deciding seat over those visits, in [0, 1]; minimax: its mean value
+   * over the worlds (visits), the estimated VP margin over the best other seat (3 decimals).
+   */
   value: number;
   /** det=pimc: how many of its trees chose this move. */
   votes?: number;

@@ -40,7 +40,7 @@ function searchList(search, played) {
   return el(
     'div',
     { class: 'search' },
-    el('div', { class: 'search-effort' }, `search: ${search.iterations} iterations${carried}, ${search.ms} ms`),
+    el('div', { class: 'search-effort' }, search.depth !== undefined ? `minimax: depth ${search.depth}, ${search.iterations} nodes, ${search.ms} ms` : `search: ${search.iterations} iterations${carried}, ${search.ms} ms`),
     el(
       'ol',
       {},
@@ -52,7 +52,7 @@ function searchList(search, played) {
           { class: chosen ? 'chosen' : undefined, title: chosen ? 'the move played' : undefined },
           chosen ? '▶ ' : '',
           moveText(m.move),
-          el('span', { class: 'search-stats' }, ` — ${m.visits} visits · mean ${m.value.toFixed(3)}${votes}`),
+          el('span', { class: 'search-stats' }, search.depth !== undefined ? ` — value ${m.value.toFixed(2)} VP over ${m.visits} worlds` : ` — ${m.visits} visits · mean ${m.value.toFixed(3)}${votes}`),
         );
       }),
     ),

@@ -25,20 +25,30 @@ const [schema, catalog, presets] = await Promise.all([
 /** Suggestion lists: agent kinds for agent specs, an option's values for a choice option. */
 function decorate(input, node, path) {
   if (node.format === 'agent-spec' || node.format === 'agent-kind') input.setAttribute('list', 'agent-kinds');
-  const option = path.length === 4 && path[0] === 'seats' && path[2] === 'params' ? catalog?.parameters.find((p) => p.key === path[3]) : undefined;
+  const option = path.length === 4 && path[0] === 'seats' && path[2] === 'params' ? optionOf(specForm.doc.seats?.[path[1]]?.agent, path[3]) : undefined;
   if (option?.values) {
-    const listId = `option-values-${option.key}`;
+    const listId = `option-values-${option.kind}-${option.key}`;
     if (!document.getElementById(listId)) document.body.append(el('datalist', { id: listId }, ...option.values.map((v) => el('option', { value: v }))));
     input.setAttribute('list', listId);
   }
 }
 
+/** The minimax agent's entry of the catalogue (its own option table), if the lab has it. */
+const minimaxKind = () => catalog?.kinds.find((k) => k.kind === 'minimax');
+
+/** Option `key` of agent `kind` from the lab's tables (minimax has its own), with the kind it was read for. */
+function optionOf(kind, key) {
+  if (!catalog) return undefined;
+  const option = kind === 'minimax' ? minimaxKind()?.parameters.find((p) => p.key === key) : catalog.parameters.find((p) => p.key === key);
+  return option && { ...option, kind: kind === 'minimax' ? 'minimax' : 'mcts' };
+}
+
 /** An option added to a seat starts at that agent kind's default (from the parameter table). */
 function initial(path) {
   if (path[0] !== 'seats' || path[2] !== 'params' || !catalog) return undefined;
-  const option = catalog.parameters.find((p) => p.key === path[3]);
   const kind = specForm.doc.seats?.[path[1]]?.agent;
-  const text = option?.defaults[kind] ?? option?.defaults.mcts;
+  const option = optionOf(kind, path[3]);
+  const text = kind === 'minimax' ? option?.default : (option?.defaults[kind] ?? option?.defaults.mcts);
   return text === undefined ? undefined : parseScalar(text, new Set(['number', 'string']));
 }
 
@@ -76,6 +86,14 @@ function showAgentOptions() {
     ...catalog.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), ...named.map((k) => el('td', {}, p.defaults[k])), el('td', {}, ...withCode(p.meaning)))),
   );
   $('#bury-rule').replaceChildren(...withCode(`A grouped discard or stage arm uses ${catalog.buryRule}.`));
+  const minimax = minimaxKind();
+  const own = $('#minimax-options-table');
+  own.hidden = !minimax;
+  if (!minimax) return;
+  own.querySelector('thead').replaceChildren(el('tr', {}, ...['key', 'range', 'default', 'meaning'].map((h) => el('th', { scope: 'col' }, h))));
+  own.querySelector('tbody').replaceChildren(
+    ...minimax.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), el('td', {}, p.default), el('td', {}, ...withCode(p.meaning)))),
+  );
 }
 
 function clearErrors() {

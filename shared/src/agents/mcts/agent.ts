@@ -13,14 +13,13 @@
  */
 import {
   MAX_PLAYERS,
-  PHASE_DISCARD_BUILD,
-  PHASE_SEVENTH,
   PHASE_TURN,
   Rng,
   clone,
   copyState,
   legalMoves,
   scoreSeat,
+  seatActs,
   step,
   type GameState,
 } from '../../engine/index.js';
@@ -34,10 +33,6 @@ import { searchStatistics } from './statistics.js';
 import { NetworkGuide, keyPriors } from './network-guide.js';
 import { Node, rankRootMoves, selectByPrior, selectChild, type RootMove } from './tree.js';
 
-const acts = (s: GameState, p: number): boolean =>
-  s.phase === PHASE_TURN ||
-  (s.phase === PHASE_SEVENTH && s.pendingSeventh === p) ||
-  (s.phase === PHASE_DISCARD_BUILD && s.pendingDiscardBuilds[p] > 0);
 
 export class MctsAgent implements Agent {
   readonly moveMode: 'cheapest' | 'all';
@@ -179,7 +174,7 @@ export class MctsAgent implements Agent {
     while (!expanded && !world.isOver() && turns < p.depth) {
       for (let k = 0; k < n; k++) {
         const q = me + k < n ? me + k : me + k - n;
-        if (!acts(world, q)) continue;
+        if (!seatActs(world, q)) continue;
         if (p.tree === 'joint' && q !== me) {
           moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
           continue;
@@ -222,7 +217,7 @@ export class MctsAgent implements Agent {
     } else {
       // Playout.
       while (!world.isOver() && turns < p.depth) {
-        for (let q = 0; q < n; q++) if (acts(world, q)) moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
+        for (let q = 0; q < n; q++) if (seatActs(world, q)) moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
         if (world.phase === PHASE_TURN) turns++;
         step(world, moves);
       }

@@ -14,6 +14,7 @@ export function loggedSearch(search: SearchStatistics, ms: number): Omit<LoggedS
     iterations: search.iterations,
     ms: round(ms, 1),
     ...(search.carried !== undefined ? { carried: search.carried } : {}),
+    ...(search.depth !== undefined ? { depth: search.depth } : {}),
     moves: search.moves.map((m) => ({
       move: m.move,
       visits: m.visits,

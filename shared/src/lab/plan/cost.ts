@@ -16,7 +16,7 @@
  * worker's grace need (gameSeconds). The CPU a game really uses — what a sweep costs, shown at
  * submit — is CPU_SHARE of it (expectedCpuSeconds).
  */
-import { parseAgentSpec, type MctsParams } from '../../agents/index.js';
+import { parseAgentSpec, type MctsParams, type MinimaxParams } from '../../agents/index.js';
 
 /**
  * µs per iteration when every seat's simulated moves follow one policy, at 3 and at 7 players
@@ -47,6 +47,7 @@ const GAME_BASE_MS: readonly [number, number] = [2, 4];
 
 /** Decisions of one seat in one Age (seven cards, the last one discarded). */
 const DECISIONS_PER_AGE = 6;
+const AGES = 3;
 
 const byPlayers = ([at3, at7]: readonly [number, number], players: number) => at3 + ((at7 - at3) * (players - 3)) / 4;
 
@@ -73,9 +74,39 @@ export function decisionSeconds(params: MctsParams, players: number): [number, n
   }) as [number, number, number];
 }
 
+/**
+ * A minimax decision's cost, as the bound (a busy worker's wall time, so CPU over CPU_SHARE), at 3
+ * and 7 players: µs per world (its draw, and the turn completed after each root move) and µs per
+ * node of the estimated tree. Fitted to thread CPU measured at 3 players (minimax against two
+ * rulebased, 6 games each): 170 µs of CPU per world and 1.8 per node give 0.72 / 1.59 / 59.6 /
+ * 425 / 10.1 / 21.8 ms per decision where depth=1 / the defaults / depth=6 / depth=9,keep=3 /
+ * keep=0,worlds=16 / depth=4,worlds=20 took 0.69 / 2.22 / 32.1 / 166 / 7.2 / 17.9 ms: close for
+ * shallow searches, high for deep ones (alpha-beta prunes what the estimate counts). 7 players:
+ * scaled as MCTS's iterations are (more seats to list moves and score for).
+ */
+const MINIMAX_WORLD_MICROS: readonly [number, number] = [425, 1000];
+const MINIMAX_NODE_MICROS: readonly [number, number] = [4.5, 10];
+
+/** The root's moves (keys) of an average decision, and a node's below the root with keep=0. */
+const MINIMAX_BRANCHING = 6;
+
+/**
+ * Estimated CPU seconds of one minimax decision (the bound): `worlds` × (a world's own cost + the
+ * nodes of a tree with MINIMAX_BRANCHING moves at the root and `keep` below, depths 1 to depth as
+ * iterative deepening searches them, no credit for alpha-beta), capped by `time`.
+ */
+export function minimaxDecisionSeconds(params: MinimaxParams, players: number): number {
+  const k = params.keep > 0 ? Math.min(params.keep, MINIMAX_BRANCHING) : MINIMAX_BRANCHING;
+  let nodes = 0;
+  for (let d = 1; d <= params.depth; d++) nodes += MINIMAX_BRANCHING * k ** (d - 1);
+  const seconds = (params.worlds * (byPlayers(MINIMAX_WORLD_MICROS, players) + nodes * byPlayers(MINIMAX_NODE_MICROS, players))) / 1e6;
+  return params.time > 0 ? Math.min(params.time, seconds) : seconds;
+}
+
 /** Estimated CPU seconds one agent (a spec string) thinks in a game of `players` seats. */
 export function agentSeconds(text: string, players: number): number {
   const spec = parseAgentSpec(text);
+  if (spec.kind === 'minimax') return AGES * DECISIONS_PER_AGE * minimaxDecisionSeconds(spec.minimax, players);
   if (!('params' in spec)) return 0;
   return decisionSeconds(spec.params, players).reduce((sum, perDecision) => sum + DECISIONS_PER_AGE * perDecision, 0);
 }

@@ -91,8 +91,12 @@ export interface AgentSource {
   parsed?: AgentSpec;
 }
 
-/** An MCTS agent's per-move budget against MAX_MOVE_ITERATIONS and MAX_MOVE_SECONDS. */
+/** An MCTS agent's per-move budget against MAX_MOVE_ITERATIONS and MAX_MOVE_SECONDS; a minimax agent's time cap against MAX_MOVE_SECONDS. */
 export function moveProblem(source: AgentSource, spec: AgentSpec, limits: SweepLimits): LimitProblem | undefined {
+  if (spec.kind === 'minimax' && spec.minimax.time > limits.maxMoveSeconds) {
+    const field = source.keys?.includes('time') ? `${source.field}.params.time` : source.field;
+    return { field, message: `agent '${source.text}': time=${spec.minimax.time} seconds per move, over this lab's limit of ${limits.maxMoveSeconds} (${LIMIT_SETTINGS.maxMoveSeconds})` };
+  }
   if (!('params' in spec)) return undefined;
   const p = spec.params;
   const at = (key: string) => (source.keys?.includes(key) ? `${source.field}.params.${key}` : source.field);

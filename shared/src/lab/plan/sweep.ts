@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { PARAMETER_LIST, agentModel, checkAgentModel, describeRange, loadNetwork, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
+import { MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, describeRange, loadNetwork, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
@@ -18,16 +18,23 @@ import { Tournament, type TournamentOptions } from '../game/tournament.js';
 
 const scalar = z.union([z.number(), z.string()]);
 
-/** An MCTS option's value, or a list of values to sweep. */
+/** An agent option's value, or a list of values to sweep. */
 const paramValue = z.union([scalar, z.array(scalar).min(1)]);
 
-/** The MCTS options by their spec keys, from the agents' parameter table. */
+/**
+ * The MCTS and minimax options by their spec keys, from the agents' parameter tables (a key both
+ * have, such as depth, is described as MCTS reads it; the seat's spec checks each key against
+ * its own kind).
+ */
 const ParamsSchema = z.strictObject(
-  Object.fromEntries(PARAMETER_LIST.map((def) => [def.key, paramValue.optional().describe(`${def.meaning} (${describeRange(def)}; a list sweeps it)`)])),
+  Object.fromEntries([
+    ...PARAMETER_LIST.map((def) => [def.key, paramValue.optional().describe(`${def.meaning} (${describeRange(def)}; a list sweeps it)`)]),
+    ...MINIMAX_LIST.filter((def) => !PARAMETER_LIST.some((m) => m.key === def.key)).map((def) => [def.key, paramValue.optional().describe(`minimax: ${def.meaning} (${describeRange(def)}; a list sweeps it)`)]),
+  ]),
 );
 
 /** An agent spec string (`mcts:500,10,100`, `mcts(it=250,c=0.4)`, `rulebased`): forms offer the agent kinds for it. */
-const agentSpec = (title: string) => z.string().min(1).meta({ title, format: 'agent-spec', description: "an agent spec: `mcts:IT,TIME,DEPTH`, `mcts(key=value,…)` with any MCTS option, or a rule-based or random agent's name" });
+const agentSpec = (title: string) => z.string().min(1).meta({ title, format: 'agent-spec', description: "an agent spec: `mcts:IT,TIME,DEPTH`, `mcts(key=value,…)` with any MCTS option, `minimax(key=value,…)`, `policy(model=…)`, or a rule-based or random agent's name" });
 
 /** A pair of seats (0-based), e.g. the two compared in a swap or a matchup. */
 const seatPair = (title: string, description: string) => z.tuple([z.number().int(), z.number().int()]).meta({ title, description });
@@ -37,8 +44,8 @@ const SeatSchema = z.union([
   agentSpec('agent spec'),
   z
     .strictObject({
-      agent: z.string().min(1).meta({ title: 'agent', format: 'agent-kind', description: 'the MCTS agent kind the options apply to' }),
-      params: ParamsSchema.optional().meta({ title: 'options', description: 'MCTS options by key; a list of values sweeps the option (one cell per value)' }),
+      agent: z.string().min(1).meta({ title: 'agent', format: 'agent-kind', description: 'the MCTS or minimax agent kind the options apply to' }),
+      params: ParamsSchema.optional().meta({ title: 'options', description: 'MCTS or minimax options by key; a list of values sweeps the option (one cell per value)' }),
     })
     .meta({ title: 'agent with options' }),
 ]).meta({ title: 'seat' });
