@@ -9,8 +9,9 @@ import express from 'express';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { allowedHosts, securityHeaders } from '@wonderlab/shared/http';
-import { accessLog, type AccessLogMode, type GameJobData, type OutageLog, type SweepStore } from '@wonderlab/shared/store';
-import type { LimitsConfig } from './config.js';
+import { accessLog, type AccessLogMode, type GameJobData, type OutageLog, type PlayStore, type SweepStore } from '@wonderlab/shared/store';
+import type { PlayTables } from '@wonderlab/shared';
+import { sweepLimits, type LimitsConfig } from './config.js';
 import { SweepEvents } from './events.js';
 import type { Feeder } from './feeder.js';
 import { errorHandler, jsonBody, noSuchRoute, requestDeadline, requireJsonContentType, requireToken } from './http.js';
@@ -23,6 +24,7 @@ import { summaryRoutes } from './routes/summary.js';
 import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
+import { playRoutes } from './routes/play.js';
 import type { LadderService } from './ladder.js';
 import type { SweepStatistics } from './statistics.js';
 import type { LabHealth } from './lab-health.js';
@@ -56,6 +58,8 @@ export interface AppOptions {
   statistics: SweepStatistics;
   /** Extra routes (the dashboard, in `wonderlab serve`), mounted before the 404 handler. */
   mount?: (app: express.Express) => void;
+  /** The play page's games (their store and the thread their agents think on); without them, /api/play is not served. */
+  play?: { store: PlayStore; tables: PlayTables };
 }
 
 export function createApp(o: AppOptions): { app: express.Express; close: () => void } {
@@ -71,6 +75,8 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // Before any route, so that refusals and errors carry the headers too.
   app.use(securityHeaders());
   app.use(allowedHosts(o.allowedHosts ?? []));
+  // Before the request deadline: a move waits for the agents of its step to think (each within the per-move limits).
+  if (o.play) app.use(playRoutes({ plays: o.play.store, tables: o.play.tables, limits: sweepLimits(limits), requireToken: requireToken(o.apiToken), json: jsonBody(limits), contentType: requireJsonContentType }));
   app.use(requestDeadline(o.requestTimeoutMs));
   app.use('/api', requireJsonContentType);
 

@@ -73,6 +73,8 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   REQUEST_TIMEOUT_MS: positiveInt(10_000),
   /** A Redis command of the API that gets no reply by then fails (and its request gets a 503). */
   REDIS_COMMAND_TIMEOUT_MS: positiveInt(5000),
+  /** Seconds a play-page game in progress is kept after its last move (a finished one is kept for good). */
+  PLAY_IDLE_SECONDS: positiveInt(86_400),
 }).extend(LimitsEnvSchema.shape);
 
 export type CoordinatorConfig = z.infer<typeof CoordinatorEnvSchema>;

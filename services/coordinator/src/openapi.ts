@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SweepSpecSchema, agentCatalog } from '@wonderlab/shared';
 import * as api from './api-schemas.js';
+import { PlayCreateSchema, PlayHintSchema, PlayMoveSchema } from './routes/play.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
 
@@ -25,6 +26,9 @@ const JSON_RULE = 'Send `Content-Type: application/json`, even without a body: a
 const query = (...names: string[]) => names.map((name) => ({ name, in: 'query', schema: { type: 'integer', minimum: 0 } }));
 
 export const openApiDocument = once(makeOpenApiDocument);
+
+/** The play page's game token. */
+const playToken = { name: 'X-Play-Token', in: 'header', required: true, schema: { type: 'string' }, description: 'the token the game was created with' };
 
 function makeOpenApiDocument(): object {
   const action = (summary: string) => ({
@@ -60,6 +64,9 @@ function makeOpenApiDocument(): object {
         Ladder: json(api.LadderResponse),
         RecordedMove: json(api.RecordedMoveSchema),
         Timeline: json(api.TimelineSchema),
+        PlayCreate: json(PlayCreateSchema, 'input'),
+        PlayMove: json(PlayMoveSchema, 'input'),
+        PlayHint: json(PlayHintSchema, 'input'),
       },
     },
     paths: {
@@ -167,6 +174,44 @@ function makeOpenApiDocument(): object {
           responses: { 200: { description: 'The ladder', content: content('Ladder') }, 400: error('Bad anchor') },
         },
       },
+      '/api/play': {
+        post: {
+          summary: 'A new game against agents (the play page): your seat, an agent spec per other seat, optionally a seed and the wonders. The reply has the game\'s id, its token (send it as X-Play-Token) and your first view.',
+          description: JSON_RULE,
+          security: bearer,
+          requestBody: { required: true, content: content('PlayCreate') },
+          responses: { 201: { description: '{ id, token, url, view }' }, 400: error('A bad field, named'), 401: error('Missing or wrong API token'), 415: error(NEEDS_JSON) },
+        },
+        get: { summary: 'The finished games of the play page, the latest first', responses: { 200: { description: '{ games }' } } },
+      },
+      '/api/play/{id}': {
+        get: {
+          summary: "Your view of a game (X-Play-Token): your hand with every legal use of each card and its payments, every city as the rules show it, your neighbours' trade prices, the public log with each agent's search statistics, and once it is over the result",
+          parameters: [idParam, playToken],
+          responses: { 200: { description: 'The view' }, 401: error('No X-Play-Token'), 403: error('Not this game\'s token'), 404: error('No such game (or it expired)') },
+        },
+      },
+      '/api/play/{id}/move': {
+        post: {
+          summary: 'Your move (a code from the view\'s hand); the agents of the same step choose without seeing it, then the game goes on to your next move. A move that is not legal is refused and changes nothing.',
+          description: JSON_RULE,
+          parameters: [idParam, playToken],
+          requestBody: { required: true, content: content('PlayMove') },
+          responses: { 200: { description: 'The view after the move' }, 400: error('Not one of your legal moves now (field: move)'), 401: error('No X-Play-Token'), 403: error('Not this game\'s token'), 404: error('No such game'), 409: error('Another request moved the game first: reload'), 415: error(NEEDS_JSON) },
+        },
+      },
+      '/api/play/{id}/hint': {
+        post: {
+          summary: 'What an agent would play in your place, from your information only (the same whatever the hidden cards are), with its search statistics',
+          description: JSON_RULE,
+          parameters: [idParam, playToken],
+          requestBody: { required: true, content: content('PlayHint') },
+          responses: { 200: { description: '{ agent, move, search, ms }' }, 400: error('A bad agent spec, or not your move'), 401: error('No X-Play-Token'), 403: error('Not this game\'s token'), 404: error('No such game'), 415: error(NEEDS_JSON) },
+        },
+      },
+      '/api/play/{id}/game': { get: { summary: 'A finished game as a sweep\'s game is served (summary and record), for the replay page', parameters: [idParam], responses: { 200: { description: 'The game' }, 404: error('No such game, or not over') } } },
+      '/api/play/{id}/game/timeline': { get: { summary: 'A finished game step by step, as a sweep game\'s timeline', parameters: [idParam], responses: { 200: { description: 'The steps', content: content('Timeline') }, 404: error('No such game, or not over') } } },
+      '/api/play/{id}/record': { get: { summary: 'A finished game\'s record as a file (`wonderlab replay` checks it)', parameters: [idParam], responses: { 200: { description: 'The record (JSON attachment)' }, 404: error('No such game, or not over') } } },
       '/api/backlog': { get: { summary: 'Unfinished games of running sweeps (for autoscalers)', responses: { 200: { description: '{ backlog }' } } } },
       '/healthz': { get: { summary: 'The process is up', responses: { 200: { description: 'ok' } } } },
       '/readyz': {

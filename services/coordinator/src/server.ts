@@ -8,8 +8,8 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type express from 'express';
-import { RatingFits } from '@wonderlab/shared';
-import { OutageLog, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
+import { PlayTables, RatingFits } from '@wonderlab/shared';
+import { OutageLog, PlayStore, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
@@ -56,6 +56,9 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   // A sweep's statistics likewise, read and computed on a thread with a connection of its own.
   const statistics = new SweepStatistics({ redisUrl: config.REDIS_URL, prefix: config.KEY_PREFIX, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }, config.FIT_WAIT_MS);
   statistics.warm();
+  // The play page's games: their agents think on a thread of their own.
+  const playTables = new PlayTables();
+  const playStore = new PlayStore(apiRedis, store.keys, config.PLAY_IDLE_SECONDS);
   const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger, fits, config.FIT_WAIT_MS);
   const health = new LabHealth({
     store,
@@ -85,6 +88,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     outage,
     mount: hooks.mount,
+    play: { store: playStore, tables: playTables },
   });
   // A short wait for the API's connection, so that requests right after the start find it up; a
   // Redis that is down does not keep the API from listening (it answers 503 until Redis is back).
@@ -121,7 +125,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
       const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
       ladder.stop();
       health.stop();
-      await Promise.all([fits.close(), statistics.close()]);
+      await Promise.all([fits.close(), statistics.close(), playTables.close()]);
       clean = (await within(feeder.stop(), bound())) && clean;
       clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;
       await Promise.all([closeRedis(redis, Math.min(1000, left())), closeRedis(apiRedis, Math.min(1000, left()))]);

@@ -110,7 +110,7 @@ describe('a lab that answers any host', () => {
     const doc = (await api(lab.url, '/api/openapi.json')).body;
     expect(doc.info.description).toContain('Content-Type: application/json');
     const changes = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) => Object.entries(ops).filter(([method]) => ['post', 'put', 'patch', 'delete'].includes(method)).map(([method, op]) => ({ what: `${method} ${path}`, op })));
-    expect(changes.length).toBe(6);
+    expect(changes.length).toBe(9);
     for (const { what, op } of changes) {
       expect(op.responses['415'], what).toBeDefined();
       expect(op.description, what).toContain('Content-Type: application/json');

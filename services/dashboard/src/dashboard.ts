@@ -67,7 +67,7 @@ function layout(file: string): string {
 <body>
 <header class="top">
   <a class="brand" href="/">Wonderlab</a>
-  <nav aria-label="Main"><a href="/">Sweeps</a> &nbsp; <a href="/submit">New sweep</a> &nbsp; <a href="/compare">Compare</a> &nbsp; <a href="/ladder">Ladder</a> &nbsp; <a href="/api/openapi.json">API</a></nav>
+  <nav aria-label="Main"><a href="/">Sweeps</a> &nbsp; <a href="/submit">New sweep</a> &nbsp; <a href="/compare">Compare</a> &nbsp; <a href="/ladder">Ladder</a> &nbsp; <a href="/play">Play</a> &nbsp; <a href="/api/openapi.json">API</a></nav>
 </header>
 ${text.replace(/^<!-- title: .* -->\n/, '')}</body>
 </html>
@@ -87,6 +87,9 @@ export function dashboardRouter(o: DashboardOptions = {}): express.Router {
   router.get('/compare', page('compare.html'));
   router.get('/ladder', page('ladder.html'));
   router.get('/sweeps/:id/games/:gameId', page('game.html'));
+  router.get('/play', page('play.html'));
+  router.get('/play/:id', page('play.html'));
+  router.get('/play/:id/replay', page('game.html'));
   router.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1m', extensions: [] }));
   router.get('/vendor/:file', (req, res) => {
     const path = VENDOR.get(req.params.file);

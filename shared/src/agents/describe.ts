@@ -33,8 +33,9 @@ export function agentsMarkdown(): string {
   }
   lines.push('', `The card a grouped discard or stage arm uses (the *bury rule*): ${BURY_RULE}.`, '');
   for (const k of MCTS_KINDS) lines.push(`- \`${k}\`: ${MCTS_AGENTS[k].summary}; ${overrides(k) ? `\`${overrides(k)}\`` : 'the defaults'}; where its values come from: [${MCTS_AGENTS[k].docs}](${MCTS_AGENTS[k].docs}).`);
-  lines.push('', '`minimax` options:', '', '| key | range | default | meaning |', '| --- | --- | --- | --- |');
-  for (const def of MINIMAX_LIST) lines.push(`| \`${def.key}\` | ${describeRange(def).replace(/\|/g, '\\|')} | ${formatParam(def.default)} | ${def.meaning.replace(/\|/g, '\\|')} |`);
+  // minimax's options in one line (their meanings: `wonderlab agents` and its docs), so that the README stays a manual.
+  const options = MINIMAX_LIST.map((def) => `\`${def.key}\` (${def.type === 'choice' ? def.values!.join(' \\| ') : `${def.min}–${def.max}`}; ${formatParam(def.default)})`).join(', ');
+  lines.push(`- \`minimax\`: options ${options}; what each does: \`wonderlab agents\` and [${MINIMAX_AGENT.docs}](${MINIMAX_AGENT.docs}).`);
   return lines.join('\n');
 }
 

@@ -47,3 +47,8 @@ export * from './threads/game-pool.js';
 export * from './threads/rating-fits.js';
 export * from './threads/latest-cache.js';
 export * from './threads/thread-client.js';
+
+export * from './play/table.js';
+export * from './play/messages.js';
+export * from './play/tables.js';
+export * from './play/view.js';

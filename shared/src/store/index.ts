@@ -5,6 +5,7 @@ export * from './keys.js';
 export * from './lab-state.js';
 export * from './redis.js';
 export * from './outage.js';
+export * from './play-store.js';
 export * from './queue.js';
 export * from './scripts.js';
 export * from './sweep-store.js';

@@ -16,6 +16,10 @@ export interface Keys {
   feederLock: string;
   /** String: the keyspace's epoch, written once when a coordinator first finds it (see lab-state.ts). */
   epoch: string;
+  /** Sorted set of the play page's finished games, by when they ended. */
+  plays: string;
+  /** String: one play-page game as JSON (play-store.ts); expires unless finished. */
+  play(id: string): string;
   sweep(id: string): SweepKeys;
 }
 
@@ -55,6 +59,8 @@ export function keys(prefix: string): Keys {
     stats: `${prefix}:stats`,
     feederLock: `${prefix}:feeder-lock`,
     epoch: `${prefix}:epoch`,
+    plays: `${prefix}:plays`,
+    play: (id) => `${prefix}:play:${id}`,
     sweep: (id) => {
       const base = `${prefix}:sweep:${id}`;
       return {

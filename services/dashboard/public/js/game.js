@@ -3,7 +3,12 @@
 // move what its search found.
 import { agentName, el, fillTable, getJSON } from './api.js';
 
-const [, , id, , gameId] = location.pathname.split('/').map(decodeURIComponent);
+const parts = location.pathname.split('/').map(decodeURIComponent);
+// A sweep's game (/sweeps/<id>/games/<gameId>) or a finished game of the play page (/play/<id>/replay).
+const fromPlay = parts[1] === 'play';
+const id = parts[2];
+const gameId = fromPlay ? parts[2] : parts[4];
+const gameUrl = fromPlay ? `/api/play/${id}/game` : `/api/sweeps/${id}/games/${gameId}`;
 const $ = (sel) => document.querySelector(sel);
 const CATEGORIES = ['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'];
 const ROMAN = ['', 'I', 'II', 'III'];
@@ -63,8 +68,9 @@ function searchList(search, played) {
 const shown = (p) => p.canonical ?? p.agent;
 
 try {
-  $('#back').href = `/sweeps/${id}`;
-  const game = await getJSON(`/api/sweeps/${id}/games/${gameId}`);
+  $('#back').href = fromPlay ? '/play' : `/sweeps/${id}`;
+  if (fromPlay) $('#back').textContent = '← Back to the play page';
+  const game = await getJSON(gameUrl);
   document.title = `${gameId} · Wonderlab`;
   $('#title').textContent = `Game ${gameId}`;
   const winners = game.players.filter((p) => p.winner);
@@ -88,7 +94,7 @@ try {
   if (!game.record) {
     $('#turns').replaceChildren(el('caption', {}, 'This sweep does not keep move records (keepRecords: false).'));
   } else {
-    const { steps } = await getJSON(`/api/sweeps/${id}/games/${gameId}/timeline`);
+    const { steps } = await getJSON(`${gameUrl}/timeline`);
     const seats = game.players.map((p) => p.seat);
     fillTable(
       $('#turns'),
@@ -117,5 +123,5 @@ try {
 } catch (err) {
   const box = $('#error');
   box.hidden = false;
-  box.textContent = err.status === 404 ? `Game ${gameId} of sweep ${id} has not been played yet.` : `Cannot load the game: ${err.message}`;
+  box.textContent = err.status === 404 ? (fromPlay ? `Game ${id} is not over, or does not exist.` : `Game ${gameId} of sweep ${id} has not been played yet.`) : `Cannot load the game: ${err.message}`;
 }

@@ -18,6 +18,7 @@ import {
   startLog,
   step,
   type GameRecord,
+  type GameState,
   type LoggedSearch,
   type MoveLog,
   type ScoreBreakdown,
@@ -111,6 +112,42 @@ export interface PlayOptions {
   record?: RecordKeeping;
 }
 
+/** Per seat of a game: its decisions, their wall time (ms), MCTS iterations and decisions cut short. */
+export interface SeatEffort {
+  decisions: readonly number[];
+  thinking: readonly number[];
+  iterations: readonly number[];
+  cutShort: readonly number[];
+}
+
+/** Every seat's summary of the finished game s, played by `agents` (as given, and canonical). */
+export function playerSummaries(s: GameState, agents: readonly string[], canonical: readonly string[], effort: SeatEffort): PlayerSummary[] {
+  const result = gameResult(s);
+  const best = Math.max(...result.scores.map((x) => x.total));
+  const atBest = result.scores.filter((x) => x.total === best).length;
+  return agents.map((agent, seat) => {
+    const board = BOARDS[s.board[seat]];
+    return {
+      seat,
+      agent,
+      canonical: canonical[seat],
+      wonder: board.wonder,
+      city: board.city,
+      side: s.side[seat] === 0 ? 'A' : 'B',
+      score: result.scores[seat],
+      coins: s.coins[seat],
+      stages: s.stages[seat],
+      built: Array.from(cityView(s, seat), (c) => CARDS[c].name),
+      winner: result.scores[seat].total === best && atBest === 1,
+      rank: result.ranks[seat],
+      decisions: effort.decisions[seat],
+      decisionMs: effort.decisions[seat] ? effort.thinking[seat] / effort.decisions[seat] : 0,
+      iterations: effort.iterations[seat],
+      cutShort: effort.cutShort[seat],
+    };
+  });
+}
+
 export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary {
   const n = plan.agents.length;
   const config = { players: n, seed: plan.seed, boards: plan.boards, sides: plan.sides, ...(plan.duplicateBoards ? { duplicateBoards: true } : {}) };
@@ -147,29 +184,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
     step(s, moves);
   }
   const result = gameResult(s);
-  const best = Math.max(...result.scores.map((x) => x.total));
-  const atBest = result.scores.filter((x) => x.total === best).length;
-  const players: PlayerSummary[] = specs.map((spec, seat) => {
-    const board = BOARDS[s.board[seat]];
-    return {
-      seat,
-      agent: plan.agents[seat],
-      canonical: canonicalSpec(spec),
-      wonder: board.wonder,
-      city: board.city,
-      side: s.side[seat] === 0 ? 'A' : 'B',
-      score: result.scores[seat],
-      coins: s.coins[seat],
-      stages: s.stages[seat],
-      built: Array.from(cityView(s, seat), (c) => CARDS[c].name),
-      winner: result.scores[seat].total === best && atBest === 1,
-      rank: result.ranks[seat],
-      decisions: decisions[seat],
-      decisionMs: decisions[seat] ? thinking[seat] / decisions[seat] : 0,
-      iterations: iterations[seat],
-      cutShort: cutShort[seat],
-    };
-  });
+  const players = playerSummaries(s, plan.agents, specs.map(canonicalSpec), { decisions, thinking, iterations, cutShort });
   return {
     id: plan.id,
     index: plan.index,

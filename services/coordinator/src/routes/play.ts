@@ -1,0 +1,165 @@
+/**
+ * The play page's API: a person plays one seat against agents. A game is created with a token
+ * (only its hash is stored); its view, moves and hints need the token (header X-Play-Token). The
+ * agents think on the play thread (lab/play), never on this event loop; every request carries
+ * the stored game, so a restart or another coordinator loses nothing but the agents' memories
+ * between moves. A finished game is kept for good, with its record; one in progress expires after
+ * PLAY_IDLE_SECONDS without a move.
+ *
+ * These routes are mounted before the request deadline: a move waits for every agent of the
+ * step to think, each within the lab's per-move limits (MAX_MOVE_SECONDS, MAX_MOVE_ITERATIONS).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Router, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { HUMAN, PlayError, checkPlaySetup, moveProblem, parseAgentSpec, timeline, type PlayReply, type PlayRequest, type PlaySetup, type PlayTables, type SweepLimits } from '@wonderlab/shared';
+import type { PlayStore, StoredPlay } from '@wonderlab/shared/store';
+import { HttpError, parse } from '../http.js';
+
+export interface PlayRouteDeps {
+  plays: PlayStore;
+  tables: PlayTables;
+  limits: SweepLimits;
+  /** The API token check (creating a game costs the lab CPU, as a sweep does). */
+  requireToken: RequestHandler;
+  json: RequestHandler;
+  contentType: RequestHandler;
+}
+
+export const PlayCreateSchema = z
+  .strictObject({
+    players: z.number().int().min(3).max(7).describe('Seats at the table, 3 to 7.'),
+    seat: z.number().int().min(0).max(6).describe('Your seat (0-based); `agents` has `human` there.'),
+    agents: z.array(z.string().min(1).max(500)).min(3).max(7).describe('An agent spec per seat (any spec a sweep takes), `human` at your seat.'),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('The deal (and the agents\' generators); random when absent.'),
+    boards: z.array(z.string().min(1).max(60)).optional().describe('A city per seat (name or alias); random when absent.'),
+    sides: z.enum(['A', 'B', 'random']).optional().describe('Wonder sides (default random).'),
+  })
+  .describe('A game against agents on the play page.');
+
+export const PlayMoveSchema = z.strictObject({ move: z.number().int().describe('A move code from the view\'s hand.') });
+export const PlayHintSchema = z.strictObject({ agent: z.string().min(1).max(500).describe('The agent spec that suggests a move from your information, e.g. `mcts-strong:500`.') });
+
+const IdParams = z.strictObject({ id: z.string().regex(/^[a-z0-9]{6,40}$/, 'a play game id') });
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function playRoutes(d: PlayRouteDeps): Router {
+  const { plays, tables } = d;
+  const router = Router();
+
+  /** An agent spec within the lab's per-move limits (a 400 naming `field` otherwise). */
+  const checkAgent = (text: string, field: string) => {
+    let spec;
+    try {
+      spec = parseAgentSpec(text);
+    } catch (err) {
+      throw new HttpError(400, `${field}: ${(err as Error).message}`, field);
+    }
+    const problem = moveProblem({ text, field }, spec, d.limits);
+    if (problem) throw new HttpError(400, `${problem.field}: ${problem.message}`, problem.field);
+  };
+
+  /** The game, after its token is checked: 404 when there is none (or it expired), 401/403 for the token. */
+  const game = async (req: Request): Promise<StoredPlay> => {
+    const { id } = parse(IdParams, req.params, 'params');
+    const play = await plays.load(id);
+    if (!play) throw new HttpError(404, `no game '${id}' (a finished game is kept; one in progress expires after ${plays.idleSeconds} s without a move)`);
+    const token = req.get('x-play-token');
+    if (!token) throw new HttpError(401, 'this route needs the header X-Play-Token: <the token the game was created with>');
+    if (!timingSafeEqual(Buffer.from(digest(token)), Buffer.from(play.tokenHash))) throw new HttpError(403, 'X-Play-Token is not this game\'s token');
+    return play;
+  };
+
+  /** A finished game, without a token (it hides nothing any more). */
+  const finished = async (req: Request): Promise<StoredPlay> => {
+    const { id } = parse(IdParams, req.params, 'params');
+    const play = await plays.load(id);
+    if (!play?.over) throw new HttpError(404, play ? `game '${id}' is not over yet` : `no game '${id}'`);
+    return play;
+  };
+
+  /** A request to the play thread, its refusals as 400s (409 when another request moved the game first). */
+  const call = async (request: PlayRequest): Promise<PlayReply> => {
+    try {
+      return await tables.call(request);
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e.name !== 'PlayError') throw err;
+      throw new HttpError(/moved on/.test(e.message) ? 409 : 400, e.message, e.code);
+    }
+  };
+
+  /** Stores the game as the thread left it. */
+  const keep = async (play: StoredPlay, reply: PlayReply) => {
+    const over = reply.over === true;
+    await plays.save({ ...play, log: reply.log, updated: Date.now(), over, ...(over ? { summary: reply.view!.result, record: reply.record } : {}) });
+  };
+
+  router.post('/api/play', d.contentType, d.requireToken, d.json, async (req, res) => {
+    const body = parse(PlayCreateSchema, req.body, 'body');
+    const setup: PlaySetup = { ...body, seed: body.seed ?? randomBytes(4).readUInt32BE() >>> 1 };
+    if (setup.seat >= setup.players) throw new HttpError(400, `body.seat: expected a seat from 0 to ${setup.players - 1}`, 'body.seat');
+    try {
+      checkPlaySetup(setup);
+    } catch (err) {
+      if (err instanceof PlayError) throw new HttpError(400, `body.${err.code ?? 'agents'}: ${err.message}`, `body.${err.code ?? 'agents'}`);
+      throw err;
+    }
+    setup.agents.forEach((text, q) => q !== setup.seat && checkAgent(text, `body.agents.${q}`));
+    const id = randomBytes(9).toString('hex');
+    const token = randomBytes(18).toString('hex');
+    const now = Date.now();
+    const play: StoredPlay = { id, setup, tokenHash: digest(token), created: now, updated: now, over: false };
+    const reply = await call({ op: 'view', id, stored: { setup } });
+    await keep(play, reply);
+    res.status(201).json({ id, token, url: `/play/${id}`, view: reply.view });
+  });
+
+  router.get('/api/play/:id', async (req, res) => {
+    const play = await game(req);
+    const reply = await call({ op: 'view', id: play.id, stored: play });
+    res.json(reply.view);
+  });
+
+  router.post('/api/play/:id/move', d.contentType, d.json, async (req, res) => {
+    const play = await game(req);
+    const { move } = parse(PlayMoveSchema, req.body, 'body');
+    const reply = await call({ op: 'move', id: play.id, stored: play, move });
+    await keep(play, reply);
+    res.json(reply.view);
+  });
+
+  router.post('/api/play/:id/hint', d.contentType, d.json, async (req, res) => {
+    const play = await game(req);
+    const { agent } = parse(PlayHintSchema, req.body, 'body');
+    checkAgent(agent, 'body.agent');
+    const reply = await call({ op: 'hint', id: play.id, stored: play, agent });
+    res.json(reply.hint);
+  });
+
+  // A finished game as a sweep's game is served (summary and record), for the replay page.
+  router.get('/api/play/:id/game', async (req, res) => {
+    const play = await finished(req);
+    res.json({ ...play.summary, id: play.id, record: play.record });
+  });
+
+  router.get('/api/play/:id/game/timeline', async (req, res) => {
+    const play = await finished(req);
+    res.json({ steps: timeline(play.record!) });
+  });
+
+  // The record alone, as a file: `wonderlab replay <file>` checks it.
+  router.get('/api/play/:id/record', async (req, res) => {
+    const play = await finished(req);
+    res.attachment(`wonderlab-play-${play.id}.json`).type('json').send(JSON.stringify(play.record, null, 1));
+  });
+
+  router.get('/api/play', async (_req, res) => {
+    const list = await plays.finished(0, 100);
+    const games = await Promise.all(list.map(async ({ id, ended }) => ({ id, ended: new Date(ended).toISOString(), players: (await plays.load(id))?.summary?.players.map((p) => ({ seat: p.seat, agent: p.canonical, score: p.score.total, winner: p.winner })) })));
+    res.json({ games, human: HUMAN });
+  });
+
+  return router;
+}

@@ -1,0 +1,25 @@
+/** What the coordinator and the play thread (thread.ts) send each other. */
+import type { GameRecord, MoveLog } from '../../engine/index.js';
+import type { GameSummary } from '../game/game.js';
+import type { HintResult, PlaySetup, PublicStep } from './table.js';
+import type { PlayView } from './view.js';
+
+export interface StoredGame {
+  setup: PlaySetup;
+  /** The moves so far (absent before the first step). */
+  log?: MoveLog;
+}
+
+export type PlayRequest = { id: string; stored: StoredGame } & ({ op: 'view' } | { op: 'move'; move: unknown } | { op: 'hint'; agent: string });
+
+export type FullView = PlayView & { log: PublicStep[]; result?: GameSummary };
+
+export interface PlayReply {
+  view?: FullView;
+  /** The game's log after the request, to store. */
+  log?: MoveLog;
+  over?: boolean;
+  /** The finished game's record. */
+  record?: GameRecord;
+  hint?: HintResult;
+}

@@ -1,0 +1,115 @@
+/**
+ * A game with a person at the table (lab/play): played through its view's moves to the end, its
+ * record replays; a move that is not legal changes nothing; a game rebuilt from its log is the same
+ * game; what the person sees and any hint depend only on what their seat knows.
+ */
+import { describe, expect, it } from 'vitest';
+import { HUMAN, PlayError, PlayTable, hintAt, playView, type PlaySetup } from '../src/lab/index.js';
+import { Rng, determinize, handView, legalMoves, replay } from '../src/engine/index.js';
+
+const setup = (agents: string[], seat = 0, seed = 5): PlaySetup => ({ players: agents.length, seat, agents, seed });
+
+/** Plays the person's seat with moves drawn from its view (every legal use of every card), to the end or `steps` moves. */
+function playOut(t: PlayTable, rng: Rng, steps = Infinity): number {
+  let played = 0;
+  while (!t.over && played < steps) {
+    const view = t.view();
+    expect(view.yourMove).toBe(true);
+    const moves = view.hand.flatMap((c) => c.moves.map((m) => m.move));
+    t.play(moves[rng.int(moves.length)]);
+    played++;
+  }
+  return played;
+}
+
+describe('a game against agents', () => {
+  it('is played to its end through the view, and its record replays with the human seat named', () => {
+    const t = new PlayTable(setup([HUMAN, 'random', 'rulebased']));
+    playOut(t, new Rng(1));
+    const view = t.view();
+    expect(view.over).toBe(true);
+    expect(view.hand).toEqual([]);
+    expect(view.result!.players.map((p) => p.canonical)).toEqual([HUMAN, 'random', 'rulebased']);
+    // 18 turns of 3 seats, and the seventh-card and discard-pile steps of some wonders.
+    expect(view.log.length).toBeGreaterThanOrEqual(18);
+    const outcome = replay(t.record());
+    expect(outcome.differences).toEqual([]);
+    expect(outcome.matches).toBe(true);
+  });
+
+  it('refuses a move that is not legal, or not the person\'s, and changes nothing', () => {
+    const t = new PlayTable(setup(['rulebased', HUMAN, 'random', 'random'], 1));
+    playOut(t, new Rng(2), 3);
+    const before = JSON.stringify(t.view());
+    const moves = t.log.moves.length;
+    for (const bad of [-1, 1.5, 'build', 99999999, null]) {
+      expect(() => t.play(bad)).toThrow(PlayError);
+      expect(() => t.play(bad)).toThrow(/is not one of your legal moves now/);
+    }
+    // A legal move of another seat's hand is not the person's.
+    const mine = new Set(legalMoves(t.state, 1, 'all'));
+    const theirs = legalMoves(t.state, 0, 'all').find((m) => !mine.has(m));
+    expect(theirs).toBeDefined();
+    expect(() => t.play(theirs)).toThrow(/is not one of your legal moves now/);
+    expect(t.log.moves.length).toBe(moves);
+    expect(JSON.stringify(t.view())).toBe(before);
+  });
+
+  it('rebuilt from its log is the same game, and plays on', () => {
+    const live = new PlayTable(setup([HUMAN, 'mcts:30', 'rulebased'], 0, 9));
+    playOut(live, new Rng(3), 7);
+    const rebuilt = new PlayTable(live.setup, structuredClone(live.log));
+    expect(JSON.stringify(rebuilt.view())).toBe(JSON.stringify(live.view()));
+    playOut(rebuilt, new Rng(4));
+    expect(replay(rebuilt.record()).matches).toBe(true);
+  });
+
+  it('shows the person only what their seat knows: the same view and the same hint in any world consistent with it', () => {
+    const t = new PlayTable(setup([HUMAN, 'rulebased', 'random', 'rulebased'], 0, 12));
+    playOut(t, new Rng(5), 8);
+    const s = t.state;
+    const rng = new Rng(77);
+    let differing = 0;
+    for (let k = 0; k < 5; k++) {
+      const world = determinize(s, 0, rng);
+      // The hidden cards differ (another seat's hand) …
+      if ([1, 2, 3].some((q) => handView(world, q).join() !== handView(s, q).join())) differing++;
+      // … and nothing the person sees or is told does.
+      expect(JSON.stringify(playView(world, 0, t.setup.agents))).toBe(JSON.stringify(playView(s, 0, t.setup.agents)));
+      const a = hintAt(s, 0, 'mcts(it=200)', 31);
+      const b = hintAt(world, 0, 'mcts(it=200)', 31);
+      expect(b.move).toEqual(a.move);
+      expect(b.search!.moves).toEqual(a.search!.moves);
+    }
+    expect(differing).toBeGreaterThan(0);
+    // Other seats' stages and discards stay face down in the log; the person's own are named.
+    for (const st of t.view().log) {
+      for (const m of st.moves) {
+        if (m.seat !== 0 && (m.action === 'stage' || m.action === 'discard')) expect(m.card).toBeUndefined();
+        else expect(typeof m.card).toBe('string');
+      }
+    }
+  });
+
+  it('shows an agent\'s root statistics beside its move, and a hint with its own', () => {
+    const t = new PlayTable(setup([HUMAN, 'mcts:100', 'rulebased']));
+    playOut(t, new Rng(6), 1);
+    const step = t.view().log[0];
+    const mcts = step.moves.find((m) => m.seat === 1)!;
+    expect(mcts.search!.iterations).toBe(100);
+    expect(mcts.search!.moves.length).toBeGreaterThan(1);
+    expect(mcts.search!.moves.some((m) => m.move.card === mcts.search!.moves[0].move.card)).toBe(true);
+    const hint = t.hint('minimax(depth=2)');
+    expect(hint.agent).toBe('minimax(depth=2)');
+    expect(t.view().hand.flatMap((c) => c.moves.map((m) => m.move))).toContain(hint.move.code);
+    expect(hint.search!.depth).toBe(2);
+    expect(() => t.hint('mcts(it=0)')).toThrow(/agent: .*it: expected an integer from 1/);
+  });
+
+  it('refuses a setup without one person, or with a bad agent, naming the field', () => {
+    expect(() => new PlayTable(setup(['random', 'random', 'random']))).toThrow("agents.0: your seat's agent must be 'human'");
+    expect(() => new PlayTable(setup([HUMAN, HUMAN, 'random']))).toThrow('agents.1: one person per game');
+    expect(() => new PlayTable(setup([HUMAN, 'mcts(c=-1)', 'random']))).toThrow(/agents\.1: agent 'mcts\(c=-1\)': c: expected/);
+    expect(() => new PlayTable({ ...setup([HUMAN, 'random', 'random']), boards: ['Rhodos', 'Rhodos', 'Giza'] })).toThrow(/boards/);
+  });
+});
