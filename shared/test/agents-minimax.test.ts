@@ -84,7 +84,8 @@ describe('minimax spec', () => {
   it('reads keyed options, keeps only what differs from the defaults, and names a bad part', () => {
     expect(canonicalSpec(parseAgentSpec('minimax'))).toBe('minimax');
     expect(canonicalSpec(parseAgentSpec('minimax()'))).toBe('minimax');
-    expect(canonicalSpec(parseAgentSpec('minimax(worlds=20, DEPTH=3,search=maxn)'))).toBe('minimax(worlds=20,search=maxn)');
+    expect(canonicalSpec(parseAgentSpec('minimax(worlds=20, DEPTH=4,search=maxn)'))).toBe('minimax(worlds=20,search=maxn)');
+    expect(canonicalSpec(parseAgentSpec('minimax(depth=3,worlds=1)'))).toBe('minimax(depth=3)');
     const spec = parseAgentSpec('minimax(depth=5,keep=0,eval=vp,time=0.5)');
     expect(spec.kind === 'minimax' && spec.minimax).toEqual({ ...minimaxDefaults(), depth: 5, keep: 0, eval: 'vp', time: 0.5 });
     expect(() => parseAgentSpec('minimax(depth=0)')).toThrow("depth: expected an integer from 1 to 12, got '0'");
@@ -95,8 +96,8 @@ describe('minimax spec', () => {
   });
 
   it('costs more with depth and worlds, and at most its time cap per decision', () => {
-    const shallow = agentSeconds('minimax(depth=2,time=0)', 3);
-    expect(agentSeconds('minimax(depth=4,time=0)', 3)).toBeGreaterThan(shallow);
+    const shallow = agentSeconds('minimax(depth=2,worlds=4,time=0)', 3);
+    expect(agentSeconds('minimax(depth=4,worlds=4,time=0)', 3)).toBeGreaterThan(shallow);
     expect(agentSeconds('minimax(depth=2,worlds=8,time=0)', 3)).toBeCloseTo(2 * shallow, 9);
     expect(agentSeconds('minimax(depth=12,keep=0,time=0.01)', 3)).toBeCloseTo(18 * 0.01, 9);
   });
