@@ -101,3 +101,46 @@ describe('records with search statistics', () => {
     expect(oldSteps.flatMap((s) => s.moves).some((m) => 'search' in m)).toBe(false);
   });
 });
+
+describe('a timeline from one seat\'s point of view', () => {
+  it('shows that seat its hand and searches, the others as sizes, known candidates and face-down cards', () => {
+    const record = recordFromLog(playGame(plan(4), { record: true }).log!);
+    const all = timeline(record);
+    for (const viewer of [0, 2]) {
+      const seen = timeline(record, viewer);
+      expect(seen).toHaveLength(all.length);
+      let candidatesKnown = 0;
+      seen.forEach((st, i) => {
+        const full = all[i];
+        for (const b of st.before) {
+          const truth = full.before[b.seat];
+          if (b.seat === viewer) {
+            expect(b).toEqual(truth);
+            continue;
+          }
+          expect(b.hand).toEqual([]);
+          expect(b.hidden!.size).toBe(truth.hand.length);
+          // What the viewer knows a hand may hold always contains what it holds.
+          if (b.hidden!.candidates) {
+            candidatesKnown++;
+            const left = [...b.hidden!.candidates];
+            for (const card of truth.hand) {
+              expect(left).toContain(card);
+              left.splice(left.indexOf(card), 1);
+            }
+          }
+          expect({ ...b, hand: truth.hand, hidden: undefined }).toEqual({ ...truth, hidden: undefined });
+        }
+        st.moves.forEach((m, k) => {
+          const t = full.moves[k];
+          if (m.seat === viewer) return expect(m).toEqual(t);
+          expect(m.search).toBeUndefined();
+          expect(m.card).toBe(t.action === 'stage' || t.action === 'discard' ? '' : t.card);
+        });
+        expect(st.scores).toEqual(full.scores);
+      });
+      // From turn 2 on the viewer has seen the hand it passed.
+      expect(candidatesKnown).toBeGreaterThan(20);
+    }
+  });
+});

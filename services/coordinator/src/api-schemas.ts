@@ -11,6 +11,9 @@ export const GameParams = SweepIdParams.extend({
   gameId: z.string().regex(/^c\d+-(s\d+-)?d\d+-o\d+$/, 'not a game id (c<cell>-[s<set>-]d<deal>-o<order>)'),
 });
 
+/** A timeline from one seat's point of view (?seat=), or everyone's (absent). */
+export const TimelineQuery = z.strictObject({ seat: z.coerce.number().int().min(0).max(6).optional() });
+
 const offset = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0);
 const pageLimit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max, `expected at most ${max} per page (MAX_PAGE_ITEMS / MAX_PAGE_CELLS)`).default(Math.min(max, fallback));
 
@@ -344,17 +347,21 @@ export const RecordedSearchSchema = z
 
 export const RecordedMoveSchema = DecodedMoveSchema.extend({
   seat: count,
-  search: RecordedSearchSchema.optional().describe('On a move an MCTS seat chose among two or more (absent for other agents, forced moves and records stored before it was kept).'),
+  search: RecordedSearchSchema.optional().describe('On a move a searching seat chose among two or more (absent for other agents, forced moves, records stored before it was kept, and with ?seat= for the other seats). With ?seat=, another seat\'s stage or discard has card \'\' (face down).'),
 });
 
 const SeatSnapshotSchema = z.object({
   seat: count,
-  hand: z.array(z.string()).describe('The hand it chooses from.'),
+  hand: z.array(z.string()).describe('The hand it chooses from (empty for another seat in a seat\'s point of view: see hidden).'),
   coins: count,
   shields: count,
   militaryPoints: z.number().int().describe('From conflict tokens so far.'),
   stages: count,
   cityCards: count,
+  hidden: z
+    .object({ size: count, candidates: z.array(z.string()).nullable().describe('The cards the viewer knows this hand may hold (it saw the hand earlier), or null') })
+    .optional()
+    .describe('?seat=: another seat\'s hand as the viewer knew it.'),
 });
 
 export const TimelineSchema = z.object({

@@ -115,8 +115,8 @@ function makeOpenApiDocument(): object {
       },
       '/api/sweeps/{id}/games/{gameId}/timeline': {
         get: {
-          summary: "The game replayed step by step: every seat's hand, coins and military before each step, the moves (an MCTS seat's with its search: iterations, time and the most visited moves with visits and mean reward), and every seat's running score by category after it",
-          parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }],
+          summary: "The game replayed step by step: every seat's hand, coins and military before each step, the moves (a searching seat's with its search: iterations, time and the most visited moves with visits and mean reward), and every seat's running score by category after it; with ?seat=, only what that seat knew (others' hands as sizes and the cards it knew they may hold, others' stage and discard cards face down, only its own searches)",
+          parameters: [idParam, { name: 'gameId', in: 'path', required: true, schema: { type: 'string' } }, { name: 'seat', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: "a seat's point of view" }],
           responses: { 200: { description: 'The steps', content: content('Timeline') }, 400: error('Malformed sweep or game id'), 404: error('No such sweep, or no stored record') },
         },
       },

@@ -98,6 +98,23 @@ describe('the play page', () => {
       await page.waitForSelector('#turns tbody tr');
       expect(await page.textContent('#final')).toContain('human');
       expect(await page.$$eval('#turns tbody tr', (trs) => trs.length)).toBeGreaterThanOrEqual(18);
+      // The debugger: arrow keys step through; a seat's point of view shows only what it knew.
+      await page.waitForSelector('#debugger:not([hidden]) #step-view .city');
+      expect(await page.textContent('#step-at')).toMatch(/^step 1 of \d+: Age I, turn 1$/);
+      for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.querySelector('#step-at')!.textContent!.startsWith('step 4 of'));
+      expect(page.url()).toMatch(/#step=3$/);
+      expect(await page.textContent('#step-view [data-seat="1"]')).toContain('hand: ');
+      await page.selectOption('#pov', '0');
+      await page.waitForFunction(() => document.querySelector('#step-view [data-seat="1"]')!.textContent!.includes('cards in hand'));
+      expect(await page.textContent('#step-view [data-seat="0"]')).toContain('hand: ');
+      // At turn 4 each hand has 4 cards; seat 0 has seen the hand one of its neighbours holds (the one it passed).
+      const others = (await page.$$eval('#step-view [data-seat="1"], #step-view [data-seat="2"]', (els) => els.map((e) => e.textContent))).join(' | ');
+      expect(others).toMatch(/4 cards in hand; it may hold: /);
+      expect(others).not.toContain('hand: ');
+      expect(page.url()).toMatch(/#step=3&seat=0$/);
+      await page.keyboard.press('End');
+      await page.waitForFunction(() => /^step (\d+) of \1:/.test(document.querySelector('#step-at')!.textContent!));
       expect(browser.pageErrors).toEqual([]);
     } finally {
       await page.close();

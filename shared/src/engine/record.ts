@@ -8,6 +8,7 @@ import { actingSeats, decodeMove, legalMoves, type DecodedMove } from './moves.j
 import { newGame, step, type GameConfig } from './rules.js';
 import { gameResult, scoreAll, type GameResult, type ScoreBreakdown } from './scoring.js';
 import { cityView, handView, tokenBase, type GameState } from './state.js';
+import { handCandidates } from './information.js';
 
 export const RECORD_VERSION = 1;
 export const PHASE_NAMES = ['turn', 'seventh', 'discardBuild', 'over'] as const;
@@ -212,6 +213,14 @@ export interface SeatSnapshot {
   stages: number;
   /** Cards in its city. */
   cityCards: number;
+  /** In a seat's point of view (timeline's viewer), another seat's hand: `hand` is then empty. */
+  hidden?: HiddenHand;
+}
+
+/** Another seat's hand as a viewer knows it: its size, and the cards it may hold if the viewer has seen that hand (observe's handCandidates). */
+export interface HiddenHand {
+  size: number;
+  candidates: string[] | null;
 }
 
 export interface TimelineStep extends RecordedStep {
@@ -230,8 +239,12 @@ export interface TimelineStep extends RecordedStep {
  * A record replayed step by step, with each seat's hand, coins and military before every step
  * and its running score after it: what a replay viewer shows. Throws if the record does not
  * replay. Search statistics on the moves (RecordedMove.search) are passed through as recorded.
+ *
+ * With `viewer`, only what that seat knew at each step: the other seats' hands become their sizes
+ * and the cards the viewer knows they may hold (`hidden`, their `hand` empty), their stage and
+ * discard cards are left out of the moves (face down), and only the viewer's searches are kept.
  */
-export function timeline(record: GameRecord): TimelineStep[] {
+export function timeline(record: GameRecord, viewer?: number): TimelineStep[] {
   const s = newGame(record.config);
   const moves = new Int32Array(s.n);
   const out: TimelineStep[] = [];
@@ -249,13 +262,27 @@ export function timeline(record: GameRecord): TimelineStep[] {
         cityCards: s.cityLen[p],
       };
     });
+    const hidden = viewer === undefined ? undefined : before.map((b) => (b.seat === viewer ? undefined : hiddenHand(s, viewer, b.seat)));
     for (const m of rec.moves) {
       const encoded = encodeForState(m, s);
       if (encoded === undefined) throw new Error(`step ${i}: seat ${m.seat}'s recorded move is not legal`);
       moves[m.seat] = encoded;
     }
     step(s, moves);
-    out.push({ ...rec, before, scores: scoreAll(s) });
+    if (viewer === undefined) out.push({ ...rec, before, scores: scoreAll(s) });
+    else out.push({ ...rec, moves: rec.moves.map((m) => seenMove(m, viewer)), before: before.map((b, q) => (hidden![q] ? { ...b, hand: [], hidden: hidden![q] } : b)), scores: scoreAll(s) });
   }
   return out;
+}
+
+function hiddenHand(s: GameState, viewer: number, q: number): HiddenHand {
+  const candidates = handCandidates(s, viewer, q);
+  return { size: s.handLen[q], candidates: candidates && candidates.map((c) => CARDS[c].name).sort() };
+}
+
+/** A move as `viewer` saw it: another seat's stage or discard without its card, and no one else's search. */
+function seenMove(m: RecordedMove, viewer: number): RecordedMove {
+  if (m.seat === viewer) return m;
+  const { search: _, ...rest } = m;
+  return rest.action === 'stage' || rest.action === 'discard' ? { ...rest, card: '' } : rest;
 }

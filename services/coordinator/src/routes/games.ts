@@ -2,10 +2,16 @@
 import { Router } from 'express';
 import { timeline } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
-import { GameParams, GamesQuery } from '../api-schemas.js';
+import { GameParams, GamesQuery, TimelineQuery } from '../api-schemas.js';
 import type { LimitsConfig } from '../config.js';
 import { HttpError, parse } from '../http.js';
 import { findSweep } from './find.js';
+
+/** A point-of-view seat within the game's seats (a 400 naming query.seat otherwise). */
+export function viewerSeat(seat: number | undefined, players: number): number | undefined {
+  if (seat !== undefined && seat >= players) throw new HttpError(400, `query.seat: expected a seat from 0 to ${players - 1}`, 'query.seat');
+  return seat;
+}
 
 export function gameRoutes(store: SweepStore, limits: LimitsConfig): Router {
   const router = Router();
@@ -48,9 +54,10 @@ export function gameRoutes(store: SweepStore, limits: LimitsConfig): Router {
   router.get('/api/sweeps/:id/games/:gameId/timeline', async (req, res) => {
     const { id, gameId } = parse(GameParams, req.params, 'params');
     if (!(await store.meta(id))) throw new HttpError(404, `no sweep '${id}'`);
+    const { seat } = parse(TimelineQuery, req.query, 'query');
     const record = await store.gameRecord(id, gameId);
     if (!record) throw new HttpError(404, `game '${gameId}' of sweep '${id}' has no stored record (not played yet, or the sweep has keepRecords: false)`);
-    res.json({ steps: timeline(record) });
+    res.json({ steps: timeline(record, viewerSeat(seat, record.config.players)) });
   });
   return router;
 }

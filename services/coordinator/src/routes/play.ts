@@ -14,7 +14,9 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { HUMAN, PlayError, checkPlaySetup, moveProblem, parseAgentSpec, timeline, type PlayReply, type PlayRequest, type PlaySetup, type PlayTables, type SweepLimits } from '@wonderlab/shared';
 import type { PlayStore, StoredPlay } from '@wonderlab/shared/store';
+import { TimelineQuery } from '../api-schemas.js';
 import { HttpError, parse } from '../http.js';
+import { viewerSeat } from './games.js';
 
 export interface PlayRouteDeps {
   plays: PlayStore;
@@ -146,7 +148,8 @@ export function playRoutes(d: PlayRouteDeps): Router {
 
   router.get('/api/play/:id/game/timeline', async (req, res) => {
     const play = await finished(req);
-    res.json({ steps: timeline(play.record!) });
+    const { seat } = parse(TimelineQuery, req.query, 'query');
+    res.json({ steps: timeline(play.record!, viewerSeat(seat, play.setup.players)) });
   });
 
   // The record alone, as a file: `wonderlab replay <file>` checks it.

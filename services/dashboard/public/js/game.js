@@ -15,6 +15,8 @@ const ROMAN = ['', 'I', 'II', 'III'];
 
 function moveText(m) {
   const pay = m.payLeft || m.payRight ? ` (pays ${m.payLeft} left, ${m.payRight} right)` : '';
+  // In a seat's point of view another seat's stage or discard card is face down.
+  if (m.card === '') return m.action === 'stage' ? `builds a wonder stage with a card face down${pay}` : 'discards a card face down (+3 coins)';
   switch (m.action) {
     case 'build':
       return `builds ${m.card}${pay}`;
@@ -67,6 +69,76 @@ function searchList(search, played) {
 /** A seat's agent by its display name: its canonical spec (games stored before it was kept: as submitted). */
 const shown = (p) => p.canonical ?? p.agent;
 
+const stepName = (s) => (s.phase === 'turn' ? `Age ${ROMAN[s.age]}, turn ${s.turn}` : `Age ${ROMAN[s.age]}, ${s.phase === 'seventh' ? 'seventh card' : 'build from the discard pile'}`);
+
+/**
+ * The debugger: one step at a time (buttons, the slider, ← → Home End), from every seat's view or
+ * one seat's (only what it knew: GET …/timeline?seat=), with that seat's search statistics. The
+ * step and the seat are kept in the address (#step=12&seat=1), so a link opens them.
+ */
+function stepThrough(game, allSteps) {
+  $('#debugger').hidden = false;
+  const views = new Map([['', allSteps]]);
+  const params = new URLSearchParams(location.hash.slice(1));
+  let at = Math.min(Math.max(Number(params.get('step') ?? 0) || 0, 0), allSteps.length - 1);
+  const pov = $('#pov');
+  pov.replaceChildren(el('option', { value: '' }, 'every seat (all cards)'), ...game.players.map((p) => el('option', { value: p.seat }, `seat ${p.seat}: ${shown(p)} (${p.city})`)));
+  pov.value = params.get('seat') ?? '';
+  const slider = $('#step-slider');
+  slider.max = String(allSteps.length - 1);
+
+  async function stepsOf(seat) {
+    if (!views.has(seat)) views.set(seat, (await getJSON(`${gameUrl}/timeline?seat=${seat}`)).steps);
+    return views.get(seat);
+  }
+
+  async function show() {
+    const seat = pov.value;
+    const steps = await stepsOf(seat);
+    const s = steps[at];
+    slider.value = String(at);
+    $('#step-at').textContent = `step ${at + 1} of ${steps.length}: ${stepName(s)}`;
+    $('#step-prev').disabled = at === 0;
+    $('#step-next').disabled = at === steps.length - 1;
+    history.replaceState(null, '', `#step=${at}${seat === '' ? '' : `&seat=${seat}`}`);
+    $('#step-view').replaceChildren(
+      ...game.players.map((p) => {
+        const q = p.seat;
+        const b = s.before[q];
+        const move = s.moves.find((m) => m.seat === q);
+        const hand = b.hidden ? `${b.hidden.size} cards in hand${b.hidden.candidates ? `; it may hold: ${b.hidden.candidates.join(', ')}` : ' (not seen by this seat yet)'}` : `hand: ${b.hand.join(', ') || '—'}`;
+        return el(
+          'section',
+          { class: `city${String(q) === seat ? ' you' : ''}`, 'data-seat': q },
+          el('h3', {}, `Seat ${q}: `, agentName(shown(p), p.agent), ` — ${p.city} ${p.side}`),
+          el('div', { class: 'hand' }, `${b.coins} coins · ${b.shields} shields · ${b.militaryPoints} military points · ${b.stages} stages · ${b.cityCards} buildings`),
+          el('div', { class: 'hand' }, hand),
+          el('div', {}, move ? moveText(move) : 'does not act in this step'),
+          scoreLine(s.scores[q]),
+          move?.search ? searchList(move.search, move) : '',
+        );
+      }),
+    );
+  }
+
+  const go = (to) => {
+    at = Math.min(Math.max(to, 0), allSteps.length - 1);
+    void show();
+  };
+  $('#step-prev').addEventListener('click', () => go(at - 1));
+  $('#step-next').addEventListener('click', () => go(at + 1));
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  pov.addEventListener('change', () => void show());
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: allSteps.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+  });
+  void show();
+}
+
 try {
   $('#back').href = fromPlay ? '/play' : `/sweeps/${id}`;
   if (fromPlay) $('#back').textContent = '← Back to the play page';
@@ -96,6 +168,7 @@ try {
   } else {
     const { steps } = await getJSON(`${gameUrl}/timeline`);
     const seats = game.players.map((p) => p.seat);
+    stepThrough(game, steps);
     fillTable(
       $('#turns'),
       ['step', ...seats.map((q) => `seat ${q}: ${shown(game.players[q])} (${game.players[q].city})`)],
