@@ -9,7 +9,7 @@
  */
 import type { Logger } from 'pino';
 import { cellLabels, configOf, parseFinishingOrder, type RatingFits, type RatingProblem, type Ranking, type Ratings } from '@wonderlab/shared';
-import type { SweepStore } from '@wonderlab/shared/store';
+import type { PlayStore, SweepStore } from '@wonderlab/shared/store';
 
 export interface LadderReport {
   /** What 0 is (the rule-based player when it has played). */
@@ -27,6 +27,8 @@ export class LadderService {
   private readonly seen = new Map<string, { counts: Map<string, number>; done: number }>();
   /** Every finishing order seen, by its canonical configurations (best first, ties grouped), and how often. */
   private readonly orders = new Map<string, { groups: string[][]; count: number }>();
+  /** The play games' finishing orders already fed, and how many of each. */
+  private readonly seenPlay = new Map<string, number>();
   /** Games fed so far: the version of the data the batch fit is of. */
   private fed = 0;
   private timer?: NodeJS.Timeout;
@@ -40,6 +42,8 @@ export class LadderService {
     private readonly logger: Logger,
     private readonly fits: RatingFits,
     private readonly fitWaitMs: number,
+    /** The play page's games that asked to join the ladder (the person as `human`). */
+    private readonly plays?: PlayStore,
   ) {}
 
   start(): void {
@@ -61,6 +65,7 @@ export class LadderService {
   reset(): void {
     this.generation++;
     this.seen.clear();
+    this.seenPlay.clear();
     this.orders.clear();
   }
 
@@ -85,17 +90,30 @@ export class LadderService {
         if (total <= fed) continue;
         const bar = field.indexOf('|');
         const labels = cellLabels(loaded.sweep.cells[Number(field.slice(1, bar))]).map(configOf);
-        const groups = parseFinishingOrder(field.slice(bar + 2)).map((g) => g.map((L) => labels[L]));
-        this.fed += total - fed;
-        const key = JSON.stringify(groups);
-        const known = this.orders.get(key);
-        if (known) known.count += total - fed;
-        else this.orders.set(key, { groups, count: total - fed });
+        this.feed(parseFinishingOrder(field.slice(bar + 2)).map((g) => g.map((L) => labels[L])), total - fed);
         seen.counts.set(field, total);
       }
       seen.done = meta.done;
       this.seen.set(meta.id, seen);
     }
+    if (!this.plays) return;
+    const played = await this.plays.finishingOrders();
+    if (generation !== this.generation) return;
+    for (const [order, total] of played) {
+      const fed = this.seenPlay.get(order) ?? 0;
+      if (total <= fed) continue;
+      this.feed(JSON.parse(order) as string[][], total - fed);
+      this.seenPlay.set(order, total);
+    }
+  }
+
+  /** Adds `count` games that ended in this order (groups of configurations, best first). */
+  private feed(groups: string[][], count: number): void {
+    this.fed += count;
+    const key = JSON.stringify(groups);
+    const known = this.orders.get(key);
+    if (known) known.count += count;
+    else this.orders.set(key, { groups, count });
   }
 
   /** The ladder now: the batch fit over every game so far (or the last one, while a newer is made). */

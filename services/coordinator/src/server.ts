@@ -59,7 +59,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   // The play page's games: their agents think on a thread of their own.
   const playTables = new PlayTables();
   const playStore = new PlayStore(apiRedis, store.keys, config.PLAY_IDLE_SECONDS);
-  const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger, fits, config.FIT_WAIT_MS);
+  const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger, fits, config.FIT_WAIT_MS, new PlayStore(redis, feederStore.keys, config.PLAY_IDLE_SECONDS));
   const health = new LabHealth({
     store,
     alsoStamp: [feederStore],

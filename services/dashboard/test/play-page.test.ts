@@ -201,9 +201,11 @@ describe('the play API', () => {
     expect((await post('/api/play', { players: 3, seat: 0, agents: ['human', 'random', 'random'], boards: ['Atlantis', 'Giza', 'Rhodos'] })).body.field).toBe('body.boards');
   });
 
-  test('a finished game is kept for good, listed, and served as a sweep\'s game is', async () => {
+  test('a finished game is kept for good, listed, served as a sweep\'s game is, and joins the ladder when asked', async () => {
     browser.ready();
-    const { id, token } = (await post('/api/play', { players: 3, seat: 0, agents: ['human', 'random', 'random'], seed: 2 })).body;
+    const ladderBefore = JSON.stringify((await get('/api/ratings')).body);
+    expect(ladderBefore).not.toContain('"human"');
+    const { id, token } = (await post('/api/play', { players: 3, seat: 0, agents: ['human', 'random', 'random'], seed: 2, ladder: true })).body;
     let view = (await get(`/api/play/${id}`, token)).body;
     while (!view.over) view = (await post(`/api/play/${id}/move`, { move: view.hand.at(-1).moves.at(-1).move }, token)).body;
     expect(await lab.redis.ttl(`${lab.prefix}:play:${id}`)).toBe(-1);
@@ -212,5 +214,9 @@ describe('the play API', () => {
     expect(game.players.map((p: any) => p.agent)).toEqual(['human', 'random', 'random']);
     expect(game.record.result).toEqual(view.result && game.record.result);
     expect((await get(`/api/play/${id}/game/timeline`)).body.steps.length).toBe(game.record.steps.length);
+    // The person's finishing order is on the lab's ladder, as `human`, beside the agents'.
+    const ladder = (await get('/api/ratings')).body;
+    expect(ladder.games).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(ladder.batch)).toContain('"human"');
   });
 });

@@ -18,6 +18,8 @@ export interface Keys {
   epoch: string;
   /** Sorted set of the play page's finished games, by when they ended. */
   plays: string;
+  /** Hash: a finished play game's finishing order (JSON groups of canonical specs, best first) → how many games ended so, for the ladder. */
+  playOrders: string;
   /** String: one play-page game as JSON (play-store.ts); expires unless finished. */
   play(id: string): string;
   sweep(id: string): SweepKeys;
@@ -60,6 +62,7 @@ export function keys(prefix: string): Keys {
     feederLock: `${prefix}:feeder-lock`,
     epoch: `${prefix}:epoch`,
     plays: `${prefix}:plays`,
+    playOrders: `${prefix}:play-orders`,
     play: (id) => `${prefix}:play:${id}`,
     sweep: (id) => {
       const base = `${prefix}:sweep:${id}`;

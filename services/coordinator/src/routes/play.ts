@@ -36,6 +36,7 @@ export const PlayCreateSchema = z
     seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('The deal (and the agents\' generators); random when absent.'),
     boards: z.array(z.string().min(1).max(60)).optional().describe('A city per seat (name or alias); random when absent.'),
     sides: z.enum(['A', 'B', 'random']).optional().describe('Wonder sides (default random).'),
+    ladder: z.boolean().optional().describe('Count the finished game on the lab\'s ladder, your seat as `human` (default false).'),
   })
   .describe('A game against agents on the play page.');
 

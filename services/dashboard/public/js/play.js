@@ -58,7 +58,7 @@ async function setup() {
     const n = Number(players.value);
     const seat = Number($('#f-seat').value);
     const agents = [...Array(n).keys()].map((q) => (q === seat ? 'human' : $(`#f-agent-${q}`).value.trim()));
-    const body = { players: n, seat, agents, sides: $('#f-sides').value };
+    const body = { players: n, seat, agents, sides: $('#f-sides').value, ladder: $('#f-ladder').checked };
     if ($('#f-seed').value !== '') body.seed = Number($('#f-seed').value);
     const boards = $('#f-boards').value.split(',').map((b) => b.trim()).filter(Boolean);
     if (boards.length) body.boards = boards;

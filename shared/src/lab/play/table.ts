@@ -53,6 +53,8 @@ export interface PlaySetup {
   /** A city per seat (name or alias), or random boards when absent. */
   boards?: string[];
   sides?: SideChoice | 'random';
+  /** The finished game counts on the lab's ladder (the person as `human`). */
+  ladder?: boolean;
 }
 
 /**
