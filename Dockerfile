@@ -26,7 +26,12 @@ COPY bin bin
 RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production
+# The code version the image carries into every sweep's provenance (there is no git inside):
+#   docker build --build-arg WONDERLAB_COMMIT=$(git rev-parse HEAD) …
+# and WONDERLAB_DIRTY=true when the tree had changes (false when known clean; empty: unknown).
+ARG WONDERLAB_COMMIT=
+ARG WONDERLAB_DIRTY=
+ENV NODE_ENV=production WONDERLAB_COMMIT=${WONDERLAB_COMMIT} WONDERLAB_DIRTY=${WONDERLAB_DIRTY}
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=node:node /app/node_modules node_modules

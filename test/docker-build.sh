@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Builds the lab's images and runs docker-compose.yml for real, end to end:
+# Builds the lab's images and runs docker-compose.yml for real, end to end, with Compose v2
+# (`docker compose`) or v1 (`docker-compose`, Debian 12's), whichever is installed:
 #   1. the base images: NODE_IMAGE and REDIS_IMAGE (the compose defaults) if they can be pulled;
 #      where Docker Hub is out of reach, one stand-in built from Debian with debootstrap (Debian's
-#      nodejs and npm, redis-server, a user 'node' of uid 1000), used for both;
-#   2. `compose build` with NODE_IMAGE as the Dockerfile's build argument, then `up` with three
-#      workers;
-#   3. a sweep submitted with the API token; one worker SIGKILLed mid-sweep; every game played once
-#      (done = total, no failure, every game id once in the export) and equal to a local play;
+#      nodejs and npm, redis-server, a user 'node' of uid 1000), used for both; its working
+#      directory is '/', so Redis keeps its data in the volume only because compose says --dir;
+#   2. `compose build` with NODE_IMAGE and the commit (WONDERLAB_COMMIT, WONDERLAB_DIRTY) as the
+#      Dockerfile's build arguments, then `up` with three workers;
+#   3. a sweep submitted with the API token; one worker SIGKILLed at a third of its games and the
+#      coordinator SIGKILLed at half (then started again); every game played once (done = total,
+#      no failure, every game id once in the export) and equal to a local play; the sweep's
+#      provenance names the commit the images were built from;
 #   4. `down` then `up`: the sweep is still there (the Redis volume kept it); the dashboard serves
 #      its pages and passes /api through;
 #   5. `down -v`.
@@ -26,12 +30,11 @@ if ! docker info >/dev/null 2>&1; then
 fi
 if docker compose version >/dev/null 2>&1; then
   compose() { docker compose "$@"; }
+  say "compose: $(docker compose version --short 2>/dev/null || echo v2)"
 elif command -v docker-compose >/dev/null 2>&1; then
-  # Compose v1 (Debian 12's docker-compose) does not know the top-level 'name' (the project name
-  # comes from COMPOSE_PROJECT_NAME below): it reads a copy without it, from this directory.
-  v1_file=$(mktemp --suffix=.yml)
-  sed '/^name:/d' docker-compose.yml >"$v1_file"
-  compose() { docker-compose --project-directory . -f "$v1_file" "$@"; }
+  # Compose v1 (Debian 12's docker-compose 1.29) reads the same file: it has no v2-only key.
+  compose() { docker-compose "$@"; }
+  say "compose: $(docker-compose version --short 2>/dev/null || echo v1)"
 else
   say "skipped: neither 'docker compose' nor 'docker-compose' is installed"
   exit 0
@@ -58,13 +61,14 @@ build_standin() {
   chmod +x "$root/usr/sbin/policy-rc.d"
   mount -t proc proc "$root/proc"
   local status=0
-  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm redis-server ca-certificates >/dev/null || status=$?
+  # A clean environment: the chroot has no TMPDIR of the caller's, nor its locale.
+  chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm redis-server ca-certificates >/dev/null || status=$?
   umount "$root/proc"
   [ "$status" = 0 ] || { say "installing nodejs, npm and redis-server in the stand-in failed"; exit 1; }
   rm -f "$root/usr/sbin/policy-rc.d"
-  chroot "$root" useradd --uid 1000 --create-home --shell /bin/bash node
+  chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin useradd --uid 1000 --create-home --shell /bin/bash node
   mkdir -p "$root/data"
-  chroot "$root" apt-get clean
+  chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin apt-get clean
   rm -rf "$root"/var/lib/apt/lists/*
   # Where this machine reaches the npm registry through a TLS proxy of its own (NODE_EXTRA_CA_CERTS),
   # the stand-in trusts the same certificates, or npm ci in the build cannot fetch a package.
@@ -73,7 +77,8 @@ build_standin() {
     cp "$NODE_EXTRA_CA_CERTS" "$root/usr/local/share/extra-ca-certificates.crt"
     env_ca=(--change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/extra-ca-certificates.crt')
   fi
-  tar -C "$root" -c . | docker import --change 'WORKDIR /data' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' "${env_ca[@]}" - "$STANDIN" >/dev/null
+  # Working directory '/': a Redis that is not told --dir would write its data outside the volume.
+  tar -C "$root" -c . | docker import --change 'WORKDIR /' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' "${env_ca[@]}" - "$STANDIN" >/dev/null
   rm -rf "$root"
   say "$STANDIN: $(docker run --rm "$STANDIN" node --version), npm $(docker run --rm "$STANDIN" npm --version), $(docker run --rm "$STANDIN" redis-server --version | cut -d' ' -f3)"
 }
@@ -110,11 +115,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The code version the images carry (the sweep's provenance must name it).
+export WONDERLAB_COMMIT=$(git rev-parse HEAD)
+export WONDERLAB_DIRTY=$(git diff --quiet HEAD && echo false || echo true)
+
 started=$(date +%s)
-say "building the images on $NODE_IMAGE"
+say "building the images on $NODE_IMAGE at $WONDERLAB_COMMIT (dirty: $WONDERLAB_DIRTY)"
 build_log=$(mktemp)
 compose build >"$build_log" 2>&1 || { tail -40 "$build_log" >&2; exit 1; }
+engine_warnings=$(grep -c EBADENGINE "$build_log" || true)
 rm -f "$build_log"
+[ "$engine_warnings" = 0 ] || { say "npm ci in the build warned EBADENGINE $engine_warnings times"; exit 1; }
 say "built in $(( $(date +%s) - started )) s: $(docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep "^$COMPOSE_PROJECT_NAME" | tr '\n' ' ')"
 
 wait_for() { # url, what, seconds
@@ -123,23 +134,37 @@ wait_for() { # url, what, seconds
 }
 json() { node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const v=JSON.parse(t);console.log(eval("v"+process.argv[1]))})' "$1"; }
 
+# Games done, read from Redis itself (while the coordinator is down).
+redis_done() { compose exec -T redis redis-cli HGET "wl:sweep:$id:meta" done 2>/dev/null | tr -d '\r' || echo '?'; }
+containers() { docker ps --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME" "$@"; }
 compose up -d --scale worker=3 >/dev/null
 wait_for "$API/readyz" coordinator 90
-say "up: $(compose ps --format '{{.Service}}' 2>/dev/null | sort | uniq -c | tr '\n' ' ' || true)"
+say "up: $(containers --format '{{.Label "com.docker.compose.service"}}' | sort | uniq -c | tr -s ' \n' ' ')"
 uid=$(compose exec -T coordinator id -u)
 [ "$uid" = 1000 ] || { say "the coordinator runs as uid $uid, not 1000"; exit 1; }
 
-SPEC='{"name":"docker-build","players":3,"seats":["mcts(it=60)","rulebased","random"],"deals":{"count":60}}'
+SPEC='{"name":"docker-build","players":3,"seats":["mcts(it=300)","rulebased","random"],"deals":{"count":150}}'
 unauth=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$API/api/sweeps" -H 'content-type: application/json' -d "$SPEC")
 [ "$unauth" = 401 ] || { say "a POST without the token got $unauth, not 401"; exit 1; }
 id=$(curl -fsS -X POST "$API/api/sweeps" -H 'content-type: application/json' -H "authorization: Bearer $API_TOKEN" -d "$SPEC" | json .id)
 say "sweep $id submitted"
+done_now() { curl -fsS "$API/api/sweeps/$id" | json .counts.done; }
+wait_done() { for _ in $(seq 1200); do [ "$(done_now)" -ge "$1" ] && return 0; sleep 0.2; done; say "the sweep did not reach $1 games"; exit 1; }
 
-# One worker SIGKILLed while it plays.
-for _ in $(seq 60); do [ "$(curl -fsS "$API/api/sweeps/$id" | json .counts.done)" -ge 10 ] && break; sleep 1; done
-victim=$(docker ps --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME" --filter 'label=com.docker.compose.service=worker' --format '{{.ID}}' | head -1)
+# A worker SIGKILLed at a third of the games, while it plays; then the coordinator at half.
+wait_done 50
+victim=$(containers --filter 'label=com.docker.compose.service=worker' --format '{{.ID}}' | head -1)
 docker kill --signal KILL "$victim" >/dev/null
-say "worker $victim SIGKILLed at $(curl -fsS "$API/api/sweeps/$id" | json .counts.done) games done"
+say "worker $victim SIGKILLed at $(done_now) of 150 games done"
+wait_done 75
+coordinator=$(containers --filter 'label=com.docker.compose.service=coordinator' --format '{{.ID}}')
+docker kill --signal KILL "$coordinator" >/dev/null
+say "coordinator SIGKILLed at $(redis_done) of 150 games done"
+# A container killed by hand stays down under `restart: unless-stopped` (docker-compose.yml): start it.
+sleep 3
+compose start coordinator >/dev/null
+wait_for "$API/readyz" coordinator 90
+say "coordinator back at $(done_now) games done"
 
 for _ in $(seq 240); do [ "$(curl -fsS "$API/api/sweeps/$id" | json .status)" = done ] && break; sleep 1; done
 detail=$(curl -fsS "$API/api/sweeps/$id")
@@ -148,6 +173,11 @@ done_=$(echo "$detail" | json .counts.done)
 failed=$(echo "$detail" | json .counts.failed)
 say "sweep: $(echo "$detail" | json .status), $done_ of $total done, $failed failed"
 [ "$done_" = "$total" ] && [ "$failed" = 0 ] || { say "not every game was played once"; exit 1; }
+commit=$(echo "$detail" | json .provenance.code.commit)
+workers=$(echo "$detail" | json '.provenance.workers.map((w) => w.commit).join(",")')
+say "provenance: coordinator at $commit, workers at $workers"
+[ "$commit" = "$WONDERLAB_COMMIT" ] || { say "the sweep records commit '$commit', the images were built from $WONDERLAB_COMMIT"; exit 1; }
+[ -n "$workers" ] && [ -z "$(echo "$workers" | tr ',' '\n' | grep -v "^$WONDERLAB_COMMIT$" || true)" ] || { say "a worker recorded another commit: $workers"; exit 1; }
 export_file=$(mktemp)
 curl -fsS "$API/api/sweeps/$id/export?format=jsonl" >"$export_file"
 # Every game once, and each equal to the same game played here (timings aside).

@@ -31,6 +31,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { DEFAULT_KEY_PREFIX, DEFAULT_QUEUE_NAME, StoreEnvSchema } from '@wonderlab/shared/store';
+import { CODE_VERSION_ENV } from '@wonderlab/shared';
 import { BACKLOG_FIELD, BACKLOG_ROUTE, CoordinatorEnvSchema } from '@wonderlab/coordinator';
 import { WorkerEnvSchema } from '@wonderlab/worker';
 import { DashboardEnvSchema } from '@wonderlab/dashboard';
@@ -575,14 +576,20 @@ export function dockerWorkerGcProblems(model: DockerModel): string[] {
   return gc > 0 && script !== undefined && gc < argv.indexOf(script) ? [] : [`Dockerfile: the worker's CMD ${JSON.stringify(argv)} does not pass --single-threaded-gc to node`];
 }
 
-/** ENV of each target: variables its process reads (or NODE_ENV), with values it accepts. */
+/** Variables every process reads: NODE_ENV, and the code version an image carries (provenance.ts). */
+const readByAll = (name: string) => name === 'NODE_ENV' || CODE_VERSION_ENV.includes(name);
+
+/** Variables Compose itself reads from .env (not the file's `${…}`). */
+const COMPOSE_OWN = new Set(['COMPOSE_PROJECT_NAME']);
+
+/** ENV of each target: variables its process reads (or NODE_ENV and the code version), with values it accepts. */
 export function dockerEnvProblems(model: DockerModel): string[] {
   const problems: string[] = [];
   for (const target of [...SERVICE_TARGETS, 'lab'] as ProcName[]) {
     if (!model.stages.some((s) => s.name === target)) continue;
     const eff = effective(model.stages, target);
     const proc = procNamed(target);
-    for (const name of Object.keys(eff.env)) if (name !== 'NODE_ENV' && !proc.envNames.has(name)) problems.push(`Dockerfile: target '${target}' sets ENV ${name}, which the ${target} does not read`);
+    for (const name of Object.keys(eff.env)) if (!readByAll(name) && !proc.envNames.has(name)) problems.push(`Dockerfile: target '${target}' sets ENV ${name}, which the ${target} does not read`);
     if (proc.schema) for (const issue of envIssues(proc.schema, eff.env)) problems.push(`Dockerfile: target '${target}': ${issue}`);
     const listening = proc.listenPorts(eff.env);
     for (const port of eff.expose) if (!listening.includes(port)) problems.push(`Dockerfile: target '${target}' EXPOSEs ${port}, the ${target} listens on ${listening.join(', ') || 'no port'}`);
@@ -798,7 +805,7 @@ export function composeVarProblems(m: ComposeModel): string[] {
     else if ((v.op === ':-' || v.op === '-') && (v.arg ?? '') !== m.envExample[v.name]) problems.push(`docker-compose.yml: ${v.where} defaults ${v.name} to '${v.arg}', .env.example says '${m.envExample[v.name]}'`);
     else if (!v.op && v.name in m.envExample && m.envExample[v.name] !== '') problems.push(`docker-compose.yml: ${v.where} uses \${${v.name}} with no default: without a .env it is empty, not '${m.envExample[v.name]}'`);
   }
-  for (const name of Object.keys(m.envExample)) if (!used.some((v) => v.name === name)) problems.push(`.env.example documents ${name}, which docker-compose.yml does not use`);
+  for (const name of Object.keys(m.envExample)) if (!COMPOSE_OWN.has(name) && !used.some((v) => v.name === name)) problems.push(`.env.example documents ${name}, which docker-compose.yml does not use`);
   // The code's defaults for the Redis namespace: two labs on one Redis differ on purpose, one lab must not.
   if (m.envExample.KEY_PREFIX !== undefined && m.envExample.KEY_PREFIX !== DEFAULT_KEY_PREFIX) problems.push(`.env.example: KEY_PREFIX=${m.envExample.KEY_PREFIX}, the code's default is ${DEFAULT_KEY_PREFIX}`);
   if (m.envExample.QUEUE_NAME !== undefined && m.envExample.QUEUE_NAME !== DEFAULT_QUEUE_NAME) problems.push(`.env.example: QUEUE_NAME=${m.envExample.QUEUE_NAME}, the code's default is ${DEFAULT_QUEUE_NAME}`);
@@ -1140,7 +1147,7 @@ export function k8sEnvProblems(objects: Obj[]): string[] {
   for (const { w, c, proc, where } of labContainers(objects)) {
     const { env, names, problems: refProblems } = containerEnv(c, w.ns, objects);
     problems.push(...refProblems.map((p) => `${where}: ${p}`));
-    for (const name of names) if (!proc.envNames.has(name) && name !== 'NODE_ENV') problems.push(`${where}: sets ${name}, which the ${proc.name} does not read`);
+    for (const name of names) if (!proc.envNames.has(name) && !readByAll(name)) problems.push(`${where}: sets ${name}, which the ${proc.name} does not read`);
     if (proc.schema) for (const issue of envIssues(proc.schema, env)) problems.push(`${where}: the ${proc.name} rejects its environment: ${issue}`);
   }
   return problems;

@@ -4,7 +4,8 @@
  * Figures are printed as `name: value unit`; every run uses its own key prefix and deletes it.
  *
  * BENCH_ENQUEUE_GAMES (default 100000), BENCH_OVERHEAD_GAMES (default 2000),
- * BENCH_SCALE_GAMES (default 24), BENCH_CHEAP_GAMES (default 20000) size the parts.
+ * BENCH_SCALE_GAMES (default 24), BENCH_CHEAP_GAMES (default 20000) size the parts; BENCH_PARTS
+ * (enqueue,overhead,cheap,scale) chooses them.
  *
  * The cheap sweep's Redis figures (commands and CPU per game) read INFO before and after: point
  * REDIS_URL at a Redis nothing else uses while it runs, or they count the other clients too.
@@ -156,14 +157,19 @@ async function throughput(processes: number): Promise<number> {
   }
 }
 
-/** Redis's own CPU seconds and the commands it has run (script-called ones included), from INFO. */
-async function redisCounters(redis: ReturnType<typeof connectRedis>): Promise<{ cpuSeconds: number; commands: number }> {
-  const cpu = await redis.info('cpu');
-  const stats = await redis.info('commandstats');
-  const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(cpu)![1]);
+/** Redis's own CPU seconds, the commands it has run (script-called ones included), its network bytes in and out, and its memory, from INFO. */
+async function redisCounters(redis: ReturnType<typeof connectRedis>): Promise<{ cpuSeconds: number; commands: number; netIn: number; netOut: number; memory: number }> {
+  const [cpu, commandStats, stats] = await Promise.all([redis.info('cpu'), redis.info('commandstats'), redis.info('stats')]);
+  const field = (text: string, name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(text)![1]);
   let commands = 0;
-  for (const m of stats.matchAll(/calls=(\d+)/g)) commands += Number(m[1]);
-  return { cpuSeconds: field('used_cpu_user') + field('used_cpu_sys'), commands };
+  for (const m of commandStats.matchAll(/calls=(\d+)/g)) commands += Number(m[1]);
+  return {
+    cpuSeconds: field(cpu, 'used_cpu_user') + field(cpu, 'used_cpu_sys'),
+    commands,
+    netIn: field(stats, 'total_net_input_bytes'),
+    netOut: field(stats, 'total_net_output_bytes'),
+    memory: await usedMemory(redis),
+  };
 }
 
 /**
@@ -203,6 +209,11 @@ async function cheapSweep(): Promise<void> {
     console.log(`cheap_sweep_lab_over_local: ${(lab / local).toFixed(2)} (target >= 0.70)`);
     console.log(`redis_commands_per_game: ${((after.commands - before.commands) / sweep.size).toFixed(1)} commands (batched cheap games)`);
     console.log(`redis_cpu_per_game: ${((1e6 * (after.cpuSeconds - before.cpuSeconds)) / sweep.size).toFixed(1)} us (target <= 100)`);
+    // What a fleet's Redis must carry per game: bytes over the network each way, and memory per
+    // stored game (summary, record and the sweep's aggregates; the queue is empty again).
+    console.log(`redis_net_in_per_game: ${((after.netIn - before.netIn) / sweep.size).toFixed(0)} bytes (batched cheap games, records kept)`);
+    console.log(`redis_net_out_per_game: ${((after.netOut - before.netOut) / sweep.size).toFixed(0)} bytes`);
+    console.log(`redis_memory_per_stored_game: ${((after.memory - before.memory) / sweep.size).toFixed(0)} bytes (rulebased x3 with records)`);
   } finally {
     if (child && child.exitCode === null) await new Promise((r) => (child!.once('exit', r), child!.kill('SIGTERM')));
     await queue.close();
@@ -214,9 +225,13 @@ async function cheapSweep(): Promise<void> {
 if (!(await redisAnswers(REDIS_URL))) {
   console.log(`cluster benchmark skipped: no Redis at ${REDIS_URL}`);
 } else {
-  await enqueueRate();
-  await queueOverhead();
-  await cheapSweep();
+  // BENCH_PARTS=cheap (comma-separated: enqueue, overhead, cheap, scale) runs only those parts.
+  const parts = new Set((process.env.BENCH_PARTS ?? 'enqueue,overhead,cheap,scale').split(','));
+  if (parts.has('enqueue')) await enqueueRate();
+  if (parts.has('overhead')) await queueOverhead();
+  if (parts.has('cheap')) await cheapSweep();
+}
+if ((await redisAnswers(REDIS_URL)) && (process.env.BENCH_PARTS ?? 'scale').split(',').includes('scale')) {
   const one = await throughput(1);
   const two = await throughput(2);
   const localOne = await localThroughput(1);

@@ -15,7 +15,7 @@ export interface CodeVersion {
   version: string;
   /** The git commit, from WONDERLAB_COMMIT or GIT_COMMIT, else `git rev-parse HEAD` in the repository; absent when unknown (an image built without it). */
   commit?: string;
-  /** Whether tracked files differed from the commit (known only from git itself). */
+  /** Whether tracked files differed from the commit (from git, or WONDERLAB_DIRTY=true/false beside WONDERLAB_COMMIT). */
   dirty?: boolean;
   node: string;
 }
@@ -29,6 +29,9 @@ function git(args: string[]): string | undefined {
     return undefined;
   }
 }
+
+/** The variables an image carries its code version in (every process reads them: codeVersion). */
+export const CODE_VERSION_ENV: readonly string[] = ['WONDERLAB_COMMIT', 'WONDERLAB_DIRTY', 'GIT_COMMIT'];
 
 let cached: CodeVersion | undefined;
 
@@ -44,14 +47,17 @@ export function codeVersion(): CodeVersion {
       // not there (a package installed alone): try the next
     }
   }
-  const fromEnv = process.env.WONDERLAB_COMMIT ?? process.env.GIT_COMMIT;
+  // An image has no git: its build passes the commit (and whether the tree was clean) as arguments
+  // that become these variables (the Dockerfile); an empty one means unknown.
+  const fromEnv = process.env.WONDERLAB_COMMIT || process.env.GIT_COMMIT;
   const commit = fromEnv || git(['rev-parse', 'HEAD']);
-  const status = fromEnv ? undefined : commit ? git(['status', '--porcelain', '--untracked-files=no']) : undefined;
+  const envDirty = process.env.WONDERLAB_DIRTY;
+  const dirty = fromEnv ? (envDirty === 'true' ? true : envDirty === 'false' ? false : undefined) : commit ? git(['status', '--porcelain', '--untracked-files=no'])?.length !== 0 : undefined;
   cached = {
     package: pkg.name ?? 'wonderlab',
     version: pkg.version ?? 'unknown',
     ...(commit ? { commit } : {}),
-    ...(status !== undefined ? { dirty: status.length > 0 } : {}),
+    ...(dirty !== undefined ? { dirty } : {}),
     node: process.version,
   };
   return cached;
