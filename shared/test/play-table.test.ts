@@ -113,3 +113,26 @@ describe('a game against agents', () => {
     expect(() => new PlayTable({ ...setup([HUMAN, 'random', 'random']), boards: ['Rhodos', 'Rhodos', 'Giza'] })).toThrow(/boards/);
   });
 });
+
+describe('the play thread', () => {
+  it('refuses a request behind its copy of the game, and after forgetting it serves the stored game again', async () => {
+    const { PlayTables } = await import('@wonderlab/shared');
+    const tables = new PlayTables();
+    try {
+      const setup1: PlaySetup = setup([HUMAN, 'random', 'rulebased'], 0, 3);
+      const first = await tables.call({ op: 'view', id: 'g1', stored: { setup: setup1 } });
+      const stored = { setup: setup1, log: first.log };
+      const move = first.view!.hand[0].moves[0].move;
+      const moved = await tables.call({ op: 'move', id: 'g1', stored, move });
+      expect(moved.log!.moves.length).toBeGreaterThan(first.log!.moves.length);
+      // A second tab, or a store that could not be written: the request's game is behind the thread's.
+      await expect(tables.call({ op: 'view', id: 'g1', stored })).rejects.toThrow(/moved on/);
+      await tables.call({ op: 'forget', id: 'g1' });
+      const again = await tables.call({ op: 'view', id: 'g1', stored });
+      expect(again.view!.log).toEqual(first.view!.log);
+      expect(again.view!.yourMove).toBe(true);
+    } finally {
+      await tables.close();
+    }
+  });
+});

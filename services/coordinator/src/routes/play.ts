@@ -93,10 +93,19 @@ export function playRoutes(d: PlayRouteDeps): Router {
     }
   };
 
-  /** Stores the game as the thread left it. */
+  /**
+   * Stores the game as the thread left it. When that fails (Redis unreachable) the thread's copy,
+   * now ahead of the stored game, is dropped: the stored game stays the truth, and the move can
+   * be sent again.
+   */
   const keep = async (play: StoredPlay, reply: PlayReply) => {
     const over = reply.over === true;
-    await plays.save({ ...play, log: reply.log, updated: Date.now(), over, ...(over ? { summary: reply.view!.result, record: reply.record } : {}) });
+    try {
+      await plays.save({ ...play, log: reply.log, updated: Date.now(), over, ...(over ? { summary: reply.view!.result, record: reply.record } : {}) });
+    } catch (err) {
+      await tables.call({ op: 'forget', id: play.id }).catch(() => undefined);
+      throw err;
+    }
   };
 
   router.post('/api/play', d.contentType, d.requireToken, d.json, async (req, res) => {

@@ -10,7 +10,8 @@ export interface StoredGame {
   log?: MoveLog;
 }
 
-export type PlayRequest = { id: string; stored: StoredGame } & ({ op: 'view' } | { op: 'move'; move: unknown } | { op: 'hint'; agent: string });
+/** A request about game `id`; `forget` drops the thread's copy (its store could not be written), the others carry the stored game. */
+export type PlayRequest = { id: string; op: 'forget' } | ({ id: string; stored: StoredGame } & ({ op: 'view' } | { op: 'move'; move: unknown } | { op: 'hint'; agent: string }));
 
 export type FullView = PlayView & { log: PublicStep[]; result?: GameSummary };
 

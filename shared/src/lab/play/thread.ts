@@ -12,7 +12,7 @@ import type { PlayReply, PlayRequest } from './messages.js';
 const KEEP = 200;
 const tables = new Map<string, PlayTable>();
 
-function table(request: PlayRequest): PlayTable {
+function table(request: Exclude<PlayRequest, { op: 'forget' }>): PlayTable {
   const { id, stored } = request;
   const have = tables.get(id);
   const storedMoves = stored.log?.moves.length ?? 0;
@@ -26,6 +26,10 @@ function table(request: PlayRequest): PlayTable {
 }
 
 function handle(request: PlayRequest): PlayReply {
+  if (request.op === 'forget') {
+    tables.delete(request.id);
+    return {};
+  }
   const t = table(request);
   switch (request.op) {
     case 'view':
