@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SweepSpecError, SweepSpecSchema, parseSweepSpec } from '../src/lab/index.js';
 import { closeKey, keysAt } from '../src/lab/plan/spec-issues.js';
 import { PARAMETER_LIST } from '../src/agents/params.js';
+import { MINIMAX_LIST } from '../src/agents/minimax/params.js';
 
 const base = { name: 'x', players: 3, seats: ['random', 'random', 'random'], deals: { count: 2 } };
 
@@ -30,9 +31,11 @@ describe('a refused spec', () => {
     expect(problem({ ...base, seats: [{ agent: 'mcts', parms: { it: 5 } }, 'random', 'random'] })).toBe("seats.0.parms: unknown key 'parms' (did you mean 'params'? known: agent, params)");
   });
 
-  it('an unknown MCTS option lists every option', () => {
+  it('an unknown option lists every option, MCTS\'s then the keys minimax adds', () => {
     const message = problem({ ...base, seats: [{ agent: 'mcts', params: { iterations: 5 } }, 'random', 'random'] });
-    expect(message).toBe(`seats.0.params.iterations: unknown key 'iterations' (known: ${PARAMETER_LIST.map((d) => d.key).join(', ')})`);
+    const keys = [...PARAMETER_LIST.map((d) => d.key), ...MINIMAX_LIST.map((d) => d.key).filter((k) => !PARAMETER_LIST.some((d) => d.key === k))];
+    expect(keys).toContain('keep');
+    expect(message).toBe(`seats.0.params.iterations: unknown key 'iterations' (known: ${keys.join(', ')})`);
   });
 
   it('inside a union: the option the input came closest to', () => {
