@@ -34,6 +34,9 @@ async function open(page: Page, url: string): Promise<void> {
 /** Sets up a 3-player game from the page's form, seat 0 yours; resolves on the game's page. */
 async function startGame(page: Page, agents: [string, string], seed: number): Promise<string> {
   await open(page, `${lab.url}/play`);
+  // The same agent help as New sweep's: every MCTS option and every minimax option.
+  expect(await page.$$eval('#agent-options-table tbody tr', (trs) => trs.length)).toBeGreaterThan(20);
+  expect(await page.$$eval('#minimax-options-table tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual(['depth', 'worlds', 'eval', 'search', 'keep', 'time']);
   await page.fill('#f-agent-1', agents[0]);
   await page.fill('#f-agent-2', agents[1]);
   await page.fill('#f-seed', String(seed));

@@ -1,6 +1,7 @@
 // The play page: /play sets up a game against agents, /play/<id> plays it. The server decides
 // everything (legal moves, payments, scores); this page shows its view and sends the move a
 // button stands for. The game's token stays in this browser (localStorage).
+import { fillAgentHelp } from './agent-help.js';
 import { agentName, bindToken, el, fillTable, getJSON, plainText, postJSON } from './api.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -29,7 +30,8 @@ async function setup() {
   const token = bindToken($('#f-token'));
   const catalog = await getJSON('/api/schema/agents.json').catch(() => undefined);
   if (catalog) {
-    $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, plainText(k.summary))));
+    // The same help as New sweep's: the kinds, every MCTS option and minimax's.
+    fillAgentHelp(catalog);
     $('#agent-list').replaceChildren(...catalog.kinds.map((k) => el('li', {}, el('code', {}, k.kind), ' — ', plainText(k.summary))));
   }
   const players = $('#f-players');

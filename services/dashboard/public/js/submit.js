@@ -2,7 +2,8 @@
 // and agent parameter table (GET /api/schema/agents.json), and the spec's JSON, kept in step both
 // ways; checked against the API as you type, with every error shown at the field it names.
 // /submit?preset=<id> starts from presets/<id>.json.
-import { bindToken, el, getJSON, plainText, postJSON, withCode } from './api.js';
+import { fillAgentHelp } from './agent-help.js';
+import { bindToken, el, getJSON, postJSON } from './api.js';
 import { parseScalar } from './spec-doc.js';
 import { SpecForm, controlId } from './spec-form.js';
 
@@ -72,28 +73,13 @@ function load(spec) {
   scheduleCheck();
 }
 
-/** The agents and MCTS options as the lab's parameter table gives them: a reference under the seats. */
+/** The agents and their options as the lab's parameter tables give them: a reference under the seats. */
 function showAgentOptions() {
   if (!catalog) {
     $('#bury-rule').textContent = "The agents' options could not be loaded.";
     return;
   }
-  const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
-  $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, plainText(k.summary))));
-  const table = $('#agent-options-table');
-  table.querySelector('thead').replaceChildren(el('tr', {}, ...['key', 'range', ...named, 'meaning'].map((h) => el('th', { scope: 'col' }, h))));
-  table.querySelector('tbody').replaceChildren(
-    ...catalog.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), ...named.map((k) => el('td', {}, p.defaults[k])), el('td', {}, ...withCode(p.meaning)))),
-  );
-  $('#bury-rule').replaceChildren(...withCode(`A grouped discard or stage arm uses ${catalog.buryRule}.`));
-  const minimax = minimaxKind();
-  const own = $('#minimax-options-table');
-  own.hidden = !minimax;
-  if (!minimax) return;
-  own.querySelector('thead').replaceChildren(el('tr', {}, ...['key', 'range', 'default', 'meaning'].map((h) => el('th', { scope: 'col' }, h))));
-  own.querySelector('tbody').replaceChildren(
-    ...minimax.parameters.map((p) => el('tr', { 'data-key': p.key }, el('th', { scope: 'row' }, el('code', {}, p.key)), el('td', {}, p.range), el('td', {}, p.default), el('td', {}, ...withCode(p.meaning)))),
-  );
+  fillAgentHelp(catalog);
 }
 
 function clearErrors() {
