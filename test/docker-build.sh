@@ -135,7 +135,7 @@ wait_for() { # url, what, seconds
 json() { node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const v=JSON.parse(t);console.log(eval("v"+process.argv[1]))})' "$1"; }
 
 # Games done, read from Redis itself (while the coordinator is down).
-redis_done() { node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1",()=>s.write(`HGET ${process.argv[2]} done\r\n`));s.on("data",(d)=>{const m=/^\$\d+\r\n(\d+)/.exec(String(d));console.log(m?m[1]:"?");s.end()})' "$REDIS_PORT" "wl:sweep:$id:meta"; }
+redis_done() { node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1",()=>s.write(`HGET ${process.argv[2]} done\r\n`));s.on("data",(d)=>{const m=/^\$\d+\r\n(\d+)/.exec(String(d));console.log(m?m[1]:"?");s.end()})' "$REDIS_PORT" "wl:sweep:$id"; }
 containers() { docker ps --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME" "$@"; }
 compose up -d --scale worker=3 >/dev/null
 wait_for "$API/readyz" coordinator 90
