@@ -136,7 +136,7 @@ describe('the play page', () => {
       await page.fill('#hint-agent', 'minimax(depth=2)');
       await page.click('#hint');
       await page.waitForSelector('#hint-result .search');
-      expect(await page.textContent('#hint-result')).toMatch(/minimax\(depth=2\) would play: .* from your information only[\s\S]*minimax depth 2/);
+      expect(await page.textContent('#hint-result')).toMatch(/minimax\(depth=2\) would play: .* from your information only[\s\S]*minimax: depth 2/);
       expect(browser.pageErrors).toEqual([]);
     } finally {
       await page.close();

@@ -2,6 +2,7 @@
 // military and the hand it chose from, its running score after the step, and beside an MCTS
 // move what its search found.
 import { agentName, el, fillTable, getJSON } from './api.js';
+import { moveText, searchList } from './moves.js';
 
 const parts = location.pathname.split('/').map(decodeURIComponent);
 // A sweep's game (/sweeps/<id>/games/<gameId>) or a finished game of the play page (/play/<id>/replay).
@@ -13,57 +14,10 @@ const $ = (sel) => document.querySelector(sel);
 const CATEGORIES = ['military', 'treasury', 'wonder', 'civilian', 'commercial', 'guilds', 'science'];
 const ROMAN = ['', 'I', 'II', 'III'];
 
-function moveText(m) {
-  const pay = m.payLeft || m.payRight ? ` (pays ${m.payLeft} left, ${m.payRight} right)` : '';
-  // In a seat's point of view another seat's stage or discard card is face down.
-  if (m.card === '') return m.action === 'stage' ? `builds a wonder stage with a card face down${pay}` : 'discards a card face down (+3 coins)';
-  switch (m.action) {
-    case 'build':
-      return `builds ${m.card}${pay}`;
-    case 'stage':
-      return `builds a wonder stage with ${m.card}${pay}`;
-    case 'discard':
-      return `discards ${m.card} (+3 coins)`;
-    case 'buildDiscarded':
-      return `builds ${m.card} from the discard pile (free)`;
-    case 'freeBuild':
-      return `builds ${m.card} for free (Olympia)`;
-    default:
-      return `${m.action} ${m.card}${pay}`;
-  }
-}
-
-const sameMove = (a, b) => a.card === b.card && a.age === b.age && a.action === b.action && a.payLeft === b.payLeft && a.payRight === b.payRight;
-
 /** A seat's score after a step: the total, then the categories that score anything. */
 function scoreLine(score) {
   const parts = CATEGORIES.filter((c) => score[c] !== 0).map((c) => `${c} ${score[c]}`);
   return el('div', { class: 'running-score' }, el('strong', {}, `${score.total} VP`), parts.length ? ` (${parts.join(', ')})` : '');
-}
-
-/** What an MCTS decision's search found: its effort, then its most visited moves (most first), the one played marked. */
-function searchList(search, played) {
-  const carried = search.carried ? ` (+ ${search.carried} visits kept from the last decision)` : '';
-  return el(
-    'div',
-    { class: 'search' },
-    el('div', { class: 'search-effort' }, search.depth !== undefined ? `minimax: depth ${search.depth}, ${search.iterations} nodes, ${search.ms} ms` : `search: ${search.iterations} iterations${carried}, ${search.ms} ms`),
-    el(
-      'ol',
-      {},
-      ...search.moves.map((m) => {
-        const chosen = sameMove(m.move, played);
-        const votes = m.votes !== undefined ? ` · ${m.votes} votes` : '';
-        return el(
-          'li',
-          { class: chosen ? 'chosen' : undefined, title: chosen ? 'the move played' : undefined },
-          chosen ? '▶ ' : '',
-          moveText(m.move),
-          el('span', { class: 'search-stats' }, search.depth !== undefined ? ` — value ${m.value.toFixed(2)} VP over ${m.visits} worlds` : ` — ${m.visits} visits · mean ${m.value.toFixed(3)}${votes}`),
-        );
-      }),
-    ),
-  );
 }
 
 /** A seat's agent by its display name: its canonical spec (games stored before it was kept: as submitted). */

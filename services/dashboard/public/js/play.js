@@ -3,6 +3,7 @@
 // button stands for. The game's token stays in this browser (localStorage).
 import { fillAgentHelp } from './agent-help.js';
 import { agentName, bindToken, el, fillTable, getJSON, plainText, postJSON } from './api.js';
+import { moveText, searchList } from './moves.js';
 
 const $ = (sel) => document.querySelector(sel);
 const [, , id] = location.pathname.split('/').map(decodeURIComponent);
@@ -86,47 +87,6 @@ async function setup() {
 
 // ---- Playing ----
 
-function moveText(m, you) {
-  const pay = m.payLeft || m.payRight ? ` (pays ${m.payLeft} left, ${m.payRight} right)` : '';
-  const card = m.card ?? 'a card face down';
-  switch (m.action) {
-    case 'build':
-      return `${you ? 'you build' : 'builds'} ${card}${pay}`;
-    case 'stage':
-      return `${you ? 'you build' : 'builds'} a wonder stage with ${card}${pay}`;
-    case 'discard':
-      return `${you ? 'you discard' : 'discards'} ${card} (+3 coins)`;
-    case 'buildDiscarded':
-      return `${you ? 'you build' : 'builds'} ${card} from the discard pile`;
-    case 'freeBuild':
-      return `${you ? 'you build' : 'builds'} ${card} free (wonder power)`;
-    default:
-      return `${m.action} ${card}`;
-  }
-}
-
-/** A search's root statistics as the replay page shows them: effort, then the moves best first. */
-function searchBlock(search, title) {
-  const effort = search.depth !== undefined ? `minimax depth ${search.depth}, ${search.iterations} nodes, ${search.ms} ms` : `${search.iterations} iterations, ${search.ms} ms`;
-  return el(
-    'div',
-    { class: 'search' },
-    el('div', { class: 'search-effort' }, `${title}: ${effort}`),
-    el(
-      'ol',
-      {},
-      ...search.moves.map((m, i) =>
-        el(
-          'li',
-          { class: i === 0 ? 'chosen' : undefined },
-          moveText(m.move, false),
-          el('span', { class: 'search-stats' }, search.depth !== undefined ? ` — value ${m.value.toFixed(2)} VP over ${m.visits} worlds` : ` — ${m.visits} visits · mean ${m.value.toFixed(3)}`),
-        ),
-      ),
-    ),
-  );
-}
-
 const seatName = (view, q) => (q === view.seat ? 'you' : `seat ${q} (${view.cities[q].agent})`);
 
 function drawHand(view) {
@@ -174,13 +134,13 @@ function drawCities(view) {
 function drawLog(view) {
   const turns = view.log.map((st) => {
     const when = st.phase === 'turn' ? `Age ${ROMAN[st.age]}, turn ${st.turn}` : `Age ${ROMAN[st.age]}, ${st.phase === 'seventh' ? 'seventh card' : 'build from the discard pile'}`;
-    return el('li', {}, el('strong', {}, when), ': ', st.moves.map((m) => `${seatName(view, m.seat)} ${moveText(m, m.seat === view.seat).replace(/^you /, '')}`).join('; '));
+    return el('li', {}, el('strong', {}, when), ': ', st.moves.map((m) => `${seatName(view, m.seat)}: ${moveText(m)}`).join('; '));
   });
   $('#log').replaceChildren(...turns.reverse());
   const last = view.log.at(-1);
   const searched = last?.moves.filter((m) => m.search) ?? [];
   $('#why').replaceChildren(
-    ...(searched.length ? searched.map((m) => searchBlock(m.search, `${seatName(view, m.seat)}, ${moveText(m, false)}`)) : [el('p', { class: 'muted' }, 'No agent searched in the last step.')]),
+    ...(searched.length ? searched.map((m) => searchList(m.search, m, `${seatName(view, m.seat)}, ${moveText(m)}`)) : [el('p', { class: 'muted' }, 'No agent searched in the last step.')]),
   );
 }
 
@@ -230,7 +190,7 @@ async function hint() {
     $('#hint-result').replaceChildren(el('p', { class: 'field-error' }, body.error ?? `the lab answered ${status}`));
     return;
   }
-  $('#hint-result').replaceChildren(el('p', {}, el('strong', {}, `${body.agent} would play: ${moveText(body.move, false)}`), ` (${body.ms} ms, from your information only)`), body.search ? searchBlock(body.search, 'its search') : '');
+  $('#hint-result').replaceChildren(el('p', {}, el('strong', {}, `${body.agent} would play: ${moveText(body.move)}`), ` (${body.ms} ms, from your information only)`), body.search ? searchList(body.search, body.move, 'its search') : '');
 }
 
 async function load() {
