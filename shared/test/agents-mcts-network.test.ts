@@ -11,7 +11,7 @@ import { createAgent, decisionContext, loadNetwork, MctsAgent, parseAgentSpec, t
 import { writeObservation } from '../src/agents/encoding.js';
 import { MoveKeys } from '../src/agents/mcts/arms.js';
 import { keyPriors } from '../src/agents/mcts/network-guide.js';
-import { Rng, legalMoves, newGame } from '../src/engine/index.js';
+import { Rng, legalMoves, newGame, step } from '../src/engine/index.js';
 import { Sweep, SweepSpecError, checkSweepSpec, playGame, sweepModels, type GamePlan } from '../src/lab/index.js';
 
 useFixtureModels();
@@ -27,18 +27,18 @@ function firstDecision(spec: string) {
 describe('MCTS with a network', () => {
   it('eval=net scores every simulation by the network’s values (one evaluation per iteration); eval=playout never asks', () => {
     const network = loadNetwork('net-3p.onnx');
-    const evaluate = vi.spyOn(network, 'evaluate');
+    const values = vi.spyOn(network, 'values');
     try {
       firstDecision('mcts(it=60,time=0,model=net-3p.onnx,eval=net)');
-      expect(evaluate).toHaveBeenCalledTimes(60);
-      evaluate.mockClear();
+      expect(values).toHaveBeenCalledTimes(60);
+      values.mockClear();
       firstDecision('mcts(it=60,time=0,model=net-3p.onnx,eval=mix)');
-      expect(evaluate).toHaveBeenCalledTimes(60);
-      evaluate.mockClear();
+      expect(values).toHaveBeenCalledTimes(60);
+      values.mockClear();
       firstDecision('mcts(it=60,time=0,model=net-3p.onnx,prior=net)');
-      expect(evaluate).not.toHaveBeenCalled();
+      expect(values).not.toHaveBeenCalled();
     } finally {
-      evaluate.mockRestore();
+      values.mockRestore();
     }
   });
 
@@ -69,8 +69,54 @@ describe('MCTS with a network', () => {
     expect(visits[0].visits).toBeGreaterThan(300 / rootKeys.length);
   });
 
+  it('prior=root reads the network once per decision, from the seat\'s own observation, also at a kept root', () => {
+    const network = loadNetwork('policy-3p.onnx');
+    const logits = vi.spyOn(network, 'logits');
+    try {
+      const s = newGame({ players: 3, seed: 11, sides: 'A' });
+      const agent = createAgent('mcts-strong(it=80,time=0,model=policy-3p.onnx,prior=root)') as MctsAgent;
+      expect(agent.params.reuse).toBe('on');
+      const rng = new Rng(5);
+      const moves = [0, 0, 0];
+      const others = [createAgent('rulebased'), createAgent('rulebased')];
+      for (let turn = 0; turn < 3; turn++) {
+        logits.mockClear();
+        const legal = legalMoves(s, 0, agent.moveMode, []);
+        moves[0] = agent.decide(decisionContext(s, 0, legal, rng, false)).move;
+        // One call for 80 iterations: the root's priors, nothing below it.
+        expect(logits).toHaveBeenCalledTimes(1);
+        // From turn 2 on the root is the subtree kept from the last decision, whose node was grown
+        // in sampled worlds: its priors are still the ones of what the seat knows now.
+        if (turn > 0) expect(agent.lastRoots[0].visits).toBeGreaterThan(80);
+        const bytes = new Uint8Array(network.inputSize);
+        writeObservation(s, 0, bytes);
+        logits.mockClear();
+        expect(Array.from(agent.lastRoots[0].logits!)).toEqual(Array.from(network.logits(Float32Array.from(bytes))));
+        for (const q of [1, 2]) moves[q] = others[q - 1].decide(decisionContext(s, q, legalMoves(s, q, 'cheapest', []), rng, false)).move;
+        step(s, moves);
+      }
+    } finally {
+      logits.mockRestore();
+    }
+  });
+
+  it('prior=root follows the priors at the root: with a large c, the most visited root move is the one of highest prior', () => {
+    const { s, legal, decision } = firstDecision('mcts(it=300,time=0,model=policy-3p.onnx,prior=root,c=50)');
+    const network = loadNetwork('policy-3p.onnx');
+    const bytes = new Uint8Array(network.inputSize);
+    writeObservation(s, 0, bytes);
+    const keys = new MoveKeys(true, 'cheapest');
+    const rootKeys = keys.keys(legal, []);
+    const priors = new Float64Array(rootKeys.length);
+    keyPriors(Float32Array.from(network.logits(Float32Array.from(bytes))), rootKeys, legal, keys, priors);
+    expect(keys.key(decision.search!.moves[0].move)).toBe(rootKeys[priors.indexOf(Math.max(...priors))]);
+    // Without priors (prior=ucb, same c) the visits spread evenly instead.
+    const flat = firstDecision('mcts(it=300,time=0,c=50)').decision.search!.moves;
+    expect(flat[0].visits).toBeLessThan(decision.search!.moves[0].visits);
+  });
+
   it('plays the same game twice from one seed and model', () => {
-    const plan: GamePlan = { id: 'g', index: 0, seed: 21, set: -1, deal: 0, seating: 0, agents: ['mcts(it=40,time=0,model=net-3p.onnx,eval=mix,prior=net)', 'rulebased', 'mcts(it=40,time=0,model=net-3p.onnx,eval=net)'], sides: 'random', open: false };
+    const plan: GamePlan = { id: 'g', index: 0, seed: 21, set: -1, deal: 0, seating: 0, agents: ['mcts(it=40,time=0,model=net-3p.onnx,eval=mix,prior=net)', 'mcts-strong(it=40,time=0,model=net-3p.onnx,prior=root)', 'mcts(it=40,time=0,model=net-3p.onnx,eval=net)'], sides: 'random', open: false };
     const a = playGame(plan, { record: true });
     const b = playGame(plan, { record: true });
     expect(a.log!.moves).toEqual(b.log!.moves);

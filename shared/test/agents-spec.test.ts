@@ -404,7 +404,7 @@ describe('the parameter table is the one source of every option', () => {
   it('refuses a network option without the others, and a model name that is not a file under MODELS_DIR', () => {
     expect(errorOf('mcts(eval=net)')).toContain('model: eval=net, prior=ucb read a network: give one (model=NAME.onnx)');
     expect(errorOf('mcts(prior=net)')).toContain('model: eval=playout, prior=net read a network');
-    expect(errorOf('mcts(model=g.onnx)')).toContain('model: g.onnx would not be read: use it with eval=net, eval=mix or prior=net');
+    expect(errorOf('mcts(model=g.onnx)')).toContain('model: g.onnx would not be read: use it with eval=net, eval=mix, prior=net or prior=root');
     expect(errorOf('mcts(model=../g.onnx,eval=net)')).toContain(`model: expected ${describeRange(PARAMETER_LIST.find((d) => d.key === 'model')!)}, got '../g.onnx'`);
     expect(errorOf('mcts(model=g.txt,eval=net)')).toContain("got 'g.txt'");
   });

@@ -31,8 +31,11 @@ export interface Network {
   readonly valueSize: number;
   /** ACTION_COUNT logits for one observation. */
   logits(observation: Float32Array): Float32Array;
-  /** Both outputs for one observation (value: empty without a second output). */
-  evaluate(observation: Float32Array): { logits: Float32Array; value: Float32Array };
+  /**
+   * The values for one observation (its second output; empty without one). Only that output is
+   * fetched, so onnxruntime skips the logits' layer: a leaf evaluation is about a quarter cheaper.
+   */
+  values(observation: Float32Array): Float32Array;
 }
 
 export class ModelError extends Error {}
@@ -102,13 +105,13 @@ class OnnxNetwork implements Network {
     this.valueOutput = valueSize > 0 ? session.outputMetadata[1].name : undefined;
     this.dims = [1, inputSize];
     this.fetchLogits = { [this.output]: null };
-    this.fetchBoth = this.valueOutput ? { [this.output]: null, [this.valueOutput]: null } : this.fetchLogits;
+    this.fetchValues = this.valueOutput ? { [this.valueOutput]: null } : undefined;
   }
 
   /** The input tensor of the last call, kept while callers pass the same array (an agent reuses one). */
   private feeds?: { array: Float32Array; value: Record<string, unknown> };
   private readonly fetchLogits: Record<string, null>;
-  private readonly fetchBoth: Record<string, null>;
+  private readonly fetchValues: Record<string, null> | undefined;
   private readonly options = {};
 
   private feed(observation: Float32Array): Record<string, unknown> {
@@ -124,9 +127,9 @@ class OnnxNetwork implements Network {
     return this.session.run(this.feed(observation), this.fetchLogits, this.options)[this.output].data;
   }
 
-  evaluate(observation: Float32Array): { logits: Float32Array; value: Float32Array } {
-    const out = this.session.run(this.feed(observation), this.fetchBoth, this.options);
-    return { logits: out[this.output].data, value: this.valueOutput ? out[this.valueOutput].data : NO_VALUE };
+  values(observation: Float32Array): Float32Array {
+    if (!this.fetchValues || !this.valueOutput) return NO_VALUE;
+    return this.session.run(this.feed(observation), this.fetchValues, this.options)[this.valueOutput].data;
   }
 }
 

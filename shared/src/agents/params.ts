@@ -65,7 +65,7 @@ export const MCTS_PARAMETERS = {
   final: choice('final', 'final move', ['visits', 'mean'], 'visits', 'the move played: the root child with the most visits, or with the best mean reward'),
   model: model('model', 'network', 'a trained network (an ONNX file under MODELS_DIR with logits and values: python -m wonderlab.train) that eval and prior read; none: no network'),
   eval: choice('eval', 'leaf evaluation', ['playout', 'net', 'mix'], 'playout', 'how a simulation is scored once it leaves the tree: playout, played out to the end (or depth) by the playout policies; net, the network\'s predicted final VP of every seat at the new node, no playout; mix, the mean of the two rewards'),
-  prior: choice('prior', 'tree policy', ['ucb', 'net'], 'ucb', 'how the tree chooses among a decision\'s moves: ucb, UCB1 over the moves available, untried moves first; net, PUCT with the network\'s move probabilities as priors (mean reward + c · prior · √(node visits) / (1 + child visits); unvisited moves valued at the visited ones\' mean)'),
+  prior: choice('prior', 'tree policy', ['ucb', 'net', 'root'], 'ucb', 'how the tree chooses among a decision\'s moves: ucb, UCB1 over the moves available, untried moves first; net, PUCT with the network\'s move probabilities as priors (mean reward + c · prior · √(node visits) / (1 + child visits); unvisited moves valued at the visited ones\' mean); root, PUCT at the decision\'s root only, from the seat\'s own observation (one network call per decision), UCB1 below'),
 } as const;
 
 export type MctsParams = { -readonly [K in keyof typeof MCTS_PARAMETERS]: (typeof MCTS_PARAMETERS)[K]['default'] };

@@ -107,11 +107,11 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
     params[known.def.field] = result.data;
   }
   const p = params as MctsParams;
-  if ((p.eval !== 'playout' || p.prior === 'net') && p.model === NO_MODEL) {
+  if ((p.eval !== 'playout' || p.prior !== 'ucb') && p.model === NO_MODEL) {
     fail(text, `model: eval=${p.eval}, prior=${p.prior} read a network: give one (model=NAME.onnx)`);
   }
   if (p.model !== NO_MODEL && p.eval === 'playout' && p.prior === 'ucb') {
-    fail(text, `model: ${p.model} would not be read: use it with eval=net, eval=mix or prior=net`);
+    fail(text, `model: ${p.model} would not be read: use it with eval=net, eval=mix, prior=net or prior=root`);
   }
   if (p.reuse === 'on' && (p.tree !== 'joint' || p.det !== 'is')) {
     fail(text, `reuse: 'on' needs tree=joint and det=is (the subtree of the agent's move is followed only through its own decisions), got tree=${p.tree}, det=${p.det}`);

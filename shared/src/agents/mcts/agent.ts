@@ -79,7 +79,7 @@ export class MctsAgent implements Agent {
     this.playouts = new Playouts(params);
     this.keys = new MoveKeys(params.arms === 'grouped', params.trades);
     this.guide = params.model !== NO_MODEL ? new NetworkGuide(params.model, params.eval) : undefined;
-    if ((params.prior === 'net' || params.eval !== 'playout') && !this.guide) {
+    if ((params.prior !== 'ucb' || params.eval !== 'playout') && !this.guide) {
       throw new ModelError(`eval=${params.eval}, prior=${params.prior} read a network: give one (model=NAME.onnx)`);
     }
   }
@@ -107,6 +107,12 @@ export class MctsAgent implements Agent {
       roots = worlds.map(() => new Node(-1, -1));
     } else {
       roots = [(p.reuse === 'on' && this.kept) || new Node(-1, -1)];
+    }
+    // prior=root: the root's priors come from what the seat knows, the same in every world (a kept
+    // subtree's were read in a world of the last decision, where this hand was only guessed).
+    if (p.prior === 'root') {
+      const logits = this.guide!.seatLogits(ctx);
+      for (const root of roots) root.logits = logits;
     }
     const carried = roots[0].visits;
     this.rootLegal = ctx.legal;
@@ -187,7 +193,7 @@ export class MctsAgent implements Agent {
         const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
         const available = atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys);
         let next: Node;
-        if (p.prior === 'net') {
+        if (p.prior === 'net' || (p.prior === 'root' && pathLen === 1)) {
           node.logits ??= this.guide!.logits(world, q);
           keyPriors(node.logits, available, legal, keys, this.priors);
           next = selectByPrior(node, q, available, this.priors, c, rng);

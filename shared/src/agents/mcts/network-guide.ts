@@ -10,6 +10,7 @@ import { actionIndex, writeObservation } from '../encoding.js';
 import { ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network } from '../network.js';
 import type { MctsParams } from '../params.js';
 import type { GameState } from '../../engine/index.js';
+import type { DecisionContext } from '../types.js';
 import type { MoveKeys } from './arms.js';
 
 /** A ModelError when `eval` scores by the network and the network has no values to score with. */
@@ -32,13 +33,22 @@ export class NetworkGuide {
 
   /** The observation of seat q in `world`, as the network reads it. */
   private observe(world: GameState, q: number): Float32Array {
-    if (this.checkedPlayers !== world.n) {
-      checkNetworkPlayers(this.network, world.n);
-      this.checkedPlayers = world.n;
+    this.sizeFor(world.n);
+    writeObservation(world, q, this.bytes);
+    return this.toInput();
+  }
+
+  private sizeFor(players: number): void {
+    if (this.checkedPlayers !== players) {
+      checkNetworkPlayers(this.network, players);
+      this.checkedPlayers = players;
       this.bytes = new Uint8Array(this.network.inputSize);
       this.input = new Float32Array(this.network.inputSize);
     }
-    writeObservation(world, q, this.bytes);
+  }
+
+  /** The observation bytes as the network's float input. */
+  private toInput(): Float32Array {
     const input = this.input;
     const bytes = this.bytes;
     for (let i = 0; i < bytes.length; i++) input[i] = bytes[i];
@@ -47,10 +57,17 @@ export class NetworkGuide {
 
   /** Every seat's predicted final VP in `world` (seat order), as seat `me` sees it, into `scores`. */
   predictScores(world: GameState, me: number, scores: Float64Array): void {
-    const { value } = this.network.evaluate(this.observe(world, me));
+    const value = this.network.values(this.observe(world, me));
     const n = world.n;
     // The values are in relative order: `me` first, then its left neighbour, …
     for (let k = 0; k < n; k++) scores[me + k < n ? me + k : me + k - n] = value[k] * VALUE_SCALE;
+  }
+
+  /** The network's logits for the deciding seat's own observation (a copy, kept by the root). */
+  seatLogits(ctx: DecisionContext): Float32Array {
+    this.sizeFor(ctx.players);
+    ctx.writeObservation(this.bytes);
+    return Float32Array.from(this.network.logits(this.toInput()));
   }
 
   /** The network's logits for seat q's decision in `world` (a copy, kept by the tree node). */
