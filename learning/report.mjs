@@ -43,12 +43,43 @@ export function ratingChart(gens) {
   return parts.join('\n') + '\n';
 }
 
+/**
+ * Issue 45's targets, each read from the target evaluations whose sweep name ends in its suffix:
+ * the figure is the first seat's agent's (scores more VP than the second seat's agent, or wins),
+ * met when it reaches the threshold.
+ */
+const TARGETS = [
+  { suffix: 'time-matched-vs-mcts-strong-100', what: 'at equal time per move, scores more VP than `mcts-strong(it=100)`', threshold: 0.6, figure: 'more' },
+  { suffix: 'time-matched-vs-mcts-strong-500', what: 'at equal time per move, scores more VP than `mcts-strong(it=500)`', threshold: 0.55, figure: 'more' },
+  { suffix: 'policy-alone-vs-2-rulebased', what: 'the network alone wins against two `rulebased`', threshold: 0.5, figure: 'wins' },
+];
+
+function targetSummary(sweeps) {
+  const lines = [
+    '### Targets',
+    '',
+    'Each target evaluation below, against its threshold (met: the rate reaches it). Time per move is the first agent\'s wall time per decision over its opponent\'s, as the lab measured both in the same games.',
+    '',
+    '| target | threshold | evaluation | games | rate (95 % interval) | time per move, ratio | met |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const target of TARGETS) {
+    for (const t of sweeps.filter((x) => x.name.endsWith(target.suffix))) {
+      const [a, b] = t.agents;
+      const rate = target.figure === 'more' ? t.headToHead.rows[0][1] : { score: a.winRate, interval: a.wilson };
+      const ratio = target.figure === 'more' ? (a.decisionMs / b.decisionMs).toFixed(2) : '–';
+      lines.push(`| ${target.what} | ${pct(target.threshold)} | \`${a.agent}\` (${t.name}) | ${t.games} | ${pct(rate.score)} (${pct(rate.interval.low)}–${pct(rate.interval.high)}) | ${ratio} | ${rate.score >= target.threshold ? 'yes' : 'no'} |`);
+    }
+  }
+  return lines;
+}
+
 /** The run's target evaluations (targets.json, from targets.mjs): fixed sizes, no stopping rule. */
 function targetLines(folder) {
   const file = new URL(`${folder}/targets.json`, root);
   if (!existsSync(file)) return ['Target evaluations: **pending** (`node learning/targets.mjs`).'];
   const { sweeps } = JSON.parse(readFileSync(file, 'utf8'));
-  const lines = ['### Target evaluations', ''];
+  const lines = [...targetSummary(sweeps), '', '### Target evaluations', ''];
   lines.push(
     'Fixed sizes, no stopping rule, seeds disjoint from the run\'s (self-play and evaluations). “Scores more VP” is the first seat\'s agent against the second\'s at the same table (ties half) with its Wilson 95 % interval; a win is strictly the most VP at the table.',
     '',
