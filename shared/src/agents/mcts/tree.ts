@@ -19,7 +19,10 @@ export class Node {
   reward = 0;
   /** Sum of that seat's VP at the end of the simulations through here (the real-score bias). */
   vp = 0;
-  /** prior=net: the network's logits for the decision taken at this node, from the first world it was reached in; prior=root: at the root only, from what the seat knows. */
+  /**
+   * The network's logits for the decision taken at this node: prior=net, from the first world it
+   * was reached in; prior=root, at the root only, from what the seat knows.
+   */
   logits: Float32Array | undefined = undefined;
   constructor(
     /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
@@ -106,9 +109,9 @@ export function selectChild(p: MctsParams, node: Node, q: number, legal: number[
 }
 
 /**
- * prior=net (prior=root at the root): the child to follow from `node` for seat q by PUCT — mean reward + c · prior ·
- * √(node visits) / (1 + child visits), a move not yet tried valued at the visited moves' mean
- * (0.5 before any) — creating it when it is new. `priors[i]` is the prior of `keys[i]`. Ties are
+ * prior=net (prior=root at the root): the child to follow from `node` for seat q by PUCT — mean
+ * reward + c · prior · √(node visits) / (1 + child visits), a move not yet tried valued at the
+ * visited moves' mean (0.5 before any) — creating it when it is new. `priors[i]` is the prior of `keys[i]`. Ties are
  * broken with `rng`.
  */
 export function selectByPrior(node: Node, q: number, keys: readonly number[], priors: Float64Array, c: number, rng: Rng): Node {
