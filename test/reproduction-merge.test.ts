@@ -9,7 +9,7 @@ import { matchupPairs, mergeResults } from '../reproduction/scripts/merge.mjs';
 const specs = ['a', 'b', 'c'];
 
 /** A saved result of a matchup sweep over `pairs` (indices into specs), each cell `games` games. */
-function part(pairs: number[][], sweep: string, commit: string, games: number) {
+function part(pairs: number[][], sweep: string, commit: string, games: number, span = ['2026-01-01T00:00:00Z', '2026-01-01T01:00:00Z']) {
   const cells = pairs.map(([i, j], index) => ({ index, agents: [specs[i], specs[j], 'r'], swept: { 'matchup.0': specs[i], 'matchup.1': specs[j] }, games }));
   return {
     spec: { name: 'x', seats: ['a', 'b', 'r'], matchup: { specs, seats: [0, 1], pairs } },
@@ -19,7 +19,7 @@ function part(pairs: number[][], sweep: string, commit: string, games: number) {
     parameters: [],
     orders: cells.map((c) => ({ cell: c.index, orders: [{ order: c.agents, standings: [{ agent: c.agents[0], games }] }] })),
     provenance: { commit },
-    lab: { sweep, games: games * pairs.length, wallSeconds: 10, commit },
+    lab: { sweep, games: games * pairs.length, wallSeconds: 10, commit, firstGameAt: span[0], lastGameAt: span[1] },
   };
 }
 
@@ -29,8 +29,8 @@ describe('a matchup played in parts', () => {
   });
 
   it('merges the pairs of two parts in the sweep\'s order, each cell keeping its own seat orders', () => {
-    const first = part([[1, 0], [2, 1]], 's1', 'c1', 100);
-    const second = part([[0, 1], [0, 2], [1, 2], [2, 0]], 's2', 'c2', 100);
+    const first = part([[1, 0], [2, 1]], 's1', 'c1', 100, ['2026-01-01T00:00:00Z', '2026-01-01T01:00:00Z']);
+    const second = part([[0, 1], [0, 2], [1, 2], [2, 0]], 's2', 'c2', 100, ['2026-01-02T00:00:00Z', '2026-01-02T03:00:00Z']);
     const merged = mergeResults(first, second);
     expect(merged.cells.map((c: { agents: string[] }) => c.agents.slice(0, 2).join(''))).toEqual(['ab', 'ac', 'ba', 'bc', 'ca', 'cb']);
     expect(merged.cells.map((c: { index: number }) => c.index)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -38,7 +38,8 @@ describe('a matchup played in parts', () => {
     for (const o of merged.orders) expect(o.orders[0].order).toEqual(merged.cells[o.cell].agents);
     // Every ordered pair played: the spec is written as a preset that names no pairs.
     expect(merged.spec.matchup).toEqual({ specs, seats: [0, 1] });
-    expect(merged.lab).toMatchObject({ sweep: 's1 + s2', games: 600, commit: 'c1 + c2' });
+    // The lab's record spans both parts: the first part's first game, the second's last.
+    expect(merged.lab).toMatchObject({ sweep: 's1 + s2', games: 600, commit: 'c1 + c2', firstGameAt: '2026-01-01T00:00:00Z', lastGameAt: '2026-01-02T03:00:00Z' });
     expect(merged.provenance.parts).toEqual([{ commit: 'c1' }, { commit: 'c2' }]);
     expect(merged.pooled).toBeUndefined();
   });

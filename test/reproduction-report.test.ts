@@ -125,11 +125,13 @@ describe.each([
         for (const row of rows) expect(row, table.id).toMatch(/\| pending \| – \|.* \| pending \| \|$/);
         continue;
       }
-      const p = result.provenance;
+      // A table played in parts (collect --merge) keeps each sweep's record.
+      const parts = result.provenance.parts ?? [result.provenance];
       const heading = body.split('\n')[2];
-      expect(heading).toContain(`Confirmation: ${p.games} games`);
-      expect(heading).toContain(`at commit ${p.code.commit.slice(0, 7)}`);
-      expect(heading).toContain(`first seed ${p.seeds.firstSeed} (${p.seeds.deals} deals)`);
+      expect(heading).toContain(`Confirmation: ${parts.reduce((t: number, p: { games: number }) => t + p.games, 0)} games`);
+      expect(heading).toContain(`at commit ${parts.map((p: { code: { commit: string } }) => p.code.commit.slice(0, 7)).join(' + ')}`);
+      for (const p of parts) expect(p.seeds, table.id).toEqual(parts[0].seeds);
+      expect(heading).toContain(`first seed ${parts[0].seeds.firstSeed} (${parts[0].seeds.deals} deals)`);
       expect(heading).toMatch(/of wall time, .* of CPU time/);
     }
   });

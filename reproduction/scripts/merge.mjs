@@ -47,7 +47,8 @@ export function mergeResults(old, fresh) {
     ...(orders ? { orders } : {}),
     parameters,
     provenance: { parts: [...(old.provenance?.parts ?? [old.provenance ?? null]), fresh.provenance] },
-    lab: { ...fresh.lab, sweep: `${old.lab.sweep} + ${fresh.lab.sweep}`, games, wallSeconds, gamesPerSecond: games / wallSeconds, commit: `${old.lab.commit} + ${fresh.lab.commit}` },
+    // The parts' span: the earlier part's first game, the later part's last.
+    lab: { ...fresh.lab, sweep: `${old.lab.sweep} + ${fresh.lab.sweep}`, games, wallSeconds, gamesPerSecond: games / wallSeconds, commit: `${old.lab.commit} + ${fresh.lab.commit}`, firstGameAt: [old.lab.firstGameAt, fresh.lab.firstGameAt].sort()[0], lastGameAt: [old.lab.lastGameAt, fresh.lab.lastGameAt].sort()[1] },
   };
 }
 
