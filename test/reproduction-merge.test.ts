@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the reproduction scripts, without types.
-import { matchupPairs, mergeResults } from '../reproduction/scripts/merge.mjs';
+import { matchupPairs, mergeResults, mergedSweeps } from '../reproduction/scripts/merge.mjs';
 
 const specs = ['a', 'b', 'c'];
 
@@ -42,6 +42,9 @@ describe('a matchup played in parts', () => {
     expect(merged.lab).toMatchObject({ sweep: 's1 + s2', games: 600, commit: 'c1 + c2', firstGameAt: '2026-01-01T00:00:00Z', lastGameAt: '2026-01-02T03:00:00Z' });
     expect(merged.provenance.parts).toEqual([{ commit: 'c1' }, { commit: 'c2' }]);
     expect(merged.pooled).toBeUndefined();
+    // collect --merge skips a sweep already merged: it would count its games twice.
+    expect(mergedSweeps(merged)).toEqual(['s1', 's2']);
+    expect(mergedSweeps(first)).toEqual(['s1']);
   });
 
   it('keeps the pairs so far when the parts do not cover the matchup', () => {

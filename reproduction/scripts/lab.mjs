@@ -26,7 +26,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Standings, Sweep, parseSweepSpec } from '../../shared/dist/src/index.js';
 
 import { labApi, options } from './lab-client.mjs';
-import { matchupPairs, mergeResults } from './merge.mjs';
+import { matchupPairs, mergeResults, mergedSweeps } from './merge.mjs';
 import { provenanceOptions, refusals, shortCommit } from './provenance.mjs';
 
 // The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
@@ -112,7 +112,13 @@ async function collect() {
     };
     mkdirSync(new URL(out, here), { recursive: true });
     const file = new URL(`${out}${preset}.json`, here);
-    const saved = args.includes('--merge') && existsSync(file) ? mergeResults(JSON.parse(readFileSync(file, 'utf8')), result) : result;
+    const before = args.includes('--merge') && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+    // Collecting again while the lab still holds a merged part must not count its games twice.
+    if (before && mergedSweeps(before).includes(s.id)) {
+      console.log(`${s.name}: already merged into ${out}${preset}.json, kept as it is`);
+      continue;
+    }
+    const saved = before ? mergeResults(before, result) : result;
     writeFileSync(file, JSON.stringify(saved, null, 1) + '\n');
     console.log(`${s.name}: ${s.counts.done} games (${s.status}) in ${wallSeconds?.toFixed(0)} s -> ${out}${preset}.json`);
   }

@@ -73,3 +73,8 @@ function mergeSweptSeat(old, fresh) {
   }
   return { ...fresh, params };
 }
+
+/** The sweeps a saved result was collected from: one, or each part of a merged one. */
+export function mergedSweeps(result) {
+  return String(result.lab?.sweep ?? '').split(' + ').filter(Boolean);
+}
