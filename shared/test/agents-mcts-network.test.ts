@@ -11,7 +11,7 @@ import { createAgent, decisionContext, loadNetwork, MctsAgent, parseAgentSpec, t
 import { writeObservation } from '../src/agents/encoding.js';
 import { MoveKeys } from '../src/agents/mcts/arms.js';
 import { keyPriors } from '../src/agents/mcts/network-guide.js';
-import { Rng, legalMoves, newGame, step } from '../src/engine/index.js';
+import { Rng, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { Sweep, SweepSpecError, checkSweepSpec, playGame, sweepModels, type GamePlan } from '../src/lab/index.js';
 
 useFixtureModels();
@@ -22,6 +22,23 @@ function firstDecision(spec: string) {
   const legal = legalMoves(s, 0, agent.moveMode, []);
   const decision = agent.decide(decisionContext(s, 0, legal, new Rng(3), false));
   return { s, legal, decision };
+}
+
+/** The network's logits for seat 0's own observation in s (the test computes it without the agent). */
+function seatLogits(model: string, s: GameState): Float32Array {
+  const network = loadNetwork(model);
+  const bytes = new Uint8Array(network.inputSize);
+  writeObservation(s, 0, bytes);
+  return Float32Array.from(network.logits(Float32Array.from(bytes)));
+}
+
+/** Seat 0's root keys (grouped arms, cheapest payments) in s and their priors from the model. */
+function rootPriors(model: string, s: GameState, legal: number[]) {
+  const keys = new MoveKeys(true, 'cheapest');
+  const rootKeys = keys.keys(legal, []);
+  const priors = new Float64Array(rootKeys.length);
+  keyPriors(seatLogits(model, s), rootKeys, legal, keys, priors);
+  return { keys, rootKeys, priors, top: rootKeys[priors.indexOf(Math.max(...priors))] };
 }
 
 describe('MCTS with a network', () => {
@@ -53,16 +70,8 @@ describe('MCTS with a network', () => {
 
   it('prior=net follows the priors: with a large c, the most visited root move is the one of highest prior', () => {
     const { s, legal, decision } = firstDecision('mcts(it=300,time=0,model=policy-3p.onnx,prior=net,c=50)');
-    const network = loadNetwork('policy-3p.onnx');
-    const bytes = new Uint8Array(network.inputSize);
-    writeObservation(s, 0, bytes);
-    const logits = Float32Array.from(network.logits(Float32Array.from(bytes)));
-    const keys = new MoveKeys(true, 'cheapest');
-    const rootKeys = keys.keys(legal, []);
-    const priors = new Float64Array(rootKeys.length);
-    keyPriors(logits, rootKeys, legal, keys, priors);
+    const { keys, rootKeys, priors, top } = rootPriors('policy-3p.onnx', s, legal);
     expect(priors.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 9);
-    const top = rootKeys[priors.indexOf(Math.max(...priors))];
     const visits = decision.search!.moves;
     expect(keys.key(visits[0].move)).toBe(top);
     // Visits go roughly as the priors: the top move takes more than its fair share.
@@ -88,10 +97,7 @@ describe('MCTS with a network', () => {
         // From turn 2 on the root is the subtree kept from the last decision, whose node was grown
         // in sampled worlds: its priors are still the ones of what the seat knows now.
         if (turn > 0) expect(agent.lastRoots[0].visits).toBeGreaterThan(80);
-        const bytes = new Uint8Array(network.inputSize);
-        writeObservation(s, 0, bytes);
-        logits.mockClear();
-        expect(Array.from(agent.lastRoots[0].logits!)).toEqual(Array.from(network.logits(Float32Array.from(bytes))));
+        expect(Array.from(agent.lastRoots[0].logits!)).toEqual(Array.from(seatLogits('policy-3p.onnx', s)));
         for (const q of [1, 2]) moves[q] = others[q - 1].decide(decisionContext(s, q, legalMoves(s, q, 'cheapest', []), rng, false)).move;
         step(s, moves);
       }
@@ -102,14 +108,8 @@ describe('MCTS with a network', () => {
 
   it('prior=root follows the priors at the root: with a large c, the most visited root move is the one of highest prior', () => {
     const { s, legal, decision } = firstDecision('mcts(it=300,time=0,model=policy-3p.onnx,prior=root,c=50)');
-    const network = loadNetwork('policy-3p.onnx');
-    const bytes = new Uint8Array(network.inputSize);
-    writeObservation(s, 0, bytes);
-    const keys = new MoveKeys(true, 'cheapest');
-    const rootKeys = keys.keys(legal, []);
-    const priors = new Float64Array(rootKeys.length);
-    keyPriors(Float32Array.from(network.logits(Float32Array.from(bytes))), rootKeys, legal, keys, priors);
-    expect(keys.key(decision.search!.moves[0].move)).toBe(rootKeys[priors.indexOf(Math.max(...priors))]);
+    const { keys, top } = rootPriors('policy-3p.onnx', s, legal);
+    expect(keys.key(decision.search!.moves[0].move)).toBe(top);
     // Without priors (prior=ucb, same c) the visits spread evenly instead.
     const flat = firstDecision('mcts(it=300,time=0,c=50)').decision.search!.moves;
     expect(flat[0].visits).toBeLessThan(decision.search!.moves[0].visits);
