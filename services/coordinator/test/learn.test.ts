@@ -34,8 +34,12 @@ afterAll(async () => {
 });
 
 function learn(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return learnRun('toy', ...args);
+}
+
+function learnRun(name: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'learn', '--url', lab.url, '--name', 'toy', '--dir', join(work, 'run'), '--models-dir', models, '--python', PYTHON, ...args], { env: { ...process.env, WONDERLAB_URL: '', WONDERLAB_TOKEN: '' } });
+    const child = spawn(process.execPath, [BIN, 'learn', '--url', lab.url, '--name', name, '--dir', join(work, name === 'toy' ? 'run' : name), '--models-dir', models, '--python', PYTHON, ...args], { env: { ...process.env, WONDERLAB_URL: '', WONDERLAB_TOKEN: '' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -109,5 +113,28 @@ describe('wonderlab learn', () => {
     // A rating is kept as it was when its generation was done.
     expect(resumed.generations.map((g: any) => g.rating)).toEqual(state.generations.map((g: any) => g.rating));
     expect(again.stdout).not.toMatch(/training on/);
+  }, 600_000);
+
+  test('a run that starts from another run\'s network: generation 0 is the base guided by it', async () => {
+    const start = 'toy/gen-2.onnx';
+    expect(existsSync(join(models, start)), 'the previous test trained it').toBe(true);
+    const listed = (await api(lab.url, '/api/sweeps')).body.length;
+    const missing = await learnRun('warm', '--generations', '1', ...TOY, '--start-model', 'toy/gen-9.onnx');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--start-model: no file toy\/gen-9\.onnx under the models directory/);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed);
+
+    const run = await learnRun('warm', '--generations', '1', ...TOY, '--start-model', start);
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    const state = JSON.parse(readFileSync(join(work, 'warm', 'learn.json'), 'utf8'));
+    expect(state.config.startModel).toBe(start);
+    const [g1] = state.generations;
+    const generation0 = 'mcts(it=8,time=0,model=toy/gen-2.onnx,eval=mix,prior=net)';
+    const selfPlay = (await api(lab.url, `/api/sweeps/${g1.selfPlay.sweep}`)).body;
+    expect(selfPlay.spec.seats).toEqual([generation0, generation0, generation0]);
+    expect(selfPlay.provenance.models).toEqual({ [start]: createHash('sha256').update(readFileSync(join(models, start))).digest('hex') });
+    expect(g1.player).toBe('mcts(it=8,time=0,model=warm/gen-1.onnx,eval=mix,prior=net)');
+    // Its first opponent is the guided generation 0; the reference stays the bare base.
+    expect(g1.evaluations.map((e: any) => e.opponent)).toEqual([generation0, 'mcts(it=8,time=0)']);
   }, 600_000);
 });

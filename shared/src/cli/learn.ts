@@ -1,8 +1,8 @@
 /**
  * `wonderlab learn`: generations of expert iteration on a running lab (docs/learning.md). Each
  * generation g:
- *   1. self-play: the current player (the base agent, then generation g − 1's network guiding it)
- *      in every seat, `training: true`, on seeds of its own;
+ *   1. self-play: the current player (the base agent, alone or guided by --start-model, then
+ *      generation g − 1's network guiding it) in every seat, `training: true`, on seeds of its own;
  *   2. its training rows exported (remote export --format training);
  *   3. a network trained on the rows of the last `window` generations (python -m wonderlab.train),
  *      written to MODELS_DIR/<name>/gen-<g>.onnx with its manifest;
@@ -30,6 +30,9 @@ options:
   --dir DIR              where the run keeps its state and rows (default: runs/NAME)
   --generations N        how many generations in all (default 3; run again with more to go on)
   --base SPEC            the searching agent; generation 0 plays it as it is (default mcts-strong)
+  --start-model MODEL    generation 0 is the base guided (--guide) by this network, a file under
+                         MODELS_DIR such as strong/gen-3.onnx: a run that goes on from another
+                         run's network (default: the base alone)
   --guide OPTIONS        how later generations read their network (default eval=mix,prior=net)
   --self-play N          self-play games per generation (default 1000)
   --eval-games N         most games of each evaluation, seats swapped (default 1000; SPRT stops earlier)
@@ -99,6 +102,8 @@ interface Options {
   generations: number;
   base: string;
   guide: string;
+  /** The network guiding generation 0 (a model under MODELS_DIR), if the run starts from one. */
+  startModel?: string;
   selfPlay: number;
   evalGames: number;
   elo0: number;
@@ -119,7 +124,7 @@ function parseOptions(args: string[]): Options | undefined {
     args,
     allowPositionals: true,
     options: {
-      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
+      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'start-model', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
       ...HELP_OPTION,
     },
   });
@@ -149,6 +154,17 @@ function parseOptions(args: string[]): Options | undefined {
   } catch (err) {
     throw new UsageError(`--guide: ${(err as Error).message}`);
   }
+  const modelsDir = resolve(values['models-dir'] ?? process.env.MODELS_DIR ?? 'models');
+  const startModel = values['start-model'];
+  if (startModel !== undefined) {
+    try {
+      withOptions(base, `model=${startModel},${guide}`);
+    } catch (err) {
+      throw new UsageError(`--start-model: ${(err as Error).message}`);
+    }
+    // The lab's game threads read it from the same MODELS_DIR: missing here, its sweep would fail.
+    if (!existsSync(join(modelsDir, startModel))) throw new UsageError(`--start-model: no file ${startModel} under the models directory ${modelsDir} (--models-dir)`);
+  }
   const elo0 = number('elo0', 0);
   const elo1 = number('elo1', 30);
   if (!(elo1 > elo0)) throw new UsageError(`--elo1 must be above --elo0 (${elo0}), got ${elo1}`);
@@ -160,6 +176,7 @@ function parseOptions(args: string[]): Options | undefined {
     generations: intOption('generations', values.generations, 1, 1000) ?? 3,
     base,
     guide,
+    ...(startModel !== undefined ? { startModel } : {}),
     selfPlay: intOption('self-play', values['self-play'], 1, 10_000_000) ?? 1000,
     evalGames: intOption('eval-games', values['eval-games'], 2, 10_000_000) ?? 1000,
     elo0,
@@ -170,7 +187,7 @@ function parseOptions(args: string[]): Options | undefined {
     epochs: intOption('epochs', values.epochs, 1, 100_000) ?? 20,
     hidden: values.hidden ?? '256,256',
     firstSeed: intOption('first-seed', values['first-seed'], 0, 2 ** 32 - 1 - 100_000 * 1001) ?? 5_000_000,
-    modelsDir: resolve(values['models-dir'] ?? process.env.MODELS_DIR ?? 'models'),
+    modelsDir,
     python,
     priority: intOption('priority', values.priority, 1, 1000) ?? 1,
   };
@@ -192,9 +209,13 @@ function save(o: Options, state: LearnState): void {
   renameSync(`${file}.tmp`, file);
 }
 
-/** The agent generation g plays: the base agent for g = 0, else the base guided by generation g's network. */
+/**
+ * The agent generation g plays: for g = 0 the base agent (guided by the start model, if any), else
+ * the base guided by generation g's network.
+ */
 function playerOf(o: Options, g: number): string {
-  return g === 0 ? canonicalSpec(parseAgentSpec(o.base)) : withOptions(o.base, `model=${o.name}/gen-${g}.onnx,${o.guide}`);
+  if (g > 0) return withOptions(o.base, `model=${o.name}/gen-${g}.onnx,${o.guide}`);
+  return o.startModel !== undefined ? withOptions(o.base, `model=${o.startModel},${o.guide}`) : canonicalSpec(parseAgentSpec(o.base));
 }
 
 async function submit(o: Options, spec: Record<string, unknown>): Promise<string> {
@@ -235,7 +256,7 @@ function sha256(path: string): string {
 /** Runs (or resumes) the run's generations; returns its state. */
 export async function runLearn(o: Options, out: (s: string) => void, err: (s: string) => void): Promise<LearnState> {
   const state = load(o);
-  state.config = { base: o.base, guide: o.guide, selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
+  state.config = { base: o.base, guide: o.guide, ...(o.startModel !== undefined ? { startModel: o.startModel } : {}), selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
   // Finished sweeps recorded before their code versions were: the lab still has them.
   for (const step of state.generations.flatMap((x) => [x.selfPlay, ...x.evaluations])) {
     if (step && step.code === undefined && ('games' in step ? step.games !== undefined : false)) {
