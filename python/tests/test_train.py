@@ -89,6 +89,30 @@ def test_onnx_matches_torch_and_training_is_deterministic(rows_dir, tmp_path):
     np.testing.assert_allclose(got_value, value.numpy(), rtol=1e-4, atol=1e-4)
 
 
+def test_exported_weights_have_no_subnormals(rows_dir, tmp_path):
+    # Subnormal weights make every call many times slower on x86 (onnx_export.without_subnormals).
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+
+    rows = T.load_rows([str(rows_dir)])
+    network, _ = T.train(rows, small(), log=lambda *_: None)
+    first = next(network.parameters())
+    with torch.no_grad():
+        first[0, :5] = torch.tensor([1e-40, -3e-39, 1e-45, 0.0, 0.5])
+    T.export_onnx(network, 675, tmp_path / "net.onnx")
+    # The network itself is left as it was: the export zeroes a copy.
+    assert first[0, 0].item() != 0 and first[0, 4].item() == 0.5
+    tiny = np.finfo(np.float32).tiny
+    weights = [numpy_helper.to_array(t) for t in onnx.load(str(tmp_path / "net.onnx")).graph.initializer]
+    assert sum(int(np.sum((w != 0) & (np.abs(w) < tiny))) for w in weights if w.dtype == np.float32) == 0
+    assert any(np.float32(0.5) in w for w in weights)
+    x = torch.from_numpy(rows.obs[:8].astype(np.float32))
+    with torch.no_grad():
+        logits, _ = network(x)
+    session = ort.InferenceSession(str(tmp_path / "net.onnx"), providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(session.run(None, {"observation": x.numpy()})[0], logits.numpy(), rtol=1e-4, atol=1e-4)
+
+
 def test_refuses_archives_of_two_player_counts(rows_dir, tmp_path):
     node = shutil.which("node") or "node"
     subprocess.run([node, str(HERE / "make_rows.mjs"), str(tmp_path / "four.npz"), "1", "7", "random;random;random;random"], check=True)

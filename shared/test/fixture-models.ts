@@ -1,20 +1,28 @@
 /**
- * The fixture networks of test/fixtures/models as MODELS_DIR for a test file's duration (written
- * by python/tools/make_test_policy.py: policy-3p.onnx, logits only; net-3p.onnx, logits and values).
+ * A folder of networks as MODELS_DIR for a test file's duration: the fixture networks of
+ * test/fixtures/models (written by python/tools/make_test_policy.py: policy-3p.onnx, logits only;
+ * net-3p.onnx, logits and values), or a learning run's folder kept in the repository.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 
 export const FIXTURE_MODELS = fileURLToPath(new URL('../../test/fixtures/models', import.meta.url));
 
-export function useFixtureModels(): void {
+/** Learning run `strong`'s folder: its gen-3 network (hidden 256,256) is `gen-3/model.onnx` there. */
+export const STRONG_RUN = fileURLToPath(new URL('../../learning/strong', import.meta.url));
+
+export function useModelsDir(dir: string): void {
   let before: string | undefined;
   beforeAll(() => {
     before = process.env.MODELS_DIR;
-    process.env.MODELS_DIR = FIXTURE_MODELS;
+    process.env.MODELS_DIR = dir;
   });
   afterAll(() => {
     if (before === undefined) delete process.env.MODELS_DIR;
     else process.env.MODELS_DIR = before;
   });
+}
+
+export function useFixtureModels(): void {
+  useModelsDir(FIXTURE_MODELS);
 }

@@ -5,7 +5,8 @@
  * per action index (its first output) and, when it has a second output, a value per seat (the
  * seats' predicted final VP / VALUE_SCALE, this seat first: python/wonderlab/train.py).
  *
- * Each is run by onnxruntime-node's native session, called synchronously (its promise-returning
+ * Its subnormal weights are zeroed as it is loaded (onnx-subnormals.ts: they make every call many
+ * times slower). Each is run by onnxruntime-node's native session, called synchronously (its promise-returning
  * `run` only defers the same native call to the next tick), one thread per session: a game thread
  * decides while it waits. `policy(model=…)` plays a network's logits (policy.ts); MCTS reads its
  * logits as priors and its values as leaf evaluations (mcts/network-guide.ts).
@@ -15,6 +16,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { ACTION_COUNT, observationSize } from './encoding.js';
+import { zeroSubnormalWeights } from './onnx-subnormals.js';
 
 /** The network's values are the seats' final VP divided by this (python/wonderlab/train.py's VALUE_SCALE). */
 export const VALUE_SCALE = 50;
@@ -153,6 +155,13 @@ export function loadNetwork(name: string): Network {
   const kept = loaded.get(path);
   if (kept && kept.stamp === stamp) return kept.network;
   const bytes = readFileSync(path);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // The copy in memory only, after the hash: the file stays the one its manifest names.
+  try {
+    zeroSubnormalWeights(bytes);
+  } catch {
+    // Not a protobuf message: onnxruntime says below what is wrong with it.
+  }
   const { Session } = onnxRuntime();
   const session = new Session();
   try {
@@ -174,7 +183,7 @@ export function loadNetwork(name: string): Network {
   if (outputs.length > 1 && !(valueSize >= 3 && valueSize <= 7)) {
     throw new ModelError(`model '${name}': expected its second output to be [batch, players] values, got ${JSON.stringify(outputs[1].shape)}`);
   }
-  const network = new OnnxNetwork(name, createHash('sha256').update(bytes).digest('hex'), inputSize, outputs.length > 1 ? valueSize : 0, session);
+  const network = new OnnxNetwork(name, sha256, inputSize, outputs.length > 1 ? valueSize : 0, session);
   loaded.set(path, { stamp, network });
   return network;
 }
