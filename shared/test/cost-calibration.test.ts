@@ -7,11 +7,19 @@
  * catch is an agent without a cost model (an estimate of 0, as minimax had before it got one) or
  * one off by 4× or more.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRONG_RUN, useModelsDir } from './fixture-models.js';
 import { GamePool } from '@wonderlab/shared';
 import { Tournament, expectedCpuSeconds, gameSeconds } from '../src/lab/index.js';
 
-const pool = new GamePool(1);
+// A network of the trainer's default size (hidden 256,256), as the estimate assumes: learning run
+// `strong`'s third generation, kept in the repository.
+useModelsDir(STRONG_RUN);
+// Made after MODELS_DIR is set: a game thread takes the environment it starts with.
+let pool: GamePool;
+beforeAll(() => {
+  pool = new GamePool(1);
+});
 afterAll(() => pool.close());
 
 /** Thread CPU seconds of `deals` games of these agents (after a game that warms the thread's compiler up). */
@@ -24,7 +32,11 @@ async function measured(agents: string[], deals: number): Promise<number> {
 }
 
 describe('the CPU estimate', () => {
-  it.each([[['mcts:100,10,100', 'rulebased', 'rulebased']], [['mcts-strong(it=100)', 'rulebased', 'random']], [['minimax', 'rulebased', 'rulebased']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
+  it.each([[['mcts:100,10,100', 'rulebased', 'rulebased']], [['mcts-strong(it=100)', 'rulebased', 'random']], [['minimax', 'rulebased', 'rulebased']],
+    // Network calls: per iteration (values, and priors at new parents), per decision (prior=root, policy).
+    [['mcts-strong(it=30,model=gen-3/model.onnx,eval=mix,prior=net)', 'rulebased', 'rulebased']],
+    [['mcts-strong(it=40,model=gen-3/model.onnx,eval=net)', 'rulebased', 'rulebased']],
+    [['mcts-strong(it=1,model=gen-3/model.onnx,prior=root)', 'policy(model=gen-3/model.onnx)', 'rulebased']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
     const deals = 4;
     const cpu = await measured(agents, deals);
     const shown = expectedCpuSeconds(agents) * deals;

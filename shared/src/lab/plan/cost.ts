@@ -16,7 +16,7 @@
  * worker's grace need (gameSeconds). The CPU a game really uses — what a sweep costs, shown at
  * submit — is CPU_SHARE of it (expectedCpuSeconds).
  */
-import { parseAgentSpec, type MctsParams, type MinimaxParams } from '../../agents/index.js';
+import { NO_MODEL, parseAgentSpec, type MctsParams, type MinimaxParams } from '../../agents/index.js';
 
 /**
  * µs per iteration when every seat's simulated moves follow one policy, at 3 and at 7 players
@@ -42,6 +42,26 @@ const DEPTH_FACTOR: readonly (readonly [number, number])[] = [
 /** The 2014 paper's tree (a level per seat) or every payment in it: up to this factor slower. */
 const SEATS_OR_ALL_TRADES_FACTOR = 1.3;
 
+/**
+ * A network call in a search, as the bound counts it, µs: the logits (priors, the policy agent's
+ * move) and the values alone (leaf evaluation: onnxruntime skips the logits layer). For a network
+ * of the trainer's default size (hidden 256,256), from the screen of docs/learning.md ("Which use
+ * of the network"), one game thread: an iteration with prior=net cost 2.0 × an unguided one of
+ * mcts-strong and with eval=mix,prior=net 3.45 ×, so about 90 µs of wall time per logits call
+ * (with the observation's encoding and the priors) and 50 per values call; doubled, as the
+ * bound of an unguided iteration (67 µs for mcts-strong) is about twice the 36 µs measured there.
+ * A larger network costs more.
+ */
+const NETWORK_LOGITS_MICROS = 180;
+const NETWORK_VALUES_MICROS = 100;
+
+/**
+ * Logits calls per iteration with prior=net: a node asks once, when it becomes a parent, and about
+ * 0.4 of the iterations make one (measured in self-play of mcts-strong(it=100) guided by
+ * strong/gen-3.onnx). With prior=root the search asks once per decision.
+ */
+const PRIOR_NET_CALLS_PER_ITERATION = 0.4;
+
 /** A game's own cost with no MCTS seat (engine and rule-based players), ms at 3 and 7 players. */
 const GAME_BASE_MS: readonly [number, number] = [2, 4];
 
@@ -66,9 +86,18 @@ function depthFactor(depth: number): number {
 export function decisionSeconds(params: MctsParams, players: number): [number, number, number] {
   const opponents = params.opp === 'same' ? params.playout : params.opp;
   const policyMicros = (byPlayers(ITERATION_MICROS[params.playout], players) + (players - 1) * byPlayers(ITERATION_MICROS[opponents], players)) / players;
-  const micros = policyMicros * depthFactor(params.depth) * (params.tree === 'seats' || params.trades === 'all' ? SEATS_OR_ALL_TRADES_FACTOR : 1);
+  const full = policyMicros * (params.tree === 'seats' || params.trades === 'all' ? SEATS_OR_ALL_TRADES_FACTOR : 1);
+  // A network's calls: per iteration (eval=net|mix scores every simulation; prior=net's parents),
+  // and per decision (prior=root). eval=net plays no playout; the world's draw and the descent are
+  // left, costed as an iteration cut off after its first turn.
+  const guided = params.model !== NO_MODEL;
+  const evaluation = guided && params.eval !== 'playout' ? NETWORK_VALUES_MICROS : 0;
+  const playout = full * depthFactor(guided && params.eval === 'net' ? 1 : params.depth);
+  const priors = guided && params.prior === 'net' ? PRIOR_NET_CALLS_PER_ITERATION * NETWORK_LOGITS_MICROS : 0;
+  const micros = playout + evaluation + priors;
+  const perDecision = guided && params.prior === 'root' ? NETWORK_LOGITS_MICROS : 0;
   return params.scale.map((scale) => {
-    const seconds = (Math.max(1, Math.round(params.it * scale)) * micros) / 1e6;
+    const seconds = (Math.max(1, Math.round(params.it * scale)) * micros + perDecision) / 1e6;
     // The time limit caps a decision (0: no cap).
     return params.time > 0 ? Math.min(params.time, seconds) : seconds;
   }) as [number, number, number];
@@ -107,6 +136,8 @@ export function minimaxDecisionSeconds(params: MinimaxParams, players: number): 
 export function agentSeconds(text: string, players: number): number {
   const spec = parseAgentSpec(text);
   if (spec.kind === 'minimax') return AGES * DECISIONS_PER_AGE * minimaxDecisionSeconds(spec.minimax, players);
+  // The network agent: one logits call a decision.
+  if (spec.kind === 'policy') return (AGES * DECISIONS_PER_AGE * NETWORK_LOGITS_MICROS) / 1e6;
   if (!('params' in spec)) return 0;
   return decisionSeconds(spec.params, players).reduce((sum, perDecision) => sum + DECISIONS_PER_AGE * perDecision, 0);
 }
