@@ -2,7 +2,7 @@
  * Policy benchmark (part of `npm run bench`): decisions per second of the `policy` agent with a
  * 2-layer 256-unit network (675 → 256 → 256 → 390, python/tools/make_test_policy.py) at batch size
  * 1 on one thread, over positions of real 3-player games; and, beside it, the network's inference
- * alone. Needs the Python environment (.venv, python/setup.sh) to write the network; says so and
+ * alone, and a trained network's (learning/strong/gen-3). Needs the Python environment (.venv, python/setup.sh) to write the network; says so and
  * skips otherwise.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PolicyAgent, decisionContext, loadNetwork, observationSize } from '../src/agents/index.js';
+import { writeObservation } from '../src/agents/encoding.js';
 import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { measure } from './harness.js';
 
@@ -57,6 +58,18 @@ function main(): void {
     }, 1);
     const input = new Float32Array(observationSize(3)).fill(1);
     measure('policy_2x256_inference', 'runs/s', () => void network.logits(input), 1);
+    // A trained network of that size (learning run strong's gen-3): training leaves weights a
+    // random network lacks, such as subnormal ones, which made each call 4-10x slower on Intel
+    // cores before the loader zeroed them (agents/onnx-subnormals.ts).
+    process.env.MODELS_DIR = join(ROOT, 'learning', 'strong');
+    const trained = loadNetwork('gen-3/model.onnx');
+    const observations = states.map((s) => {
+      const bytes = new Uint8Array(trained.inputSize);
+      writeObservation(s, 0, bytes);
+      return Float32Array.from(bytes);
+    });
+    let j = 0;
+    measure('policy_trained_gen3_inference', 'runs/s', () => void trained.logits(observations[j++ % observations.length]), 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
