@@ -45,12 +45,11 @@ const SEATS_OR_ALL_TRADES_FACTOR = 1.3;
 /**
  * A network call in a search, as the bound counts it, µs: the logits (priors, the policy agent's
  * move) and the values alone (leaf evaluation: onnxruntime skips the logits layer). For a network
- * of the trainer's default size (hidden 256,256), from the screen of docs/learning.md ("Which use
- * of the network"), one game thread: an iteration with prior=net cost 2.0 × an unguided one of
- * mcts-strong and with eval=mix,prior=net 3.45 ×, so about 90 µs of wall time per logits call
- * (with the observation's encoding and the priors) and 50 per values call; doubled, as the
- * bound of an unguided iteration (67 µs for mcts-strong) is about twice the 36 µs measured there.
- * A larger network costs more.
+ * of the trainer's default size (hidden 256,256): `npm run bench` times a logits call of
+ * strong/gen-3 at about 85 µs on one quiet core, to which a search adds the observation's encoding
+ * and the priors; the bound is about twice what a quiet core measures, as for iterations. Checked
+ * by shared/test/cost-calibration.test.ts, whose guided games come out at the same share of their
+ * CPU time as the unguided ones. A larger network costs more.
  */
 const NETWORK_LOGITS_MICROS = 180;
 const NETWORK_VALUES_MICROS = 100;
