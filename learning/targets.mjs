@@ -1,6 +1,6 @@
 // Collects the learning runs' target evaluations (issue 45's targets: a network agent against
 // mcts-strong at equal wall time per move; the network alone against two rulebased) from a lab
-// into learning/<run>/targets.json, as the lab reported them: its code version and models, games,
+// into learning/<run>/targets.json, as the lab reported them: its code version and models, its workers (host, processor), games,
 // per agent the win rate with its Wilson interval, VP and wall time per decision, and the
 // head-to-head matrix. Only finished sweeps are kept; report.mjs reads the file.
 //   node learning/targets.mjs --url http://127.0.0.1:8080 --run strong --sweep ID [--sweep ID …]
@@ -32,6 +32,8 @@ for (const id of values.sweep) {
     firstSeed: d.spec.deals.firstSeed,
     games: d.counts.done,
     cpuSeconds: d.provenance.cpuSeconds,
+    // Host, processor and games of each worker: a time-matched evaluation holds on that processor.
+    workers: d.provenance.workers,
     agents: d.pooled.map((p) => ({ agent: p.label, seatGames: p.games, wins: p.wins, winRate: p.winRate, wilson: p.wilson, vpMean: p.vp.mean, decisionMs: p.decisionMs })),
     headToHead: d.headToHead,
   };

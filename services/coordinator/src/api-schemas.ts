@@ -225,7 +225,7 @@ export const ProvenanceSchema = z.object({
   wallSeconds: z.number().nullable().describe('From start to finish (or to now, while unfinished).'),
   activeSeconds: z.number().nullable().describe('Of those, running (paused time not counted).'),
   cpuSeconds: z.number().nullable().describe("CPU time of its games' threads, summed."),
-  workers: z.array(z.object({ host: z.string(), pid: z.number().int(), version: z.string(), commit: z.string().optional(), dirty: z.boolean().optional(), games: z.number().int() })).describe('The worker processes that stored its games, and how many each.'),
+  workers: z.array(z.object({ host: z.string(), pid: z.number().int(), version: z.string(), commit: z.string().optional(), dirty: z.boolean().optional(), cpu: z.string().optional(), cores: z.number().int().optional(), games: z.number().int() })).describe('The worker processes that stored its games (host, pid, code version, processor model and logical cores), and how many each.'),
 });
 
 export const PaperComparisonSchema = z.object({

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { cpus, hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   AggregateFold,
@@ -526,7 +526,7 @@ describe('a lab playing a small sweep', () => {
     expect(p.activeSeconds).toBeLessThanOrEqual((finished - created) / 1000 + 1e-9);
     expect(p.cpuSeconds).toBeGreaterThan(0);
     // One in-process worker played every game, each counted once.
-    expect(p.workers).toEqual([{ host: hostname(), pid: process.pid, version: pkg.version, ...(p.code.commit ? { commit: p.code.commit } : {}), ...(p.code.dirty !== undefined ? { dirty: p.code.dirty } : {}), games: sweep.size }]);
+    expect(p.workers).toEqual([{ host: hostname(), pid: process.pid, version: pkg.version, ...(p.code.commit ? { commit: p.code.commit } : {}), ...(p.code.dirty !== undefined ? { dirty: p.code.dirty } : {}), cpu: cpus()[0].model.trim(), cores: cpus().length, games: sweep.size }]);
   });
 
   test('summary: a row per cell and agent with the swept parameters as columns, as JSON records and as CSV', async () => {

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { cpus, hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export interface CodeVersion {
@@ -63,16 +63,31 @@ export function codeVersion(): CodeVersion {
   return cached;
 }
 
-/** A worker process as a sweep records it: where it ran and the code it ran. */
+/**
+ * A worker process as a sweep records it: where it ran, on what processor, and the code it ran.
+ * The processor is part of a result: a claim at equal wall time per move holds on the machine
+ * that measured it (a network call costs four times more on one core than on another).
+ */
 export interface WorkerIdentity {
   host: string;
   pid: number;
   version: string;
   commit?: string;
   dirty?: boolean;
+  /** The processor's model name and the machine's logical cores (absent in records made before they were kept). */
+  cpu?: string;
+  cores?: number;
 }
 
 export function workerIdentity(): WorkerIdentity {
   const v = codeVersion();
-  return { host: hostname(), pid: process.pid, version: v.version, ...(v.commit ? { commit: v.commit } : {}), ...(v.dirty !== undefined ? { dirty: v.dirty } : {}) };
+  const processors = cpus();
+  return {
+    host: hostname(),
+    pid: process.pid,
+    version: v.version,
+    ...(v.commit ? { commit: v.commit } : {}),
+    ...(v.dirty !== undefined ? { dirty: v.dirty } : {}),
+    ...(processors.length > 0 ? { cpu: processors[0].model.trim(), cores: processors.length } : {}),
+  };
 }
