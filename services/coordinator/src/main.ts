@@ -3,6 +3,7 @@
  * stops it within SHUTDOWN_CLOSE_MS whether Redis answers or not.
  */
 import { pino } from 'pino';
+import { staleBuild } from '@wonderlab/shared';
 import { ConfigError, exitWithin } from '@wonderlab/shared/store';
 import { coordinatorConfig } from './config.js';
 import { startCoordinator } from './server.js';
@@ -13,6 +14,12 @@ try {
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`coordinator: ${err.message}`);
+  process.exit(2);
+}
+// Its sweeps are stamped with the repository's commit: refuse to run code older than that.
+const stale = staleBuild();
+if (stale) {
+  console.error(`coordinator: ${stale}`);
   process.exit(2);
 }
 const logger = pino({ level: config.LOG_LEVEL, base: { service: 'coordinator', pid: process.pid } });

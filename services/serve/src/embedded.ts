@@ -4,6 +4,7 @@
  */
 import { pino } from 'pino';
 import { z } from 'zod';
+import { staleBuild } from '@wonderlab/shared';
 import { ConfigError, DEFAULT_REDIS_URL, OutageLog, accessLogSetting, closeRedis, connectRedis, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { GameWorker, WorkerEnvSchema } from '@wonderlab/worker';
 import { dashboardRouter } from '@wonderlab/dashboard';
@@ -34,6 +35,12 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
       return 2;
     }
     throw err;
+  }
+  // Its sweeps and games are stamped with the repository's commit: refuse to run code older than that.
+  const stale = staleBuild();
+  if (stale) {
+    console.error(`wonderlab serve: ${stale}`);
+    return 2;
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { pid: process.pid } });
   let redisServer;

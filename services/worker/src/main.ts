@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import { pino } from 'pino';
+import { staleBuild } from '@wonderlab/shared';
 import { ConfigError, OutageLog, closeRedis, connectRedis, exitWithin } from '@wonderlab/shared/store';
 import { GameWorker } from './game-worker.js';
 import { workerConfig } from './config.js';
@@ -19,6 +20,12 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  // Its games are stamped with the repository's commit: refuse to play code older than that.
+  const stale = staleBuild();
+  if (stale) {
+    console.error(`worker: ${stale}`);
+    process.exit(2);
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid } });
   const outage = new OutageLog(logger, config.OUTAGE_LOG_INTERVAL_MS);

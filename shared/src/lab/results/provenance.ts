@@ -5,7 +5,8 @@
  * played, so a table can be traced to the code behind it.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { cpus, hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -90,4 +91,58 @@ export function workerIdentity(): WorkerIdentity {
     ...(v.dirty !== undefined ? { dirty: v.dirty } : {}),
     ...(processors.length > 0 ? { cpu: processors[0].model.trim(), cores: processors.length } : {}),
   };
+}
+
+/**
+ * A source file newer than its project's last build, as a sentence, or undefined. A process runs
+ * the compiled dist/ but stamps its results with the repository's commit: a checkout moved to
+ * another commit without `tsc -b` would play old code under the new commit's name (it happened
+ * once, caught only by a timing that did not fit). `tsc -b` touches each project's
+ * dist/tsconfig.tsbuildinfo even when nothing changed, so any source (.ts, .json) under the
+ * project's src/ or bench/ later than it was written after the build. The projects are the root
+ * tsconfig.json's references; without it or a project's build info (an image, which holds no
+ * sources) there is nothing to compare.
+ */
+export function staleBuild(root = ROOT): string | undefined {
+  let references: { path: string }[];
+  try {
+    references = (JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { references?: { path: string }[] }).references ?? [];
+  } catch {
+    return undefined;
+  }
+  for (const { path: project } of references) {
+    let built: number;
+    try {
+      built = statSync(join(root, project, 'dist', 'tsconfig.tsbuildinfo')).mtimeMs;
+    } catch {
+      continue;
+    }
+    for (const dir of ['src', 'bench']) {
+      const newer = newerSource(join(root, project, dir), built);
+      if (newer) {
+        return `${relative(root, newer)} is newer than ${project}/dist (built ${new Date(built).toISOString()}): run npm run build (npm start builds first)`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first .ts or .json file under dir modified after `time` (ms), or undefined. */
+function newerSource(dir: string, time: number): string | undefined {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const found = newerSource(path, time);
+      if (found) return found;
+    } else if ((entry.name.endsWith('.ts') || entry.name.endsWith('.json')) && statSync(path).mtimeMs > time) {
+      return path;
+    }
+  }
+  return undefined;
 }
