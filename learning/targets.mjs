@@ -1,8 +1,8 @@
 // Collects the learning runs' target evaluations (issue 45's targets: a network agent against
 // mcts-strong at equal wall time per move; the network alone against two rulebased) from a lab
-// into learning/<run>/targets.json, as the lab reported them: its code version and models, its workers (host, processor), games,
-// per agent the win rate with its Wilson interval, VP and wall time per decision, and the
-// head-to-head matrix. Only finished sweeps are kept; report.mjs reads the file.
+// into learning/<run>/targets.json, as the lab reported them: its code version and models, its
+// workers (host, processor), games, per agent the win rate with its Wilson interval, VP and wall
+// time per decision, and the head-to-head matrix. Only finished sweeps are kept; report.mjs reads the file.
 //   node learning/targets.mjs --url http://127.0.0.1:8080 --run strong --sweep ID [--sweep ID …]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

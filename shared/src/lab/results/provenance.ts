@@ -67,7 +67,7 @@ export function codeVersion(): CodeVersion {
 /**
  * A worker process as a sweep records it: where it ran, on what processor, and the code it ran.
  * The processor is part of a result: a claim at equal wall time per move holds on the machine
- * that measured it (a network call costs four times more on one core than on another).
+ * that measured it (a network call costs four times more on one processor than on another).
  */
 export interface WorkerIdentity {
   host: string;
@@ -98,8 +98,8 @@ export function workerIdentity(): WorkerIdentity {
  * the compiled dist/ but stamps its results with the repository's commit: a checkout moved to
  * another commit without `tsc -b` would play old code under the new commit's name (it happened
  * once, caught only by a timing that did not fit). `tsc -b` touches each project's
- * dist/tsconfig.tsbuildinfo even when nothing changed, so any source (.ts, .json) under the
- * project's src/ or bench/ later than it was written after the build. The projects are the root
+ * dist/tsconfig.tsbuildinfo even when nothing changed, so a source (.ts, .json) under the project's
+ * src/ or bench/ with a later time was changed after the build. The projects are the root
  * tsconfig.json's references; without it or a project's build info (an image, which holds no
  * sources) there is nothing to compare.
  */
