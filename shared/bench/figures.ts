@@ -72,9 +72,9 @@ export function compareRuns(oldRuns: Figures[], newRuns: Figures[]): Comparison[
   return out;
 }
 
-/** Times (s, ms, µs) and sizes (bytes) improve downwards, unlike rates and ratios. */
+/** Times (s, ms, µs), sizes (bytes) and costs over a baseline (cost-ratio) improve downwards, unlike rates and ratios. */
 export function lowerIsBetter(unit: string): boolean {
-  return unit === 's' || unit === 'ms' || unit === 'µs' || unit === 'us' || unit === 'bytes';
+  return unit === 's' || unit === 'ms' || unit === 'µs' || unit === 'us' || unit === 'bytes' || unit === 'cost-ratio';
 }
 
 function number(x: number): string {

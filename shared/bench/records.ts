@@ -3,7 +3,11 @@
  * the MCTS decisions' search statistics, stored as the store stores it (a packed move log), for
  * `mcts:100` against two `rulebased`; the record without the statistics beside it, for scale, and
  * the deflated JSON record the store kept before logs, for comparison.
- * Sizes, not times: the same on every machine.
+ * Sizes, not times: the same on every machine. Then self-play kept for training (`training: true`:
+ * every root move's visits, issue 45's rows, which must not slow a sweep by more than 10 %): each
+ * game played twice, with the whole distributions and with the default statistics, alternating;
+ * the same seeds give the same moves (the statistics draw nothing from the agents' generators),
+ * so each pair's CPU ratio compares like with like.
  */
 import { recordFromLog } from '../src/engine/index.js';
 import { planTournament, playGame } from '../src/lab/index.js';
@@ -11,6 +15,8 @@ import { pack, packLog, packSummary } from '../src/lab/results/codec.js';
 import { median } from './harness.js';
 
 const GAMES = 20;
+/** Self-play games for the training records' cost (each played twice). */
+const TRAINING_GAMES = 12;
 /** The issue's bound on a 3-player record with search statistics. */
 const TARGET_BYTES = 4096;
 
@@ -34,6 +40,38 @@ function main(): void {
   console.log(`record_bytes_3p_without_search: ${Math.round(median(without))} bytes (the same records without them; max ${Math.max(...without)})`);
   console.log(`summary_bytes_3p: ${Math.round(median(summaries))} bytes (the same games' summaries as stored, without their records)`);
   console.log(`record_bytes_3p_json_deflated: ${Math.round(median(asJson))} bytes (the same records with statistics as deflated JSON, the form stored before move logs)`);
+  trainingRecords();
+}
+
+/** CPU seconds of this thread for `body`. */
+function cpuSeconds(body: () => void): number {
+  const before = process.cpuUsage();
+  body();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1e6;
+}
+
+function trainingRecords(): void {
+  const seat = 'mcts-strong(it=100)';
+  const plans = planTournament({ agents: [seat, seat, seat], setup: 'random', deals: TRAINING_GAMES, seed: 5, seating: 'fixed', sides: 'random', open: false });
+  const ratios: number[] = [];
+  const bytes: [number[], number[]] = [[], []];
+  for (const [i, plan] of plans.slice(0, TRAINING_GAMES).entries()) {
+    // Alternate which goes first, so that a machine warming up or slowing down favours neither.
+    const order: ('training' | true)[] = i % 2 === 0 ? ['training', true] : [true, 'training'];
+    const cpu = new Map<'training' | true, number>();
+    for (const record of order) {
+      let log: ReturnType<typeof playGame>['log'];
+      cpu.set(record, cpuSeconds(() => {
+        log = playGame(plan, { record }).log;
+      }));
+      if (!log) throw new Error('a game played with records has no log');
+      bytes[record === 'training' ? 0 : 1].push(packLog(log).length);
+    }
+    ratios.push(cpu.get('training')! / cpu.get(true)!);
+  }
+  console.log(`training_record_cpu_ratio: ${median(ratios).toFixed(3)} cost-ratio (median over ${ratios.length} games of three ${seat}, CPU per game with every root move's visits over the default statistics; target < 1.10)`);
+  console.log(`training_record_bytes_3p: ${Math.round(median(bytes[0]))} bytes (the same games' packed logs; ${Math.round(median(bytes[1]))} with the default statistics)`);
 }
 
 main();

@@ -71,6 +71,9 @@ describe('formatComparison', () => {
     expect(lowerIsBetter('s')).toBe(true);
     expect(lowerIsBetter('bytes')).toBe(true);
     expect(lowerIsBetter('games/s')).toBe(false);
+    // A cost over a baseline (training records' CPU over the default's), unlike a speed's ratio.
+    expect(lowerIsBetter('cost-ratio')).toBe(true);
+    expect(lowerIsBetter('ratio')).toBe(false);
     const [c] = compareRuns([parseFigures('game: 2.5 s')], [parseFigures('game: 2.25 s')]);
     expect(formatComparison(c)).toBe('game: 0.900 new/old (old 2.50 ±0.0%, new 2.25 ±0.0% s, lower is better)');
   });
