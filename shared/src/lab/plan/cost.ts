@@ -46,8 +46,9 @@ const SEATS_OR_ALL_TRADES_FACTOR = 1.3;
  * A network call in a search, as the bound counts it, µs: the logits (priors, the policy agent's
  * move) and the values alone (leaf evaluation: onnxruntime skips the logits layer). For a network
  * of the trainer's default size (hidden 256,256): `npm run bench` times a logits call of
- * strong/gen-3 at about 85 µs on one quiet core, to which a search adds the observation's encoding
- * and the priors; the bound is about twice what a quiet core measures, as for iterations. Checked
+ * strong/gen-3 at about 85 µs on one quiet core of the dev machine's Intel Xeon (21 µs on an AMD
+ * EPYC: there the estimate is high), to which a search adds the observation's encoding and the
+ * priors; the bound is about twice what a quiet Xeon core measures, as for iterations. Checked
  * by shared/test/cost-calibration.test.ts, whose guided games come out at the same share of their
  * CPU time as the unguided ones. A larger network costs more.
  */
