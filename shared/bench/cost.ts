@@ -7,6 +7,7 @@
  * default 3).
  */
 import { playGame, planTournament } from '../src/lab/index.js';
+import { cpuSeconds } from './harness.js';
 
 const GAMES = Number(process.env.COST_GAMES ?? 3);
 
@@ -17,11 +18,9 @@ function microsPerIteration(agent: string, players: number): number {
   let iterations = 0;
   let micros = 0;
   for (const plan of plans) {
-    const cpu = process.cpuUsage();
-    const summary = playGame(plan);
-    const used = process.cpuUsage(cpu);
-    micros += used.user + used.system;
-    iterations += summary.players[0].iterations;
+    micros += cpuSeconds(() => {
+      iterations += playGame(plan).players[0].iterations;
+    }) * 1e6;
   }
   return micros / iterations;
 }
@@ -29,10 +28,10 @@ function microsPerIteration(agent: string, players: number): number {
 function gameMillis(players: number): number {
   const agents = Array.from({ length: players }, () => 'rulebased');
   const plans = planTournament({ agents, setup: 'random', deals: 20, seed: 11, seating: 'fixed', sides: 'random', open: false });
-  const cpu = process.cpuUsage();
-  for (const plan of plans) playGame(plan);
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / 1000 / plans.length;
+  const seconds = cpuSeconds(() => {
+    for (const plan of plans) playGame(plan);
+  });
+  return (seconds * 1000) / plans.length;
 }
 
 function main(): void {

@@ -14,6 +14,14 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** This process's CPU seconds (user and system) while `body` runs. */
+export function cpuSeconds(body: () => void): number {
+  const before = process.cpuUsage();
+  body();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1e6;
+}
+
 /** Runs `body` (which does `batch` operations) repeatedly for one round; returns ops per second. */
 export function rate(body: () => void, batch: number): number {
   const until = performance.now() + ROUND_SECONDS * 1000;

@@ -12,7 +12,7 @@
 import { recordFromLog } from '../src/engine/index.js';
 import { planTournament, playGame } from '../src/lab/index.js';
 import { pack, packLog, packSummary } from '../src/lab/results/codec.js';
-import { median } from './harness.js';
+import { cpuSeconds, median } from './harness.js';
 
 const GAMES = 20;
 /** Self-play games for the training records' cost (each played twice). */
@@ -41,14 +41,6 @@ function main(): void {
   console.log(`summary_bytes_3p: ${Math.round(median(summaries))} bytes (the same games' summaries as stored, without their records)`);
   console.log(`record_bytes_3p_json_deflated: ${Math.round(median(asJson))} bytes (the same records with statistics as deflated JSON, the form stored before move logs)`);
   trainingRecords();
-}
-
-/** CPU seconds of this thread for `body`. */
-function cpuSeconds(body: () => void): number {
-  const before = process.cpuUsage();
-  body();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1e6;
 }
 
 function trainingRecords(): void {

@@ -8,8 +8,9 @@
  * Its subnormal weights are zeroed as it is loaded (onnx-subnormals.ts: they make every call many
  * times slower). Each is run by onnxruntime-node's native session, called synchronously (its
  * promise-returning `run` only defers the same native call to the next tick), one thread per
- * session: a game thread decides while it waits. `policy(model=…)` plays a network's logits (policy.ts); MCTS reads its
- * logits as priors and its values as leaf evaluations (mcts/network-guide.ts).
+ * session: a game thread decides while it waits. `policy(model=…)` plays a network's logits
+ * (policy.ts); MCTS reads its logits as priors and its values as leaf evaluations
+ * (mcts/network-guide.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
