@@ -8,13 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ACTION_COUNT, actionIndex, observationSize, writeObservation } from '../src/agents/encoding.js';
 import { actingSeats, newGame, step } from '../src/engine/index.js';
 import { playGame, type GamePlan } from '../src/lab/game/game.js';
 import { readNpz } from '../src/lab/results/npz.js';
-import { TrainingRows, trainingArchive } from '../src/lab/results/training-rows.js';
+import { TrainingSpool, trainingArchive } from '../src/lab/results/training-archive.js';
+import { TrainingRows } from '../src/lab/results/training-rows.js';
 
 const plan = (seed: number, agents: string[]): GamePlan => ({ id: `g${seed}`, index: seed, seed, set: -1, deal: seed, seating: 0, agents, sides: 'random', open: false });
 const AGENTS = ['mcts(it=200,time=0)', 'rulebased', 'mcts-strong(it=60,time=0)'];
@@ -148,6 +150,39 @@ print(json.dumps(out))`;
       for (const c of rows.columns()) expect(Buffer.from(back.get(c.name)!.data.buffer).equals(Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('spools a page to disk a few games at a time and streams the same archive as the rows in memory', async () => {
+    const many = [6, 7, 8, 9, 10, 11].flatMap((seed) => [games[0], games[1], games[2]].map((g, k) => ({ log: g.log!, game: seed * 3 + k })));
+    const rows = new TrainingRows(3);
+    const spool = await TrainingSpool.create(3);
+    const chunks: Buffer[] = [];
+    try {
+      // More games than one flush holds: the page's rows pass through the files.
+      for (let i = 0; i < 40; i++) {
+        const { log, game } = many[i % many.length];
+        rows.addGame(log, game + i, (seat) => seat !== 1);
+        spool.addGame(log, game + i, (seat) => seat !== 1);
+        if (spool.full) await spool.flush();
+      }
+      const sink = new Writable({
+        write(chunk: Buffer, _e, done) {
+          chunks.push(chunk);
+          done();
+        },
+      });
+      await spool.writeArchive(sink, { sweep: 'spooled' });
+    } finally {
+      await spool.close();
+    }
+    const streamed = readNpz(Buffer.concat(chunks));
+    const inMemory = readNpz(await trainingArchive(rows, { sweep: 'spooled' }));
+    expect(spool.rows).toBe(rows.rows);
+    expect([...streamed.keys()]).toEqual([...inMemory.keys()]);
+    for (const [name, a] of inMemory) {
+      expect(streamed.get(name)!.shape, name).toEqual(a.shape);
+      expect(Buffer.from(streamed.get(name)!.data.buffer).equals(Buffer.from(a.data.buffer)), name).toBe(true);
     }
   });
 });

@@ -17,6 +17,7 @@
 import { Rng, Sweep, parseSweepSpec, playGame, type GameSummary } from '@wonderlab/shared';
 import { SweepStore, closeRedis, connectRedis, redisMemory, type SweepMeta } from '@wonderlab/shared/store';
 import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from '../support/processes.js';
+import { trainingUnderLoad, type DoorsContext } from './doors.js';
 import { fuzzDashboardRequest, fuzzRequest, type FuzzRequest } from './fuzz.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -28,6 +29,8 @@ const FUZZ = env('CHAOS_FUZZ', 2000);
 const DASHBOARD_FUZZ = env('CHAOS_DASHBOARD_FUZZ', 1000);
 const SEED = env('CHAOS_SEED', 1);
 const RSS_LIMIT = env('CHAOS_RSS_LIMIT_MB', 300) * 1024 * 1024;
+/** Only the phase for the new doors (issue 57; CHAOS_ONLY=doors), for a quick run while working on them. */
+const ONLY_DOORS = process.env.CHAOS_ONLY === 'doors';
 
 const TOKEN = 'chaos-token';
 const PREFIX = 'chaos';
@@ -53,8 +56,8 @@ function spawn(name: 'coordinator' | 'worker' | 'dashboard', extra: Record<strin
   return p;
 }
 
-async function coordinator(): Promise<{ p: LabProcess; url: string }> {
-  const p = spawn('coordinator', { PORT: '0', HOST: '127.0.0.1', API_TOKEN: TOKEN, FEED_WINDOW: '30', FEED_INTERVAL_MS: '100', MAX_BODY_BYTES: String(LIMITS.bodyBytes), MAX_JSON_DEPTH: String(LIMITS.depth) });
+async function coordinator(extra: Record<string, string> = {}): Promise<{ p: LabProcess; url: string }> {
+  const p = spawn('coordinator', { PORT: '0', HOST: '127.0.0.1', API_TOKEN: TOKEN, FEED_WINDOW: '30', FEED_INTERVAL_MS: '100', MAX_BODY_BYTES: String(LIMITS.bodyBytes), MAX_JSON_DEPTH: String(LIMITS.depth), ...extra });
   return { p, url: (await p.waitForLog('coordinator listening')).url as string };
 }
 
@@ -302,18 +305,28 @@ async function fuzz(what: string, url: string, proc: LabProcess, make: (rng: Rng
 async function main(): Promise<number> {
   const started = Date.now();
   redis = await privateRedis();
+  const doors: DoorsContext = { coordinator, worker, kill, log, check, token: TOKEN };
   try {
+    if (ONLY_DOORS) {
+      await trainingUnderLoad(doors);
+      return finish(started);
+    }
     const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
     await outOfMemory(coordinatorUrl);
     const target = { sweepId, gameId: sweep.game(0).id, token: TOKEN, limits: LIMITS };
     await fuzz('coordinator', coordinatorUrl, coordinatorProcess, (rng) => fuzzRequest(rng, target), FUZZ, `fuzz-${SEED}`, '/readyz');
     const { p: dashboardProcess, url: dashboardUrl } = await dashboard(coordinatorUrl);
     await fuzz('dashboard', dashboardUrl, dashboardProcess, (rng) => fuzzDashboardRequest(rng, target), DASHBOARD_FUZZ, `fuzz-dashboard-${SEED}`, '/dashboard/healthz');
+    await trainingUnderLoad(doors);
   } finally {
     for (const p of processes) p.proc.kill('SIGKILL');
     await Promise.all([...processes].map((p) => p.exit));
     await redis.destroy();
   }
+  return finish(started);
+}
+
+function finish(started: number): number {
   log(`${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return failures.length ? 1 : 0;
 }

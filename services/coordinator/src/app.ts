@@ -25,6 +25,7 @@ import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
 import { playRoutes } from './routes/play.js';
+import { trainingRoutes } from './routes/training.js';
 import type { LadderService } from './ladder.js';
 import type { SweepStatistics } from './statistics.js';
 import type { LabHealth } from './lab-health.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   batching?: { seconds: number; max: number };
   /** Redis's memory and the keyspace's epoch (readyz, metrics, refusing new sweeps); without it, not checked. */
   health?: LabHealth;
+  /** Training pages built at once (TRAINING_BUILDS); default 2. */
+  trainingBuilds?: number;
   /** A request not answered by then gets a 503 (Redis slow or unreachable). */
   requestTimeoutMs: number;
   /** Where Redis outages are logged; without one, errors are logged as they come. */
@@ -77,6 +80,8 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.use(allowedHosts(o.allowedHosts ?? []));
   // Before the request deadline: a move waits for the agents of its step to think (each within the per-move limits).
   if (o.play) app.use(playRoutes({ plays: o.play.store, tables: o.play.tables, limits: sweepLimits(limits), requireToken: requireToken(o.apiToken), json: jsonBody(limits), contentType: requireJsonContentType }));
+  // Before the request deadline too: a training page is CPU and disk work, bounded by its size and TRAINING_BUILDS.
+  app.use(trainingRoutes(store, { builds: o.trainingBuilds ?? 2 }));
   app.use(requestDeadline(o.requestTimeoutMs));
   app.use('/api', requireJsonContentType);
 

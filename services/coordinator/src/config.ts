@@ -73,6 +73,11 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   REQUEST_TIMEOUT_MS: positiveInt(10_000),
   /** A Redis command of the API that gets no reply by then fails (and its request gets a 503). */
   REDIS_COMMAND_TIMEOUT_MS: positiveInt(5000),
+  /**
+   * Training pages (GET /api/sweeps/{id}/training) built at once: each replays its games on the
+   * event loop in slices and spools its rows to disk; past this, a 429 with Retry-After.
+   */
+  TRAINING_BUILDS: positiveInt(2),
   /** Seconds a play-page game in progress is kept after its last move (a finished one is kept for good). */
   PLAY_IDLE_SECONDS: positiveInt(86_400),
 }).extend(LimitsEnvSchema.shape);

@@ -136,7 +136,7 @@ function makeOpenApiDocument(): object {
             { name: 'games', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2000 }, description: 'how many games; default 1000' },
             { name: 'agent', in: 'query', schema: { type: 'string' }, description: "only seats played by this agent (as written, or canonical); default every seat" },
           ],
-          responses: { 200: { description: 'The archive', content: { 'application/octet-stream': {} } }, 400: error('A bad query field'), 404: error('No such sweep'), 409: error('The sweep keeps no move records') },
+          responses: { 200: { description: 'The archive', content: { 'application/octet-stream': {} } }, 400: error('A bad query field'), 404: error('No such sweep'), 409: error('The sweep keeps no move records'), 429: error('TRAINING_BUILDS pages are being built already: retry after Retry-After seconds') },
         },
       },
       '/api/sweeps/{id}/summary': {

@@ -86,6 +86,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     statistics,
     health,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    trainingBuilds: config.TRAINING_BUILDS,
     outage,
     mount: hooks.mount,
     play: { store: playStore, tables: playTables },

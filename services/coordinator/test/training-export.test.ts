@@ -5,12 +5,13 @@
  * refusals name their field.
  */
 import { spawn } from 'node:child_process';
+import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ACTION_COUNT, observationSize, readNpz } from '@wonderlab/shared';
-import { api, startLab, waitForSweep, type TestLab } from './harness.js';
+import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 
 const BIN = resolve(import.meta.dirname, '../../../bin/wonderlab.mjs');
 let lab: TestLab;
@@ -105,5 +106,53 @@ describe('training rows from a sweep', () => {
     const none = await api(lab.url, `/api/sweeps/${created.body.id}/training`);
     expect(none.status).toBe(409);
     expect(none.body.error).toMatch(/keeps no move records/);
+  });
+});
+
+describe('training pages under load', () => {
+  let busy: TestLab;
+  beforeAll(async () => {
+    busy = await startLab({ workers: 1, env: { TRAINING_BUILDS: '1' } });
+  });
+  afterAll(async () => {
+    await busy?.close();
+  });
+
+  /** The spools of training pages now in the temporary folder. */
+  const spools = () => readdirSync(tmpdir()).filter((f) => f.startsWith('wonderlab-training-'));
+
+  test('past TRAINING_BUILDS a page is a 429 with Retry-After; a client that hangs up stops its page and frees its spool', async () => {
+    const created = await api(busy.url, '/api/sweeps', { method: 'POST', json: { name: 'training-load', players: 3, seats: ['random', 'random', 'random'], deals: { count: 400 } } });
+    expect(created.status).toBe(201);
+    await waitForSweep(busy, created.body.id, 120_000);
+    const path = `/api/sweeps/${created.body.id}/training?games=400`;
+    const before = spools().length;
+
+    // A client that takes the page's headers and then reads nothing: its page is being written.
+    const stalled = await new Promise<{ req: ClientRequest; res: IncomingMessage }>((resolve, reject) => {
+      const req = httpGet(busy.url + path, (res) => {
+        res.pause();
+        resolve({ req, res });
+      });
+      req.on('error', reject);
+    });
+    expect(stalled.res.statusCode).toBe(200);
+    expect(spools().length).toBe(before + 1);
+
+    const refused = await fetch(busy.url + path);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/TRAINING_BUILDS/);
+
+    // Hanging up ends that page's work: its spool goes, and the next page is built.
+    stalled.req.destroy();
+    const served = await waitFor(async () => {
+      const res = await fetch(busy.url + path);
+      if (res.status === 429) return false;
+      return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+    }, 'the page once the stalled client has gone', 30_000, 100);
+    expect(served.status).toBe(200);
+    expect(readNpz(served.bytes).get('game')!.shape[0]).toBeGreaterThan(400 * 50);
+    await waitFor(async () => spools().length === before, 'the spools removed');
   });
 });

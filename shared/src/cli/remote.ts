@@ -5,9 +5,10 @@
  * error, a spec the lab refuses), 1 for everything else (unreachable lab, unknown sweep, a
  * cancelled sweep waited for).
  */
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type { SweepStatistics } from '../lab/index.js';
 import { HELP_OPTION, OUTPUT_OPTIONS, UsageError, flagOptions, valueOptions } from './options.js';
@@ -40,20 +41,30 @@ options:
 /** A lab that answered with an error the user can act on: 400s are bad input (exit 2), the rest exit 1. */
 export class RemoteError extends Error {}
 
+/** A 429 from a caller that waits and tries again (`busy`): the lab's message and its Retry-After. */
+class LabBusy extends RemoteError {
+  constructor(
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A lab to call: its URL and API token. */
 export interface Lab {
   url: string;
   token?: string;
 }
 
-export async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean } = {}): Promise<Response> {
+export async function call(lab: Lab, path: string, init: { method?: string; json?: unknown; auth?: boolean; timeoutMs?: number; busy?: boolean } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // The lab refuses a change without this type, body or not (its guard against cross-site forms).
   if (init.json !== undefined || (init.method ?? 'GET') !== 'GET') headers['content-type'] = 'application/json';
   if (init.auth && lab.token) headers.authorization = `Bearer ${lab.token}`;
   let res: Response;
   try {
-    res = await fetch(new URL(path, lab.url), { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json), signal: AbortSignal.timeout(30_000) });
+    res = await fetch(new URL(path, lab.url), { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json), signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
   } catch (err) {
     const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
     throw new RemoteError(`cannot reach the lab at ${lab.url} (${cause?.code ?? cause?.message ?? (err as Error).message})`);
@@ -62,6 +73,7 @@ export async function call(lab: Lab, path: string, init: { method?: string; json
   const body = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
   const message = body.error ?? `${res.status} ${res.statusText}`;
   if (res.status === 400) throw new UsageError(message);
+  if (res.status === 429 && init.busy) throw new LabBusy(message, Number(res.headers.get('retry-after')) || 5);
   if (res.status === 401) throw new RemoteError(`the lab at ${lab.url} needs its API token (--token or WONDERLAB_TOKEN): ${message}`);
   throw new RemoteError(message);
 }
@@ -154,6 +166,24 @@ const EXPORTS: Record<string, string> = { csv: 'export?format=csv', jsonl: 'expo
  * A sweep's training rows, page by page (GET /api/sweeps/{id}/training), each page an .npz archive
  * in `dir` named by its games; the lab says where the next page starts (x-training-next).
  */
+/** How long one training page may take to arrive (it is replayed, then streamed). */
+const TRAINING_PAGE_TIMEOUT_MS = 10 * 60_000;
+/** Tries at a page the lab is too busy to build now (a 429: it builds TRAINING_BUILDS at once). */
+const TRAINING_BUSY_TRIES = 60;
+
+/** A training page's response, waiting as the lab's Retry-After says while it is busy with others. */
+async function trainingPage(lab: Lab, path: string, err: (s: string) => void): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(lab, path, { timeoutMs: TRAINING_PAGE_TIMEOUT_MS, busy: true });
+    } catch (e) {
+      if (!(e instanceof LabBusy) || attempt >= TRAINING_BUSY_TRIES) throw e;
+      err(`the lab is busy (${e.message}); trying again in ${e.retryAfterS} s`);
+      await new Promise((r) => setTimeout(r, e.retryAfterS * 1000));
+    }
+  }
+}
+
 export async function exportTraining(lab: Lab, id: string, dir: string | undefined, agent: string | undefined, perFile: string | undefined, err: (s: string) => void): Promise<number> {
   if (!dir) throw new UsageError('--format training writes one archive per page of games: give a directory with --out DIR');
   const games = perFile === undefined ? 1000 : Number(perFile);
@@ -163,10 +193,11 @@ export async function exportTraining(lab: Lab, id: string, dir: string | undefin
   let files = 0;
   while (from !== undefined) {
     const query = new URLSearchParams({ from: String(from), games: String(games), ...(agent !== undefined ? { agent } : {}) });
-    const res = await call(lab, `/api/sweeps/${encodeURIComponent(id)}/training?${query}`);
+    const res = await trainingPage(lab, `/api/sweeps/${encodeURIComponent(id)}/training?${query}`, err);
     const range = res.headers.get('x-training-games') ?? `${from}-`;
     const file = join(dir, `${range}.npz`);
-    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    // Streamed to the file: a page is hundreds of MB at the largest.
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(file));
     files++;
     err(`written ${file}`);
     const next = res.headers.get('x-training-next');

@@ -39,6 +39,7 @@ export * from './results/summary-table.js';
 export * from './results/throughput.js';
 export * from './results/provenance.js';
 export * from './results/training-rows.js';
+export * from './results/training-archive.js';
 export * from './results/npz.js';
 
 export * from './threads/run-games.js';

@@ -3,10 +3,10 @@
  * row per seat (for R / pandas), or JSONL with one summary per line.
  */
 import { Router } from 'express';
-import { SCORE_CATEGORIES, TrainingRows, configOf, displayName, trainingArchive, type GameSummary } from '@wonderlab/shared';
+import { SCORE_CATEGORIES, configOf, type GameSummary } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
-import { ExportQuery, TrainingQuery } from '../api-schemas.js';
-import { HttpError, parse } from '../http.js';
+import { ExportQuery } from '../api-schemas.js';
+import { parse } from '../http.js';
 import { findSweep } from './find.js';
 
 const CSV_HEADER = [
@@ -64,63 +64,5 @@ export function exportRoutes(store: SweepStore): Router {
     res.end();
   });
 
-  // A page of the sweep's games as training rows (lab/results/training-rows.ts), one .npz archive.
-  router.get('/api/sweeps/:id/training', async (req, res) => {
-    const meta = await findSweep(store, req);
-    const query = parse(TrainingQuery, req.query, 'query');
-    if (!meta.spec.keepRecords) throw new HttpError(409, `sweep '${meta.id}' keeps no move records (keepRecords: false): it has no training rows`);
-    const { sweep } = (await store.load(meta.id))!;
-    // The agent as the sweep wrote it, or in any spelling of the same agent (mcts:100 is mcts).
-    const agent = query.agent === undefined ? undefined : displayName(query.agent);
-    const from = Math.min(query.from, meta.total);
-    const to = Math.min(meta.total, from + query.games);
-    const rows = new TrainingRows(meta.spec.players);
-    let games = 0;
-    let unplayed = 0;
-    let aborted = false;
-    req.on('close', () => (aborted = true));
-    for (let start = from; start < to && !aborted; start += TRAINING_CHUNK) {
-      const plans: ReturnType<typeof sweep.game>[] = [];
-      for (let k = start; k < Math.min(to, start + TRAINING_CHUNK); k++) plans.push(sweep.game(k));
-      const ids = plans.map((p) => p.id);
-      const [summaries, logs] = await Promise.all([store.results(meta.id, ids), store.moveLogs(meta.id, ids)]);
-      plans.forEach((plan, i) => {
-        const summary = summaries[i];
-        const log = logs[i];
-        if (!summary || !log) {
-          unplayed++;
-          return;
-        }
-        const wanted = summary.players.map((p) => agent === undefined || p.agent === query.agent || p.canonical === agent);
-        rows.addGame(log, start + i, (seat) => wanted[seat]);
-        games++;
-      });
-      // Replaying is CPU work: let the event loop serve others between chunks.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    if (aborted) return;
-    const archive = await trainingArchive(rows, {
-      sweep: meta.id,
-      name: meta.name,
-      ...(meta.code ? { code: meta.code } : {}),
-      training: meta.spec.training,
-      from,
-      to,
-      next: to < meta.total ? to : null,
-      games,
-      unplayed,
-      ...(query.agent !== undefined ? { agent: query.agent } : {}),
-    });
-    const filename = `${meta.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${meta.id}-training-${from}-${to}.npz`;
-    res.setHeader('content-type', 'application/octet-stream');
-    res.setHeader('content-disposition', `attachment; filename="${filename}"`);
-    res.setHeader('x-training-games', `${from}-${to}`);
-    // The next page's `from`, for clients that page through a sweep (absent at its end).
-    if (to < meta.total) res.setHeader('x-training-next', String(to));
-    res.end(archive);
-  });
   return router;
 }
-
-/** Games replayed between two turns of the event loop (a few ms at 3 players). */
-const TRAINING_CHUNK = 50;

@@ -1,14 +1,16 @@
 /**
  * NumPy's .npz archive, written without NumPy: a zip of .npy files (format 1.0, little-endian,
  * C order), each entry deflated. `numpy.load(path)` reads it as a dict of arrays; PyTorch users
- * take `torch.from_numpy(...)` from there. Entries are stored with sizes in their local headers
- * (no data descriptors, no zip64), so one archive holds at most 4 GiB.
+ * take `torch.from_numpy(...)` from there.
+ *
+ * The archive is written as a stream (NpzWriter): each entry's bytes are deflated as they come and
+ * its CRC and sizes follow it in a data descriptor, so that an archive of any size passes through a
+ * few chunks of memory. No zip64: one archive holds at most 4 GiB.
  */
-import { promisify } from 'node:util';
-import { deflateRaw, inflateRawSync } from 'node:zlib';
-
-// zlib's thread pool deflates: an archive of a few hundred MB does not hold up the event loop.
-const deflate = promisify(deflateRaw);
+import { once } from 'node:events';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { crc32 as zlibCrc32, createDeflateRaw, inflateRawSync } from 'node:zlib';
 
 export interface NpyArray {
   name: string;
@@ -18,11 +20,16 @@ export interface NpyArray {
   data: ArrayBufferView;
 }
 
-/** One .npy file: magic, version 1.0, a header dict padded to 64 bytes, then the data. */
-export function npy(a: NpyArray): Buffer {
-  const count = a.shape.reduce((x, y) => x * y, 1);
-  const bytesPer = Number(a.dtype.slice(1));
-  if (a.data.byteLength !== count * bytesPer) throw new Error(`${a.name}: ${a.data.byteLength} bytes for shape [${a.shape.join(', ')}] of ${a.dtype}`);
+/** An .npy file's type and shape, its data to come. */
+export type NpyHeader = Omit<NpyArray, 'data'>;
+
+/** The bytes an .npy file's data takes. */
+export function npyDataBytes(a: NpyHeader): number {
+  return a.shape.reduce((x, y) => x * y, 1) * Number(a.dtype.slice(1));
+}
+
+/** The start of an .npy file: magic, version 1.0, a header dict padded to 64 bytes. */
+export function npyHeader(a: NpyHeader): Buffer {
   const byteOrder = a.dtype === 'u1' ? '|' : '<';
   const shape = a.shape.length === 1 ? `(${a.shape[0]},)` : `(${a.shape.join(', ')})`;
   let header = `{'descr': '${byteOrder}${a.dtype}', 'fortran_order': False, 'shape': ${shape}, }`;
@@ -34,72 +41,138 @@ export function npy(a: NpyArray): Buffer {
   head[6] = 1;
   head[7] = 0;
   head.writeUInt16LE(header.length, 8);
-  // Typed arrays are little-endian on every platform Node runs on that we deploy to (x86, arm64).
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength)]);
+  return Buffer.concat([head, Buffer.from(header, 'latin1')]);
 }
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
+// Typed arrays are little-endian on every platform Node runs on that we deploy to (x86, arm64).
+const bytesOf = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** zlib's CRC-32 (the zip's), of data or continuing from `previous`. */
+export function crc32(data: Uint8Array, previous = 0): number {
+  return zlibCrc32(data, previous);
+}
+
+const ZIP_LIMIT = 0xffffffff;
+/** General-purpose flags: sizes and CRC in a data descriptor after the data (bit 3), UTF-8 names (bit 11). */
+const FLAGS = 0x0808;
+
+/**
+ * Writes an .npz archive to `out` entry by entry, each entry's data from an iterable of chunks,
+ * honouring the stream's backpressure. The same rows give the same bytes (no times are written).
+ */
+export class NpzWriter {
+  private offset = 0;
+  private readonly central: Buffer[] = [];
+  private entries = 0;
+
+  constructor(private readonly out: Writable) {}
+
+  private async write(chunk: Buffer): Promise<void> {
+    const closed = () => new Error('npz: the output closed before the archive was written');
+    if (this.out.destroyed) throw closed();
+    this.offset += chunk.length;
+    if (!this.out.write(chunk)) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')]);
+    if (this.out.destroyed) throw closed();
   }
-  return t;
-})();
 
-export function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-/** The archive of `arrays` (entry names `<name>.npy`), as one buffer. */
-export async function npz(arrays: readonly NpyArray[]): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const a of arrays) {
-    const raw = npy(a);
-    const packed = await deflate(raw, { level: 6 });
-    const name = Buffer.from(`${a.name}.npy`, 'utf8');
-    const crc = crc32(raw);
-    if (raw.length >= 0xffffffff || offset >= 0xffffffff) throw new Error(`npz: ${a.name} passes 4 GiB; export fewer rows at a time`);
+  /** Adds `<header.name>.npy`, its data the concatenation of `chunks` (checked against its shape). */
+  async entry(header: NpyHeader, chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<void> {
+    const name = Buffer.from(`${header.name}.npy`, 'utf8');
+    const start = this.offset;
+    if (start >= ZIP_LIMIT) throw new Error(`npz: the archive passes 4 GiB before ${header.name}; export fewer rows at a time`);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(FLAGS, 6);
     local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt32LE(0, 10); // time and date: none (the archive is the same for the same rows)
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(raw.length, 22);
+    // Time and date (10), CRC and sizes (14–25): none here, the descriptor after the data has them.
     local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    await this.write(Buffer.concat([local, name]));
+
+    // Data → CRC and raw size → deflate → packed size → the output (left open for the next entry).
+    // pipeline() ends every stage when one fails or the output closes (a client that hangs up).
+    let crc = 0;
+    let raw = 0;
+    let packed = 0;
+    const expected = npyDataBytes(header);
+    const data = async function* () {
+      yield npyHeader(header);
+      let bytes = 0;
+      for await (const chunk of chunks) {
+        bytes += chunk.byteLength;
+        yield chunk;
+      }
+      if (bytes !== expected) throw new Error(`npz: ${header.name}: ${bytes} bytes of data for shape [${header.shape.join(', ')}] of ${header.dtype}`);
+    };
+    const measure = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        crc = crc32(chunk, crc);
+        raw += chunk.length;
+        done(raw >= ZIP_LIMIT ? new Error(`npz: ${header.name} passes 4 GiB; export fewer rows at a time`) : null, chunk);
+      },
+    });
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        packed += chunk.length;
+        done(null, chunk);
+      },
+    });
+    await pipeline(Readable.from(data()), measure, createDeflateRaw({ level: 6 }), count, this.out, { end: false });
+    this.offset += packed;
+
+    const descriptor = Buffer.alloc(16);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(crc, 4);
+    descriptor.writeUInt32LE(packed, 8);
+    descriptor.writeUInt32LE(raw, 12);
+    await this.write(descriptor);
+
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
     entry.writeUInt16LE(20, 4);
     entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
+    entry.writeUInt16LE(FLAGS, 8);
     entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(0, 12);
     entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(raw.length, 24);
+    entry.writeUInt32LE(packed, 20);
+    entry.writeUInt32LE(raw, 24);
     entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    central.push(entry, name);
-    parts.push(local, name, packed);
-    offset += local.length + name.length + packed.length;
+    entry.writeUInt32LE(start, 42);
+    this.central.push(entry, name);
+    this.entries++;
   }
-  const centralBytes = central.reduce((x, b) => x + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(arrays.length, 8);
-  end.writeUInt16LE(arrays.length, 10);
-  end.writeUInt32LE(centralBytes, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, ...central, end]);
+
+  /** Writes the central directory: the archive is complete (the output is left open). */
+  async finish(): Promise<void> {
+    const at = this.offset;
+    const centralBytes = Buffer.concat(this.central);
+    if (at + centralBytes.length >= ZIP_LIMIT) throw new Error('npz: the archive passes 4 GiB; export fewer rows at a time');
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(this.entries, 8);
+    end.writeUInt16LE(this.entries, 10);
+    end.writeUInt32LE(centralBytes.length, 12);
+    end.writeUInt32LE(at, 16);
+    await this.write(Buffer.concat([centralBytes, end]));
+  }
+}
+
+/** The archive of `arrays` (entry names `<name>.npy`), as one buffer: for arrays already in memory. */
+export async function npz(arrays: readonly NpyArray[]): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      parts.push(chunk);
+      done();
+    },
+  });
+  const writer = new NpzWriter(sink);
+  for (const a of arrays) {
+    if (a.data.byteLength !== npyDataBytes(a)) throw new Error(`${a.name}: ${a.data.byteLength} bytes for shape [${a.shape.join(', ')}] of ${a.dtype}`);
+    await writer.entry(a, [bytesOf(a.data)]);
+  }
+  await writer.finish();
+  return Buffer.concat(parts);
 }
 
 /**

@@ -15,7 +15,6 @@
  */
 import { ACTION_COUNT, actionIndex, observationSize, writeActionMask, writeObservation } from '../../agents/encoding.js';
 import { actingSeats, gameResult, isLegalMove, newGame, step, type MoveLog } from '../../engine/index.js';
-import { npz, type NpyArray } from './npz.js';
 
 export interface TrainingColumn {
   name: string;
@@ -158,16 +157,13 @@ export class TrainingRows {
     c.turn.room(r)[r] = s.turn;
   }
 
+  /** Forgets the rows added (their columns' memory is kept for the next ones). */
+  clear(): void {
+    this.rows = 0;
+  }
+
   /** The columns, each trimmed to the rows added. */
   columns(): TrainingColumn[] {
     return Object.values(this.cols).map((g) => ({ name: g.name, dtype: g.dtype, width: g.width, data: g.data.subarray(0, this.rows * g.width) }));
   }
-}
-
-/** The rows as an .npz archive (npz.ts): one array per column, and `meta_json` (UTF-8 JSON bytes) describing them. */
-export async function trainingArchive(rows: TrainingRows, meta: Record<string, unknown>): Promise<Buffer> {
-  const arrays: NpyArray[] = rows.columns().map((c) => ({ name: c.name, dtype: c.dtype, shape: c.width === 1 ? [rows.rows] : [rows.rows, c.width], data: c.data }));
-  const json = Buffer.from(JSON.stringify({ ...meta, players: rows.players, rows: rows.rows, observationSize: observationSize(rows.players), actions: ACTION_COUNT }));
-  arrays.push({ name: 'meta_json', dtype: 'u1', shape: [json.length], data: json });
-  return npz(arrays);
 }
