@@ -11,7 +11,8 @@
  *
  * Frames both ways: u32 length (of what follows, little-endian), then the body. Requests start
  * with an op byte; replies with a status byte (0 ok, 1 error followed by a UTF-8 message: the
- * request changed nothing).
+ * request changed nothing). No input ends the process but the end of input: a bad request, an
+ * oversized frame, even a failure of the server's own is an error reply, and the client goes on.
  */
 import { z } from 'zod';
 import {
@@ -49,9 +50,27 @@ export const OP_RESET = 2;
 export const OP_STEP = 3;
 export const OP_RECORD = 4;
 
+/** The ops by byte, as error messages name them. */
+const OP_NAMES: Record<number, string> = { [OP_OPEN]: 'open', [OP_RESET]: 'reset', [OP_STEP]: 'step', [OP_RECORD]: 'record' };
+const OPS = '1 OPEN, 2 RESET, 3 STEP, 4 RECORD';
+
+/** The most games one OPEN runs. */
+const MAX_GAMES = 4096;
+
+/**
+ * The longest request body the server takes: 4 MiB. The longest a client needs is a STEP of the
+ * most games at 7 players, every seat the client's: 1 + 4096·7·4 = 114,689 bytes (a RESET of
+ * every game is 49,157; an OPEN is a JSON of seven agent specs, well under a kilobyte). 4 MiB is
+ * 36 times that, room for longer specs, and still small enough to hold at once. A longer length is
+ * a client's bug or bytes out of step, and holding what follows it is how a bad prefix once grew
+ * the process without bound: such a frame gets an error reply, and its bytes are dropped as they
+ * come (FrameReader). Replies have no limit (the state block of 4096 games is tens of MB).
+ */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
 /** The game's seat agents by spec; null for a seat the client plays. */
 const OpenRequest = z.strictObject({
-  games: z.number().int().min(1).max(4096),
+  games: z.number().int().min(1).max(MAX_GAMES),
   players: z.number().int().min(MIN_PLAYERS).max(MAX_PLAYERS),
   seats: z.array(z.string().min(1).nullable()),
   seed: z.number().int().min(0).max(0xffffffff).default(0),
@@ -202,8 +221,12 @@ export class EnvServer {
 
   /** RESET: the listed games start a new episode (seed NaN: the game's next seed of its sequence). */
   reset(list: { game: number; seed: number }[]): Buffer {
+    const listed = new Set<number>();
     for (const { game } of list) {
       if (!Number.isInteger(game) || game < 0 || game >= this.games.length) throw new RequestError(`reset: game ${game}: there are ${this.games.length} games (0–${this.games.length - 1})`);
+      // A second reset of the same game means nothing, and refusing it bounds a request's work.
+      if (listed.has(game)) throw new RequestError(`reset: game ${game} is listed twice`);
+      listed.add(game);
     }
     for (const { game: g, seed } of list) {
       const old = this.games[g];
@@ -239,10 +262,15 @@ export class EnvServer {
     return this.reply();
   }
 
-  /** RECORD: the lab's game record of a game (which 0: the one in play, 1: the last finished). */
-  record(g: number, which: number): Buffer {
+  /** RECORD: the lab's game record of a game (which 0: the one in play, once over; 1: the last finished). */
+  record(g: number, which: 0 | 1): Buffer {
     const game = this.games[g];
     if (!game) throw new RequestError(`record: game ${g}: there are ${this.games.length} games`);
+    if (which === 0 && !game.s.isOver()) {
+      // A record is the replay of a whole game (recordFromLog): a game in play has none yet.
+      const instead = game.finished ? ' — ask for which=1, the last finished game' : ', and no game of it has finished yet';
+      throw new RequestError(`record: game ${g} is still in play (age ${game.s.age}, turn ${game.s.turn}); its record is made once it ends${instead}`);
+    }
     const log = which === 0 ? game.log : game.finished;
     if (!log) throw new RequestError(`record: game ${g} has no finished game yet`);
     const body = Buffer.from(JSON.stringify(recordFromLog(log)), 'utf8');
@@ -328,52 +356,131 @@ function errorReply(message: string): Buffer {
   return Buffer.concat([Buffer.from([1]), Buffer.from(message, 'utf8')]);
 }
 
-/** Handles one request body; returns the reply body. */
-export function handle(server: EnvServer | undefined, body: Buffer, opened: (s: EnvServer) => void): Buffer {
+/**
+ * Handles one request body; returns the reply body. It never throws: a bad request is an error
+ * reply naming its op and the fault, and changes nothing. So is a failure nobody foresaw (a bug)
+ * in OPEN or RECORD, which change no state; one in RESET or STEP may have left the games changed
+ * part-way, so it also closes the environment (setServer(undefined)) and says so, rather than go
+ * on from a state no request made.
+ */
+export function handle(server: EnvServer | undefined, body: Buffer, setServer: (s: EnvServer | undefined) => void): Buffer {
+  if (body.length === 0) return errorReply(`empty request: a request starts with its op byte (${OPS})`);
+  const op = body[0];
+  const name = OP_NAMES[op];
+  if (name === undefined) return errorReply(`unknown op ${op}: the ops are ${OPS}`);
   try {
-    const op = body[0];
-    if (op === OP_OPEN) {
-      const s = new EnvServer(JSON.parse(body.subarray(1).toString('utf8')));
-      opened(s);
-      return Buffer.concat([Buffer.from([0]), Buffer.from(JSON.stringify(s.describe()), 'utf8')]);
-    }
-    if (!server) throw new RequestError('no environment open: send OPEN first');
-    if (op === OP_RESET) {
-      const k = body.readUInt32LE(1);
-      if (body.length !== 5 + 12 * k) throw new RequestError(`reset: ${body.length} bytes for ${k} games`);
-      const list = Array.from({ length: k }, (_, i) => ({ game: body.readUInt32LE(5 + 12 * i), seed: body.readDoubleLE(9 + 12 * i) }));
-      return server.reset(list);
-    }
-    if (op === OP_STEP) {
-      if ((body.length - 1) % 4 !== 0) throw new RequestError('step: the actions are not whole i32s');
-      const actions = new Int32Array((body.length - 1) / 4);
-      for (let i = 0; i < actions.length; i++) actions[i] = body.readInt32LE(1 + 4 * i);
-      return server.stepAll(actions);
-    }
-    if (op === OP_RECORD) return server.record(body.readUInt32LE(1), body[5]);
-    throw new RequestError(`unknown op ${op}`);
+    return dispatch(server, op, body.subarray(1), setServer);
   } catch (e) {
-    if (e instanceof RequestError || e instanceof SyntaxError || e instanceof RangeError) return errorReply((e as Error).message);
-    throw e;
+    if (e instanceof RequestError) return errorReply(e.message);
+    const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    if (op === OP_OPEN || op === OP_RECORD) return errorReply(`${name}: internal error (${what})`);
+    setServer(undefined);
+    return errorReply(`${name}: internal error (${what}); the environment is closed, as the request may have changed it part-way: send OPEN again`);
   }
 }
 
-/** Serves frames from stdin to stdout until stdin ends. */
+/** One request of a known op, its arguments (the bytes after the op byte) checked before use. */
+function dispatch(server: EnvServer | undefined, op: number, args: Buffer, setServer: (s: EnvServer) => void): Buffer {
+  if (op === OP_OPEN) {
+    let request: unknown;
+    try {
+      request = JSON.parse(args.toString('utf8'));
+    } catch (e) {
+      throw new RequestError(`open: the request is not JSON: ${(e as Error).message}`);
+    }
+    const s = new EnvServer(request);
+    setServer(s);
+    return Buffer.concat([Buffer.from([0]), Buffer.from(JSON.stringify(s.describe()), 'utf8')]);
+  }
+  if (!server) throw new RequestError(`${OP_NAMES[op]}: no environment open: send OPEN first`);
+  if (op === OP_RESET) {
+    if (args.length < 4) throw new RequestError(`reset: ${args.length} bytes after the op byte; expected u32 k, then k × (u32 game, f64 seed)`);
+    const k = args.readUInt32LE(0);
+    if (args.length !== 4 + 12 * k) throw new RequestError(`reset: ${args.length} bytes after the op byte for k = ${k}; expected ${4 + 12 * k} (u32 k, then 12 per game)`);
+    return server.reset(Array.from({ length: k }, (_, i) => ({ game: args.readUInt32LE(4 + 12 * i), seed: args.readDoubleLE(8 + 12 * i) })));
+  }
+  if (op === OP_STEP) {
+    if (args.length % 4 !== 0) throw new RequestError(`step: ${args.length} bytes after the op byte are not whole i32 actions`);
+    const actions = new Int32Array(args.length / 4);
+    for (let i = 0; i < actions.length; i++) actions[i] = args.readInt32LE(4 * i);
+    return server.stepAll(actions);
+  }
+  if (args.length !== 5) throw new RequestError(`record: ${args.length} bytes after the op byte; expected 5 (u32 game, u8 which)`);
+  const which = args[4];
+  if (which !== 0 && which !== 1) throw new RequestError(`record: which ${which}: expected 0 (the game in play) or 1 (the last finished)`);
+  return server.record(args.readUInt32LE(0), which);
+}
+
+/**
+ * Cuts the input into request bodies, whatever the chunks. A frame longer than MAX_REQUEST_BYTES
+ * is never held: push yields its length when the prefix arrives, then drops its bytes as they
+ * come, counting them off, so that memory stays bounded and the frame after it is read in step.
+ */
+class FrameReader {
+  /** The frame being read, from its length prefix: what has come of it. */
+  private held: Buffer = Buffer.alloc(0);
+  /** An oversized frame being dropped: its body length, and how many of its bytes are still to come. */
+  private skipping?: { length: number; left: number };
+
+  /** The frames a chunk completes, in order: a body, or the length of an oversized frame. */
+  *push(chunk: Buffer): Generator<Buffer | number> {
+    let rest = chunk;
+    for (;;) {
+      if (this.skipping) {
+        const dropped = Math.min(this.skipping.left, rest.length);
+        this.skipping.left -= dropped;
+        rest = rest.subarray(dropped);
+        if (this.skipping.left > 0) return;
+        this.skipping = undefined;
+      }
+      // Frames up to the limit are held until whole (so at most MAX_REQUEST_BYTES + one chunk).
+      this.held = this.held.length ? Buffer.concat([this.held, rest]) : rest;
+      for (;;) {
+        if (this.held.length < 4) return;
+        const length = this.held.readUInt32LE(0);
+        if (length > MAX_REQUEST_BYTES) {
+          yield length;
+          this.skipping = { length, left: length };
+          rest = this.held.subarray(4);
+          this.held = Buffer.alloc(0);
+          break;
+        }
+        if (this.held.length < 4 + length) return;
+        yield this.held.subarray(4, 4 + length);
+        this.held = this.held.subarray(4 + length);
+      }
+    }
+  }
+
+  /** At the end of input: undefined between frames, else what was cut off. */
+  cutOff(): string | undefined {
+    if (this.skipping) return `input ended inside a frame: ${4 + this.skipping.length - this.skipping.left} of ${4 + this.skipping.length} bytes received`;
+    if (this.held.length === 0) return undefined;
+    if (this.held.length < 4) return `input ended inside a frame's length prefix: ${this.held.length} of 4 bytes received`;
+    return `input ended inside a frame: ${this.held.length} of ${4 + this.held.readUInt32LE(0)} bytes received`;
+  }
+}
+
+/**
+ * Serves frames from stdin to stdout until stdin ends. An end between frames is the client's
+ * normal close; an end inside one means a request was lost half-sent, so it throws, and the CLI
+ * prints that one line on stderr and exits 1.
+ */
 export async function serveEnv(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Promise<void> {
   let server: EnvServer | undefined;
-  let pending: Buffer = Buffer.alloc(0);
+  const frames = new FrameReader();
   for await (const chunk of input) {
-    pending = pending.length ? Buffer.concat([pending, chunk as Buffer]) : (chunk as Buffer);
-    while (pending.length >= 4) {
-      const length = pending.readUInt32LE(0);
-      if (pending.length < 4 + length) break;
-      const body = pending.subarray(4, 4 + length);
-      const reply = handle(server, body, (s) => (server = s));
+    for (const body of frames.push(chunk as Buffer)) {
+      const reply =
+        typeof body === 'number'
+          ? errorReply(`request of ${body} bytes is over the limit of ${MAX_REQUEST_BYTES} bytes (MAX_REQUEST_BYTES): its bytes are skipped`)
+          : handle(server, body, (s) => (server = s));
       const head = Buffer.alloc(4);
       head.writeUInt32LE(reply.length, 0);
       output.write(head);
       output.write(reply);
-      pending = pending.subarray(4 + length);
     }
   }
+  const cut = frames.cutOff();
+  if (cut !== undefined) throw new Error(cut);
 }
