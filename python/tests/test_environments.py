@@ -120,6 +120,39 @@ def test_a_dead_server_raises_instead_of_hanging(games):
         v.step(np.zeros((1, 3), np.int32))
 
 
+def test_the_record_of_a_game_in_play_is_refused_and_the_server_goes_on():
+    env = wonderlab.env(players=3)
+    env.reset(seed=5)
+    with pytest.raises(wonderlab.WonderlabError, match=r"^record: game 0 is still in play \(age 1, turn 1\); its record is made once it ends, and no game of it has finished yet$"):
+        env.unwrapped.record()
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    env.close()
+
+
+def test_the_record_of_a_vector_game_in_play_points_to_the_finished_one(games):
+    v = games(games=1, players=3, seats=[None, "random", "random"])
+    state = v.reset()
+    rng = np.random.default_rng(0)
+    while not state.done[0]:
+        state = v.step(wonderlab.random_actions(state, rng))
+    with pytest.raises(wonderlab.WonderlabError, match=r"^record: game 0 is still in play \(age 1, turn 1\); .* ask for which=1, the last finished game$"):
+        v.record(0, finished=False)
+    assert v.record(0, finished=True)["result"]["scores"]
+
+
+def test_a_server_that_ends_badly_raises_with_what_it_said(games):
+    import struct
+
+    v = games(games=1, players=3)
+    v.reset()
+    # A request cut off: 10 of its 100 bytes, then the end of the server's input.
+    v.server._proc.stdin.write(struct.pack("<I", 100) + bytes([3] * 10))
+    v.server._proc.stdin.close()
+    with pytest.raises(wonderlab.ServerDied, match=r"exited with 1: wonderlab env: input ended inside a frame: 14 of 104 bytes received$"):
+        v.step(np.zeros((1, 3), np.int32))
+
+
 def test_vector_games_reset_themselves_and_count_moves(games):
     v = games(games=8, players=3, seed=100)
     state = v.reset()

@@ -88,7 +88,12 @@ class Server:
             del self._stderr[:-50]
 
     def _died(self) -> ServerDied:
-        code = self._proc.poll()
+        # A server that closes its output is usually exiting: wait a moment for its exit code and
+        # the last of its stderr (its reason, one line) rather than report it half-said.
+        try:
+            code = self._proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
         self._drain.join(timeout=1)
         said = b"".join(self._stderr).decode(errors="replace").strip()
         return ServerDied(f"the wonderlab env server {'exited with ' + str(code) if code is not None else 'closed its output'}" + (f": {said}" if said else ""))
@@ -101,7 +106,7 @@ class Server:
         return data
 
     def _request(self, body: bytes) -> bytes:
-        if self._proc.stdin is None or self._proc.poll() is not None:
+        if self._proc.stdin is None or self._proc.stdin.closed or self._proc.poll() is not None:
             raise self._died()
         try:
             self._proc.stdin.write(struct.pack("<I", len(body)) + body)
@@ -111,7 +116,8 @@ class Server:
         (length,) = struct.unpack("<I", self._read(4))
         reply = self._read(length)
         if reply[0] != 0:
-            raise WonderlabError(reply[1:].decode())
+            # The server's own words: the op, what is wrong, and that nothing changed.
+            raise WonderlabError(reply[1:].decode(errors="replace"))
         return reply
 
     def _state(self, reply: bytes) -> State:
@@ -146,7 +152,8 @@ class Server:
         return self._state(self._request(bytes([OP_STEP]) + np.ascontiguousarray(actions, dtype="<i4").tobytes()))
 
     def record(self, game: int, finished: bool = False) -> dict:
-        """The lab's game record (the format `wonderlab replay` reads) of the game in play, or of the last finished one."""
+        """The lab's game record (the format `wonderlab replay` reads) of the game in play once it is
+        over, or of the last finished one; a game still in play raises WonderlabError."""
         return json.loads(self._request(bytes([OP_RECORD]) + struct.pack("<IB", game, 1 if finished else 0))[1:])
 
     def close(self) -> None:

@@ -107,7 +107,8 @@ class raw_env(AECEnv):
         self.agent_selection = self._queue.pop(0)
 
     def record(self) -> dict:
-        """The lab's game record of this game (`wonderlab replay` reads it)."""
+        """The lab's game record of this game (`wonderlab replay` reads it), once it is over: a game
+        still in play raises WonderlabError."""
         return self._server.record(0)
 
     def render(self) -> Optional[str]:

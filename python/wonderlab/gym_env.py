@@ -76,7 +76,8 @@ class WonderlabEnv(gymnasium.Env):
         return obs, 0.0, False, False, info
 
     def record(self) -> dict:
-        """The lab's game record of this game (`wonderlab replay` reads it)."""
+        """The lab's game record of this game (`wonderlab replay` reads it), once it is over: a game
+        still in play raises WonderlabError."""
         return self._server.record(0)
 
     def render(self) -> Optional[str]:
