@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
 import { CoordinatorEnvSchema, Feeder, startCoordinator, type RunningCoordinator } from '@wonderlab/coordinator';
 import { GameWorker } from '@wonderlab/worker';
-import { KeyspaceLostError, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
+import { KeyspaceLostError, PlayStore, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
 import { ownRedis } from './support/own-redis.js';
 import { request, sleep, waitUntil } from './support/processes.js';
 import { claim, gamesDone, recordBatch, resultCount } from '../shared/test/store-support.js';
@@ -234,6 +234,47 @@ describe('a lab whose Redis fills up mid-sweep', () => {
     expect((await request(`${lab.url}/api/sweeps/${id}`)).body.degraded).toBeNull();
     expect(lab.lines.some((l) => l.msg === 'redis memory is available again: games are queued again')).toBe(true);
   }, 120_000);
+});
+
+describe('the play page on a full or emptied Redis', () => {
+  const setup = { players: 3, seat: 0, agents: ['human', 'random', 'rulebased'] };
+
+  test('full: a new game is a 503 naming Redis\'s memory and nothing is stored; lifted, games are made again', async () => {
+    const lab = await startLab();
+    const c = connect();
+    const playKeys = async () => (await c.keys(`${PREFIX}:play*`)).sort();
+    const ok = await request(`${lab.url}/api/play`, { method: 'POST', json: setup });
+    expect(ok.status).toBe(201);
+    const before = await playKeys();
+    // Within the headroom kept for queued results (as the probe's 677 games filled it): no new game.
+    await fillUp(c);
+    const refused = await request(`${lab.url}/api/play`, { method: 'POST', json: setup });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatch(/^no new game now: Redis is out of memory/);
+    expect(await playKeys()).toEqual(before);
+    await c.config('SET', 'maxmemory', '0');
+    expect((await request(`${lab.url}/api/play`, { method: 'POST', json: setup })).status).toBe(201);
+  });
+
+  test('FLUSHALL: a new game is a 503 naming the loss, a game in play is gone, and no play key is written into the emptied keyspace', async () => {
+    const lab = await startLab();
+    const c = connect();
+    const { id, token, view } = (await request(`${lab.url}/api/play`, { method: 'POST', json: setup })).body;
+    const stored = (await new PlayStore(c, new SweepStore(c, PREFIX).keys, 60).load(id))!;
+    await c.flushall();
+    await waitUntil(async () => (await request(`${lab.url}/readyz`)).status === 503, 'readyz to report the loss', 5000);
+    const refused = await request(`${lab.url}/api/play`, { method: 'POST', json: setup });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatch(/lost the lab's data/);
+    const move = await request(`${lab.url}/api/play/${id}/move`, { method: 'POST', json: { move: view.hand[0].moves[0].move }, headers: { 'x-play-token': token } });
+    expect(move.status).toBe(404);
+    // A save in flight at the FLUSHALL (read before it, written after): refused by the epoch, not written.
+    const plays = new PlayStore(c, new SweepStore(c, PREFIX).keys, 60);
+    expect(lab.coordinator.store.epoch).toBeTruthy();
+    plays.epoch = lab.coordinator.store.epoch;
+    await expect(plays.save({ ...stored, updated: Date.now() }, 'new')).rejects.toMatchObject({ reason: 'lost' });
+    expect(await c.keys(`${PREFIX}:play*`)).toEqual([]);
+  });
 });
 
 describe('a coordinator starting on a full Redis', () => {

@@ -91,14 +91,47 @@ describe('a game against agents', () => {
     }
   });
 
-  it('shows an agent\'s root statistics beside its move, and a hint with its own', () => {
+  it('names no card of another seat\'s hand while the game is on: its searches show only the move it played, face down as played', () => {
+    const t = new PlayTable(setup([HUMAN, 'mcts(it=60)', 'mcts-strong(it=60)', 'minimax(depth=1)'], 0, 14));
+    const rng = new Rng(8);
+    let faceDown = 0;
+    while (!t.over) {
+      for (const st of t.view().log) {
+        for (const m of st.moves) {
+          if (m.seat === 0 || !m.search) continue;
+          expect(m.search.hidden).toBe(true);
+          expect(m.search.moves.length).toBeLessThanOrEqual(1);
+          const shown = m.search.moves[0]?.move;
+          if (m.card === undefined) {
+            // A stage or discard: neither the move nor its search names the card (the probe saw `stage Clay Pool`).
+            faceDown++;
+            expect(shown?.card).toBeUndefined();
+          } else if (shown) expect(shown.card).toBe(m.card);
+        }
+      }
+      playOut(t, rng, 1);
+    }
+    expect(faceDown, 'some agent built a stage or discarded').toBeGreaterThan(0);
+    // Over, the game is public: the searches are whole again.
+    expect(t.view().log.some((st) => st.moves.some((m) => (m.search?.moves.length ?? 0) > 1))).toBe(true);
+  });
+
+  it('shows an agent\'s effort and played move beside it while the game is on, its whole search once over, and a hint with its own', () => {
     const t = new PlayTable(setup([HUMAN, 'mcts:100', 'rulebased']));
     playOut(t, new Rng(6), 1);
     const step = t.view().log[0];
     const mcts = step.moves.find((m) => m.seat === 1)!;
     expect(mcts.search!.iterations).toBe(100);
-    expect(mcts.search!.moves.length).toBeGreaterThan(1);
-    expect(mcts.search!.moves.some((m) => m.move.card === mcts.search!.moves[0].move.card)).toBe(true);
+    // The other root moves are cards of its hand: not shown until the end.
+    expect(mcts.search!.moves).toHaveLength(1);
+    expect(mcts.search!.hidden).toBe(true);
+    expect(mcts.search!.moves[0].move).toMatchObject({ action: mcts.action, payLeft: mcts.payLeft, payRight: mcts.payRight });
+    expect(mcts.search!.moves[0].move.card).toBe(mcts.card);
+    const whole = new PlayTable(t.setup, structuredClone(t.log));
+    playOut(whole, new Rng(7));
+    const after = whole.view().log[0].moves.find((m) => m.seat === 1)!;
+    expect(after.search!.moves.length).toBeGreaterThan(1);
+    expect(after.search!.hidden).toBeUndefined();
     const hint = t.hint('minimax(depth=2)');
     expect(hint.agent).toBe('minimax(depth=2)');
     expect(t.view().hand.flatMap((c) => c.moves.map((m) => m.move))).toContain(hint.move.code);
@@ -126,11 +159,59 @@ describe('the play thread', () => {
       const moved = await tables.call({ op: 'move', id: 'g1', stored, move });
       expect(moved.log!.moves.length).toBeGreaterThan(first.log!.moves.length);
       // A second tab, or a store that could not be written: the request's game is behind the thread's.
-      await expect(tables.call({ op: 'view', id: 'g1', stored })).rejects.toThrow(/moved on/);
+      await expect(tables.call({ op: 'move', id: 'g1', stored, move })).rejects.toThrow(/moved on/);
       await tables.call({ op: 'forget', id: 'g1' });
       const again = await tables.call({ op: 'view', id: 'g1', stored });
       expect(again.view!.log).toEqual(first.view!.log);
       expect(again.view!.yourMove).toBe(true);
+      expect((await tables.call({ op: 'move', id: 'g1', stored, move })).log).toEqual(moved.log);
+    } finally {
+      await tables.close();
+    }
+  });
+
+  /** A stored game whose person has played nothing yet, and its first legal move. */
+  async function fresh(tables: import('@wonderlab/shared').PlayTables, id: string, agents: string[], seed: number) {
+    const stored = { setup: setup(agents, 0, seed) };
+    const first = await tables.call({ op: 'view', id, stored });
+    return { stored: { ...stored, log: first.log }, move: first.view!.hand[0].moves[0].move };
+  }
+
+  it('one game\'s thinking agents hold up neither another game\'s view nor its move', async () => {
+    const { PlayTables } = await import('@wonderlab/shared');
+    const tables = new PlayTables({ threads: 2, queue: 4, deadlineMs: 60_000 });
+    try {
+      const slow = await fresh(tables, 'slow', [HUMAN, 'mcts(it=10000000,time=1.5)', 'mcts(it=10000000,time=1.5)'], 4);
+      const quick = await fresh(tables, 'quick', [HUMAN, 'random', 'rulebased'], 5);
+      const order: string[] = [];
+      const thinking = tables.call({ op: 'move', id: 'slow', stored: slow.stored, move: slow.move }).then(() => order.push('slow move'));
+      // The slow game's agents now think for about 3 s on one thread.
+      await new Promise((r) => setTimeout(r, 200));
+      await tables.call({ op: 'view', id: 'quick', stored: quick.stored }).then(() => order.push('other view'));
+      await tables.call({ op: 'move', id: 'quick', stored: quick.stored, move: quick.move }).then(() => order.push('other move'));
+      await thinking;
+      expect(order).toEqual(['other view', 'other move', 'slow move']);
+    } finally {
+      await tables.close();
+    }
+  });
+
+  it('a move past the deadline stops its thread, changes nothing, and the next request is served; past the queue, a refusal', async () => {
+    const { PlayTables } = await import('@wonderlab/shared');
+    const tables = new PlayTables({ threads: 1, queue: 1, deadlineMs: 300 });
+    try {
+      const slow = await fresh(tables, 'slow', [HUMAN, 'mcts(it=10000000,time=30)', 'random'], 6);
+      const quick = await fresh(tables, 'quick', [HUMAN, 'random', 'random'], 7);
+      const other = await fresh(tables, 'other', [HUMAN, 'random', 'random'], 8);
+      const stopped = tables.call({ op: 'move', id: 'slow', stored: slow.stored, move: slow.move });
+      const waits = tables.call({ op: 'move', id: 'quick', stored: quick.stored, move: quick.move });
+      // One thread, one move waiting: a third is refused at once (PlayBusy), not queued.
+      await expect(tables.call({ op: 'hint', id: 'other', stored: other.stored, agent: 'random' })).rejects.toMatchObject({ name: 'PlayBusy', message: expect.stringMatching(/PLAY_THREADS/) });
+      await expect(stopped).rejects.toMatchObject({ name: 'PlayTimeout', message: expect.stringMatching(/did not answer within .* stopped/) });
+      // The thread was replaced: the move that waited is played.
+      expect((await waits).log!.moves.length).toBeGreaterThan(quick.stored.log!.moves.length);
+      // The stopped game is as it was: its view is the stored game's.
+      expect((await tables.call({ op: 'view', id: 'slow', stored: slow.stored })).log).toEqual(slow.stored.log);
     } finally {
       await tables.close();
     }

@@ -17,7 +17,7 @@
 import { Rng, Sweep, parseSweepSpec, playGame, type GameSummary } from '@wonderlab/shared';
 import { SweepStore, closeRedis, connectRedis, redisMemory, type SweepMeta } from '@wonderlab/shared/store';
 import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from '../support/processes.js';
-import { trainingUnderLoad, type DoorsContext } from './doors.js';
+import { playFlood, playWhileThinking, trainingUnderLoad, type DoorsContext } from './doors.js';
 import { fuzzDashboardRequest, fuzzRequest, type FuzzRequest } from './fuzz.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -308,7 +308,7 @@ async function main(): Promise<number> {
   const doors: DoorsContext = { coordinator, worker, kill, log, check, token: TOKEN };
   try {
     if (ONLY_DOORS) {
-      await trainingUnderLoad(doors);
+      await newDoors(doors);
       return finish(started);
     }
     const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
@@ -317,13 +317,28 @@ async function main(): Promise<number> {
     await fuzz('coordinator', coordinatorUrl, coordinatorProcess, (rng) => fuzzRequest(rng, target), FUZZ, `fuzz-${SEED}`, '/readyz');
     const { p: dashboardProcess, url: dashboardUrl } = await dashboard(coordinatorUrl);
     await fuzz('dashboard', dashboardUrl, dashboardProcess, (rng) => fuzzDashboardRequest(rng, target), DASHBOARD_FUZZ, `fuzz-dashboard-${SEED}`, '/dashboard/healthz');
-    await trainingUnderLoad(doors);
+    await newDoors(doors);
   } finally {
     for (const p of processes) p.proc.kill('SIGKILL');
     await Promise.all([...processes].map((p) => p.exit));
     await redis.destroy();
   }
   return finish(started);
+}
+
+/** The doors added since the first probe (doors.ts): training pages, the play page. */
+async function newDoors(doors: DoorsContext): Promise<void> {
+  await trainingUnderLoad(doors);
+  await playWhileThinking(doors);
+  const now = async () => {
+    const c = connectRedis(redis.url);
+    try {
+      return { used: (await redisMemory(c)).used, live: await c.zcard(`${PREFIX}:plays-live`) };
+    } finally {
+      await closeRedis(c);
+    }
+  };
+  await playFlood(doors, now);
 }
 
 function finish(started: number): number {

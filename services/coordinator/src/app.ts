@@ -25,6 +25,7 @@ import { schemaRoutes } from './routes/schemas.js';
 import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
 import { playRoutes } from './routes/play.js';
+import { RateLimit } from './rate-limit.js';
 import { trainingRoutes } from './routes/training.js';
 import type { LadderService } from './ladder.js';
 import type { SweepStatistics } from './statistics.js';
@@ -61,8 +62,11 @@ export interface AppOptions {
   statistics: SweepStatistics;
   /** Extra routes (the dashboard, in `wonderlab serve`), mounted before the 404 handler. */
   mount?: (app: express.Express) => void;
-  /** The play page's games (their store and the thread their agents think on); without them, /api/play is not served. */
-  play?: { store: PlayStore; tables: PlayTables };
+  /**
+   * The play page's games (their store and the threads their agents think on, PLAY_MOVE_SECONDS and
+   * PLAY_NEW_PER_MINUTE); without them, /api/play is not served.
+   */
+  play?: { store: PlayStore; tables: PlayTables; moveSeconds: number; newPerMinute: number };
 }
 
 export function createApp(o: AppOptions): { app: express.Express; close: () => void } {
@@ -79,7 +83,10 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   app.use(securityHeaders());
   app.use(allowedHosts(o.allowedHosts ?? []));
   // Before the request deadline: a move waits for the agents of its step to think (each within the per-move limits).
-  if (o.play) app.use(playRoutes({ plays: o.play.store, tables: o.play.tables, limits: sweepLimits(limits), requireToken: requireToken(o.apiToken), json: jsonBody(limits), contentType: requireJsonContentType }));
+  if (o.play) {
+    const p = o.play;
+    app.use(playRoutes({ plays: p.store, tables: p.tables, limits: sweepLimits(limits), moveSeconds: p.moveSeconds, newGames: new RateLimit(p.newPerMinute), health: o.health, requireToken: requireToken(o.apiToken), json: jsonBody(limits), contentType: requireJsonContentType }));
+  }
   // Before the request deadline too: a training page is CPU and disk work, bounded by its size and TRAINING_BUILDS.
   app.use(trainingRoutes(store, { builds: o.trainingBuilds ?? 2 }));
   app.use(requestDeadline(o.requestTimeoutMs));

@@ -80,6 +80,18 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   TRAINING_BUILDS: positiveInt(2),
   /** Seconds a play-page game in progress is kept after its last move (a finished one is kept for good). */
   PLAY_IDLE_SECONDS: positiveInt(86_400),
+  /** Play-page games in progress at most (each about 0.6 KB of Redis, kept PLAY_IDLE_SECONDS); a new one past it gets a 429. */
+  PLAY_MAX_GAMES: positiveInt(1000),
+  /** New play-page games per client address and minute (a 429 with Retry-After past it). */
+  PLAY_NEW_PER_MINUTE: positiveInt(30),
+  /**
+   * Seconds a person may wait at one move: the estimated thinking (lab/plan/cost.ts, a busy core's)
+   * of one step's agents together, checked when a game is created and a hint asked for. A move or
+   * hint still unanswered after three times this ends its thread (a backstop).
+   */
+  PLAY_MOVE_SECONDS: positiveNumber(10),
+  /** Threads the play page's agents think on (moves and hints; views have one of their own). */
+  PLAY_THREADS: positiveInt(2),
 }).extend(LimitsEnvSchema.shape);
 
 export type CoordinatorConfig = z.infer<typeof CoordinatorEnvSchema>;

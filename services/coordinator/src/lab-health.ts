@@ -17,8 +17,8 @@ import { ensureEpoch, epochCreated, isRedisUnavailable, memoryShort, type RedisM
 export interface LabHealthOptions {
   /** Read through its connection (the API's, which fails fast); its epoch is set here. */
   store: SweepStore;
-  /** Other stores of this process that stamp the epoch on what they create. */
-  alsoStamp?: SweepStore[];
+  /** Other stores of this process that stamp the epoch on what they create (or check it on what they write). */
+  alsoStamp?: { epoch?: string }[];
   logger: Logger;
   intervalMs: number;
   /** While the data is lost, one error line at most this often. */

@@ -56,13 +56,13 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   // A sweep's statistics likewise, read and computed on a thread with a connection of its own.
   const statistics = new SweepStatistics({ redisUrl: config.REDIS_URL, prefix: config.KEY_PREFIX, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }, config.FIT_WAIT_MS);
   statistics.warm();
-  // The play page's games: their agents think on a thread of their own.
-  const playTables = new PlayTables();
-  const playStore = new PlayStore(apiRedis, store.keys, config.PLAY_IDLE_SECONDS);
+  // The play page's games: their agents think on threads of their own; the queue holds a few moves per thread.
+  const playTables = new PlayTables({ threads: config.PLAY_THREADS, queue: 4 * config.PLAY_THREADS, deadlineMs: 3000 * config.PLAY_MOVE_SECONDS });
+  const playStore = new PlayStore(apiRedis, store.keys, config.PLAY_IDLE_SECONDS, config.PLAY_MAX_GAMES);
   const ladder = new LadderService(feederStore, config.LADDER_INTERVAL_MS, logger, fits, config.FIT_WAIT_MS, new PlayStore(redis, feederStore.keys, config.PLAY_IDLE_SECONDS));
   const health = new LabHealth({
     store,
-    alsoStamp: [feederStore],
+    alsoStamp: [feederStore, playStore],
     logger,
     intervalMs: config.LAB_CHECK_INTERVAL_MS,
     logIntervalMs: config.OUTAGE_LOG_INTERVAL_MS,
@@ -89,7 +89,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     trainingBuilds: config.TRAINING_BUILDS,
     outage,
     mount: hooks.mount,
-    play: { store: playStore, tables: playTables },
+    play: { store: playStore, tables: playTables, moveSeconds: config.PLAY_MOVE_SECONDS, newPerMinute: config.PLAY_NEW_PER_MINUTE },
   });
   // A short wait for the API's connection, so that requests right after the start find it up; a
   // Redis that is down does not keep the API from listening (it answers 503 until Redis is back).

@@ -18,6 +18,8 @@ export interface Keys {
   epoch: string;
   /** Sorted set of the play page's finished games, by when they ended. */
   plays: string;
+  /** Sorted set of the play page's games in progress, by when each expires (ms). */
+  playsLive: string;
   /** Hash: a finished play game's finishing order (JSON groups of canonical specs, best first) → how many games ended so, for the ladder. */
   playOrders: string;
   /** String: one play-page game as JSON (play-store.ts); expires unless finished. */
@@ -63,6 +65,7 @@ export function keys(prefix: string): Keys {
     epoch: `${prefix}:epoch`,
     plays: `${prefix}:plays`,
     playOrders: `${prefix}:play-orders`,
+    playsLive: `${prefix}:plays-live`,
     play: (id) => `${prefix}:play:${id}`,
     sweep: (id) => {
       const base = `${prefix}:sweep:${id}`;

@@ -245,6 +245,20 @@ export const RETRY_FAILED = Script.fromFile('retry-failed', { keys: ['meta', 'fa
 export const SET_STATUS = Script.fromFile('set-status', { keys: ['meta', 'active'], args: ['sweepId', 'to', 'priority', 'from', 'now'] });
 
 /** Takes or renews the feeder's lock for `owner` for `ttlMs`; 1 when held, 0 when another owner holds it. */
+/**
+ * Stores a play-page game (play-store.ts) if the stored one is the game the request started from:
+ * `expected` is 'new' (no game of that id yet, and fewer than `maxLive` games in progress) or the
+ * stored game's move count. A game in progress expires `idleSeconds` after this save and is listed
+ * in `live` by that time; a finished one (`over` '1') is kept, listed in `finished` by `now`, and
+ * its finishing order (`order`, '' for none) counted for the ladder. Refused whole when the
+ * keyspace's epoch is not `epochValue` ('' skips the check) and, like any write, over maxmemory.
+ * Returns 'ok', or why nothing was written: 'lost', 'exists', 'full', 'gone', 'moved'.
+ */
+export const SAVE_PLAY = Script.fromFile('save-play', {
+  keys: ['play', 'live', 'finished', 'orders', 'epoch'],
+  args: ['id', 'text', 'expected', 'over', 'idleSeconds', 'now', 'maxLive', 'order', 'epochValue'],
+});
+
 export const HOLD_LOCK = Script.fromFile('hold-lock', { keys: ['lock'], args: ['owner', 'ttlMs'] });
 
 /** Releases the lock if `owner` holds it; 1 when released. */

@@ -1,21 +1,30 @@
 /**
  * The play page's API: a person plays one seat against agents. A game is created with a token
  * (only its hash is stored); its view, moves and hints need the token (header X-Play-Token). The
- * agents think on the play thread (lab/play), never on this event loop; every request carries
- * the stored game, so a restart or another coordinator loses nothing but the agents' memories
- * between moves. A finished game is kept for good, with its record; one in progress expires after
- * PLAY_IDLE_SECONDS without a move.
+ * agents think on the play threads (lab/play/tables.ts), never on this event loop, and one game's
+ * agents never hold up another game's page; every request carries the stored game, so a restart or
+ * another coordinator loses nothing but the agents' memories between moves. A finished game is
+ * kept for good, with its record; one in progress expires after PLAY_IDLE_SECONDS without a move.
+ *
+ * What a game may cost is checked when it is created (and a hint when asked): each agent within
+ * the lab's per-move limits (MAX_MOVE_SECONDS, MAX_MOVE_ITERATIONS), and the agents of one step
+ * together within PLAY_MOVE_SECONDS of estimated thinking. New games are rate-limited per client
+ * (PLAY_NEW_PER_MINUTE) and capped in number (PLAY_MAX_GAMES in progress), and refused while
+ * Redis is near its memory limit or has lost the lab's data, as new sweeps are. Every save is
+ * compare-and-set (a stale move is a 409, never a forked game).
  *
  * These routes are mounted before the request deadline: a move waits for every agent of the
- * step to think, each within the lab's per-move limits (MAX_MOVE_SECONDS, MAX_MOVE_ITERATIONS).
+ * step to think.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { HUMAN, PlayError, checkPlaySetup, moveProblem, parseAgentSpec, timeline, type PlayReply, type PlayRequest, type PlaySetup, type PlayTables, type SweepLimits } from '@wonderlab/shared';
-import type { PlayStore, StoredPlay } from '@wonderlab/shared/store';
+import { HUMAN, PlayError, checkPlaySetup, moveProblem, parseAgentSpec, playStepProblem, timeline, type PlayReply, type PlayRequest, type PlaySetup, type PlayTables, type SweepLimits } from '@wonderlab/shared';
+import { PlaySaveError, type PlayStore, type StoredPlay } from '@wonderlab/shared/store';
 import { TimelineQuery } from '../api-schemas.js';
 import { HttpError, parse } from '../http.js';
+import type { LabHealth } from '../lab-health.js';
+import type { RateLimit } from '../rate-limit.js';
 import { viewerSeat } from './games.js';
 
 export interface PlayRouteDeps {
@@ -24,6 +33,12 @@ export interface PlayRouteDeps {
   limits: SweepLimits;
   /** The API token check (creating a game costs the lab CPU, as a sweep does). */
   requireToken: RequestHandler;
+  /** PLAY_MOVE_SECONDS: the estimated thinking of one step's agents together, at most. */
+  moveSeconds: number;
+  /** New games per client and minute. */
+  newGames: RateLimit;
+  /** Redis's memory and keyspace (new games are refused as new sweeps are); without it, not checked. */
+  health?: LabHealth;
   json: RequestHandler;
   contentType: RequestHandler;
 }
@@ -40,7 +55,10 @@ export const PlayCreateSchema = z
   })
   .describe('A game against agents on the play page.');
 
-export const PlayMoveSchema = z.strictObject({ move: z.number().int().describe('A move code from the view\'s hand.') });
+export const PlayMoveSchema = z.strictObject({
+  move: z.number().int().describe('A move code from the view\'s hand.'),
+  version: z.number().int().min(0).optional().describe('The view\'s `version` this move answers (its moves so far): a move for an older view is a 409, not a move in the wrong place.'),
+});
 export const PlayHintSchema = z.strictObject({ agent: z.string().min(1).max(500).describe('The agent spec that suggests a move from your information, e.g. `mcts-strong:500`.') });
 
 const IdParams = z.strictObject({ id: z.string().regex(/^[a-z0-9]{6,40}$/, 'a play game id') });
@@ -63,6 +81,12 @@ export function playRoutes(d: PlayRouteDeps): Router {
     if (problem) throw new HttpError(400, `${problem.field}: ${problem.message}`, problem.field);
   };
 
+  /** What one step (or a hint) would make a person wait for, within PLAY_MOVE_SECONDS (a 400 naming the costliest agent otherwise). */
+  const checkWait = (agents: { text: string; field: string }[], players: number) => {
+    const problem = playStepProblem(agents, players, d.moveSeconds);
+    if (problem) throw new HttpError(400, `${problem.field}: ${problem.message}`, problem.field);
+  };
+
   /** The game, after its token is checked: 404 when there is none (or it expired), 401/403 for the token. */
   const game = async (req: Request): Promise<StoredPlay> => {
     const { id } = parse(IdParams, req.params, 'params');
@@ -82,33 +106,49 @@ export function playRoutes(d: PlayRouteDeps): Router {
     return play;
   };
 
-  /** A request to the play thread, its refusals as 400s (409 when another request moved the game first). */
-  const call = async (request: PlayRequest): Promise<PlayReply> => {
+  /** A request to the play threads: refusals as 400s (409 when another request moved the game first), a full pool a 429, a stopped one a 503. */
+  const call = async (request: PlayRequest, res: Response): Promise<PlayReply> => {
     try {
       return await tables.call(request);
     } catch (err) {
       const e = err as Error & { code?: string };
+      if (e.name === 'PlayBusy') {
+        res.set('retry-after', '5');
+        throw new HttpError(429, e.message);
+      }
+      if (e.name === 'PlayTimeout') throw new HttpError(503, e.message);
       if (e.name !== 'PlayError') throw err;
       throw new HttpError(/moved on/.test(e.message) ? 409 : 400, e.message, e.code);
     }
   };
 
   /**
-   * Stores the game as the thread left it. When that fails (Redis unreachable) the thread's copy,
-   * now ahead of the stored game, is dropped: the stored game stays the truth, and the move can
-   * be sent again.
+   * Stores the game as the thread left it, if the stored game is still the one the request started
+   * from (`after`: its move count, or 'new'). When it is not, or the store fails, the thread's copy,
+   * now ahead of the stored game, is dropped: the stored game stays the truth.
    */
-  const keep = async (play: StoredPlay, reply: PlayReply) => {
+  const keep = async (play: StoredPlay, reply: PlayReply, after: number | 'new', res: Response) => {
     const over = reply.over === true;
     try {
-      await plays.save({ ...play, log: reply.log, updated: Date.now(), over, ...(over ? { summary: reply.view!.result, record: reply.record } : {}) });
+      await plays.save({ ...play, log: reply.log, updated: Date.now(), over, ...(over ? { summary: reply.view!.result, record: reply.record } : {}) }, after);
     } catch (err) {
       await tables.call({ op: 'forget', id: play.id }).catch(() => undefined);
-      throw err;
+      if (!(err instanceof PlaySaveError)) throw err;
+      if (err.reason === 'full') {
+        res.set('retry-after', '60');
+        throw new HttpError(429, err.message);
+      }
+      if (err.reason === 'lost') throw new HttpError(503, err.message);
+      throw new HttpError(409, err.message);
     }
   };
 
   router.post('/api/play', d.contentType, d.requireToken, d.json, async (req, res) => {
+    const wait = d.newGames.take(req.ip ?? req.socket.remoteAddress ?? '');
+    if (wait > 0) {
+      res.set('retry-after', String(wait));
+      throw new HttpError(429, `too many new games from this client: at most ${d.newGames.perMinute} a minute (PLAY_NEW_PER_MINUTE); the next in ${wait} s`);
+    }
     const body = parse(PlayCreateSchema, req.body, 'body');
     const setup: PlaySetup = { ...body, seed: body.seed ?? randomBytes(4).readUInt32BE() >>> 1 };
     if (setup.seat >= setup.players) throw new HttpError(400, `body.seat: expected a seat from 0 to ${setup.players - 1}`, 'body.seat');
@@ -118,27 +158,39 @@ export function playRoutes(d: PlayRouteDeps): Router {
       if (err instanceof PlayError) throw new HttpError(400, `body.${err.code ?? 'agents'}: ${err.message}`, `body.${err.code ?? 'agents'}`);
       throw err;
     }
-    setup.agents.forEach((text, q) => q !== setup.seat && checkAgent(text, `body.agents.${q}`));
+    const agents = setup.agents.flatMap((text, q) => (q === setup.seat ? [] : [{ text, field: `body.agents.${q}` }]));
+    for (const a of agents) checkAgent(a.text, a.field);
+    checkWait(agents, setup.players);
+    // Full already: refused before any work (the save below checks again, atomically).
+    if ((await plays.live()) >= plays.maxLive) {
+      res.set('retry-after', '60');
+      throw new HttpError(429, plays.fullMessage());
+    }
+    // As a new sweep: not while Redis is near its memory limit or has lost the lab's data.
+    const refused = await d.health?.refuseNewWork();
+    if (refused) throw new HttpError(503, `no new game now: ${refused}`);
     const id = randomBytes(9).toString('hex');
     const token = randomBytes(18).toString('hex');
     const now = Date.now();
     const play: StoredPlay = { id, setup, tokenHash: digest(token), created: now, updated: now, over: false };
-    const reply = await call({ op: 'view', id, stored: { setup } });
-    await keep(play, reply);
+    const reply = await call({ op: 'view', id, stored: { setup } }, res);
+    await keep(play, reply, 'new', res);
     res.status(201).json({ id, token, url: `/play/${id}`, view: reply.view });
   });
 
   router.get('/api/play/:id', async (req, res) => {
     const play = await game(req);
-    const reply = await call({ op: 'view', id: play.id, stored: play });
+    const reply = await call({ op: 'view', id: play.id, stored: play }, res);
     res.json(reply.view);
   });
 
   router.post('/api/play/:id/move', d.contentType, d.json, async (req, res) => {
     const play = await game(req);
-    const { move } = parse(PlayMoveSchema, req.body, 'body');
-    const reply = await call({ op: 'move', id: play.id, stored: play, move });
-    await keep(play, reply);
+    const { move, version } = parse(PlayMoveSchema, req.body, 'body');
+    const at = play.log?.moves.length ?? 0;
+    if (version !== undefined && version !== at) throw new HttpError(409, `this move answers the game at version ${version}; it has moved on to version ${at} since: reload it`, 'body.version');
+    const reply = await call({ op: 'move', id: play.id, stored: play, move }, res);
+    await keep(play, reply, at, res);
     res.json(reply.view);
   });
 
@@ -146,7 +198,8 @@ export function playRoutes(d: PlayRouteDeps): Router {
     const play = await game(req);
     const { agent } = parse(PlayHintSchema, req.body, 'body');
     checkAgent(agent, 'body.agent');
-    const reply = await call({ op: 'hint', id: play.id, stored: play, agent });
+    checkWait([{ text: agent, field: 'body.agent' }], play.setup.players);
+    const reply = await call({ op: 'hint', id: play.id, stored: play, agent }, res);
     res.json(reply.hint);
   });
 

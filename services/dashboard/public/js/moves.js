@@ -50,5 +50,6 @@ export function searchList(search, played, title) {
         );
       }),
     ),
+    search.hidden ? el('p', { class: 'muted' }, 'Its other moves are cards of its hand: shown when the game is over.') : '',
   );
 }

@@ -158,6 +158,7 @@ function drawEnd(view) {
 }
 
 function draw(view) {
+  version = view.version;
   const you = view.cities[view.seat];
   const when = view.over ? 'Game over' : `Age ${ROMAN[view.age]}, turn ${view.turn}`;
   $('#status').textContent = `${when} · you: seat ${view.seat}, ${you.city} ${you.side}, ${you.coins} coins, ${you.score.total} VP now · discard pile: ${view.discardSize} cards`;
@@ -168,10 +169,13 @@ function draw(view) {
   document.body.dataset.turn = `${view.age}.${view.turn}.${view.log.length}`;
 }
 
+/** The version of the game the page shows: a move is sent for it, so that a stale page's move is refused. */
+let version;
+
 async function play(move) {
   for (const b of document.querySelectorAll('#hand button')) b.disabled = true;
   $('#status').textContent = 'The agents are thinking…';
-  const { status, body } = await call('POST', `/api/play/${id}/move`, { move });
+  const { status, body } = await call('POST', `/api/play/${id}/move`, { move, version });
   if (status !== 200) {
     showError($('#move-error'), body.error ?? `the lab answered ${status}`);
     await load();

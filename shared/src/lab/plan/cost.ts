@@ -142,6 +142,18 @@ export function agentSeconds(text: string, players: number): number {
   return decisionSeconds(spec.params, players).reduce((sum, perDecision) => sum + DECISIONS_PER_AGE * perDecision, 0);
 }
 
+/**
+ * Estimated seconds of one agent's costliest decision (the bound, as a busy worker's wall time): what
+ * a person waits for on the play page. Rule-based and random players count as nothing.
+ */
+export function decisionBoundSeconds(text: string, players: number): number {
+  const spec = parseAgentSpec(text);
+  if (spec.kind === 'minimax') return minimaxDecisionSeconds(spec.minimax, players);
+  if (spec.kind === 'policy') return NETWORK_LOGITS_MICROS / 1e6;
+  if (!('params' in spec)) return 0;
+  return Math.max(...decisionSeconds(spec.params, players));
+}
+
 /** Estimated CPU seconds of the game itself (engine, non-MCTS players) at `players` seats. */
 export function baseGameSeconds(players: number): number {
   return byPlayers(GAME_BASE_MS, players) / 1000;

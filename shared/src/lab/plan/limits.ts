@@ -5,7 +5,7 @@
  * Every refusal is a SweepSpecError naming the field (or the product), the value and the limit.
  */
 import type { AgentSpec } from '../../agents/index.js';
-import { CPU_SHARE, agentSeconds, baseGameSeconds } from './cost.js';
+import { CPU_SHARE, agentSeconds, baseGameSeconds, decisionBoundSeconds } from './cost.js';
 
 export interface SweepLimits {
   /** Points of the parameter grid (MAX_CELLS). */
@@ -116,6 +116,26 @@ export function moveProblem(source: AgentSource, spec: AgentSpec, limits: SweepL
   }
   return undefined;
 }
+
+/**
+ * The play page's check of a table's agents (`agents`: seat → source, the person's seat absent):
+ * the agents of one step decide one after another while a person waits, so their costliest
+ * decisions together (decisionBoundSeconds) must stay within `maxSeconds` (PLAY_MOVE_SECONDS).
+ * The problem names the costliest agent's field.
+ */
+export function playStepProblem(agents: readonly AgentSource[], players: number, maxSeconds: number): LimitProblem | undefined {
+  const costs = agents.map((a) => ({ a, seconds: decisionBoundSeconds(a.text, players) }));
+  const total = costs.reduce((sum, c) => sum + c.seconds, 0);
+  if (total <= maxSeconds) return undefined;
+  const worst = costs.reduce((x, y) => (y.seconds > x.seconds ? y : x));
+  const together = costs.length > 1 ? `; the ${costs.length} agents of a step together ${formatSeconds(total)}` : '';
+  return {
+    field: worst.a.field,
+    message: `agent '${worst.a.text}' may think up to ${formatSeconds(worst.seconds)} a move at ${players} players (estimated on a busy core)${together}, over this lab's limit of ${maxSeconds} s (PLAY_MOVE_SECONDS) for what a person waits at each move: lower its it=, depth= or worlds=, or give it a time= cap`,
+  };
+}
+
+const formatSeconds = (s: number) => (s >= 100 ? `${formatCount(Math.round(s))} s` : `${s.toPrecision(2)} s`);
 
 export interface SweepCost {
   /** Expected CPU-hours of every game (cost.ts: CPU_SHARE of the bound): what the sweep costs. */

@@ -13,7 +13,7 @@ export interface StoredGame {
 /** A request about game `id`; `forget` drops the thread's copy (its store could not be written), the others carry the stored game. */
 export type PlayRequest = { id: string; op: 'forget' } | ({ id: string; stored: StoredGame } & ({ op: 'view' } | { op: 'move'; move: unknown } | { op: 'hint'; agent: string }));
 
-export type FullView = PlayView & { log: PublicStep[]; result?: GameSummary };
+export type FullView = PlayView & { log: PublicStep[]; result?: GameSummary; version: number };
 
 export interface PlayReply {
   view?: FullView;

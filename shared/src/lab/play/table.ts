@@ -86,8 +86,12 @@ export interface PublicMove {
   card?: string;
   payLeft: number;
   payRight: number;
-  /** The agent's root statistics when it searched (the replay's data), moves named. */
-  search?: Omit<LoggedSearch, 'at' | 'moves'> & { moves: (Omit<LoggedSearch['moves'][number], 'move'> & { move: DecodedMove })[] };
+  /**
+   * The agent's root statistics when it searched (the replay's data), moves named. While the game
+   * is on, another seat's search shows only what the table could see: its effort and the move it
+   * played (face down as the move is), not the other moves of its hand (`hidden`).
+   */
+  search?: Omit<LoggedSearch, 'at' | 'moves'> & { moves: (Omit<LoggedSearch['moves'][number], 'move'> & { move: DecodedMove })[]; hidden?: true };
 }
 
 export interface HintResult {
@@ -128,6 +132,7 @@ const isPublic = (action: number) => action !== ACTION_STAGE && action !== ACTIO
 export class PlayTable {
   readonly state: GameState;
   readonly log: MoveLog;
+  /** Each agent seat's agent, made when it first acts (a view alone never makes one). */
   private readonly agents: (Agent | undefined)[];
   private readonly rngs: Rng[];
   /** Each step's age, turn and phase, and where its moves start in the log. */
@@ -143,7 +148,7 @@ export class PlayTable {
     const config = gameConfig(setup);
     this.state = newGame(config);
     this.moves = new Int32Array(setup.players);
-    this.agents = setup.agents.map((text, q) => (q === setup.seat ? undefined : createAgent(text, { searchStatistics: true })));
+    this.agents = setup.agents.map(() => undefined);
     // Seeded as a lab game's agents are, so that a game is repeated by its setup and moves.
     this.rngs = setup.agents.map((_, q) => new Rng(deriveSeed(setup.seed, 0, q, 'agent')));
     this.log = startLog(config);
@@ -193,7 +198,7 @@ export class PlayTable {
         this.moves[q] = human!;
         continue;
       }
-      const agent = this.agents[q]!;
+      const agent = (this.agents[q] ??= createAgent(this.setup.agents[q], { searchStatistics: true }));
       const legal = legalMoves(s, q, agent.moveMode, []);
       const started = performance.now();
       const decision = agent.decide(decisionContext(s, q, legal, this.rngs[q], false));
@@ -223,9 +228,13 @@ export class PlayTable {
     return hintAt(this.state, this.setup.seat, spec, deriveSeed(this.setup.seed, this.log.moves.length, this.setup.seat, 'hint'));
   }
 
-  /** The person's view, with the public log (each agent's search statistics beside its move). */
-  view(): PlayView & { log: PublicStep[]; result?: GameSummary } {
+  /**
+   * The person's view, with the public log: other seats' face-down cards hidden, and their
+   * searches reduced to what the table saw until the game is over (then the whole game is public).
+   */
+  view(): PlayView & { log: PublicStep[]; result?: GameSummary; version: number } {
     const searches = new Map(this.log.searches.map((x) => [x.at, x]));
+    const over = this.over;
     const log = this.steps.map((st): PublicStep => ({
       age: st.age,
       turn: st.turn,
@@ -234,18 +243,19 @@ export class PlayTable {
         const code = this.log.moves[st.at + k];
         const a = moveAction(code);
         const d = decodeMove(code);
+        const seen = q === this.setup.seat || isPublic(a);
         const search = searches.get(st.at + k);
         return {
           seat: q,
           action: d.action,
-          ...(q === this.setup.seat || isPublic(a) ? { card: d.card } : {}),
+          ...(seen ? { card: d.card } : {}),
           payLeft: d.payLeft,
           payRight: d.payRight,
-          ...(search ? { search: namedSearch(search) } : {}),
+          ...(search ? { search: over || q === this.setup.seat ? namedSearch(search) : publicSearch(search, code, seen) } : {}),
         };
       }),
     }));
-    return { ...playView(this.state, this.setup.seat, this.setup.agents), log, ...(this.over ? { result: this.summary() } : {}) };
+    return { ...playView(this.state, this.setup.seat, this.setup.agents), version: this.log.moves.length, log, ...(over ? { result: this.summary() } : {}) };
   }
 
   /** The finished game as the lab stores a game: summary and (with the record) the replayable record. */
@@ -299,6 +309,19 @@ export function hintAt(s: GameState, seat: number, spec: string, seed: number): 
     ...(decision.search ? { search: namedSearch(loggedSearch(decision.search as SearchStatistics, ms)) } : {}),
     ms: Math.round(ms * 10) / 10,
   };
+}
+
+/**
+ * Another seat's search as the table saw it while the game is on: its effort, and the statistics of
+ * the move it played alone — the card named only if the move was played face up. The other root
+ * moves are cards of its hand: hidden.
+ */
+function publicSearch(search: Omit<LoggedSearch, 'at'>, played: number, cardSeen: boolean): PublicMove['search'] {
+  const { moves, ...rest } = namedSearch(search)!;
+  delete (rest as Partial<LoggedSearch>).at;
+  const chosen = search.moves.find((m) => m.move === played);
+  const { card: _card, ...faceDown } = decodeMove(played);
+  return { ...rest, moves: chosen ? [{ ...moves[search.moves.indexOf(chosen)], move: cardSeen ? decodeMove(played) : (faceDown as DecodedMove) }] : [], hidden: true };
 }
 
 /** A logged search with its moves named, as the replay shows them. */

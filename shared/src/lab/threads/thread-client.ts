@@ -57,6 +57,18 @@ export class ThreadClient<Q, R> {
     return thread;
   }
 
+  /**
+   * Ends the thread now, whatever it is doing (a request that runs too long): the requests it held
+   * fail with `reason`, and the next request starts a new thread.
+   */
+  async abort(reason: Error): Promise<void> {
+    const thread = this.thread;
+    this.thread = undefined;
+    for (const w of this.pending.values()) w.reject(reason);
+    this.pending.clear();
+    await thread?.terminate();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const thread = this.thread;
