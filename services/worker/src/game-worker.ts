@@ -257,7 +257,7 @@ export class GameWorker {
     let stored = 0;
     let attempted = 0;
     let last: JobOutcome = 'stored';
-    const ref = { id: s, spec: loaded.specText, schedule: sweep.schedule };
+    const ref = { id: s, spec: loaded.specText, schedule: sweep.schedule, models: sweep.models };
     // The games go to one thread as indices; it expands the sweep and sends the games back packed
     // in parts of about PART_MS (GameLane.playSeries). After a thread died without naming the
     // game that killed it, the rest go one game a part, so that the next death names it.

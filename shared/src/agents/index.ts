@@ -18,9 +18,11 @@ export { MinimaxAgent } from './minimax/agent.js';
 export { MINIMAX_AGENT, MINIMAX_LIST, MINIMAX_PARAMETERS, minimaxDefaults, minimaxTable, type MinimaxParams } from './minimax/params.js';
 export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
-export { MODEL_NAME, ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, modelPath, modelsDir, type Network } from './network.js';
+export { VALUE_SCALE, checkNetworkPlayers, inspectNetwork, loadNetwork, type LoadOptions, type ModelLookup, type Network, type NetworkShape } from './network.js';
+export { DEFAULT_MAX_MODEL_BYTES, MODEL_NAME, ModelError, ONNX_MAX_BYTES, modelFile, modelFileAsync, modelPath, modelsDir, type ModelFile } from './model-files.js';
 import { PolicyAgent } from './policy.js';
-import { checkNetworkPlayers, loadNetwork, type Network } from './network.js';
+import { checkNetworkPlayers, loadNetwork, type ModelLookup, type NetworkShape } from './network.js';
+import { DEFAULT_MAX_MODEL_BYTES } from './model-files.js';
 import { checkEvalValues } from './mcts/network-guide.js';
 import { NO_MODEL } from './params.js';
 export { DawieangRuleBasedAgent, RobilliardRuleBasedAgent, ThesisRuleBasedAgent } from './rulebased.js';
@@ -35,14 +37,22 @@ export function agentModel(spec: AgentSpec): string | undefined {
 }
 
 /**
- * Loads and checks the network an agent reads for a game of `players` (ModelError naming the model
- * otherwise): its observation size, its values' count, and that eval=net or mix has values. For the
- * checks at submit, so that a bad model is a refused spec rather than failed games.
+ * The model lookup of a process that reads the files itself, synchronously (the CLI's sweep and
+ * env server, tests): loadNetwork within the lab's default MAX_MODEL_BYTES. The coordinator checks
+ * models on a thread of its own instead and looks them up among the results.
  */
-export function checkAgentModel(spec: AgentSpec, players: number): Network | undefined {
+export const localModels: ModelLookup = (name) => loadNetwork(name, { maxBytes: DEFAULT_MAX_MODEL_BYTES });
+
+/**
+ * Checks the network an agent reads for a game of `players` (ModelError naming the model
+ * otherwise): that `models` has it, its observation size, its values' count, and that eval=net or
+ * mix has values. For the checks at submit, so that a bad model is a refused spec rather than
+ * failed games.
+ */
+export function checkAgentModel(spec: AgentSpec, players: number, models: ModelLookup = localModels): NetworkShape | undefined {
   const name = agentModel(spec);
   if (name === undefined) return undefined;
-  const network = loadNetwork(name);
+  const network = models(name);
   checkNetworkPlayers(network, players);
   if ('params' in spec) checkEvalValues(network, spec.params.eval);
   return network;
@@ -69,7 +79,7 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
     case 'minimax':
       return new MinimaxAgent(s.minimax, options);
     case 'policy':
-      return new PolicyAgent(loadNetwork(s.model), s.temp);
+      return new PolicyAgent(loadNetwork(s.model, { sha256: options.models?.[s.model] }), s.temp);
   }
 }
 export { thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from './playout-rules.js';

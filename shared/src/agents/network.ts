@@ -1,6 +1,7 @@
 /**
  * Trained networks as the agents use them: ONNX files under MODELS_DIR (default `models/` in the
- * working directory), named by their path there — the lab never reads a file outside it. A
+ * working directory), named by their path there, found and checked before they are read by
+ * model-files.ts (never a file outside MODELS_DIR, nor one over the size limit). A
  * network reads a seat's observation vector (agents/encoding.ts, as float32) and gives one logit
  * per action index (its first output) and, when it has a second output, a value per seat (the
  * seats' predicted final VP / VALUE_SCALE, this seat first: python/wonderlab/train.py).
@@ -13,17 +14,16 @@
  * (mcts/network-guide.ts).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, resolve, sep } from 'node:path';
 import { ACTION_COUNT, observationSize } from './encoding.js';
+import { ModelError, ONNX_MAX_BYTES, modelFile, readModelFile, type ModelFile } from './model-files.js';
 import { zeroSubnormalWeights } from './onnx-subnormals.js';
 
 /** The network's values are the seats' final VP divided by this (python/wonderlab/train.py's VALUE_SCALE). */
 export const VALUE_SCALE = 50;
 
-/** What the agents need of a network: logits, and values where it has them, for one observation. */
-export interface Network {
+/** What the checks read of a network: its file's hash and its shape. */
+export interface NetworkShape {
   /** The model's name under MODELS_DIR. */
   readonly name: string;
   /** sha256 of the model file, hex. */
@@ -32,6 +32,10 @@ export interface Network {
   readonly inputSize: number;
   /** Values per observation: its second output's width (the players), or 0 without one. */
   readonly valueSize: number;
+}
+
+/** What the agents need of a network: logits, and values where it has them, for one observation. */
+export interface Network extends NetworkShape {
   /** ACTION_COUNT logits for one observation. */
   logits(observation: Float32Array): Float32Array;
   /**
@@ -41,25 +45,12 @@ export interface Network {
   values(observation: Float32Array): Float32Array;
 }
 
-export class ModelError extends Error {}
-
-/** Letters, digits, '.', '_', '-' in path segments separated by '/', ending in .onnx: a name, never a path out. */
-export const MODEL_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*\.onnx$/;
-
-export function modelsDir(): string {
-  return resolve(process.env.MODELS_DIR ?? 'models');
-}
-
-/** The file of a model name; throws ModelError for a name that is not one. */
-export function modelPath(name: string): string {
-  if (!MODEL_NAME.test(name) || name.split('/').some((part) => part === '..' || part === '.') || isAbsolute(name)) {
-    throw new ModelError(`model '${name}': expected a file name under MODELS_DIR such as dqn-3p.onnx or run1/gen4.onnx (letters, digits, . _ - and /, ending in .onnx)`);
-  }
-  const dir = modelsDir();
-  const path = resolve(join(dir, name));
-  if (!path.startsWith(dir + sep)) throw new ModelError(`model '${name}': outside MODELS_DIR`);
-  return path;
-}
+/**
+ * Where a check finds the network of a model name (ModelError when there is none that loads):
+ * loaded in place (localModels), or looked up among networks checked beforehand on another thread
+ * (the coordinator's).
+ */
+export type ModelLookup = (name: string) => NetworkShape;
 
 // The native binding's surface that is used here (onnxruntime-node/dist/binding.d.ts).
 interface NativeSession {
@@ -67,6 +58,7 @@ interface NativeSession {
   readonly inputMetadata: { name: string; shape: number[] }[];
   readonly outputMetadata: { name: string; shape: number[] }[];
   run(feeds: Record<string, unknown>, fetches: Record<string, null>, options: object): Record<string, { data: Float32Array; dims: readonly number[] }>;
+  dispose(): void;
 }
 interface Ort {
   Session: new () => NativeSession;
@@ -111,6 +103,11 @@ class OnnxNetwork implements Network {
     this.fetchValues = this.valueOutput ? { [this.valueOutput]: null } : undefined;
   }
 
+  /** Frees the native session now, not when the collector gets to it (a network only checked, never played). */
+  dispose(): void {
+    this.session.dispose();
+  }
+
   /** The input tensor of the last call, kept while callers pass the same array (an agent reuses one). */
   private feeds?: { array: Float32Array; value: Record<string, unknown> };
   private readonly fetchLogits: Record<string, null>;
@@ -136,26 +133,14 @@ class OnnxNetwork implements Network {
   }
 }
 
-const loaded = new Map<string, { stamp: string; network: Network }>();
-
 /**
- * The network of a model name, loaded once per process (again if the file changed), checked to
- * read a float32 [batch, D] observation and give [batch, ACTION_COUNT] logits first (and, if it
- * has a second output, [batch, P] values). Throws ModelError naming the model for a missing,
- * unreadable or mis-shaped file.
+ * A checked file read, hashed and loaded into a session, checked to read a float32 [batch, D]
+ * observation and give [batch, ACTION_COUNT] logits first (and, if it has a second output,
+ * [batch, P] values). ModelError naming the model otherwise (a loaded session then freed at once).
  */
-export function loadNetwork(name: string): Network {
-  const path = modelPath(name);
-  let stamp: string;
-  try {
-    const st = statSync(path);
-    stamp = `${st.size}:${st.mtimeMs}`;
-  } catch {
-    throw new ModelError(`model '${name}': no such file in MODELS_DIR (${modelsDir()})`);
-  }
-  const kept = loaded.get(path);
-  if (kept && kept.stamp === stamp) return kept.network;
-  const bytes = readFileSync(path);
+function openNetwork(file: ModelFile): OnnxNetwork {
+  const { name } = file;
+  const bytes = readModelFile(file);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // The copy in memory only, after the hash: the file stays the one its manifest names.
   try {
@@ -170,27 +155,70 @@ export function loadNetwork(name: string): Network {
   } catch (err) {
     throw new ModelError(`model '${name}': not a model onnxruntime can load (${(err as Error).message.split('\n')[0]})`);
   }
-  const inputs = session.inputMetadata;
-  const outputs = session.outputMetadata;
-  const inputSize = inputs[0]?.shape.at(-1) ?? -1;
-  if (inputs.length !== 1 || inputs[0].shape.length !== 2 || !(inputSize > 0)) {
-    throw new ModelError(`model '${name}': expected one input of shape [batch, observation size], got ${JSON.stringify(inputs.map((i) => i.shape))}`);
+  try {
+    const inputs = session.inputMetadata;
+    const outputs = session.outputMetadata;
+    const inputSize = inputs[0]?.shape.at(-1) ?? -1;
+    if (inputs.length !== 1 || inputs[0].shape.length !== 2 || !(inputSize > 0)) {
+      throw new ModelError(`model '${name}': expected one input of shape [batch, observation size], got ${JSON.stringify(inputs.map((i) => i.shape))}`);
+    }
+    const width = outputs[0]?.shape.at(-1);
+    if (outputs.length < 1 || width !== ACTION_COUNT) {
+      throw new ModelError(`model '${name}': expected its first output to be [batch, ${ACTION_COUNT}] logits, got ${JSON.stringify(outputs.map((o) => o.shape))}`);
+    }
+    const valueSize = outputs[1]?.shape.length === 2 ? (outputs[1].shape[1] ?? 0) : 0;
+    if (outputs.length > 1 && !(valueSize >= 3 && valueSize <= 7)) {
+      throw new ModelError(`model '${name}': expected its second output to be [batch, players] values, got ${JSON.stringify(outputs[1].shape)}`);
+    }
+    return new OnnxNetwork(name, sha256, inputSize, outputs.length > 1 ? valueSize : 0, session);
+  } catch (err) {
+    session.dispose();
+    throw err;
   }
-  const width = outputs[0]?.shape.at(-1);
-  if (outputs.length < 1 || width !== ACTION_COUNT) {
-    throw new ModelError(`model '${name}': expected its first output to be [batch, ${ACTION_COUNT}] logits, got ${JSON.stringify(outputs.map((o) => o.shape))}`);
+}
+
+const loaded = new Map<string, { identity: string; network: Network }>();
+
+/** Options of loadNetwork. */
+export interface LoadOptions {
+  /** Refuse a larger file, from its size (MAX_MODEL_BYTES where the lab sets one); default: the 2 GiB an ONNX file can hold. */
+  maxBytes?: number;
+  /** The sha256 the file must have (a sweep's record of it): another is a ModelError, never a network played in its place. */
+  sha256?: string;
+}
+
+/**
+ * The network of a model name, loaded once per process and again when its file is another
+ * (model-files.ts: its identity), checked as openNetwork says. Throws ModelError naming the model
+ * for a missing, unreadable, mis-shaped or (given `sha256`) changed file.
+ */
+export function loadNetwork(name: string, options: LoadOptions = {}): Network {
+  const file = modelFile(name, options.maxBytes ?? ONNX_MAX_BYTES);
+  let kept = loaded.get(name);
+  if (kept?.identity !== file.identity) {
+    kept = { identity: file.identity, network: openNetwork(file) };
+    loaded.set(name, kept);
   }
-  const valueSize = outputs[1]?.shape.length === 2 ? (outputs[1].shape[1] ?? 0) : 0;
-  if (outputs.length > 1 && !(valueSize >= 3 && valueSize <= 7)) {
-    throw new ModelError(`model '${name}': expected its second output to be [batch, players] values, got ${JSON.stringify(outputs[1].shape)}`);
+  const { network } = kept;
+  if (options.sha256 !== undefined && network.sha256 !== options.sha256) {
+    throw new ModelError(`model '${name}' changed since the sweep was submitted: sha256 ${options.sha256.slice(0, 12)}… recorded, ${network.sha256.slice(0, 12)}… now`);
   }
-  const network = new OnnxNetwork(name, sha256, inputSize, outputs.length > 1 ? valueSize : 0, session);
-  loaded.set(path, { stamp, network });
   return network;
 }
 
+/**
+ * A model's hash and shape, read from its file under `dir` and checked as loadNetwork checks it,
+ * without keeping the network (its session is freed at once): what a thread that only checks
+ * models answers (the coordinator's).
+ */
+export function inspectNetwork(name: string, maxBytes: number, dir?: string): NetworkShape {
+  const network = openNetwork(modelFile(name, maxBytes, dir));
+  network.dispose();
+  return { name, sha256: network.sha256, inputSize: network.inputSize, valueSize: network.valueSize };
+}
+
 /** A ModelError when the network does not read the observation of a game of `players`. */
-export function checkNetworkPlayers(network: Network, players: number): void {
+export function checkNetworkPlayers(network: NetworkShape, players: number): void {
   if (network.inputSize !== observationSize(players)) {
     const fits = [3, 4, 5, 6, 7].filter((n) => observationSize(n) === network.inputSize);
     throw new ModelError(`model '${network.name}': reads observations of ${network.inputSize} values (${fits.length ? `${fits[0]} players` : 'no player count'}), a game of ${players} has ${observationSize(players)}`);

@@ -11,7 +11,7 @@
  * Parsing is validated with zod; a bad spec throws a SpecError that names the spec and the part
  * that is wrong.
  */
-import { MODEL_NAME } from './network.js';
+import { MODEL_NAME } from './model-files.js';
 import { z } from 'zod';
 import { MCTS_AGENTS, MCTS_KINDS, NO_MODEL, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
 import { MINIMAX_AGENT, MINIMAX_LIST, minimaxDefaults, type MinimaxField, type MinimaxParams } from './minimax/params.js';

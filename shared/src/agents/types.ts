@@ -85,6 +85,12 @@ export interface AgentOptions {
    * whole visit distribution a network is trained on (a sweep's `training` field).
    */
   searchStatistics?: boolean | 'all';
+  /**
+   * The sha256 each model file must have, by model name (a sweep's record of them, taken at
+   * submit): a file that differs now is a ModelError as the agent is made, so its game fails
+   * rather than being played by another network than the one recorded.
+   */
+  models?: Readonly<Record<string, string>>;
 }
 
 export interface Agent {

@@ -229,7 +229,8 @@ export class SweepStore {
 
   /**
    * Stores a validated spec's sweep (checkSweepSpec) as a new running sweep; the feeder takes it
-   * from there, in the interleaved order. The expansion given is the one this store keeps for it.
+   * from there, in the interleaved order. The expansion given is the one this store keeps for it
+   * (unless it lacks the `models` given).
    */
   async create(sweep: Sweep, { now = Date.now(), code, batch = 1, models }: CreateOptions = {}): Promise<SweepMeta> {
     // The store's shape fields say the interleaved order: a sweep in another order would be fed wrong.
@@ -260,7 +261,9 @@ export class SweepStore {
       ...(this.epoch ? { epoch: this.epoch } : {}),
     };
     await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();
-    this.loaded.set(id, { id, spec, specText, sweep });
+    // An expansion without the models recorded here would play its games unchecked: such a sweep
+    // is expanded again, with them, when it is first loaded.
+    if (sweep.models || !fields.models) this.loaded.set(id, { id, spec, specText, sweep });
     return (await this.meta(id))!;
   }
 
@@ -285,11 +288,13 @@ export class SweepStore {
   async load(id: string): Promise<LoadedSweep | undefined> {
     const cached = this.loaded.get(id);
     if (cached) return cached;
-    const [text, interleaved] = await this.redis.hmget(this.k(id).meta, 'spec', 'sCells');
+    const [text, interleaved, models] = await this.redis.hmget(this.k(id).meta, 'spec', 'sCells', 'models');
     if (!text) return undefined;
     // Validated when it was created (checkSweepSpec at the API): stored, it is only read back.
     const spec = JSON.parse(text) as SweepSpec;
-    const loaded = { id, spec, specText: text, sweep: new Sweep(spec, { schedule: interleaved ? 'interleaved' : 'sequential' }) };
+    // Its models' recorded hashes go with every game's plan: a file changed since fails the game.
+    const sweep = new Sweep(spec, { schedule: interleaved ? 'interleaved' : 'sequential', ...(models ? { models: JSON.parse(models) as Record<string, string> } : {}) });
+    const loaded = { id, spec, specText: text, sweep };
     this.loaded.set(id, loaded);
     return loaded;
   }

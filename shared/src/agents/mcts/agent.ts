@@ -24,7 +24,7 @@ import {
   type GameState,
 } from '../../engine/index.js';
 import { NO_MODEL, type MctsParams } from '../params.js';
-import { ModelError } from '../network.js';
+import { ModelError } from '../model-files.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
 import { Playouts } from './policies.js';
@@ -78,7 +78,7 @@ export class MctsAgent implements Agent {
     this.explains = options.searchStatistics ?? false;
     this.playouts = new Playouts(params);
     this.keys = new MoveKeys(params.arms === 'grouped', params.trades);
-    this.guide = params.model !== NO_MODEL ? new NetworkGuide(params.model, params.eval) : undefined;
+    this.guide = params.model !== NO_MODEL ? new NetworkGuide(params.model, params.eval, options.models?.[params.model]) : undefined;
     if ((params.prior !== 'ucb' || params.eval !== 'playout') && !this.guide) {
       throw new ModelError(`eval=${params.eval}, prior=${params.prior} read a network: give one (model=NAME.onnx)`);
     }

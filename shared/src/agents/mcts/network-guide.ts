@@ -7,14 +7,15 @@
  * finished game's VP.
  */
 import { actionIndex, writeObservation } from '../encoding.js';
-import { ModelError, VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network } from '../network.js';
+import { VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network, type NetworkShape } from '../network.js';
+import { ModelError } from '../model-files.js';
 import type { MctsParams } from '../params.js';
 import type { GameState } from '../../engine/index.js';
 import type { DecisionContext } from '../types.js';
 import type { MoveKeys } from './arms.js';
 
 /** A ModelError when `eval` scores by the network and the network has no values to score with. */
-export function checkEvalValues(network: Network, evaluation: MctsParams['eval']): void {
+export function checkEvalValues(network: NetworkShape, evaluation: MctsParams['eval']): void {
   if (evaluation !== 'playout' && network.valueSize === 0) {
     throw new ModelError(`model '${network.name}': eval=${evaluation} needs a network with values (a second output: python -m wonderlab.train writes one)`);
   }
@@ -26,8 +27,9 @@ export class NetworkGuide {
   private input = new Float32Array(0);
   private checkedPlayers = 0;
 
-  constructor(model: string, evaluation: MctsParams['eval']) {
-    this.network = loadNetwork(model);
+  /** `sha256`: the hash the model's file must have (AgentOptions.models). */
+  constructor(model: string, evaluation: MctsParams['eval'], sha256?: string) {
+    this.network = loadNetwork(model, { sha256 });
     checkEvalValues(this.network, evaluation);
   }
 

@@ -48,6 +48,11 @@ export interface GamePlan {
   open: boolean;
   /** The board set gives two seats the same board (the 2014 paper's duplicated boards). */
   duplicateBoards?: boolean;
+  /**
+   * The sha256 each model its agents read must have (its sweep's record, SweepOptions.models): a
+   * file changed since fails the game (AgentOptions.models); absent, the files are played as they are.
+   */
+  models?: Readonly<Record<string, string>>;
 }
 
 export interface PlayerSummary {
@@ -154,7 +159,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   const s = newGame(config);
   const specs = plan.agents.map((text) => parseAgentSpec(text));
   // A record explains MCTS moves; without one, the agents gather no statistics.
-  const agents: Agent[] = specs.map((spec) => createAgent(spec, { searchStatistics: options.record === 'training' ? 'all' : options.record }));
+  const agents: Agent[] = specs.map((spec) => createAgent(spec, { searchStatistics: options.record === 'training' ? 'all' : options.record, models: plan.models }));
   const rngs = specs.map((_, seat) => new Rng(deriveSeed(plan.seed, plan.seating, seat, 'agent')));
   const decisions = new Array<number>(n).fill(0);
   const thinking = new Array<number>(n).fill(0);

@@ -432,6 +432,8 @@ export function cellTournament(spec: SweepSpec, cell: SweepCell): TournamentOpti
 export interface SweepOptions {
   /** The order its games are queued in (schedule.ts); interleaved unless the sweep was stored before it. */
   schedule?: ScheduleKind;
+  /** The sha256 of each model its agents read, as recorded at submit (sweepModels): every game's plan carries them. */
+  models?: Readonly<Record<string, string>>;
 }
 
 /** A sweep's games addressable by index: cell ⌊k / gamesPerCell⌋, then that cell's game. */
@@ -444,6 +446,8 @@ export class Sweep {
   /** The seat orders: orders[o][seat] is the spec's seat of the agent playing there. */
   readonly orders: readonly (readonly number[])[];
   readonly schedule: ScheduleKind;
+  /** The models' recorded sha256 (SweepOptions.models), if any. */
+  readonly models: Readonly<Record<string, string>> | undefined;
   /** Cells, board sets, deals and seat orders: what the queue's order is made of. */
   readonly shape: ScheduleShape;
   private readonly tournaments: Tournament[];
@@ -459,6 +463,7 @@ export class Sweep {
     this.orders = this.tournaments[0].orders;
     this.size = this.cells.length * this.gamesPerCell;
     this.schedule = options.schedule ?? 'interleaved';
+    this.models = options.models;
     this.shape = { cells: this.cells.length, sets: this.tournaments[0].sets.length, deals: this.tournaments[0].deals, orders: this.ordersPerDeal };
   }
 
@@ -494,6 +499,6 @@ export class Sweep {
     if (!Number.isInteger(k) || k < 0 || k >= this.size) throw new RangeError(`game index ${k} is outside 0..${this.size - 1}`);
     const cell = this.cellOf(k);
     const plan = this.tournaments[cell].game(k % this.gamesPerCell);
-    return { ...plan, id: `c${cell}-${plan.id}`, index: k, cell };
+    return { ...plan, id: `c${cell}-${plan.id}`, index: k, cell, ...(this.models ? { models: this.models } : {}) };
   }
 }

@@ -24,8 +24,11 @@ export type PlayedGame = { summary: GameSummary; cpuMs: number; packed?: undefin
  * caller's thread.
  */
 export interface GameSeries {
-  /** The sweep: its id (the thread's cache key), its spec as stored (JSON), and its schedule. */
-  sweep: { id: string; spec: string; schedule: ScheduleKind };
+  /**
+   * The sweep: its id (the thread's cache key), its spec as stored (JSON), its schedule, and the
+   * sha256 its models had at submit (SweepOptions.models: a game whose network differs fails).
+   */
+  sweep: { id: string; spec: string; schedule: ScheduleKind; models?: Readonly<Record<string, string>> };
   indices: readonly number[];
   /** What each game keeps of its moves (the sweep's keepRecords and training: recordKeeping). */
   record: RecordKeeping;

@@ -11,6 +11,7 @@ import { IncrementSum, placementOf, type GamePlacement } from '../results/increm
 import { playGame, withRecord, type GamePlan, type RecordKeeping } from '../game/game.js';
 import type { GameSeries, PartGame } from './game-messages.js';
 import { Sweep, type SweepSpec } from '../plan/sweep.js';
+import { ModelError } from '../../agents/index.js';
 
 if (!parentPort) throw new Error('game-thread must run on a worker_threads thread');
 const port = parentPort;
@@ -42,17 +43,26 @@ function threadCpuMs(): number | undefined {
 }
 
 /** The sweeps this thread has expanded, by id (a few: a thread serves one sweep's batch at a time). */
-const sweeps = new Map<string, { spec: string; sweep: Sweep }>();
+const sweeps = new Map<string, { spec: string; models: string; sweep: Sweep }>();
 const SWEEPS_KEPT = 4;
 
 function sweepOf(ref: GameSeries['sweep']): Sweep {
   const kept = sweeps.get(ref.id);
-  if (kept && kept.spec === ref.spec && kept.sweep.schedule === ref.schedule) return kept.sweep;
-  const sweep = new Sweep(JSON.parse(ref.spec) as SweepSpec, { schedule: ref.schedule });
+  const models = JSON.stringify(ref.models ?? null);
+  if (kept && kept.spec === ref.spec && kept.models === models && kept.sweep.schedule === ref.schedule) return kept.sweep;
+  const sweep = new Sweep(JSON.parse(ref.spec) as SweepSpec, { schedule: ref.schedule, models: ref.models });
   sweeps.delete(ref.id);
-  sweeps.set(ref.id, { spec: ref.spec, sweep });
+  sweeps.set(ref.id, { spec: ref.spec, models, sweep });
   if (sweeps.size > SWEEPS_KEPT) sweeps.delete(sweeps.keys().next().value!);
   return sweep;
+}
+
+/**
+ * Why a game failed, as its sweep records it: a model file's fault in its own words (a missing or
+ * changed network), anything else with its stack (a bug to find).
+ */
+function failure(err: unknown): string {
+  return err instanceof ModelError ? err.message : ((err as Error).stack ?? String(err));
 }
 
 /**
@@ -112,7 +122,7 @@ function playSeries(id: number, series: GameSeries): void {
     if (series.indices.length === 0) send(true);
   } catch (err) {
     if (games.length > 0) send(false);
-    port.postMessage({ id, ok: false, index, error: (err as Error).stack ?? String(err) });
+    port.postMessage({ id, ok: false, index, error: failure(err) });
   }
 }
 
@@ -130,6 +140,6 @@ port.on('message', (msg: { id?: number; plan: GamePlan; record: RecordKeeping; f
     // a whole summary to clone and collect would cost the queue's thread more than the store.
     port.postMessage({ id: msg.id, ok: true, summary: { id: summary.id, index: summary.index }, cpuMs, packed: packGame(summary, msg.placement) });
   } catch (err) {
-    port.postMessage({ id: msg.id, ok: false, index: msg.plan.index, error: (err as Error).stack ?? String(err) });
+    port.postMessage({ id: msg.id, ok: false, index: msg.plan.index, error: failure(err) });
   }
 });
