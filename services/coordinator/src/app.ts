@@ -30,6 +30,7 @@ import { trainingRoutes } from './routes/training.js';
 import type { LadderService } from './ladder.js';
 import type { SweepStatistics } from './statistics.js';
 import type { LabHealth } from './lab-health.js';
+import type { ModelChecks } from './model-checks.js';
 
 export { HttpError } from './http.js';
 
@@ -60,6 +61,8 @@ export interface AppOptions {
   outage?: OutageLog;
   /** Where a sweep's statistics are computed (a thread of their own, cached as JSON text). */
   statistics: SweepStatistics;
+  /** Where the models a sweep or a play-page game names are read and checked (a thread of their own, cached by file). */
+  models: ModelChecks;
   /** Extra routes (the dashboard, in `wonderlab serve`), mounted before the 404 handler. */
   mount?: (app: express.Express) => void;
   /**
@@ -85,7 +88,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // Before the request deadline: a move waits for the agents of its step to think (each within the per-move limits).
   if (o.play) {
     const p = o.play;
-    app.use(playRoutes({ plays: p.store, tables: p.tables, limits: sweepLimits(limits), moveSeconds: p.moveSeconds, newGames: new RateLimit(p.newPerMinute), health: o.health, requireToken: requireToken(o.apiToken), json: jsonBody(limits), contentType: requireJsonContentType }));
+    app.use(playRoutes({ plays: p.store, tables: p.tables, limits: sweepLimits(limits), moveSeconds: p.moveSeconds, newGames: new RateLimit(p.newPerMinute), health: o.health, models: o.models, requireToken: requireToken(o.apiToken), json: jsonBody(limits), contentType: requireJsonContentType }));
   }
   // Before the request deadline too: a training page is CPU and disk work, bounded by its size and TRAINING_BUILDS.
   app.use(trainingRoutes(store, { builds: o.trainingBuilds ?? 2 }));
@@ -96,7 +99,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // the token, or a path that does not exist, never gets a body parsed.
   app.use(healthRoutes(store, metrics, o.health));
   app.use(schemaRoutes());
-  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
+  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, models: o.models, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
   app.use(gameRoutes(store, limits));
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));

@@ -1,6 +1,6 @@
 /** The coordinator's settings, from environment variables. */
 import { z } from 'zod';
-import type { SweepLimits } from '@wonderlab/shared';
+import { DEFAULT_MAX_MODEL_BYTES, type SweepLimits } from '@wonderlab/shared';
 import { AllowedHostsSetting } from '@wonderlab/shared/http';
 import { DEFAULT_PORT, StoreEnvSchema, accessLogSetting, parseEnv, positiveInt } from '@wonderlab/shared/store';
 
@@ -31,6 +31,11 @@ export const LimitsEnvSchema = z.object({
   MAX_PAGE_ITEMS: positiveInt(1000),
   /** Cells of one page of a sweep's detail (each carries its aggregates, up to tens of KB). */
   MAX_PAGE_CELLS: positiveInt(250),
+  /**
+   * Bytes of a model file a sweep or a play-page game names: a larger one is refused from its size,
+   * never read (the lab's networks are 0.07–1.4 MB; checking one reads, hashes and loads it whole).
+   */
+  MAX_MODEL_BYTES: positiveInt(DEFAULT_MAX_MODEL_BYTES),
 });
 
 export type LimitsConfig = z.infer<typeof LimitsEnvSchema>;

@@ -16,6 +16,7 @@ import { Feeder } from './feeder.js';
 import { LadderService } from './ladder.js';
 import { SweepStatistics } from './statistics.js';
 import { LabHealth } from './lab-health.js';
+import { ModelChecks } from './model-checks.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -25,6 +26,8 @@ export interface RunningCoordinator {
   /** The feeder's store (its connection waits through an outage). */
   feederStore: SweepStore;
   feeder: Feeder;
+  /** The model checks of its routes (their `loads` count the files read). */
+  models: ModelChecks;
   app: express.Express;
   /** Stops within SHUTDOWN_CLOSE_MS, Redis reachable or not; resolves with whether everything closed in time. */
   close(): Promise<boolean>;
@@ -56,6 +59,8 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   // A sweep's statistics likewise, read and computed on a thread with a connection of its own.
   const statistics = new SweepStatistics({ redisUrl: config.REDIS_URL, prefix: config.KEY_PREFIX, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }, config.FIT_WAIT_MS);
   statistics.warm();
+  // Model files likewise: read, hashed and loaded on a thread (started at the first check).
+  const models = new ModelChecks(config.MAX_MODEL_BYTES);
   // The play page's games: their agents think on threads of their own; the queue holds a few moves per thread.
   const playTables = new PlayTables({ threads: config.PLAY_THREADS, queue: 4 * config.PLAY_THREADS, deadlineMs: 3000 * config.PLAY_MOVE_SECONDS });
   const playStore = new PlayStore(apiRedis, store.keys, config.PLAY_IDLE_SECONDS, config.PLAY_MAX_GAMES);
@@ -84,6 +89,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
     ladder,
     statistics,
+    models,
     health,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     trainingBuilds: config.TRAINING_BUILDS,
@@ -110,6 +116,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     store,
     feederStore,
     feeder,
+    models,
     app,
     async close() {
       const deadline = Date.now() + config.SHUTDOWN_CLOSE_MS;
@@ -126,7 +133,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
       const bound = () => (redis.status === 'ready' ? left() : Math.min(left(), 250));
       ladder.stop();
       health.stop();
-      await Promise.all([fits.close(), statistics.close(), playTables.close()]);
+      await Promise.all([fits.close(), statistics.close(), models.close(), playTables.close()]);
       clean = (await within(feeder.stop(), bound())) && clean;
       clean = (await within(Promise.all([queue.close(), apiQueue.close()]), bound())) && clean;
       await Promise.all([closeRedis(redis, Math.min(1000, left())), closeRedis(apiRedis, Math.min(1000, left()))]);

@@ -25,12 +25,15 @@ import { TimelineQuery } from '../api-schemas.js';
 import { HttpError, parse } from '../http.js';
 import type { LabHealth } from '../lab-health.js';
 import type { RateLimit } from '../rate-limit.js';
+import type { ModelChecks } from '../model-checks.js';
 import { viewerSeat } from './games.js';
 
 export interface PlayRouteDeps {
   plays: PlayStore;
   tables: PlayTables;
   limits: SweepLimits;
+  /** Where the networks agents read are checked (off the event loop). */
+  models: ModelChecks;
   /** The API token check (creating a game costs the lab CPU, as a sweep does). */
   requireToken: RequestHandler;
   /** PLAY_MOVE_SECONDS: the estimated thinking of one step's agents together, at most. */
@@ -69,8 +72,8 @@ export function playRoutes(d: PlayRouteDeps): Router {
   const { plays, tables } = d;
   const router = Router();
 
-  /** An agent spec within the lab's per-move limits (a 400 naming `field` otherwise). */
-  const checkAgent = (text: string, field: string) => {
+  /** An agent spec within the lab's per-move limits, its network fit for `players` (a 400 naming `field` otherwise). */
+  const checkAgent = async (text: string, field: string, players: number) => {
     let spec;
     try {
       spec = parseAgentSpec(text);
@@ -79,6 +82,8 @@ export function playRoutes(d: PlayRouteDeps): Router {
     }
     const problem = moveProblem({ text, field }, spec, d.limits);
     if (problem) throw new HttpError(400, `${problem.field}: ${problem.message}`, problem.field);
+    const modelProblem = await d.models.agentProblem(spec, players);
+    if (modelProblem) throw new HttpError(400, `${field}: ${modelProblem}`, field);
   };
 
   /** What one step (or a hint) would make a person wait for, within PLAY_MOVE_SECONDS (a 400 naming the costliest agent otherwise). */
@@ -159,7 +164,7 @@ export function playRoutes(d: PlayRouteDeps): Router {
       throw err;
     }
     const agents = setup.agents.flatMap((text, q) => (q === setup.seat ? [] : [{ text, field: `body.agents.${q}` }]));
-    for (const a of agents) checkAgent(a.text, a.field);
+    for (const a of agents) await checkAgent(a.text, a.field, setup.players);
     checkWait(agents, setup.players);
     // Full already: refused before any work (the save below checks again, atomically).
     if ((await plays.live()) >= plays.maxLive) {
@@ -197,7 +202,7 @@ export function playRoutes(d: PlayRouteDeps): Router {
   router.post('/api/play/:id/hint', d.contentType, d.json, async (req, res) => {
     const play = await game(req);
     const { agent } = parse(PlayHintSchema, req.body, 'body');
-    checkAgent(agent, 'body.agent');
+    await checkAgent(agent, 'body.agent', play.setup.players);
     checkWait([{ text: agent, field: 'body.agent' }], play.setup.players);
     const reply = await call({ op: 'hint', id: play.id, stored: play, agent }, res);
     res.json(reply.hint);

@@ -4,13 +4,14 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { SweepSpecError, batchSize, checkSweepSpec, codeVersion, sweepModels, type SweepCost } from '@wonderlab/shared';
+import { SweepSpecError, batchSize, checkSweepSpec, codeVersion, sweepModelNames, sweepModels, type SweepCost } from '@wonderlab/shared';
 import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
 import { DetailQuery, ListQuery } from '../api-schemas.js';
 import { sweepLimits, type LimitsConfig } from '../config.js';
 import type { SweepEvents } from '../events.js';
 import type { Feeder } from '../feeder.js';
 import type { LabHealth } from '../lab-health.js';
+import type { ModelChecks } from '../model-checks.js';
 import { HttpError, parse } from '../http.js';
 import { sweepDetail, sweepOverview } from '../views.js';
 import { findSweep } from './find.js';
@@ -21,6 +22,8 @@ export interface SweepRouteDeps {
   feeder: Feeder;
   events: SweepEvents;
   statistics: SweepStatistics;
+  /** The models a spec names, read and checked off the event loop. */
+  models: ModelChecks;
   limits: LimitsConfig;
   /** Seconds of estimated play per queue job, and the most games in one (0 seconds: a job per game). */
   batching: { seconds: number; max: number };
@@ -40,15 +43,18 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   const list = ListQuery(d.limits.MAX_PAGE_ITEMS);
   const detail = DetailQuery(d.limits.MAX_PAGE_CELLS);
 
-  /** The body as a valid spec within the lab's limits, or a 400 naming the field. */
-  const validSpec = (body: unknown) => {
+  /** The body as a valid spec within the lab's limits, or a 400 naming the field; with the lookup its models were checked in. */
+  const validSpec = async (body: unknown) => {
     if (body === undefined || typeof body !== 'object' || Array.isArray(body) || body === null) {
       throw new HttpError(400, 'the body must be a sweep spec: a JSON object (Content-Type: application/json)', '(body)');
     }
+    const limits = sweepLimits(d.limits);
+    // The models it names are read on the model thread first; the spec's check looks them up there.
+    const models = await d.models.lookup(sweepModelNames(body, limits));
     try {
       // Validated and expanded here, once: the store keeps this expansion, the feeder uses it.
-      const checked = checkSweepSpec(body, sweepLimits(d.limits));
-      return { ...checked, cost: checked.cost!, sweep: checked.sweep! };
+      const checked = checkSweepSpec(body, limits, models);
+      return { ...checked, cost: checked.cost!, sweep: checked.sweep!, models };
     } catch (err) {
       if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
       throw err;
@@ -56,18 +62,18 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   };
 
   // Changes nothing, so no token: the submit page checks specs with it as you type.
-  router.post('/api/sweeps/validate', d.json, (req, res) => {
-    const { size, cost } = validSpec(req.body);
+  router.post('/api/sweeps/validate', d.json, async (req, res) => {
+    const { size, cost } = await validSpec(req.body);
     res.json({ ok: true, games: size.total, cells: size.cells, gamesPerCell: size.gamesPerCell, estimate: estimateOf(cost) });
   });
 
   router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
-    const { spec, size, cost, sweep } = validSpec(req.body);
+    const { spec, size, cost, sweep, models } = await validSpec(req.body);
     const refused = await d.health?.refuseNewWork();
     if (refused) throw new HttpError(503, refused);
     // A stopping sweep goes a game per job: its cells are decided game by game.
     const batch = spec.stop ? 1 : batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max);
-    const meta = await store.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells) });
+    const meta = await store.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models) });
     logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
     feeder.kick();
     res

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, describeRange, loadNetwork, parseAgentSpec, type AgentSpec } from '../../agents/index.js';
+import { MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, describeRange, localModels, parseAgentSpec, type AgentSpec, type ModelLookup } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
@@ -248,12 +248,19 @@ export interface CheckedSweep {
   sweep?: Sweep;
 }
 
+/** A spec's agents, each parsed and with the field it comes from (seats' variants, then matchup specs). */
+interface SpecAgents {
+  spec: SweepSpec;
+  size: SweepSize;
+  sources: (AgentSource & { parsed: AgentSpec })[];
+}
+
 /**
- * Validates a sweep spec and, given a lab's limits, checks it against them: first the grid's size
- * (multiplied, not expanded), then every agent of it (expanded only once the grid is known to be
- * within MAX_CELLS), then the estimated cost. Throws SweepSpecError naming the first problem.
+ * The spec validated, its grid's size checked against the limits (multiplied, not expanded), and
+ * every agent of it parsed (expanded only once the grid is known to be within MAX_CELLS). Throws
+ * SweepSpecError naming the first problem.
  */
-export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSweep {
+function specAgents(input: unknown, limits?: SweepLimits): SpecAgents {
   const result = SweepSpecSchema.safeParse(input);
   if (!result.success) {
     const problem = specProblem(SweepSpecSchema, result.error.issues);
@@ -261,29 +268,67 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits): CheckedSwe
   }
   const spec = result.data;
   const size = sweepSize(spec);
-  const refuse = (problem: LimitProblem | undefined) => {
-    if (problem) throw new SweepSpecError(problem.field, problem.message);
-  };
   if (limits) refuse(sizeProblem(size, limits));
   // Every agent variant must parse: checked here so a bad value is a 400, not a failed game. Each
   // seat's variants are checked alone (without limits the grid itself may be too large to list).
-  const sources: AgentSource[] = [];
+  const sources: SpecAgents['sources'] = [];
   spec.seats.forEach((seat, i) => {
     const keys = typeof seat === 'string' ? undefined : Object.keys(seat.params ?? {});
     for (const v of seatVariants(seat, i)) sources.push({ text: v.text, field: `seats.${i}`, keys, parsed: v.parsed });
   });
-  spec.matchup?.specs.forEach((text, i) => sources.push({ text, field: `matchup.specs.${i}` }));
-  for (const source of sources) {
-    let agent = source.parsed;
+  spec.matchup?.specs.forEach((text, i) => {
+    const field = `matchup.specs.${i}`;
     try {
-      agent ??= parseAgentSpec(source.text);
-      // A model (a policy's, or an MCTS agent's model=…) is read now: a missing or mis-shaped file
-      // is a 400 naming it, not a failed game.
-      checkAgentModel(agent, spec.players);
+      sources.push({ text, field, parsed: parseAgentSpec(text) });
+    } catch (err) {
+      throw new SweepSpecError(field, (err as Error).message);
+    }
+  });
+  return { spec, size, sources };
+}
+
+function refuse(problem: LimitProblem | undefined): void {
+  if (problem) throw new SweepSpecError(problem.field, problem.message);
+}
+
+/**
+ * The models a spec's agents read, for a caller that checks them elsewhere before checkSweepSpec
+ * (the coordinator, on a thread): none when the spec fails before its agents (checkSweepSpec then
+ * says why).
+ */
+export function sweepModelNames(input: unknown, limits?: SweepLimits): string[] {
+  let sources: SpecAgents['sources'];
+  try {
+    sources = specAgents(input, limits).sources;
+  } catch (err) {
+    if (err instanceof SweepSpecError) return [];
+    throw err;
+  }
+  const names = new Set<string>();
+  for (const source of sources) {
+    const model = agentModel(source.parsed);
+    if (model !== undefined) names.add(model);
+  }
+  return [...names];
+}
+
+/**
+ * Validates a sweep spec and, given a lab's limits, checks it against them: first the grid's size
+ * (multiplied, not expanded), then every agent of it (expanded only once the grid is known to be
+ * within MAX_CELLS) with the network it reads, found by `models`, then the estimated cost. Throws
+ * SweepSpecError naming the first problem.
+ */
+export function checkSweepSpec(input: unknown, limits?: SweepLimits, models: ModelLookup = localModels): CheckedSweep {
+  const { spec, size, sources } = specAgents(input, limits);
+  for (const source of sources) {
+    try {
+      // A model (a policy's, or an MCTS agent's model=…) is checked now: a missing or mis-shaped
+      // file is a 400 naming it, not a failed game.
+      checkAgentModel(source.parsed, spec.players, models);
     } catch (err) {
       throw new SweepSpecError(source.field, (err as Error).message);
     }
-    if (limits) refuse(moveProblem(source, agent, limits));
+    if (limits) refuse(moveProblem(source, source.parsed, limits));
   }
   if (!limits) return { spec, size };
   const sweep = new Sweep(spec);
@@ -369,18 +414,18 @@ export interface SweepCell {
 
 /**
  * The models a sweep's agents read (policies', and MCTS agents' model=…), each with its file's
- * sha256 (loadNetwork's, read when the spec was checked): recorded with the sweep, so that a
- * result says which network played.
+ * sha256 (as `models` found it when the spec was checked): recorded with the sweep, so that a
+ * result says which network played, and its games are played by that network or fail.
  */
-export function sweepModels(cells: readonly SweepCell[]): Record<string, string> {
-  const models: Record<string, string> = {};
+export function sweepModels(cells: readonly SweepCell[], models: ModelLookup = localModels): Record<string, string> {
+  const hashes: Record<string, string> = {};
   for (const cell of cells) {
     for (const text of cell.agents) {
       const model = agentModel(parseAgentSpec(text));
-      if (model !== undefined) models[model] ??= loadNetwork(model).sha256;
+      if (model !== undefined) hashes[model] ??= models(model).sha256;
     }
   }
-  return models;
+  return hashes;
 }
 
 /** The grid's points, in a fixed order (seat 0's values vary slowest; matchup pairs last). */
