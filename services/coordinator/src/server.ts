@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type express from 'express';
 import { PlayTables, RatingFits } from '@wonderlab/shared';
 import { OutageLog, PlayStore, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
+import { hostsToAllow } from '@wonderlab/shared/http';
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
@@ -83,7 +84,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     logger,
     apiToken: config.API_TOKEN,
     accessLog: config.ACCESS_LOG,
-    allowedHosts: config.ALLOWED_HOSTS,
+    allowedHosts: hostsToAllow(config.ALLOWED_HOSTS, config.HOST),
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },

@@ -117,10 +117,22 @@ describe('a lab that answers any host', () => {
     }
   });
 
-  test('without ALLOWED_HOSTS any Host is answered', async () => {
-    for (const host of ['evil.example', 'lab.test:8080', '10.0.0.7']) {
-      expect((await raw(lab.url, '/api/sweeps', { headers: { host } })).status, host).toBe(200);
-      expect((await raw(lab.url, '/', { headers: { host } })).status, host).toBe(200);
+  test('without ALLOWED_HOSTS, a lab bound to loopback answers the loopback names only; bound to every address, any Host', async () => {
+    // DNS rebinding (the probe): a page of evil.example, its name rebound to 127.0.0.1, reaches a
+    // loopback lab from the browser of the person running it, the Host naming evil.example.
+    for (const host of ['evil.example', 'evil.example:8080', '10.0.0.7']) {
+      expect((await raw(lab.url, '/api/sweeps', { headers: { host } })).status, host).toBe(421);
+      expect((await raw(lab.url, `/api/sweeps`, { method: 'POST', headers: { host, 'content-type': 'application/json' }, body: '{}' })).status, host).toBe(421);
+    }
+    for (const host of ['localhost:8080', '127.0.0.1', '[::1]:8080', 'LOCALHOST']) expect((await raw(lab.url, '/api/sweeps', { headers: { host } })).status, host).toBe(200);
+    const open = await startLab({ workers: 0, env: { HOST: '0.0.0.0' } });
+    try {
+      for (const host of ['evil.example', 'lab.test:8080', '10.0.0.7']) {
+        expect((await raw(open.url, '/api/sweeps', { headers: { host } })).status, host).toBe(200);
+        expect((await raw(open.url, '/', { headers: { host } })).status, host).toBe(200);
+      }
+    } finally {
+      await open.close();
     }
   });
 });

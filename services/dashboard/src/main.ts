@@ -8,7 +8,7 @@ import { request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import express from 'express';
-import { allowedHosts, securityHeaders } from '@wonderlab/shared/http';
+import { allowedHosts, hostsToAllow, securityHeaders } from '@wonderlab/shared/http';
 import { ConfigError, accessLog, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { DashboardEnvSchema } from './config.js';
 import { dashboardRouter } from './dashboard.js';
@@ -32,7 +32,7 @@ app.disable('x-powered-by');
 app.use(accessLog(logger, { quiet: /^\/(dashboard\/)?healthz/, ownRequestIds: false, mode: config.ACCESS_LOG }));
 // The pages' headers; answers passed through from the coordinator carry its own, the same.
 app.use(securityHeaders());
-app.use(allowedHosts(config.ALLOWED_HOSTS));
+app.use(allowedHosts(hostsToAllow(config.ALLOWED_HOSTS, config.HOST)));
 app.get('/dashboard/healthz', (_req, res) => {
   res.json({ ok: true });
 });

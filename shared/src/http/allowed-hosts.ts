@@ -2,8 +2,10 @@
  * ALLOWED_HOSTS: the host names a process answers to. A request whose Host header names another is
  * refused with a 421 (Misdirected Request: not a bad request body, but a request sent to a name this
  * server does not serve), which stops DNS-rebinding pages from talking to a lab on a private
- * address. Empty or unset: any host. Probes are always answered, since Kubernetes sends them to the
- * pod's IP address.
+ * address. Unset on a process bound to a loopback address: the loopback names (a page of another
+ * site, its name rebound to 127.0.0.1, would otherwise reach the lab's routes from the browser of
+ * the person running it); unset elsewhere: any host. Probes are always answered, since Kubernetes
+ * sends them to the pod's IP address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -25,6 +27,21 @@ export const AllowedHostsSetting = z
     }
     return names;
   });
+
+/** What a browser on the same machine calls a lab bound to loopback. */
+export const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** Whether the address a process listens on is a loopback one (reachable from this machine only). */
+export function isLoopback(bindHost: string): boolean {
+  const h = normalized(bindHost).replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** The names a process answers to: ALLOWED_HOSTS as set, else the loopback names when it listens on loopback, else any (empty). */
+export function hostsToAllow(setting: readonly string[], bindHost: string): readonly string[] {
+  if (setting.length > 0) return setting;
+  return isLoopback(bindHost) ? LOOPBACK_NAMES : [];
+}
 
 /** The name part of a Host header (`Lab.Example.org:8080` → `lab.example.org`, `[::1]:80` → `[::1]`). */
 export function hostName(header: string | undefined): string | undefined {
