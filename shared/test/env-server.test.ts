@@ -131,6 +131,11 @@ describe('wonderlab env', () => {
       [request(OP_RESET, Buffer.from([0xff, 0xff, 0xff, 0xff])), 'reset: 4 bytes after the op byte for k = 4294967295; expected 51539607544 (u32 k, then 12 per game)'],
       [request(OP_RESET, Buffer.concat([Buffer.from([2, 0, 0, 0]), Buffer.alloc(24)])), 'reset: game 0 is listed twice'],
       [request(OP_RESET, Buffer.concat([Buffer.from([1, 0, 0, 0, 7, 0, 0, 0]), Buffer.alloc(8)])), 'reset: game 7: there are 2 games (0–1)'],
+      ...[-1, 1.5, 2 ** 32 + 5, Infinity].map((seed): [Buffer, string] => {
+        const f64 = Buffer.alloc(8);
+        f64.writeDoubleLE(seed);
+        return [request(OP_RESET, Buffer.concat([Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]), f64])), `reset: game 0: seed ${seed} is not an integer from 0 to 4294967295`];
+      }),
       [request(OP_STEP, Buffer.alloc(0)), 'step: 0 actions given, 4 expected (games × external seats)'],
       [request(OP_STEP, Buffer.alloc(7)), 'step: 7 bytes after the op byte are not whole i32 actions'],
       [request(OP_RECORD, Buffer.alloc(0)), 'record: 0 bytes after the op byte; expected 5 (u32 game, u8 which)'],

@@ -72,7 +72,7 @@ test('every file of lua/ is the body of exactly one store script, and every file
 test("the flag line stays the first line of the text sent, and sets each script's out-of-memory policy", () => {
   const policy = Object.fromEntries(storeScripts().map((s) => [s.name, s.oom]));
   expect(policy).toEqual({
-    'record-result': 'deny-oom', 'record-batch': 'deny-oom', 'record-failure': 'deny-oom', 'claim-games': 'deny-oom', 'retry-failed': 'deny-oom',
+    'record-result': 'deny-oom', 'record-batch': 'deny-oom', 'record-failure': 'deny-oom', 'claim-games': 'deny-oom', 'retry-failed': 'deny-oom', 'save-play': 'deny-oom',
     unclaim: 'allow-oom', 'hand-back': 'allow-oom', 'set-status': 'allow-oom',
     'hold-lock': 'legacy', 'release-lock': 'legacy',
   });

@@ -228,6 +228,10 @@ export class EnvServer {
       if (listed.has(game)) throw new RequestError(`reset: game ${game} is listed twice`);
       listed.add(game);
     }
+    // A seed is the deal: one the engine would take modulo 2³² (−1, 1.5, 2³² + 5) is refused, not silently another deal.
+    for (const { game, seed } of list) {
+      if (!Number.isNaN(seed) && !(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) throw new RequestError(`reset: game ${game}: seed ${seed} is not an integer from 0 to 4294967295`);
+    }
     for (const { game: g, seed } of list) {
       const old = this.games[g];
       const fresh = old.log.moves.length === 0;
