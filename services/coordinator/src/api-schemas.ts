@@ -233,11 +233,12 @@ export const PaperComparisonSchema = z.object({
   title: z.string(),
   preset: z.string(),
   rule: z
-    .object({ margin: z.number(), alpha: z.number(), tolerance: z.number() })
-    .describe("The verdict rule's numbers: the equivalence margin (a fraction), Holm's family-wise α, the slack on every edge."),
+    .object({ margin: z.number(), alpha: z.number(), tolerance: z.number(), minGames: z.number().int() })
+    .describe("The verdict rule's numbers: the equivalence margin (a fraction), Holm's family-wise α, the slack on every edge, and the games a row needs for a verdict."),
   agrees: z.number().int(),
   inconclusive: z.number().int(),
   differs: z.number().int(),
+  tooFew: z.number().int().describe('Rows played with fewer games than rule.minGames: no verdict.'),
   notRun: z.number().int(),
   rows: z.array(
     z.object({
@@ -248,10 +249,10 @@ export const PaperComparisonSchema = z.object({
       difference: z
         .object({ estimate: z.number(), se: z.number(), low: z.number(), high: z.number(), z: z.number(), p: z.number(), pHolm: z.number() })
         .nullable()
-        .describe("ours − paper as fractions, se from both samples' errors, its 95 % interval, the z-test's two-sided p and p Holm-adjusted over the table's played rows (null when not run)."),
+        .describe("ours − paper as fractions, se from both samples' errors (ours Agresti–Coull's), its 95 % interval, the z-test's two-sided p and p Holm-adjusted over the table's rows with a verdict (null when not run or too few games)."),
       verdict: z
-        .enum(['agrees', 'inconclusive', 'differs', 'not run'])
-        .describe('agrees: the 95 % interval of ours − paper lies within ± 5 points; differs: its z-test is significant at 0.05 after Holm over the table; inconclusive: neither.'),
+        .enum(['agrees', 'inconclusive', 'differs', 'too few games', 'not run'])
+        .describe('agrees: the 95 % interval of ours − paper lies within ± 5 points; differs: its z-test is significant at 0.05 after Holm over the table; inconclusive: neither; too few games: fewer of our games than rule.minGames, no verdict.'),
       direction: z.enum(['above', 'below']).nullable().describe('A row that differs: ours above or below the paper.'),
       reason: z.string().nullable().describe('Why a row differs (published-reasons.json), null otherwise or when none is given.'),
       at: z.object({ key: z.string(), value: z.union([z.string(), z.number()]) }).nullable().describe('The swept value the row is at (the parameter chart draws it there).'),

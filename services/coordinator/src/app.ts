@@ -104,7 +104,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));
   app.use(ratingsRoutes(store, o.statistics));
-  app.use(summaryRoutes(store));
+  app.use(summaryRoutes(store, o.statistics));
   o.mount?.(app);
   // Every unknown path, not only /api's: express's own 404 page would replace the security headers.
   app.use(noSuchRoute);

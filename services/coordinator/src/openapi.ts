@@ -146,6 +146,13 @@ function makeOpenApiDocument(): object {
           responses: { 200: { description: 'The table', content: { 'text/csv': {}, 'application/json': {} } }, 400: error('Unknown format'), 404: error('No such sweep') },
         },
       },
+      '/api/sweeps/{id}/paper': {
+        get: {
+          summary: "For a sweep that names a published table (spec.paper): a row per paper row — the paper's win rate and half-width, ours with its Wilson 95 % interval, ours − paper with its interval and Holm's p, the verdict (agrees, inconclusive, differs; `too few games` under min_games of ours; `not run`) — CSV, or JSON records",
+          parameters: [idParam, { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv'] } }],
+          responses: { 200: { description: 'The table', content: { 'text/csv': {}, 'application/json': {} } }, 400: error('Unknown format'), 404: error('No such sweep, or it names no published table') },
+        },
+      },
       '/api/sweeps/{id}/ratings': {
         get: {
           summary: "The sweep's agent configurations against each other: head-to-head matrix (more VP at the same table, ties half, Wilson intervals) and Bradley–Terry ratings on the Elo scale with 95 % intervals",

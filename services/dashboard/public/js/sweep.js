@@ -17,6 +17,7 @@ let detail;
 $('#export-csv').href = `/api/sweeps/${id}/export?format=csv`;
 $('#export-jsonl').href = `/api/sweeps/${id}/export?format=jsonl`;
 $('#summary-csv').href = `/api/sweeps/${id}/summary?format=csv`;
+$('#paper-csv').href = `/api/sweeps/${id}/paper?format=csv`;
 $('#summary-json').href = `/api/sweeps/${id}/summary?format=json`;
 $('#compare-link').href = `/compare?ids=${encodeURIComponent(id)}`;
 
@@ -85,7 +86,7 @@ function renderHeadline(d, colour) {
 
 /** A row's verdict with ours − paper; a row that differs says which way, and carries REPRODUCTION.md's reason for it on hover. */
 function verdictCell(r, rule) {
-  if (!r.difference) return el('td', { class: 'muted' }, r.verdict);
+  if (!r.difference) return el('td', { class: 'muted' }, r.verdict === 'too few games' ? `too few games: ${r.ours.games} of the ${rule.minGames} a verdict needs` : r.verdict);
   const d = r.difference;
   const interval = `${signed(100 * d.estimate)} (${signed(100 * d.low)} to ${signed(100 * d.high)}) points, p ${d.pHolm < 0.001 ? '< 0.001' : `= ${d.pHolm.toFixed(Math.abs(d.pHolm - rule.alpha) < 0.0005 ? 5 : 3)}`} (Holm)`;
   const title = r.verdict === 'differs' && r.reason ? `The reason REPRODUCTION.md gives for this row: ${r.reason}` : '';
@@ -99,7 +100,8 @@ function renderPaper(paper) {
   $('#paper-box').hidden = !paper;
   if (!paper) return;
   const played = paper.agrees + paper.inconclusive + paper.differs;
-  $('#paper-verdict').textContent = `${paper.title}: of ${played} row${played === 1 ? '' : 's'} played, ${paper.agrees} agree with the paper (within ± ${pct(paper.rule.margin)} points), ${paper.inconclusive} inconclusive, ${paper.differs} differ${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
+  const tooFew = paper.tooFew ? `; ${paper.tooFew} with fewer than ${paper.rule.minGames} games, too few for a verdict` : '';
+  $('#paper-verdict').textContent = `${paper.title}: of ${played} row${played === 1 ? '' : 's'} with a verdict, ${paper.agrees} agree with the paper (within ± ${pct(paper.rule.margin)} points), ${paper.inconclusive} inconclusive, ${paper.differs} differ${tooFew}${paper.notRun ? `; ${paper.notRun} not in these games` : ''}.`;
   const rows = paper.rows.map((r) => [
     r.label,
     `${pct(r.paper.winRate)} ± ${pct(r.paper.halfWidth)}`,

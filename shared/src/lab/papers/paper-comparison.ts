@@ -3,15 +3,18 @@
  * and the sweep page alike, fixed before the confirmation run (issue 42) so that no verdict is
  * chosen after seeing the result.
  *
- * For each row, d = ours − paper, with the standard error of the difference from both samples
- * (ours: the binomial √(p(1−p)/n); the paper's: its printed 95 % half-width / 1.96) and its 95 %
- * interval d ± 1.96·se:
+ * For each row with at least MIN_VERDICT_GAMES of our games, d = ours − paper, with the standard
+ * error of the difference from both samples (ours: Agresti–Coull's, √(p̃(1−p̃)/ñ) with
+ * p̃ = (wins + z²/2)/ñ and ñ = games + z², which is not 0 at 0 % or 100 % as the plain binomial
+ * √(p(1−p)/n) is; the paper's: its printed 95 % half-width / 1.96) and its 95 % interval
+ * d ± 1.96·se:
  * - *agrees* when the interval lies inside ± EQUIVALENCE_MARGIN: a TOST equivalence test (two
  *   one-sided tests, each at 2.5 %), so agreement is shown, not merely "not disproved";
  * - *differs* when the two-sided z-test of d is significant at VERDICT_ALPHA after Holm's
  *   correction over the table's win-rate rows that were played;
  * - *inconclusive* otherwise: our games cannot tell, and a larger sample may.
- * Agreement is tested first: a difference shown to be smaller than the margin is agreement even
+ * A row with fewer games has no verdict: *too few games* (two games of 0 % or 100 % once made six
+ * of twelve rows "differ"). Agreement is tested first: a difference shown to be smaller than the margin is agreement even
  * where it is also shown not to be zero (both can hold only when se < margin / (2·1.96), 1.3
  * points, rare at the papers' sizes). Only win rates are tested: the mean VP of a row comes from
  * the same games, so it is shown beside them but is not a second piece of evidence.
@@ -19,6 +22,7 @@
 import { Z95, normalHalfWidth, wilson, type Interval } from '../stats/stats.js';
 import { holmAdjust, twoSidedP } from '../stats/significance.js';
 import type { PublishedRow, PublishedTable } from './published.js';
+import type { SummaryTable } from '../results/summary-table.js';
 
 /** The equivalence margin of *agrees*: 5 percentage points, as a fraction. */
 export const EQUIVALENCE_MARGIN = 0.05;
@@ -31,6 +35,13 @@ export const VERDICT_ALPHA = 0.05;
  */
 export const EDGE_TOLERANCE = 1e-9;
 
+/**
+ * Our games a row needs before it gets a verdict: at 100 games the interval of d is about ±10
+ * points, so neither *agrees* (±5) nor *differs* for less than a gap of about 10 points can come
+ * out; below it, a verdict would rest on a handful of games (a preset shrunk with --deals 2).
+ */
+export const MIN_VERDICT_GAMES = 100;
+
 /** Our games of one row's agent. */
 export interface OurRow {
   games: number;
@@ -39,7 +50,7 @@ export interface OurRow {
   vp: number;
 }
 
-export type RowVerdict = 'agrees' | 'inconclusive' | 'differs' | 'not run';
+export type RowVerdict = 'agrees' | 'inconclusive' | 'differs' | 'too few games' | 'not run';
 
 /** ours − paper, as fractions, with what the verdict was decided on. */
 export interface Difference {
@@ -77,11 +88,12 @@ export interface PaperComparison {
   title: string;
   preset: string;
   /** The rule's numbers, so that a reader of the comparison (the sweep page) states them as applied. */
-  rule: { margin: number; alpha: number; tolerance: number };
+  rule: { margin: number; alpha: number; tolerance: number; minGames: number };
   rows: RowComparison[];
   agrees: number;
   inconclusive: number;
   differs: number;
+  tooFew: number;
   notRun: number;
 }
 
@@ -93,14 +105,14 @@ function measureRow(row: PublishedRow, ours: OurRow | undefined) {
   const paper = { winRate: p / 100, halfWidth: hw / 100, low: Math.max(0, (p - hw) / 100), high: Math.min(1, (p + hw) / 100), vp: finiteOrNull(row.vp) };
   if (!ours || ours.games === 0) return { paper, ours: null, difference: null };
   const rate = ours.wins / ours.games;
+  const mine = { games: ours.games, wins: ours.wins, winRate: rate, halfWidth: normalHalfWidth(ours.wins, ours.games), wilson: wilson(ours.wins, ours.games), vp: finiteOrNull(ours.vp) };
+  if (ours.games < MIN_VERDICT_GAMES) return { paper, ours: mine, difference: null };
   const estimate = rate - paper.winRate;
-  const se = Math.sqrt((rate * (1 - rate)) / ours.games + (paper.halfWidth / Z95) ** 2);
+  const n = ours.games + Z95 ** 2;
+  const adjusted = (ours.wins + Z95 ** 2 / 2) / n;
+  const se = Math.sqrt((adjusted * (1 - adjusted)) / n + (paper.halfWidth / Z95) ** 2);
   const z = estimate / se;
-  return {
-    paper,
-    ours: { games: ours.games, wins: ours.wins, winRate: rate, halfWidth: normalHalfWidth(ours.wins, ours.games), wilson: wilson(ours.wins, ours.games), vp: finiteOrNull(ours.vp) },
-    difference: { estimate, se, low: estimate - Z95 * se, high: estimate + Z95 * se, z, p: twoSidedP(z), pHolm: NaN },
-  };
+  return { paper, ours: mine, difference: { estimate, se, low: estimate - Z95 * se, high: estimate + Z95 * se, z, p: twoSidedP(z), pHolm: NaN } };
 }
 
 /** The verdict of a played row from its difference (pHolm filled in). */
@@ -113,14 +125,14 @@ export function verdictOf(d: Difference): Exclude<RowVerdict, 'not run'> {
 /** Every row of a table against ours (`ours` finds a row's games, or undefined when they are not played). */
 export function comparePaper(table: PublishedTable, ours: (row: PublishedRow) => OurRow | undefined): PaperComparison {
   const measured = table.rows.map((row) => measureRow(row, ours(row)));
-  // The Holm family: the table's rows that were played (a row not played tests nothing).
+  // The Holm family: the table's rows with a verdict (a row not played, or with too few games, tests nothing).
   const played = measured.filter((m) => m.difference);
   holmAdjust(played.map((m) => m.difference!.p)).forEach((p, i) => (played[i].difference!.pHolm = p));
   const rows = table.rows.map((row, i): RowComparison => {
     const { paper, ours, difference } = measured[i];
     const swept = Object.entries(row.swept ?? {});
     const at = swept.length === 1 ? { key: swept[0][0], value: swept[0][1] } : null;
-    const verdict = difference ? verdictOf(difference) : 'not run';
+    const verdict = difference ? verdictOf(difference) : ours ? 'too few games' : 'not run';
     const differs = verdict === 'differs';
     return {
       label: row.label,
@@ -135,7 +147,37 @@ export function comparePaper(table: PublishedTable, ours: (row: PublishedRow) =>
     };
   });
   const count = (v: RowVerdict) => rows.filter((r) => r.verdict === v).length;
-  return { id: table.id, title: table.title, preset: table.preset, rule: { margin: EQUIVALENCE_MARGIN, alpha: VERDICT_ALPHA, tolerance: EDGE_TOLERANCE }, rows, agrees: count('agrees'), inconclusive: count('inconclusive'), differs: count('differs'), notRun: count('not run') };
+  return { id: table.id, title: table.title, preset: table.preset, rule: { margin: EQUIVALENCE_MARGIN, alpha: VERDICT_ALPHA, tolerance: EDGE_TOLERANCE, minGames: MIN_VERDICT_GAMES }, rows, agrees: count('agrees'), inconclusive: count('inconclusive'), differs: count('differs'), tooFew: count('too few games'), notRun: count('not run') };
+}
+
+/**
+ * The comparison as a flat table for the CSV (one row per paper row, as fractions): the paper's
+ * rate and half-width, ours with its Wilson interval, ours − paper with its interval and Holm's p,
+ * and the verdict ('too few games' and 'not run' with the numbers they have).
+ */
+export function paperTable(sweepId: string, c: PaperComparison): SummaryTable {
+  const columns = ['sweep', 'table', 'row', 'seat', 'paper_win_rate', 'paper_half_width', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'difference', 'difference_low', 'difference_high', 'p_holm', 'verdict', 'direction', 'min_games'];
+  const rows = c.rows.map((r) => ({
+    sweep: sweepId,
+    table: c.id,
+    row: r.label,
+    seat: r.seat,
+    paper_win_rate: r.paper.winRate,
+    paper_half_width: r.paper.halfWidth,
+    games: r.ours?.games ?? 0,
+    wins: r.ours?.wins ?? 0,
+    win_rate: r.ours?.winRate ?? null,
+    ci_low: r.ours?.wilson.low ?? null,
+    ci_high: r.ours?.wilson.high ?? null,
+    difference: r.difference?.estimate ?? null,
+    difference_low: r.difference?.low ?? null,
+    difference_high: r.difference?.high ?? null,
+    p_holm: r.difference?.pHolm ?? null,
+    verdict: r.verdict,
+    direction: r.direction,
+    min_games: c.rule.minGames,
+  }));
+  return { columns, rows };
 }
 
 /** What a row needs of a cell: its agents, swept values and per-seat (role) results. */
