@@ -5,6 +5,7 @@
 // in: every figure is read from those files. Run: node learning/report.mjs > LEARNING.md
 // (which also writes the charts).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { TARGET_ALPHA, judgeTarget } from '../shared/dist/src/index.js';
 
 const root = new URL('./', import.meta.url);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -44,9 +45,11 @@ export function ratingChart(gens) {
 }
 
 /**
- * Issue 45's targets, each read from the target evaluations whose sweep name ends in its suffix:
- * the figure is the first seat's agent's (scores more VP than the second seat's agent, or wins),
- * met when it reaches the threshold.
+ * Issue 45's targets, each read from the target evaluations whose sweep name ends in its suffix
+ * (every such evaluation is a try at it): the figure is the first seat's agent's — scores more VP
+ * than the second seat's agent, or wins. A target is met only where a try's lower bound clears the
+ * threshold, each try held to a one-sided test at 5 % over the number of tries (judgeTarget,
+ * lab/stats/target-claims.ts); the rate is a mean over deals where the games were kept by deal.
  */
 const TARGETS = [
   { suffix: 'time-matched-vs-mcts-strong-100', what: 'at equal time per move, scores more VP than `mcts-strong(it=100)`', threshold: 0.6, figure: 'more' },
@@ -54,24 +57,41 @@ const TARGETS = [
   { suffix: 'policy-alone-vs-2-rulebased', what: 'the network alone wins against two `rulebased`', threshold: 0.5, figure: 'wins' },
 ];
 
+/** A stored evaluation as a try at a target: per-deal scores where kept, else its games as independent. */
+function asTry(t, figure) {
+  const [a] = t.agents;
+  const perDeal = t.dealScores?.[figure];
+  if (perDeal?.length) return { name: t.name, dealScores: perDeal, games: t.dealScores.games };
+  const successes = figure === 'more' ? t.headToHead.rows[0][1].score * t.headToHead.rows[0][1].games : a.wins;
+  const games = figure === 'more' ? t.headToHead.rows[0][1].games : a.seatGames;
+  return { name: t.name, successes, games };
+}
+
 function targetSummary(sweeps) {
   const lines = [
     '### Targets',
     '',
-    'Each target evaluation below, against its threshold (met: the rate reaches it). Time per move is the first agent\'s wall time per decision over its opponent\'s, as the lab measured both in the same games.',
+    `A target is **met** only where a try's lower bound clears its threshold, every try counted: with k tries at a target, each is held to a one-sided test at ${pct(TARGET_ALPHA)} / k (Bonferroni). The rate is the mean over deals of the first agent's score with an interval from the spread between deals where the games were kept by deal (“by deal”), else a proportion over games taken as independent (Wilson; the tries stored before issue 59). Time per move is the first agent's wall time per decision over its opponent's, as the lab measured both in the same games; the tries named \`equal-time-budget\` gave both agents the same \`time=\` budget per decision (learning/strong/equal-time/plan.json).`,
     '',
-    '| target | threshold | evaluation | games | rate (95 % interval) | time per move, ratio | met |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| target | threshold | try | evaluation | games | rate (95 % interval) | lower bound (one-sided, Bonferroni) | time per move, ratio | processor | settings chosen on | met |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
+  const verdicts = [];
   for (const target of TARGETS) {
-    for (const t of sweeps.filter((x) => x.name.endsWith(target.suffix))) {
+    const tries = sweeps.filter((x) => x.name.endsWith(target.suffix));
+    if (!tries.length) continue;
+    const judged = judgeTarget(tries.map((t) => asTry(t, target.figure)), target.threshold);
+    tries.forEach((t, k) => {
       const [a, b] = t.agents;
-      const rate = target.figure === 'more' ? t.headToHead.rows[0][1] : { score: a.winRate, interval: a.wilson };
+      const j = judged.tries[k];
       const ratio = target.figure === 'more' ? (a.decisionMs / b.decisionMs).toFixed(2) : '–';
-      lines.push(`| ${target.what} | ${pct(target.threshold)} | \`${a.agent}\` (${t.name}) | ${t.games} | ${pct(rate.score)} (${pct(rate.interval.low)}–${pct(rate.interval.high)}) | ${ratio} | ${rate.score >= target.threshold ? 'yes' : 'no'} |`);
-    }
+      const how = j.deals ? `by deal, ${j.deals} deals` : 'games as independent';
+      const cpus = [...new Set((t.workers ?? []).map((w) => w.cpu).filter(Boolean))].join(', ') || 'not recorded';
+      lines.push(`| ${k === 0 ? target.what : ''} | ${k === 0 ? pct(target.threshold) : ''} | ${k + 1} of ${tries.length} | \`${a.agent}\` (${t.name}) | ${t.games} | ${pct(j.rate)} (${pct(j.low)}–${pct(j.high)}, ${how}) | ${pct(j.bonferroniLow)} | ${ratio} | ${cpus} | ${t.screens ?? 'not recorded'} | ${j.met ? 'yes' : 'no'} |`);
+    });
+    verdicts.push(`- ${target.what}, ≥ ${pct(target.threshold)}: **${judged.met ? 'met' : 'not met'}** (${tries.length} tr${tries.length === 1 ? 'y' : 'ies'}, each at ${pct(judged.alphaPerTry)} one-sided).`);
   }
-  return lines;
+  return [...lines, '', ...verdicts];
 }
 
 /** The run's target evaluations (targets.json, from targets.mjs): fixed sizes, no stopping rule. */

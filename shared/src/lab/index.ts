@@ -9,6 +9,7 @@
  */
 export * from './stats/stats.js';
 export * from './stats/significance.js';
+export * from './stats/target-claims.js';
 export * from './stats/fit-statistics.js';
 export * from './stats/sprt.js';
 export * from './stats/ratings.js';

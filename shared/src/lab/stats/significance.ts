@@ -38,6 +38,19 @@ export function normalUpperTail(x: number): number {
   return x >= 0 ? erfcPositive(x / SQRT2) / 2 : 1 - erfcPositive(-x / SQRT2) / 2;
 }
 
+/** The x with P(Z > x) = p (0 < p < 1), by bisection on normalUpperTail: to 1e-12, slow but exact enough for a report. */
+export function normalUpperQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`normalUpperQuantile: p must be in (0, 1), got ${p}`);
+  let lo = -40;
+  let hi = 40;
+  while (hi - lo > 1e-12) {
+    const mid = (lo + hi) / 2;
+    if (normalUpperTail(mid) > p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 /** The two-sided p-value of a z statistic: P(|Z| ≥ |z|). */
 export function twoSidedP(z: number): number {
   return Math.min(1, 2 * normalUpperTail(Math.abs(z)));
