@@ -11,27 +11,17 @@
  * Asked for them (AgentOptions.searchStatistics), a decision also carries its root statistics
  * (statistics.ts), gathered after the choice without a draw from the agent's RNG.
  */
-import {
-  MAX_PLAYERS,
-  PHASE_TURN,
-  Rng,
-  clone,
-  copyState,
-  legalMoves,
-  scoreSeat,
-  seatActs,
-  step,
-  type GameState,
-} from '../../engine/index.js';
+import { MAX_PLAYERS, PHASE_TURN, Rng, clone, copyState, legalMoves, seatActs, step, type GameState } from '../../engine/index.js';
 import { NO_MODEL, type MctsParams } from '../params.js';
 import { ModelError } from '../model-files.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
+import { leafEvaluator, type LeafEvaluator } from './evaluation.js';
 import { Playouts } from './policies.js';
-import { fillRewards } from './reward.js';
+import { childSelection, type ChildSelection } from './selection.js';
 import { searchStatistics } from './statistics.js';
-import { NetworkGuide, keyPriors } from './network-guide.js';
-import { Node, rankRootMoves, selectByPrior, selectChild, type RootMove } from './tree.js';
+import { NetworkGuide } from './network-guide.js';
+import { Node, rankRootMoves, type RootMove } from './tree.js';
 
 
 export class MctsAgent implements Agent {
@@ -48,13 +38,11 @@ export class MctsAgent implements Agent {
   private readonly rootKeys: number[] = [];
   private readonly scores = new Float64Array(MAX_PLAYERS);
   private readonly rewards = new Float64Array(MAX_PLAYERS);
-  /** eval=mix: the network's predicted scores and rewards, beside the playout's. */
-  private readonly netScores = new Float64Array(MAX_PLAYERS);
-  private readonly netRewards = new Float64Array(MAX_PLAYERS);
-  /** prior=net: the priors of a node's keys (scratch). */
-  private readonly priors = new Float64Array(1024);
   /** The network of eval and prior (model=…), if they read one. */
   private readonly guide: NetworkGuide | undefined;
+  /** How a leaf is scored (eval) and how the tree chooses (prior). */
+  private readonly evaluator: LeafEvaluator;
+  private readonly selection: ChildSelection;
   private readonly path: Node[] = [];
   private readonly playouts: Playouts;
   private readonly keys: MoveKeys;
@@ -82,6 +70,8 @@ export class MctsAgent implements Agent {
     if ((params.prior !== 'ucb' || params.eval !== 'playout') && !this.guide) {
       throw new ModelError(`eval=${params.eval}, prior=${params.prior} read a network: give one (model=NAME.onnx)`);
     }
+    this.evaluator = leafEvaluator(params, this.playouts, this.guide);
+    this.selection = childSelection(params, this.keys, this.guide);
   }
 
   decide(ctx: DecisionContext): Decision {
@@ -192,14 +182,7 @@ export class MctsAgent implements Agent {
         const atRoot = pathLen === 1 && world.phase === PHASE_TURN;
         const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
         const available = atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys);
-        let next: Node;
-        if (p.prior === 'net' || (p.prior === 'root' && pathLen === 1)) {
-          node.logits ??= this.guide!.logits(world, q);
-          keyPriors(node.logits, available, legal, keys, this.priors);
-          next = selectByPrior(node, q, available, this.priors, c, rng);
-        } else {
-          next = selectChild(p, node, q, available, c, rng);
-        }
+        const next = this.selection.select(node, pathLen - 1, world, q, available, legal, c, rng);
         if (next.visits === 0) expanded = true;
         node = next;
         path[pathLen++] = node;
@@ -211,33 +194,7 @@ export class MctsAgent implements Agent {
     }
     const scores = this.scores;
     const rewards = this.rewards;
-    // eval=net and eval=mix: the network scores the new node's world, from the agent's place.
-    const byNetwork = p.eval !== 'playout' && !world.isOver();
-    if (byNetwork) {
-      this.guide!.predictScores(world, me, this.netScores);
-      fillRewards(p.reward, this.netScores, n, this.netRewards);
-    }
-    if (byNetwork && p.eval === 'net') {
-      scores.set(this.netScores);
-      rewards.set(this.netRewards);
-    } else {
-      // Playout.
-      while (!world.isOver() && turns < p.depth) {
-        for (let q = 0; q < n; q++) if (seatActs(world, q)) moves[q] = playouts.move(world, q, playouts.policyOf(q, me), rng);
-        if (world.phase === PHASE_TURN) turns++;
-        step(world, moves);
-      }
-      // A simulation cut off at the depth scores the seats' VP so far, as if the game ended there.
-      for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
-      fillRewards(p.reward, scores, n, rewards);
-      if (byNetwork) {
-        // eval=mix: the mean of the two evaluations.
-        for (let q = 0; q < n; q++) {
-          scores[q] = (scores[q] + this.netScores[q]) / 2;
-          rewards[q] = (rewards[q] + this.netRewards[q]) / 2;
-        }
-      }
-    }
+    this.evaluator.evaluate(world, me, turns, rng, scores, rewards);
     mast?.update(rewards);
     for (let i = 0; i < pathLen; i++) {
       const visited = path[i];

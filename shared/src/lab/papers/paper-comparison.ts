@@ -22,7 +22,6 @@
 import { Z95, normalHalfWidth, wilson, type Interval } from '../stats/stats.js';
 import { holmAdjust, twoSidedP } from '../stats/significance.js';
 import type { PublishedRow, PublishedTable } from './published.js';
-import type { SummaryTable } from '../results/summary-table.js';
 
 /** The equivalence margin of *agrees*: 5 percentage points, as a fraction. */
 export const EQUIVALENCE_MARGIN = 0.05;
@@ -148,36 +147,6 @@ export function comparePaper(table: PublishedTable, ours: (row: PublishedRow) =>
   });
   const count = (v: RowVerdict) => rows.filter((r) => r.verdict === v).length;
   return { id: table.id, title: table.title, preset: table.preset, rule: { margin: EQUIVALENCE_MARGIN, alpha: VERDICT_ALPHA, tolerance: EDGE_TOLERANCE, minGames: MIN_VERDICT_GAMES }, rows, agrees: count('agrees'), inconclusive: count('inconclusive'), differs: count('differs'), tooFew: count('too few games'), notRun: count('not run') };
-}
-
-/**
- * The comparison as a flat table for the CSV (one row per paper row, as fractions): the paper's
- * rate and half-width, ours with its Wilson interval, ours − paper with its interval and Holm's p,
- * and the verdict ('too few games' and 'not run' with the numbers they have).
- */
-export function paperTable(sweepId: string, c: PaperComparison): SummaryTable {
-  const columns = ['sweep', 'table', 'row', 'seat', 'paper_win_rate', 'paper_half_width', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'difference', 'difference_low', 'difference_high', 'p_holm', 'verdict', 'direction', 'min_games'];
-  const rows = c.rows.map((r) => ({
-    sweep: sweepId,
-    table: c.id,
-    row: r.label,
-    seat: r.seat,
-    paper_win_rate: r.paper.winRate,
-    paper_half_width: r.paper.halfWidth,
-    games: r.ours?.games ?? 0,
-    wins: r.ours?.wins ?? 0,
-    win_rate: r.ours?.winRate ?? null,
-    ci_low: r.ours?.wilson.low ?? null,
-    ci_high: r.ours?.wilson.high ?? null,
-    difference: r.difference?.estimate ?? null,
-    difference_low: r.difference?.low ?? null,
-    difference_high: r.difference?.high ?? null,
-    p_holm: r.difference?.pHolm ?? null,
-    verdict: r.verdict,
-    direction: r.direction,
-    min_games: c.rule.minGames,
-  }));
-  return { columns, rows };
 }
 
 /** What a row needs of a cell: its agents, swept values and per-seat (role) results. */

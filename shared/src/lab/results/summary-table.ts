@@ -3,6 +3,7 @@
  * parameters as columns, then games, wins, the win rate with its Wilson 95 % interval, and the
  * mean and sd of VP with the mean's 95 % interval.
  */
+import type { PaperComparison } from '../papers/paper-comparison.js';
 import type { CellAggregate } from './summaries.js';
 
 export type SummaryValue = string | number | null;
@@ -52,6 +53,36 @@ export function summaryTable(sweepId: string, cells: readonly CellAggregate[]): 
     }),
   );
   return { columns: ['sweep', 'cell', ...swept, ...SUMMARY_COLUMNS], rows };
+}
+
+/**
+ * The comparison as a flat table for the CSV (one row per paper row, as fractions): the paper's
+ * rate and half-width, ours with its Wilson interval, ours − paper with its interval and Holm's p,
+ * and the verdict ('too few games' and 'not run' with the numbers they have).
+ */
+export function paperTable(sweepId: string, c: PaperComparison): SummaryTable {
+  const columns = ['sweep', 'table', 'row', 'seat', 'paper_win_rate', 'paper_half_width', 'games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'difference', 'difference_low', 'difference_high', 'p_holm', 'verdict', 'direction', 'min_games'];
+  const rows = c.rows.map((r) => ({
+    sweep: sweepId,
+    table: c.id,
+    row: r.label,
+    seat: r.seat,
+    paper_win_rate: r.paper.winRate,
+    paper_half_width: r.paper.halfWidth,
+    games: r.ours?.games ?? 0,
+    wins: r.ours?.wins ?? 0,
+    win_rate: r.ours?.winRate ?? null,
+    ci_low: r.ours?.wilson.low ?? null,
+    ci_high: r.ours?.wilson.high ?? null,
+    difference: r.difference?.estimate ?? null,
+    difference_low: r.difference?.low ?? null,
+    difference_high: r.difference?.high ?? null,
+    p_holm: r.difference?.pHolm ?? null,
+    verdict: r.verdict,
+    direction: r.direction,
+    min_games: c.rule.minGames,
+  }));
+  return { columns, rows };
 }
 
 function csvCell(value: SummaryValue): string {
