@@ -44,7 +44,13 @@ describe('wonderlab env', () => {
   it('opens, resets and steps a vector of games to their ends, then hands out records that replay', () => {
     const { server, reply } = open({ games: 3, players: 4, seats: [null, 'rulebased', null, 'random'], seed: 10 });
     expect(reply[0]).toBe(0);
-    expect(JSON.parse(reply.subarray(1).toString())).toMatchObject({ external: [0, 2], observationSize: observationSize(4), actionCount: ACTION_COUNT });
+    const opened = JSON.parse(reply.subarray(1).toString());
+    expect(opened).toMatchObject({ external: [0, 2], observationSize: observationSize(4), actionCount: ACTION_COUNT });
+    // Every action's name, so that a client's messages name cards (a name two Ages share, its Age).
+    expect(opened.actionNames.length).toBe(ACTION_COUNT);
+    expect(opened.actionNames.slice(0, 3)).toEqual(['build Lumber Yard', 'stage Lumber Yard', 'discard Lumber Yard']);
+    expect(opened.actionNames.filter((n: string) => n.endsWith(' Loom (Age I)') || n.endsWith(' Loom (Age II)')).length).toBe(10);
+    expect(new Set(opened.actionNames).size).toBe(ACTION_COUNT);
     const resetBody = Buffer.alloc(4 + 12 * 3);
     resetBody.writeUInt32LE(3, 0);
     for (let g = 0; g < 3; g++) {
@@ -84,7 +90,11 @@ describe('wonderlab env', () => {
     for (let e = 0; e < 3; e++) actions.writeInt32LE(e === 0 ? illegal : first.mask.subarray(e * ACTION_COUNT).indexOf(1), 4 * e);
     const refused = handle(server, request(OP_STEP, actions), () => {});
     expect(refused[0]).toBe(1);
-    expect(refused.subarray(1).toString()).toMatch(new RegExp(`^step: game 0, seat 0: action ${illegal} \\(\\w+ [A-Za-z ]+\\) is not legal; legal: \\w+`));
+    // Each action numbered and named: the illegal one, then every legal one.
+    const name = String.raw`\w+ [A-Za-z ]+(?: \(Age I+\))?`;
+    expect(refused.subarray(1).toString()).toMatch(new RegExp(`^step: game 0, seat 0: action ${illegal} \\(${name}\\) is not legal; legal: \\d+ \\(${name}\\)(, \\d+ \\(${name}\\))*$`));
+    actions.writeInt32LE(ACTION_COUNT + 5, 0);
+    expect(handle(server, request(OP_STEP, actions), () => {}).subarray(1).toString()).toMatch(new RegExp(`^step: game 0, seat 0: action ${ACTION_COUNT + 5} \\(outside 0\\.\\.${ACTION_COUNT - 1}\\) is not legal; legal: \\d+ `));
     const again = block(handle(server, request(OP_RESET, Buffer.from([0, 0, 0, 0])), () => {}));
     expect(again.obs.equals(first.obs)).toBe(true);
   });

@@ -138,6 +138,7 @@ export class EnvServer {
       observationSize: this.observationSize,
       actionCount: ACTION_COUNT,
       cards: CARDS.map((c) => c.name),
+      actionNames: ACTION_NAMES,
     };
   }
 
@@ -210,8 +211,9 @@ export class EnvServer {
         if (!acts && a >= 0) throw new RequestError(`step: game ${g}, seat ${seat}: action ${a} given, but the seat does not act now`);
         if (acts && (a >= ACTION_COUNT || masks[at + a] !== 1)) {
           const legal: string[] = [];
-          for (let i = 0; i < ACTION_COUNT; i++) if (masks[at + i] === 1) legal.push(describeAction(i));
-          throw new RequestError(`step: game ${g}, seat ${seat}: action ${a} (${describeAction(a)}) is not legal; legal: ${legal.join(', ')}`);
+          for (let i = 0; i < ACTION_COUNT; i++) if (masks[at + i] === 1) legal.push(`${i} (${ACTION_NAMES[i]})`);
+          const named = a < ACTION_COUNT ? ACTION_NAMES[a] : `outside 0..${ACTION_COUNT - 1}`;
+          throw new RequestError(`step: game ${g}, seat ${seat}: action ${a} (${named}) is not legal; legal: ${legal.join(', ')}`);
         }
       });
     });
@@ -350,11 +352,19 @@ export class EnvServer {
   }
 }
 
-function describeAction(a: number): string {
-  if (!(a >= 0 && a < ACTION_COUNT)) return 'out of range';
+/** Card names that two Ages share (Loom, Glassworks, Press): their actions carry the Age. */
+const SHARED_NAMES = new Set(CARDS.filter((c) => CARDS.some((o) => o !== c && o.name === c.name)).map((c) => c.name));
+const AGE = ['', 'I', 'II', 'III'];
+
+/**
+ * Each action index's name, "build Lumber Yard" or "discard Loom (Age II)": sent in the OPEN reply
+ * so that clients name actions in their messages without a copy of the catalogue or the encoding.
+ */
+const ACTION_NAMES: readonly string[] = Array.from({ length: ACTION_COUNT }, (_, a) => {
   const { card, kind } = actionParts(a);
-  return `${kind} ${CARDS[card].name}`;
-}
+  const c = CARDS[card];
+  return `${kind} ${c.name}${SHARED_NAMES.has(c.name) ? ` (Age ${AGE[c.age]})` : ''}`;
+});
 
 function errorReply(message: string): Buffer {
   return Buffer.concat([Buffer.from([1]), Buffer.from(message, 'utf8')]);
