@@ -80,6 +80,8 @@ class Server:
         self.observation_size: int = self.info["observationSize"]
         self.action_count: int = self.info["actionCount"]
         self.cards: list[str] = self.info["cards"]
+        #: Each action index's name ("build Lumber Yard"), for messages (wonderlab.describe_action).
+        self.action_names: list[str] = self.info["actionNames"]
 
     def _read_stderr(self) -> None:
         assert self._proc.stderr is not None

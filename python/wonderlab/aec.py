@@ -13,13 +13,18 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import _checks
 from ._server import Server, State, WonderlabError
+from .actions import action_index, illegal_message
 from .rewards import RewardFn, reward_function
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """wonderlab.env(players=3..7, seed=…, sides=…, reward=…): the AEC environment, order-enforced."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+    """wonderlab.env(players=3..7, seed=…, sides=…, reward=…): the AEC environment, order-enforced.
+
+    Not wrapped in PettingZoo's AssertOutOfBoundsWrapper: its bare AssertionError would come
+    before raw_env's own check, which names the action and the space."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(AECEnv):
@@ -27,10 +32,15 @@ class raw_env(AECEnv):
 
     def __init__(self, players: int = 3, seed: Optional[int] = None, sides: str = "random", reward: Union[str, RewardFn] = "rank", render_mode: Optional[str] = None):
         super().__init__()
-        self._server = Server(games=1, players=players, seats=[None] * players, seed=seed or 0, sides=sides)
+        # Checked before the server starts; the server checks the ranges (players 3..7, the seed).
+        players = _checks.integer("players", players)
+        if seed is not None:
+            seed = _checks.integer("seed", seed)
+        _checks.text("sides", sides)
+        self.render_mode = _checks.one_of("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         self._reward = reward_function(reward)
+        self._server = Server(games=1, players=players, seats=[None] * players, seed=seed or 0, sides=sides)
         self._default_seed = seed
-        self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = self._server.observation_size
         count = self._server.action_count
@@ -81,10 +91,10 @@ class raw_env(AECEnv):
         assert self._state is not None
         agent = self.agent_selection
         i = self.possible_agents.index(agent)
-        if action is None or not (0 <= int(action) < self._server.action_count) or not self._state.mask[0, i, int(action)]:
-            legal = ", ".join(str(a) for a in np.flatnonzero(self._state.mask[0, i]))
-            raise WonderlabError(f"{agent}: action {action} is not legal; legal: {legal}")
-        self._chosen[0, i] = int(action)
+        a = action_index(action, self._server.action_count, agent)
+        if not self._state.mask[0, i, a]:
+            raise WonderlabError(f"{agent}: {illegal_message(a, self._state.mask[0, i], self._server.action_names)}")
+        self._chosen[0, i] = a
         self._cumulative_rewards[agent] = 0.0
         if self._queue:
             self.agent_selection = self._queue.pop(0)

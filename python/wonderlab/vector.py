@@ -5,6 +5,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from . import _checks
 from ._server import Server, State
 
 
@@ -19,7 +20,14 @@ class VectorGames:
     """
 
     def __init__(self, games: int = 64, players: int = 3, seats: Optional[Sequence[Optional[str]]] = None, seed: int = 0, sides: str = "random"):
-        seats = list(seats) if seats is not None else [None] * players
+        # Types checked before the server starts; it checks the ranges.
+        games = _checks.integer("games", games)
+        seed = _checks.integer("seed", seed)
+        _checks.text("sides", sides)
+        if seats is None:
+            seats = [None] * _checks.integer("players", players)
+        else:
+            seats = _checks.agent_specs("seats", seats, python_seats=True)
         self.server = Server(games=games, players=len(seats), seats=seats, seed=seed, sides=sides, auto_reset=True)
         self.games = games
         self.external = self.server.external
