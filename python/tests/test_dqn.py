@@ -7,7 +7,7 @@ import pytest
 import wonderlab
 from wonderlab.dqn import DqnConfig, epsilon, export_onnx, train
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="torch, the train extra: bash python/setup.sh --train")
 
 
 def test_epsilon_decays_from_the_start_to_the_end_value():

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="torch, the train extra: bash python/setup.sh --train")
 ort = pytest.importorskip("onnxruntime")
 
 from wonderlab import train as T  # noqa: E402

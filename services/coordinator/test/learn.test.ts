@@ -63,7 +63,7 @@ describe('wonderlab learn', () => {
   });
 
   test('two generations: self-play, rows, a network each, evaluations; a second run resumes', async () => {
-    expect(existsSync(PYTHON), 'the Python environment (bash python/setup.sh) trains the networks').toBe(true);
+    expect(existsSync(PYTHON), 'the Python environment (bash python/setup.sh --train) trains the networks').toBe(true);
     const first = await learn('--generations', '2', ...TOY);
     expect(first.code, first.stderr.slice(-3000)).toBe(0);
     const state = JSON.parse(readFileSync(join(work, 'run', 'learn.json'), 'utf8'));

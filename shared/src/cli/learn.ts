@@ -302,7 +302,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       mkdirSync(dirname(modelFile), { recursive: true });
       out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
       const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)]);
-      if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}): is the Python environment set up (bash python/setup.sh)?`);
+      if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}): is the Python environment set up, with torch (bash python/setup.sh --train)?`);
       // The manifest is kept with the run too, where the report reads it.
       const manifestFile = join(`gen-${g}`, 'model.json');
       copyFileSync(modelFile.replace(/\.onnx$/, '.json'), resolve(o.dir, manifestFile));
