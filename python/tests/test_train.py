@@ -118,3 +118,45 @@ def test_refuses_archives_of_two_player_counts(rows_dir, tmp_path):
     subprocess.run([node, str(HERE / "make_rows.mjs"), str(tmp_path / "four.npz"), "1", "7", "random;random;random;random"], check=True)
     with pytest.raises(ValueError, match="mix observation sizes"):
         T.load_rows([str(rows_dir), str(tmp_path / "four.npz")])
+
+
+def write_archive(path, actions, meta_actions=None, rows=20, players=3, inputs=10, first_game=0):
+    """A small archive of the export's columns with `actions` of our choosing (the lab's are 390)."""
+    rng = np.random.default_rng(0)
+    mask = np.zeros((rows, actions), np.uint8)
+    mask[np.arange(rows), rng.integers(0, actions, rows)] = 1
+    meta = {"sweep": f"synthetic-{first_game}", "players": players, "rows": rows, "observationSize": inputs}
+    if meta_actions is not None:
+        meta["actions"] = meta_actions
+    np.savez(
+        path,
+        obs=rng.integers(0, 4, (rows, inputs)).astype(np.uint8),
+        mask=mask,
+        policy=mask.astype(np.float32),
+        vp=rng.integers(20, 60, (rows, players)).astype(np.int16),
+        game=(np.arange(rows) // 5 + first_game).astype(np.int32),
+        searched=np.ones(rows, np.uint8),
+        meta_json=np.frombuffer(json.dumps(meta).encode(), np.uint8),
+    )
+
+
+def test_the_action_count_comes_from_the_archives(tmp_path):
+    write_archive(tmp_path / "a.npz", actions=7, meta_actions=7)
+    out = tmp_path / "net.onnx"
+    assert T.main([str(tmp_path / "a.npz"), "--out", str(out), "--epochs", "1", "--hidden", "8", "--validation", "0.25"]) == 0
+    assert json.loads(out.with_suffix(".json").read_text())["outputs"]["logits"] == [None, 7]
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    assert session.run(None, {"observation": np.zeros((2, 10), np.float32)})[0].shape == (2, 7)
+
+
+def test_archives_without_or_disagreeing_on_the_action_count_are_refused(tmp_path):
+    write_archive(tmp_path / "none.npz", actions=7)
+    with pytest.raises(ValueError, match=r"none\.npz: its meta_json has no `actions`: not an archive of the lab's training export$"):
+        T.load_rows([str(tmp_path / "none.npz")])
+    write_archive(tmp_path / "wrong.npz", actions=7, meta_actions=9)
+    with pytest.raises(ValueError, match=r"wrong\.npz: meta_json says 9 actions, but its policy column has 7$"):
+        T.load_rows([str(tmp_path / "wrong.npz")])
+    write_archive(tmp_path / "seven.npz", actions=7, meta_actions=7)
+    write_archive(tmp_path / "eight.npz", actions=8, meta_actions=8, first_game=100)
+    with pytest.raises(ValueError, match=r"the archives mix action counts \[7, 8\]"):
+        T.load_rows([str(tmp_path / "seven.npz"), str(tmp_path / "eight.npz")])

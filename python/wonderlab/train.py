@@ -4,8 +4,9 @@ Rows come from `wonderlab remote export <sweep> --format training` (.npz archive
 the seat's observation, the legal-action mask, the search's visit distribution (or the move
 played) and every seat's final VP. The network is a shared trunk with two heads:
 
-- policy: 390 logits; trained by cross-entropy against the visit distribution, illegal actions
-  masked out (their logits set to −1e9 before the softmax);
+- policy: a logit per action index (the archives' `actions`, 390); trained by cross-entropy
+  against the visit distribution, illegal actions masked out (their logits set to −1e9 before the
+  softmax);
 - value: the final VP of every seat, in the observation's relative order (this seat first), as
   VP / VALUE_SCALE; trained by mean squared error. A search turns predicted VP into its own reward
   (margin, rank, win, share) the way it turns a finished game's VP into one, so one value head
@@ -16,7 +17,7 @@ validation loss is measured on positions from games the network never saw. Train
 deterministic given the data, the configuration and the seed (CPU, one thread).
 
 The model is exported to ONNX with the input `observation` (float32 [batch, D]) and the outputs
-`logits` ([batch, 390], first, so the lab's `policy(model=…)` reads it as a policy) and `value`
+`logits` ([batch, actions], first, so the lab's `policy(model=…)` reads it as a policy) and `value`
 ([batch, P]); beside it a manifest (<model>.json): the training archives and the sweeps and code
 versions they came from, the hyper-parameters, the data size, the loss curves, the final
 validation losses and the model file's sha256.
@@ -39,7 +40,6 @@ import numpy as np
 
 from . import onnx_export
 
-ACTIONS = 390
 #: Predicted VP are VP / VALUE_SCALE: a typical final score near 1.
 VALUE_SCALE = 50.0
 ILLEGAL = -1e9
@@ -69,6 +69,8 @@ class Rows:
     searched: np.ndarray
     metas: List[dict]
     files: List[str]
+    #: The action count, as the archives' meta_json gives it (the engine's encoding computes it).
+    actions: int
 
     @property
     def players(self) -> int:
@@ -109,6 +111,7 @@ def load_rows(sources: Sequence[str]) -> Rows:
     sizes = {o.shape[1] for o in parts["obs"]}
     if len(sizes) != 1:
         raise ValueError(f"the archives mix observation sizes {sorted(sizes)} (player counts): train one network per player count")
+    actions = action_count(files, metas, parts["policy"])
     return Rows(
         obs=np.concatenate(parts["obs"]),
         mask=np.concatenate(parts["mask"]),
@@ -118,7 +121,24 @@ def load_rows(sources: Sequence[str]) -> Rows:
         searched=np.concatenate(parts["searched"]),
         metas=metas,
         files=files,
+        actions=actions,
     )
+
+
+def action_count(files: Sequence[str], metas: Sequence[dict], policies: Sequence[np.ndarray]) -> int:
+    """The archives' action count: each meta_json's `actions`, the same in every archive and the
+    width of its policy column. Read from the data, never assumed: the encoding (agents/encoding.ts)
+    decides it."""
+    counts = set()
+    for path, meta, policy in zip(files, metas, policies):
+        if "actions" not in meta:
+            raise ValueError(f"{path}: its meta_json has no `actions`: not an archive of the lab's training export")
+        if policy.shape[1] != meta["actions"]:
+            raise ValueError(f"{path}: meta_json says {meta['actions']} actions, but its policy column has {policy.shape[1]}")
+        counts.add(int(meta["actions"]))
+    if len(counts) != 1:
+        raise ValueError(f"the archives mix action counts {sorted(counts)} (encodings of different engine versions): train on archives of one")
+    return counts.pop()
 
 
 def split_by_game(game: np.ndarray, share: float, seed: int):
@@ -130,7 +150,7 @@ def split_by_game(game: np.ndarray, share: float, seed: int):
     return np.nonzero(~is_held)[0], np.nonzero(is_held)[0]
 
 
-def make_network(inputs: int, players: int, hidden: Sequence[int]):
+def make_network(inputs: int, actions: int, players: int, hidden: Sequence[int]):
     import torch
     from torch import nn
 
@@ -145,7 +165,7 @@ def make_network(inputs: int, players: int, hidden: Sequence[int]):
                 layers += [nn.Linear(width, h), nn.ReLU()]
                 width = h
             self.trunk = nn.Sequential(*layers)
-            self.policy = nn.Linear(width, ACTIONS)
+            self.policy = nn.Linear(width, actions)
             self.value = nn.Linear(width, players)
 
         def forward(self, observation):
@@ -191,7 +211,7 @@ def _train(rows: Rows, config: TrainConfig, log):
     train_idx, val_idx = split_by_game(rows.game, config.validation, config.seed)
     t = lambda a, idx: torch.from_numpy(np.ascontiguousarray(a[idx])).float()  # noqa: E731
     data = {k: (t(getattr(rows, k), train_idx), t(getattr(rows, k), val_idx)) for k in ("obs", "mask", "policy", "vp")}
-    network = make_network(rows.obs.shape[1], rows.players, config.hidden)
+    network = make_network(rows.obs.shape[1], rows.actions, rows.players, config.hidden)
     optimiser = torch.optim.Adam(network.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
     generator = torch.Generator().manual_seed(config.seed)
     curves: Dict[str, list] = {"train_policy": [], "train_value": [], "val_policy": [], "val_value": []}
@@ -224,7 +244,7 @@ def _train(rows: Rows, config: TrainConfig, log):
 
 
 def export_onnx(network, inputs: int, path) -> None:
-    """observation float32 [batch, inputs] → logits [batch, 390] (first), value [batch, players]."""
+    """observation float32 [batch, inputs] → logits [batch, actions] (first), value [batch, players]."""
     onnx_export.export_onnx(network, inputs, path, ("logits", "value"))
 
 
@@ -249,7 +269,7 @@ def manifest(rows: Rows, config: TrainConfig, result: dict, model_path: Path, se
         "model": model_path.name,
         "sha256": sha256(model_path),
         "inputs": {"observation": [None, int(rows.obs.shape[1])]},
-        "outputs": {"logits": [None, ACTIONS], "value": [None, rows.players]},
+        "outputs": {"logits": [None, rows.actions], "value": [None, rows.players]},
         "value": f"each seat's final VP / {VALUE_SCALE:g}, this seat first, then its left neighbour, …",
         "players": rows.players,
         "data": {
