@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../src/engine/index.js';
-import { look, raceLeader, raceRadius, startRace, type ArmTally, type RaceOptions } from '../src/lab/tune/racing.js';
+import { raceLeader, raceLook, raceRadius, startRace, type ArmTally, type RaceOptions } from '../src/lab/tune/racing.js';
 
 const OPTIONS: RaceOptions = { delta: 0.05, epsilon: 0.05 };
 /** Deals each arm in the race plays per round. */
@@ -35,7 +35,7 @@ function race(rates: number[], rng: Rng): { arm: number; games: number } {
       tallies[i].deals += ROUND;
       games += ROUND;
     });
-    state = look(state, tallies, OPTIONS);
+    state = raceLook(state, tallies, OPTIONS);
   }
   expect(state.decided.arm).toBe(raceLeader(state, tallies));
   return { arm: state.decided.arm, games };
@@ -46,10 +46,10 @@ describe('racing', () => {
     expect(raceRadius(8, 3, 60, 0.05)).toBeCloseTo(Math.sqrt(Math.log((4 * 8 * 9) / 0.05) / 120), 15);
     expect(() => startRace(1)).toThrow(/at least two arms/);
     // An arm far behind leaves at the first look; arms within the radius stay.
-    const s = look(startRace(3), [{ deals: 100, sum: 90 }, { deals: 100, sum: 85 }, { deals: 100, sum: 10 }], OPTIONS);
+    const s = raceLook(startRace(3), [{ deals: 100, sum: 90 }, { deals: 100, sum: 85 }, { deals: 100, sum: 10 }], OPTIONS);
     expect(s.alive).toEqual([true, true, false]);
     expect(s.eliminatedAt).toEqual([undefined, undefined, 1]);
-    expect(() => look(s, [{ deals: 100, sum: 90 }, { deals: 120, sum: 85 }, { deals: 100, sum: 10 }], OPTIONS)).toThrow(/same deals/);
+    expect(() => raceLook(s, [{ deals: 100, sum: 90 }, { deals: 120, sum: 85 }, { deals: 100, sum: 10 }], OPTIONS)).toThrow(/same deals/);
   });
 
   it('in 1,000 simulated races of 5–10 arms the arm returned is ε-best in ≥ 1 − δ of them, with ≥ 50 % fewer games than uniform allocation at the same error', () => {

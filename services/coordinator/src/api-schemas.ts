@@ -144,10 +144,11 @@ export const CellAggregateSchema = z.object({
     .describe("Per seat of the spec: that seat's agent wherever the seating moves it (even when its spec also sits elsewhere)."),
   stopped: z
     .object({
-      rule: z.enum(['sprt', 'interval']),
+      rule: z.enum(['sprt', 'interval', 'race']),
       games: z.number().int().describe("The cell's games evaluated, in play order (its first games)."),
-      decision: z.enum(['H0', 'H1', 'interval', 'max']).optional().describe('H0 / H1: the SPRT accepted it; interval: narrow enough; max: every game played undecided. Absent while undecided.'),
-      value: z.number().describe("The statistic now: the SPRT's log-likelihood ratio, or the interval's half-width."),
+      decision: z.enum(['H0', 'H1', 'interval', 'max', 'out', 'won', 'raced']).optional().describe('H0 / H1: the SPRT accepted it; interval: narrow enough; max: every game played undecided; a racing tune\'s arm: out, dropped from the race; won, returned by it; raced, still racing when it decided. Absent while undecided.'),
+      value: z.number().describe("The statistic now: the SPRT's log-likelihood ratio, the interval's half-width, or a race arm's mean deal score."),
+      score: z.object({ mean: z.number(), halfWidth: z.number(), outcomes: z.number().int() }).optional().describe("The SPRT's mean score of a against b, with its 95 % interval's half-width over its outcomes (a deal's games one outcome)."),
       bounds: z.tuple([z.number(), z.number()]).optional().describe("The SPRT's bounds: accept H0 at or below the first, H1 at or above the second."),
       trace: z.array(z.object({ games: z.number().int(), value: z.number() })).describe('The statistic as the games came in (at most about 200 points).'),
     })
@@ -281,6 +282,30 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   ratings: RatingsSchema.optional().describe('With two or more configurations: Bradley–Terry ratings on the Elo scale (GET /api/sweeps/:id/ratings takes an anchor).'),
   statisticsAsOf: StatisticsAsOfSchema,
   paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each with REPRODUCTION.md's verdict (agrees, inconclusive, differs)."),
+  tune: z
+    .object({
+      method: z.literal('racing'),
+      race: z
+        .object({
+          rule: z.object({ seat: z.number().int(), against: z.number().int().optional(), delta: z.number(), epsilon: z.number(), roundDeals: z.number().int() }),
+          looks: z.number().int(),
+          radius: z.number().nullable().describe('The confidence radius at the last look: sqrt(ln(4 K j² / δ) / 2t).'),
+          arms: z.array(z.object({ cell: z.number().int(), agent: z.string(), deals: z.number().int(), mean: z.number(), alive: z.boolean(), eliminatedAt: z.number().int().optional() })),
+          leader: z.number().int(),
+          decided: z.object({ cell: z.number().int(), agent: z.string(), by: z.enum(['elimination', 'epsilon', 'budget']) }).optional(),
+        })
+        .nullable()
+        .describe('The race: each arm\'s mean deal score at the last look, which left and when, the radius, and once decided the arm returned and why (budget: the deals ran out first, undecided).'),
+      recommendation: z.string().nullable().describe('The arm the race returned, as a spec to paste into a sweep.'),
+      confirmation: z
+        .object({ sweep: z.string(), status: z.string(), games: z.number().int(), decision: z.string().nullable(), llr: z.number().nullable(), score: z.object({ mean: z.number(), halfWidth: z.number(), outcomes: z.number().int() }).nullable() })
+        .nullable()
+        .describe("The recommendation against the reference on held-out deals: the confirmation sweep, its SPRT's decision and the recommendation's score with its interval."),
+      note: z.string().nullable().describe('Why there is no confirmation, when there is none.'),
+    })
+    .optional()
+    .describe('For a tune (spec.tune): the search and its confirmation.'),
+  confirms: z.string().optional().describe('For a confirmation sweep: the tune it confirms.'),
 });
 
 export const RatingsResponse = z.object({

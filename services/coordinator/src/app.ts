@@ -26,6 +26,7 @@ import { sweepRoutes } from './routes/sweeps.js';
 import { ladderRoutes } from './routes/ladder.js';
 import { playRoutes } from './routes/play.js';
 import { RateLimit } from './rate-limit.js';
+import type { SweepCreator } from './sweep-creator.js';
 import { trainingRoutes } from './routes/training.js';
 import type { LadderService } from './ladder.js';
 import type { SweepStatistics } from './statistics.js';
@@ -49,8 +50,8 @@ export interface AppOptions {
   eventsIntervalMs: number;
   /** The lab's rating ladder (GET /api/ratings); without one, the route is not served. */
   ladder?: LadderService;
-  /** How a new sweep's games are batched into queue jobs (BATCH_SECONDS, MAX_BATCH); default: a job per game. */
-  batching?: { seconds: number; max: number };
+  /** Checks and stores new sweeps (with their batching, BATCH_SECONDS and MAX_BATCH). */
+  creator: SweepCreator;
   /** Redis's memory and the keyspace's epoch (readyz, metrics, refusing new sweeps); without it, not checked. */
   health?: LabHealth;
   /** Training pages built at once (TRAINING_BUILDS); default 2. */
@@ -99,7 +100,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // the token, or a path that does not exist, never gets a body parsed.
   app.use(healthRoutes(store, metrics, o.health));
   app.use(schemaRoutes());
-  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, models: o.models, limits, batching: o.batching ?? { seconds: 0, max: 1 }, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
+  app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, creator: o.creator, limits, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
   app.use(gameRoutes(store, limits));
   if (o.ladder) app.use(ladderRoutes(o.ladder));
   app.use(exportRoutes(store));

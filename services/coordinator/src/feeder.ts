@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { CellStopper, sprtBounds } from '@wonderlab/shared';
+import { CellStopper, RaceStopper, sprtBounds, type CellStop, type Sweep } from '@wonderlab/shared';
 import { batchJobId, bullPriority, jobId, type GameJobData, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
 export interface FeederOptions {
@@ -27,6 +27,11 @@ export interface FeederOptions {
    * or undefined: the round is skipped, and resumes by itself once the reason is gone.
    */
   gate?: () => string | undefined;
+  /**
+   * Makes the confirmation sweep of a racing tune that has decided (its spec's tune.confirm), and
+   * returns its id; called once per tune (the link is stored with both sweeps).
+   */
+  confirm?: (tune: SweepMeta, recommendation: string) => Promise<string>;
 }
 
 /** Jobs kept waiting per priority even when no slot is busy (a fresh lab): the budget doubles from there each round as slots take them. */
@@ -39,6 +44,8 @@ export class Feeder {
   private ticks = 0;
   /** Stopping sweeps' cell tests, kept between rounds (rebuilt from the results after a restart). */
   private readonly stoppers = new Map<string, CellStopper[]>();
+  /** Racing tunes' races, kept between rounds (rebuilt from the results after a restart). */
+  private readonly races = new Map<string, RaceStopper>();
   private stopped = true;
   /** Each running sweep's games finished (played or failed) at the last round, to count the jobs finished since. */
   private readonly finishedAt = new Map<string, number>();
@@ -82,6 +89,7 @@ export class Feeder {
   /** Forgets what was learned of the sweeps (the keyspace lost its data: they are gone). */
   reset(): void {
     this.stoppers.clear();
+    this.races.clear();
   }
 
   private async round(): Promise<number> {
@@ -93,7 +101,7 @@ export class Feeder {
     const active = await store.activeIds();
     // Sweeps with a stopping rule: their cells are checked after every round (and once more after
     // the sweep ends, for the games that finished last), and decided cells are fed no more.
-    for (const id of new Set([...active, ...this.stoppers.keys()])) await this.checkStops(id);
+    for (const id of new Set([...active, ...this.stoppers.keys(), ...this.races.keys()])) await this.checkStops(id);
     const shares = await this.shares(active);
     for (const id of active) {
       if (reconcile) queued += await this.reconcile(id);
@@ -152,7 +160,7 @@ export class Feeder {
    */
   private async windowOf(id: string, batch: number): Promise<number> {
     const loaded = await this.o.store.load(id);
-    if (!loaded?.spec.stop) return Math.max(this.o.window, 8 * batch);
+    if (!loaded?.spec.stop && !loaded?.spec.tune) return Math.max(this.o.window, 8 * batch);
     return Math.min(this.o.window, 4 * loaded.sweep.cells.length * loaded.sweep.ordersPerDeal);
   }
 
@@ -160,6 +168,7 @@ export class Feeder {
   private async checkStops(id: string): Promise<void> {
     const { store } = this.o;
     const loaded = await store.load(id);
+    if (loaded?.spec.tune) return this.checkRace(id, loaded.sweep);
     const rule = loaded?.spec.stop;
     if (!loaded || !rule) return;
     const { sweep } = loaded;
@@ -182,6 +191,57 @@ export class Feeder {
       }
     }
     if (stoppers.every((s) => s.test.state.decision) || (status !== 'running' && status !== 'paused')) this.stoppers.delete(id);
+  }
+
+  /**
+   * A racing tune's race over its recorded games in play order (lab/plan/race.ts): the looks now
+   * possible, the arms that left saved as stopped (the claim skips their games), and once it has
+   * decided, every arm stopped and the recommendation's confirmation made.
+   */
+  private async checkRace(id: string, sweep: Sweep): Promise<void> {
+    const { store } = this.o;
+    const tune = sweep.spec.tune!;
+    let race = this.races.get(id);
+    if (!race) this.races.set(id, (race = new RaceStopper(sweep, { seat: tune.seat, against: tune.against, delta: tune.delta, epsilon: tune.epsilon, roundDeals: tune.roundDeals })));
+    const status = await store.status(id);
+    const wasDecided = race.decided;
+    let read = false;
+    for (let cell = 0; cell < sweep.cells.length; cell++) {
+      if (!race.alive(cell)) continue;
+      for (let next = race.nextGames(cell, 500); next.length; next = race.nextGames(cell, 500)) {
+        const results = await store.results(id, next.map((k) => sweep.game(k).id));
+        race.feed(cell, results);
+        read = true;
+        if (results.some((r) => !r)) break;
+      }
+    }
+    const looked = race.lookAll();
+    if (looked || (read && race.decided !== wasDecided) || (race.decided && !wasDecided)) {
+      const report = race.report();
+      const arms = new Map<number, CellStop>();
+      report.arms.forEach((arm) => {
+        const decision = report.decided ? (arm.cell === report.decided.cell ? 'won' : arm.alive ? 'raced' : 'out') : arm.alive ? undefined : 'out';
+        arms.set(arm.cell, { rule: 'race', games: arm.deals * sweep.ordersPerDeal, value: arm.mean, trace: [], ...(decision ? { decision } : {}) });
+      });
+      await store.saveRace(id, report, arms);
+      if (report.decided) this.o.logger.info({ sweep: id, arm: report.decided.agent, by: report.decided.by, looks: report.looks }, 'race decided');
+    }
+    const meta = await store.meta(id);
+    const decided = race.report().decided;
+    if (decided && tune.confirm && meta && !meta.confirmation && !meta.confirmationError && this.o.confirm) {
+      try {
+        const confirmation = await this.o.confirm(meta, decided.agent);
+        await store.linkConfirmation(id, confirmation);
+        this.o.logger.info({ sweep: id, confirmation, recommendation: decided.agent }, 'tune confirmation created');
+      } catch (err) {
+        // A confirmation the lab refuses (its limits changed since the tune was submitted): said once, with the tune.
+        if ((err as Error).name !== 'SweepSpecError') throw err;
+        await store.saveConfirmationError(id, (err as Error).message);
+        this.o.logger.warn({ sweep: id, err }, 'tune confirmation refused');
+      }
+    }
+    // A decided race is kept (it reads nothing more) until the sweep's last games are in.
+    if (status !== 'running' && status !== 'paused') this.races.delete(id);
   }
 
   /** Queues single-game jobs and batch jobs (positions p … p + n − 1) of a sweep. */

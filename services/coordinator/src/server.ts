@@ -18,6 +18,7 @@ import { LadderService } from './ladder.js';
 import { SweepStatistics } from './statistics.js';
 import { LabHealth } from './lab-health.js';
 import { ModelChecks } from './model-checks.js';
+import { SweepCreator } from './sweep-creator.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -76,7 +77,9 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     // learned of them goes too.
     onLost: () => (ladder.reset(), feeder.reset(), fits.clear(), statistics.clear()),
   });
-  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger, gate: () => health.feedBlocker() });
+  // New sweeps, the API's and the lab's own (a tune's confirmation), through one path; stored with the API's connection.
+  const creator: SweepCreator = new SweepCreator({ store, models, limits: config, batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH }, logger, created: () => feeder.kick() });
+  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger, gate: () => health.feedBlocker(), confirm: (tune, recommendation) => creator.confirm(tune, recommendation) });
   const { app, close: closeApp } = createApp({
     store,
     queue: apiQueue,
@@ -87,7 +90,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     allowedHosts: hostsToAllow(config.ALLOWED_HOSTS, config.HOST),
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
-    batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH },
+    creator,
     ladder,
     statistics,
     models,

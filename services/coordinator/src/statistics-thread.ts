@@ -32,7 +32,7 @@ serveRequests(async (request: StatisticsRequest) => {
       ratings: versus.ratings,
     });
   }
-  const [table, stops] = await Promise.all([store.aggregateTable(id), loaded.spec.stop ? store.stopStates(id) : undefined]);
+  const [table, stops] = await Promise.all([store.aggregateTable(id), loaded.spec.stop || loaded.spec.tune ? store.stopStates(id) : undefined]);
   const stats = sweepStatistics(table, loaded.sweep, { offset: request.offset, limit: request.limit });
   // A stopping sweep's cells carry their test: decision, games it took, statistic and trace.
   const cells = stops ? stats.cells.map((c) => ({ ...c, stopped: stops.get(c.index) ?? null })) : stats.cells;

@@ -1,5 +1,5 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
-import { displayNames, throughput, type CodeVersion, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
+import { displayNames, throughput, type CodeVersion, type RaceReport, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
 import type { StatisticsAsOf, SweepStatistics } from './statistics.js';
 import { memoryShort, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
@@ -141,6 +141,38 @@ export async function provenance(store: SweepStore, meta: SweepMeta, overview: S
 }
 
 /**
+ * A racing tune's state for its detail: the race (arms, looks, radius, the decision) and, once
+ * made, its confirmation sweep — its SPRT's verdict, the recommendation's head-to-head score with
+ * its interval and games — or why there is none. The recommendation is a spec string to paste
+ * into a sweep.
+ */
+export interface TuneView {
+  method: 'racing';
+  race: RaceReport | null;
+  /** The arm the race returned, as a spec to paste into a sweep (null until it decides). */
+  recommendation: string | null;
+  /** The confirmation sweep and where its SPRT stands: the recommendation's score against the reference (deal-clustered). */
+  confirmation: { sweep: string; status: string; games: number; decision: string | null; llr: number | null; score: { mean: number; halfWidth: number; outcomes: number } | null } | null;
+  /** Why there is no confirmation, when there is none. */
+  note: string | null;
+}
+
+export async function tuneView(store: SweepStore, meta: SweepMeta): Promise<TuneView> {
+  const t = meta.spec.tune!;
+  const race = meta.race ?? null;
+  const recommendation = race?.decided?.agent ?? null;
+  let confirmation: TuneView['confirmation'] = null;
+  if (meta.confirmation) {
+    const c = await store.meta(meta.confirmation);
+    const loaded = c && (await store.load(c.id));
+    const stop = loaded ? (await store.stopStates(c.id)).get(0) : undefined;
+    confirmation = { sweep: meta.confirmation, status: c?.status ?? 'missing', games: c ? c.done : 0, decision: stop?.decision ?? null, llr: stop?.value ?? null, score: stop?.score ?? null };
+  }
+  const note = !t.confirm ? 'this tune has no confirmation (spec.tune.confirm): its recommendation is as good as the race says, on the deals it was chosen on' : meta.confirmationError ? `no confirmation: ${meta.confirmationError}` : null;
+  return { method: t.method, race, recommendation, confirmation, note };
+}
+
+/**
  * The detail of a sweep as JSON text: its state, read now, and its statistics from `statistics`
  * (computed on a thread and kept as text, so that the megabytes of a large sweep are neither
  * computed nor parsed nor stringified again on the event loop).
@@ -158,6 +190,8 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
     cellProgress: progress,
     names: displayNames(loaded.sweep.cells, meta.spec.matchup?.specs),
     statisticsAsOf: stats.asOf,
+    ...(meta.spec.tune ? { tune: await tuneView(store, meta) } : {}),
+    ...(meta.confirms ? { confirms: meta.confirms } : {}),
   };
   const text = JSON.stringify(head);
   return stats.json === '{}' ? text : `${text.slice(0, -1)},${stats.json.slice(1)}`;

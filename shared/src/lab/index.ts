@@ -29,6 +29,11 @@ export * from './plan/schedule.js';
 export * from './plan/limits.js';
 export * from './plan/cost.js';
 export * from './plan/stopping.js';
+export * from './plan/race.js';
+export * from './tune/racing.js';
+export * from './tune/space.js';
+export * from './tune/spsa.js';
+export * from './tune/ntbea.js';
 
 export * from './results/labels.js';
 export * from './results/increments.js';

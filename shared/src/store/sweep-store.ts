@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/results/increments.js';
 import type { GameSummary } from '../lab/game/game.js';
 import type { CellStop } from '../lab/plan/stopping.js';
+import type { RaceReport } from '../lab/plan/race.js';
 import type { PackedGame } from '../lab/results/codec.js';
 import type { GameKey, PlayedPart } from '../lab/threads/game-messages.js';
 import { Sweep, type SweepSpec } from '../lab/plan/sweep.js';
@@ -59,8 +60,16 @@ export interface SweepMeta {
   cpuMs?: number;
   /** Positions of its order per queue job (1: a job per game, as every sweep stored before batches). */
   batch: number;
-  /** Games never played because their cell's stopping rule had decided (spec.stop). */
+  /** Games never played because their cell's stopping rule had decided (spec.stop), or their arm had left a race (spec.tune). */
   skipped: number;
+  /** A racing tune's race as last saved (lab/plan/race.ts). */
+  race?: RaceReport;
+  /** The sweep that confirms a tune's recommendation, once made. */
+  confirmation?: string;
+  /** The tune this sweep confirms. */
+  confirms?: string;
+  /** Why the lab could not make a tune's confirmation. */
+  confirmationError?: string;
 }
 
 /** How a stored game was made: its thread's CPU time and the worker that played it. */
@@ -148,6 +157,10 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
     ...(h.models ? { models: JSON.parse(h.models) as Record<string, string> } : {}),
+    ...(h.race ? { race: JSON.parse(h.race) as RaceReport } : {}),
+    ...(h.confirmation ? { confirmation: h.confirmation } : {}),
+    ...(h.confirms ? { confirms: h.confirms } : {}),
+    ...(h.confirmationError ? { confirmationError: h.confirmationError } : {}),
   };
 }
 
@@ -375,6 +388,27 @@ export class SweepStore {
   async stopStates(id: string): Promise<Map<number, CellStop>> {
     const h = await this.redis.hgetall(this.k(id).stops);
     return new Map(Object.entries(h).map(([cell, json]) => [Number(cell), JSON.parse(json) as CellStop]));
+  }
+
+  /** Saves a racing tune's race (its report), with the stopping states of its arms that changed. */
+  async saveRace(id: string, race: RaceReport, arms: ReadonlyMap<number, CellStop>): Promise<void> {
+    const k = this.k(id);
+    const multi = this.redis.multi().hset(k.meta, 'race', JSON.stringify(race));
+    for (const [cell, stop] of arms) {
+      multi.hset(k.stops, String(cell), JSON.stringify(stop));
+      if (stop.decision && stop.decision !== 'max') multi.sadd(k.stopped, String(cell));
+    }
+    await multi.exec();
+  }
+
+  /** Why a tune's confirmation could not be made. */
+  async saveConfirmationError(tune: string, message: string): Promise<void> {
+    await this.redis.hset(this.k(tune).meta, 'confirmationError', message);
+  }
+
+  /** Links a tune and the sweep that confirms its recommendation (each names the other). */
+  async linkConfirmation(tune: string, confirmation: string): Promise<void> {
+    await this.redis.multi().hset(this.k(tune).meta, 'confirmation', confirmation).hset(this.k(confirmation).meta, 'confirms', tune).exec();
   }
 
   /** Saves a cell's stopping test; once decided, the claim script skips the cell's games not yet queued. */

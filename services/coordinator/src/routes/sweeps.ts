@@ -4,14 +4,14 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { SweepSpecError, batchSize, checkSweepSpec, codeVersion, sweepModelNames, sweepModels, type SweepCost } from '@wonderlab/shared';
+import { SweepSpecError, type SweepCost } from '@wonderlab/shared';
 import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
 import { DetailQuery, ListQuery } from '../api-schemas.js';
-import { sweepLimits, type LimitsConfig } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import type { SweepEvents } from '../events.js';
 import type { Feeder } from '../feeder.js';
 import type { LabHealth } from '../lab-health.js';
-import type { ModelChecks } from '../model-checks.js';
+import type { SweepCreator } from '../sweep-creator.js';
 import { HttpError, parse } from '../http.js';
 import { sweepDetail, sweepOverview } from '../views.js';
 import { findSweep } from './find.js';
@@ -22,11 +22,9 @@ export interface SweepRouteDeps {
   feeder: Feeder;
   events: SweepEvents;
   statistics: SweepStatistics;
-  /** The models a spec names, read and checked off the event loop. */
-  models: ModelChecks;
+  /** Checks and stores new sweeps (sweep-creator.ts). */
+  creator: SweepCreator;
   limits: LimitsConfig;
-  /** Seconds of estimated play per queue job, and the most games in one (0 seconds: a job per game). */
-  batching: { seconds: number; max: number };
   logger: Logger;
   requireToken: RequestHandler;
   json: RequestHandler;
@@ -43,39 +41,30 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   const list = ListQuery(d.limits.MAX_PAGE_ITEMS);
   const detail = DetailQuery(d.limits.MAX_PAGE_CELLS);
 
-  /** The body as a valid spec within the lab's limits, or a 400 naming the field; with the lookup its models were checked in. */
-  const validSpec = async (body: unknown) => {
+  /** The body as a valid spec within the lab's limits, or a 400 naming the field. */
+  const refused = (err: unknown): never => {
+    if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
+    throw err;
+  };
+  const asSpecBody = (body: unknown) => {
     if (body === undefined || typeof body !== 'object' || Array.isArray(body) || body === null) {
       throw new HttpError(400, 'the body must be a sweep spec: a JSON object (Content-Type: application/json)', '(body)');
     }
-    const limits = sweepLimits(d.limits);
-    // The models it names are read on the model thread first; the spec's check looks them up there.
-    const models = await d.models.lookup(sweepModelNames(body, limits));
-    try {
-      // Validated and expanded here, once: the store keeps this expansion, the feeder uses it.
-      const checked = checkSweepSpec(body, limits, models);
-      return { ...checked, cost: checked.cost!, sweep: checked.sweep!, models };
-    } catch (err) {
-      if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
-      throw err;
-    }
+    return body;
   };
 
   // Changes nothing, so no token: the submit page checks specs with it as you type.
   router.post('/api/sweeps/validate', d.json, async (req, res) => {
-    const { size, cost } = await validSpec(req.body);
+    const { size, cost } = await d.creator.check(asSpecBody(req.body)).catch(refused);
     res.json({ ok: true, games: size.total, cells: size.cells, gamesPerCell: size.gamesPerCell, estimate: estimateOf(cost) });
   });
 
   router.post('/api/sweeps', d.requireToken, d.json, async (req, res) => {
-    const { spec, size, cost, sweep, models } = await validSpec(req.body);
-    const refused = await d.health?.refuseNewWork();
-    if (refused) throw new HttpError(503, refused);
-    // A stopping sweep goes a game per job: its cells are decided game by game.
-    const batch = spec.stop ? 1 : batchSize(sweep.cells, sweep.size, d.batching.seconds, d.batching.max);
-    const meta = await store.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models) });
-    logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
-    feeder.kick();
+    const body = asSpecBody(req.body);
+    const checked = await d.creator.check(body).catch(refused);
+    const refusedNow = await d.health?.refuseNewWork();
+    if (refusedNow) throw new HttpError(503, refusedNow);
+    const { meta, size, cost } = await d.creator.create(body, checked);
     res
       .status(201)
       .location(`/api/sweeps/${meta.id}`)

@@ -24,7 +24,7 @@ export function stopOutcome(rule: StopRule, game: GameSummary, roles: readonly n
 
 /** A cell's stopping test, as the API reports it. */
 export interface CellStop extends StopState {
-  rule: 'sprt' | 'interval';
+  rule: 'sprt' | 'interval' | 'race';
   /** The SPRT's bounds on the LLR (accept H0 at or below the first, H1 at or above the second). */
   bounds?: [number, number];
 }

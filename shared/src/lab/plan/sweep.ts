@@ -137,6 +137,29 @@ export const SweepSpecSchema = z
       .enum(PUBLISHED_IDS)
       .optional()
       .meta({ title: 'Published table', description: "the published table this sweep reproduces: the sweep page draws the paper's numbers beside ours, each row with its verdict (agrees, inconclusive or differs)" }),
+    tune: z
+      .strictObject({
+        method: z.literal('racing').meta({ title: 'method', description: "racing: the sweep's cells are the arms (the tuned seat's swept values, or a matchup's specs); arms that fall behind leave the race (docs/tuning.md)" }),
+        seat: z.number().int().min(0).default(0).meta({ title: 'tuned seat', description: 'the seat whose agent differs between the arms' }),
+        against: z.number().int().min(0).optional().meta({ title: 'against', description: "the objective: scores more VP than this seat's agent (½ on a tie); absent, wins (strictly the most VP) at its table" }),
+        delta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'δ', description: 'the chance that the arm returned is not within ε of the best' }),
+        epsilon: z.number().min(0).lt(0.5).default(0.02).meta({ title: 'ε', description: 'arms within ε of the best are as good' }),
+        roundDeals: z.number().int().min(1).max(10_000).default(10).meta({ title: 'deals per look', description: 'deals every arm still racing plays between two looks' }),
+        confirm: z
+          .strictObject({
+            reference: z.string().min(1).max(500).optional().meta({ title: 'reference', description: "the agent the recommendation plays head to head; default: the tuned seat's agent without its swept values" }),
+            firstSeed: z.number().int().min(0).max(2 ** 32 - 1).meta({ title: 'first seed', description: "the confirmation's deals: disjoint from the tune's" }),
+            deals: z.number().int().min(1).max(1_000_000).default(500).meta({ title: 'deals', description: 'at most this many deals, seats swapped (the SPRT may stop sooner)' }),
+            elo0: z.number().min(-1000).max(1000).default(0).meta({ title: 'elo0' }),
+            elo1: z.number().min(-1000).max(1000).default(20).meta({ title: 'elo1' }),
+            alpha: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'alpha' }),
+            beta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'beta' }),
+          })
+          .optional()
+          .meta({ title: 'confirmation', description: "when the race decides, the recommendation plays the reference on held-out deals, seats swapped, under this SPRT (a sweep of its own); absent: no confirmation, and the tune says so" }),
+      })
+      .optional()
+      .meta({ title: 'Tune', description: "the lab searches the sweep's cells for the best itself (docs/tuning.md)" }),
     /** Queue priority: 1 (the default) is served first, then 2, 3, … */
     priority: z.number().int().min(1).max(1000).default(1).meta({ title: 'Priority', description: '1 is served first, then 2, 3, …' }),
   })
@@ -158,6 +181,16 @@ export const SweepSpecSchema = z
     }
     if (spec.stop && 'sprt' in spec.stop && spec.stop.sprt.elo1 <= spec.stop.sprt.elo0) {
       ctx.addIssue({ code: 'custom', path: ['stop', 'sprt', 'elo1'], message: `expected more than elo0 (${spec.stop.sprt.elo0})` });
+    }
+    if (spec.tune) {
+      const t = spec.tune;
+      if (spec.stop) ctx.addIssue({ code: 'custom', path: ['stop'], message: 'a tune stops its own games (racing drops arms): give no stopping rule' });
+      if (t.seat >= spec.players) ctx.addIssue({ code: 'custom', path: ['tune', 'seat'], message: `expected a seat from 0 to ${spec.players - 1}` });
+      if (t.against !== undefined && (t.against >= spec.players || t.against === t.seat)) ctx.addIssue({ code: 'custom', path: ['tune', 'against'], message: `expected a seat from 0 to ${spec.players - 1} other than the tuned seat (${t.seat})` });
+      if (t.confirm && t.confirm.elo1 <= t.confirm.elo0) ctx.addIssue({ code: 'custom', path: ['tune', 'confirm', 'elo1'], message: `expected more than elo0 (${t.confirm.elo0})` });
+      if (t.confirm && t.confirm.firstSeed < spec.deals.firstSeed + spec.deals.count && spec.deals.firstSeed < t.confirm.firstSeed + t.confirm.deals) {
+        ctx.addIssue({ code: 'custom', path: ['tune', 'confirm', 'firstSeed'], message: `the confirmation's deals (${t.confirm.firstSeed}…${t.confirm.firstSeed + t.confirm.deals - 1}) overlap the tune's (${spec.deals.firstSeed}…${spec.deals.firstSeed + spec.deals.count - 1}): a held-out confirmation needs deals the tune never played` });
+      }
     }
     if (spec.stop && 'seat' in spec.stop && spec.stop.seat >= spec.players) {
       ctx.addIssue({ code: 'custom', path: ['stop', 'seat'], message: `expected a seat from 0 to ${spec.players - 1}` });
@@ -330,11 +363,49 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits, models: Mod
     }
     if (limits) refuse(moveProblem(source, source.parsed, limits));
   }
+  if (spec.tune) checkTune(spec, limits);
   if (!limits) return { spec, size };
   const sweep = new Sweep(spec);
   const cost = sweepCost(sweep.cells, size.gamesPerCell);
   refuse(costProblem(cost, sweep.cells, size, limits));
   return { spec, size, cost, sweep };
+}
+
+/**
+ * The agent a racing tune's recommendation is confirmed against: confirm.reference, else the tuned
+ * seat's agent with only its fixed values (an object seat without its swept lists). A matchup seat
+ * has no such agent: its confirmation names one.
+ */
+export function raceReference(spec: SweepSpec): string | undefined {
+  const t = spec.tune;
+  if (!t?.confirm) return undefined;
+  if (t.confirm.reference) return t.confirm.reference;
+  const seat = spec.seats[t.seat];
+  if (typeof seat === 'string' || spec.matchup?.seats.includes(t.seat)) return undefined;
+  const fixed = Object.entries(seat.params ?? {}).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length > 1));
+  return fixed.length ? `${seat.agent}(${fixed.map(([k, v]) => `${k}=${Array.isArray(v) ? v[0] : v}`).join(',')})` : seat.agent;
+}
+
+/** A racing tune's arms: two cells or more, differing in the tuned seat's agent only. */
+function checkTune(spec: SweepSpec, limits?: SweepLimits): void {
+  const t = spec.tune!;
+  const cells = sweepCells(spec);
+  if (cells.length < 2) throw new SweepSpecError('tune', `racing needs two arms or more: list values in seats.${t.seat}.params (e.g. "c": [0.3, 0.5, 0.7]) or race a matchup's specs`);
+  cells[0].agents.forEach((agent, q) => {
+    if (q !== t.seat && cells.some((c) => c.agents[q] !== agent)) throw new SweepSpecError(`seats.${q}`, `the arms may differ only in the tuned seat (${t.seat}); seat ${q} changes too`);
+  });
+  const arms = new Set(cells.map((c) => c.agents[t.seat]));
+  if (arms.size !== cells.length) throw new SweepSpecError(`seats.${t.seat}`, `the arms must differ in the tuned seat (${t.seat}): its agent repeats across the sweep's cells`);
+  if (!t.confirm) return;
+  const reference = raceReference(spec);
+  if (!reference) throw new SweepSpecError('tune.confirm.reference', 'name the agent the recommendation is confirmed against: the tuned seat has no single base agent');
+  try {
+    const parsed = parseAgentSpec(reference);
+    if (limits) refuse(moveProblem({ text: reference, field: 'tune.confirm.reference' }, parsed, limits));
+  } catch (err) {
+    if (err instanceof SweepSpecError) throw err;
+    throw new SweepSpecError('tune.confirm.reference', (err as Error).message);
+  }
 }
 
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));

@@ -31,8 +31,12 @@ export interface SprtRule {
 /** A cell's stopping rule: the SPRT, or the interval rule (seat a's Wilson 95 % half-width, a fraction: 0.02 is ±2 points). */
 export type StopRule = { sprt: SprtRule } | { ciHalfWidth: number; seat: number };
 
-/** H0 / H1: the SPRT accepted that hypothesis; interval: narrow enough; max: every game played, undecided. */
-export type StopDecision = 'H0' | 'H1' | 'interval' | 'max';
+/**
+ * H0 / H1: the SPRT accepted that hypothesis; interval: narrow enough; max: every game played,
+ * undecided. A racing tune's arms (lab/plan/race.ts): out, dropped from the race; won, the arm the
+ * race returned; raced, still racing when the race decided for another.
+ */
+export type StopDecision = 'H0' | 'H1' | 'interval' | 'max' | 'out' | 'won' | 'raced';
 
 /** Expected score of a side `elo` stronger, on the logistic Elo scale. */
 export function eloScore(elo: number): number {
@@ -95,6 +99,11 @@ export interface StopState {
   value: number;
   /** The statistic every so many games (at most about TRACE_POINTS points over any run), and at the decision. */
   trace: TracePoint[];
+  /**
+   * The SPRT's mean score of a against b over its outcomes (a deal's seat-swapped games one
+   * outcome), with the half-width of its 95 % interval from their spread (absent before two).
+   */
+  score?: { mean: number; halfWidth: number; outcomes: number };
 }
 
 const TRACE_POINTS = 200;
@@ -129,6 +138,8 @@ export class StoppingTest {
       }
       const { elo0, elo1, alpha, beta } = this.rule.sprt;
       this.state.value = sprtLlr(this.sums, elo0, elo1);
+      const n = this.sums.n;
+      if (n >= 2) this.state.score = { mean: this.sums.mean, halfWidth: Z95 * Math.sqrt((this.sums.variance * n) / (n - 1) / n), outcomes: n };
       const { lower, upper } = sprtBounds(alpha, beta);
       if (this.sums.n >= MIN_OUTCOMES / this.groupSize && this.group.length === 0) {
         if (this.state.value >= upper) this.state.decision = 'H1';

@@ -66,7 +66,7 @@ export function startRace(arms: number): RaceState {
  * (`tallies` are the arms' totals so far): eliminations, and the decision when there is one. A
  * decided race is returned unchanged.
  */
-export function look(state: RaceState, tallies: readonly ArmTally[], o: RaceOptions): RaceState {
+export function raceLook(state: RaceState, tallies: readonly ArmTally[], o: RaceOptions): RaceState {
   if (state.decided) return state;
   const k = state.alive.length;
   const alive = [...state.alive];

@@ -1,0 +1,79 @@
+/**
+ * Making a sweep from a spec, the one path for the API's POST /api/sweeps and for what the lab
+ * makes itself (a tune's confirmation): the spec checked against the lab's limits, with the models
+ * it names read off the event loop first; then stored with its code version, batch size and the
+ * models' hashes, and the feeder kicked. A bad spec is a SweepSpecError naming the field.
+ */
+import type { Logger } from 'pino';
+import { batchSize, checkSweepSpec, codeVersion, raceReference, sweepModelNames, sweepModels, type SweepSpec } from '@wonderlab/shared';
+import type { SweepMeta, SweepStore } from '@wonderlab/shared/store';
+import { sweepLimits, type LimitsConfig } from './config.js';
+import type { ModelChecks } from './model-checks.js';
+
+export interface SweepCreatorDeps {
+  store: SweepStore;
+  models: ModelChecks;
+  limits: LimitsConfig;
+  /** Seconds of estimated play per queue job, and the most games in one (0 seconds: a job per game). */
+  batching: { seconds: number; max: number };
+  logger: Logger;
+  /** Called once a sweep is stored (the feeder's kick). */
+  created?: () => void;
+}
+
+export class SweepCreator {
+  constructor(private readonly d: SweepCreatorDeps) {}
+
+  /** The spec checked (SweepSpecError naming the field), with its size, cost, expansion and the models' lookup. */
+  async check(body: unknown) {
+    const limits = sweepLimits(this.d.limits);
+    // The models it names are read on the model thread first; the spec's check looks them up there.
+    const models = await this.d.models.lookup(sweepModelNames(body, limits));
+    const checked = checkSweepSpec(body, limits, models);
+    return { ...checked, cost: checked.cost!, sweep: checked.sweep!, models };
+  }
+
+  /** Stores a sweep (checked now, unless the caller checked it already); resolves with its meta and what the API reports of it. */
+  async create(body: unknown, checked?: Awaited<ReturnType<SweepCreator['check']>>) {
+    const { spec, size, cost, sweep, models } = checked ?? (await this.check(body));
+    // A stopping sweep, or a racing tune, goes a game per job: its cells are decided game by game.
+    const batch = spec.stop || spec.tune ? 1 : batchSize(sweep.cells, sweep.size, this.d.batching.seconds, this.d.batching.max);
+    const meta = await this.d.store.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models) });
+    this.d.logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
+    this.d.created?.();
+    return { meta, size, cost };
+  }
+
+  /**
+   * A racing tune's confirmation (spec.tune.confirm): the recommendation in the tuned seat against
+   * the reference in the partner seat (`against`, else the next seat), the other seats as the tune
+   * had them, on the confirmation's deals with the two seats swapped, until its SPRT decides.
+   */
+  async confirm(tune: SweepMeta, recommendation: string): Promise<string> {
+    const spec = tune.spec;
+    const t = spec.tune!;
+    const c = t.confirm!;
+    const partner = t.against ?? (t.seat + 1) % spec.players;
+    const seats = spec.seats.map((seat, q) => (q === t.seat ? recommendation : q === partner ? raceReference(spec)! : typeof seat === 'string' ? seat : canonicalSeat(seat)));
+    const confirmation: Partial<SweepSpec> & Record<string, unknown> = {
+      name: `${spec.name} / confirmation`,
+      players: spec.players,
+      seats,
+      wonders: spec.wonders,
+      sides: spec.sides,
+      deals: { firstSeed: c.firstSeed, count: c.deals },
+      seating: 'swap',
+      swapSeats: [t.seat, partner],
+      keepRecords: spec.keepRecords,
+      priority: spec.priority,
+      stop: { sprt: { seats: [t.seat, partner], elo0: c.elo0, elo1: c.elo1, alpha: c.alpha, beta: c.beta } },
+    };
+    return (await this.create(confirmation)).meta.id;
+  }
+}
+
+/** A seat given as an object without lists (the tune's other seats do not vary), as a spec string. */
+function canonicalSeat(seat: { agent: string; params?: Record<string, unknown> }): string {
+  const params = Object.entries(seat.params ?? {}).filter(([, v]) => v !== undefined);
+  return params.length ? `${seat.agent}(${params.map(([k, v]) => `${k}=${Array.isArray(v) ? v[0] : v}`).join(',')})` : seat.agent;
+}
