@@ -52,7 +52,7 @@ describe('the committed report, history and charts', () => {
     const start = text.indexOf('### Robilliard et al. 2014, Table 5');
     const section = text.slice(start, text.indexOf('\n### ', start + 1));
     expect(section).toContain("deviation: played with Q = 2, not the paper's Q = 1.0");
-    expect(section).toContain('reproduction/results/robilliard-2014-table5-widening.json');
+    expect(section).toContain('reproduction/in-sample/robilliard-2014-table5-widening.json');
     expect(section).not.toContain('| not run |');
     for (const screen of ['screen-table5-widening-q.json', 'screen-table5-widening-q2.json']) expect(section).toContain(`reproduction/targets/${screen}`);
     // Not in the report: its Table 5 is the confirmation's, at the paper's Q.
@@ -148,7 +148,7 @@ describe('the fixture and the empty folder', () => {
     expect(empty.match(/\*\*Confirmation pending\*\*/g)).toHaveLength(PUBLISHED_TABLES.length);
     // The earlier runs' heading lines and numbers are history's (history.md), never the report's.
     const rows = (text: string) => text.slice(text.indexOf('## Row by row'), text.indexOf('## Why rows differ'));
-    for (const text of [fixture, empty, read('REPRODUCTION.md')]) expect(rows(text)).not.toContain('reproduction/results/');
+    for (const text of [fixture, empty, read('REPRODUCTION.md')]) expect(rows(text)).not.toContain('reproduction/in-sample/');
     expect(empty).not.toMatch(/\| \d+\.\d ± \d+\.\d \| \d+\.\d ± \d+\.\d \|/);
   });
 

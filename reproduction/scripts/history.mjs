@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes reproduction/history.md: the earlier runs, kept as history beside the report made from
 // the confirmation run alone (report.mjs). history-intro.md, a summary and a table per experiment
-// from reproduction/results/<preset>.json (the runs made while the agents were being read, with
+// from reproduction/in-sample/<preset>.json (the runs made while the agents were being read, with
 // the same verdict rule), 2014 Table 5 at Q = 2 as a labelled deviation from the paper's Q = 1.0
 // with the screens that chose Q = 2, the fit of the thesis's agent (fit/), and the dashboard's
 // charts of those results (render-charts.mjs --png).
@@ -14,7 +14,7 @@ import { duration, fmt, readResult, rowLines, rulebookLine, shortName, summaryLi
 
 // The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
 const here = new URL('..', import.meta.url);
-export const RESULTS = new URL('results/', here);
+export const RESULTS = new URL('in-sample/', here);
 const NOT_RUN = 'not run';
 
 /**
@@ -36,7 +36,7 @@ const DEVIATIONS = {
 /** The heading line of an earlier run: its size and time as lab.mjs or `sweep run` recorded them. */
 function sourceLine(table, result) {
   if (!result) return `Not run: \`wonderlab sweep run ${table.preset}\` (add \`--deals N\` for a smaller run).`;
-  if (!result.lab) return `\`wonderlab sweep run ${table.preset} --deals ${result.spec.deals.count}\` (${result.gamesPerCell} games per cell; the paper: see the title; \`reproduction/results/${table.preset}.json\`).`;
+  if (!result.lab) return `\`wonderlab sweep run ${table.preset} --deals ${result.spec.deals.count}\` (${result.gamesPerCell} games per cell; the paper: see the title; \`reproduction/in-sample/${table.preset}.json\`).`;
   const { games, wallSeconds, gamesPerSecond, commit, concurrentSweeps } = result.lab;
   const sharing = concurrentSweeps > 0 ? `, sharing the lab with ${concurrentSweeps} other sweep${concurrentSweeps > 1 ? 's' : ''}` : '';
   // A sweep collected before it finished (--partial): its cells are fed deal by deal, so each has about its share.
@@ -45,7 +45,7 @@ function sourceLine(table, result) {
     : `stopped at ${games} of its ${result.gamesPerCell * result.cells.length} games (${result.cells.map((c) => c.games).join(' / ')} per cell)`;
   return (
     `Played on the lab (\`node reproduction/scripts/lab.mjs submit --presets ${table.preset} --deals ${result.spec.deals.count}\`): ${size}, in ${duration(wallSeconds)} of wall time ` +
-    `on the 2-core dev machine${sharing} (${gamesPerSecond.toFixed(2)} games/s; commit ${commit}, stamped by the collector; \`reproduction/results/${table.preset}.json\`).`
+    `on the 2-core dev machine${sharing} (${gamesPerSecond.toFixed(2)} games/s; commit ${commit}, stamped by the collector; \`reproduction/in-sample/${table.preset}.json\`).`
   );
 }
 
@@ -68,7 +68,7 @@ function screenLines(table, file) {
   return [...lines, ''];
 }
 
-/** history.md from the results in `folder` (a URL ending in /; results/ by default). */
+/** history.md from the results in `folder` (a URL ending in /; in-sample/ by default). */
 export function history(folder = RESULTS) {
   const lines = [];
   const summaries = [];

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Plays the papers' presets on a running lab (`npm start`) and saves their results: to results/
+// Plays the papers' presets on a running lab (`npm start`) and saves their results: to in-sample/
 // (the earlier runs, history.md) unless --out; confirm.sh collects the confirmation, which
 // REPRODUCTION.md is made from, with --out confirmation:
 //
@@ -10,7 +10,7 @@
 // given) as a sweep named `repro/<preset>/d<deals>/s<first seed>`, skipping names the lab has
 // already: held-out deals (another first seed) are another sweep, never a name already played.
 // collect writes each finished one (only those of first seed S with --first-seed) to
-// <DIR>/<preset>.json (DIR: results/ unless --out, relative to this folder): the spec, the
+// <DIR>/<preset>.json (DIR: in-sample/ unless --out, relative to this folder): the spec, the
 // cells' aggregates as the API gives them, each seat order's standings for paired designs
 // (computed from the exported games with the lab's own Standings), `provenance` as the lab
 // reported it (provenance.mjs: code version and dirty flag, seeds, games, wall and CPU time; a
@@ -68,7 +68,7 @@ async function submit() {
 async function collect() {
   const partial = args.includes('--partial');
   const firstSeed = opt('first-seed');
-  const out = opt('out', 'results').replace(/\/*$/, '/');
+  const out = opt('out', 'in-sample').replace(/\/*$/, '/');
   const refused = refusals(provenanceOptions(args, opt));
   const all = await api('/api/sweeps');
   for (const s of all) {

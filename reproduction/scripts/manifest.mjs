@@ -19,7 +19,7 @@ const here = new URL('..', import.meta.url);
 const root = new URL('..', here);
 
 /** The folders of result files (under reproduction/): the confirmation's first, then history. */
-export const RESULT_FOLDERS = ['confirmation/', 'results/', 'targets/', 'fit/results/'];
+export const RESULT_FOLDERS = ['confirmation/', 'in-sample/', 'targets/', 'fit/results/'];
 /** The documents whose citations the manifest covers. */
 // Every doc under docs/ too: the README's research notes moved there (issue 43) with their citations.
 export const CITING = [
@@ -32,7 +32,7 @@ export const CITING = [
     .map((f) => `docs/${f}`),
 ];
 
-const FOLDER = /^reproduction\/(confirmation|results|targets|fit\/results)\/$/;
+const FOLDER = /^reproduction\/(confirmation|in-sample|targets|fit\/results)\/$/;
 
 /** Every result file, as `reproduction/<folder><name>`. */
 function resultFiles() {

@@ -8,7 +8,7 @@
 // by report.mjs's chartOf from the same comparison as the table's rows, pending tables included,
 // so a chart is never made by hand nor from other data (test/reproduction-report.test.ts).
 // The PNGs are the dashboard's own charts (charts.js, chart.js) of the earlier runs
-// (reproduction/results/), drawn in Debian's chromium (CHROMIUM_PATH to use another).
+// (reproduction/in-sample/), drawn in Debian's chromium (CHROMIUM_PATH to use another).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -35,7 +35,7 @@ async function dashboardCharts() {
     join(dirname(require.resolve('@sgratzl/chartjs-chart-boxplot')), 'index.umd.min.js'),
   ];
   const chartsSource = readFileSync(join(root, 'services/dashboard/public/js/charts.js'), 'utf8');
-  const resultsDir = join(root, 'reproduction/results');
+  const resultsDir = join(root, 'reproduction/in-sample');
 
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: { width: 900, height: 520 }, deviceScaleFactor: 1 });

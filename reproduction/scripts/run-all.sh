@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one-machine alternative to reproduction/scripts/lab.mjs (which plays the presets on a running lab):
 # plays every preset at the sizes REPRODUCTION.md reports (Table 7.2 with all nine values of C)
-# and writes each one's aggregates to reproduction/results/<preset>.json, the earlier runs' folder.
+# and writes each one's aggregates to reproduction/in-sample/<preset>.json, the earlier runs' folder.
 # Several hours on 2 cores; run one line alone to redo one table. Then:
 # node reproduction/scripts/history.mjs > reproduction/history.md (REPRODUCTION.md is the confirmation's, confirm.sh)
 set -euo pipefail
@@ -9,8 +9,8 @@ cd "$(dirname "$0")/../.."
 run() {
   local preset="$1"; shift
   echo "== $preset $*" >&2
-  node --single-threaded-gc bin/wonderlab.mjs sweep run "$preset" --json --quiet "$@" > "reproduction/results/$preset.json.tmp"
-  mv "reproduction/results/$preset.json.tmp" "reproduction/results/$preset.json"
+  node --single-threaded-gc bin/wonderlab.mjs sweep run "$preset" --json --quiet "$@" > "reproduction/in-sample/$preset.json.tmp"
+  mv "reproduction/in-sample/$preset.json.tmp" "reproduction/in-sample/$preset.json"
 }
 run thesis-7.1-seating --deals 84
 run thesis-7.3-depth --deals 24

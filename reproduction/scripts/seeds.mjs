@@ -16,7 +16,7 @@ import { deriveSeed } from '../../shared/dist/src/index.js';
 const here = new URL('..', import.meta.url);
 
 /** The folders (under reproduction/) of stored results played before the confirmation. */
-export const STORED = ['results/', 'targets/', 'fit/results/'];
+export const STORED = ['in-sample/', 'targets/', 'fit/results/'];
 
 /** seeds.json: the used ranges, the stored results without a spec (declared by hand), and the confirmation's first seed. */
 export const readSeeds = () => JSON.parse(readFileSync(new URL('inputs/seeds.json', here), 'utf8'));

@@ -9,7 +9,7 @@ import type { PublishedRow, PublishedTable } from './published.js';
 /**
  * Where the report's results are, from the repository's root: the confirmation run's
  * (<preset>.json each), the only results REPRODUCTION.md is made from. The earlier runs
- * (reproduction/results/) are history (reproduction/history.md). One constant, so that the report
+ * (reproduction/in-sample/) are history (reproduction/history.md). One constant, so that the report
  * and the tests that count it again cannot read different folders.
  */
 export const REPORT_RESULTS = 'reproduction/confirmation/';

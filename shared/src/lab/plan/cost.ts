@@ -7,7 +7,7 @@
  * The figures are CPU microseconds per MCTS iteration averaged over whole games (every Age and
  * decision, so playouts of every length), measured by `node shared/dist/bench/cost.js` on the
  * 2-core dev machine and rounded up. An estimate, not a promise: against the decision times the
- * reproduction runs recorded (reproduction/results, 18 decisions a seat) it gave 0.8 to 1.2 × the
+ * reproduction runs recorded (reproduction/in-sample, 18 decisions a seat) it gave 0.8 to 1.2 × the
  * measured time for most presets' agents, and 0.57 to 0.8 × for mcts-robilliard below 1000
  * iterations; a faster core takes proportionally less.
  *
