@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, VERDICT_ALPHA, compareStored, summarizeTable } from '../shared/src/lab/index.js';
+import { EDGE_TOLERANCE, EQUIVALENCE_MARGIN, PUBLISHED_TABLES, REPORT_RESULTS, VERDICT_ALPHA, compareStored, compareStoredOnCoins, summarizeTable, type PaperComparison } from '../shared/src/lab/index.js';
 
 const root = new URL('../', import.meta.url);
 const reproduction = new URL('reproduction/', root);
@@ -80,35 +80,63 @@ describe.each([
   };
   const cells = (line: string) => line.slice(2, -2).split(' | ');
 
-  test('one line per paper table and a total, with the rows, verdicts, games per row and cause of each', () => {
+  test('a line per paper table and tie count, each paper\'s totals and all, with the rows, verdicts, games per row and cause of each', () => {
     const [header, , ...lines] = section().split('\n').filter((l) => l.startsWith('|'));
     const column = (name: string) => cells(header).indexOf(name);
-    expect(lines).toHaveLength(PUBLISHED_TABLES.length + 1);
-    const sums = { rows: 0, agrees: 0, inconclusive: 0, differs: 0 };
-    PUBLISHED_TABLES.forEach((t, i) => {
-      const c = compareStored(t, readResult(folder, t.preset));
+    type Counts = { rows: number; agrees: number; inconclusive: number; differs: number };
+    const zero = (): Counts => ({ rows: 0, agrees: 0, inconclusive: 0, differs: 0 });
+    const sums = { thesis: zero(), paper2014: zero(), paper2014OnCoins: zero(), all: zero(), eachPapers: zero() };
+    const add = (to: Counts, rows: number, c: PaperComparison) => {
       // Counted here from the rows' verdicts, not through summarizeTable.
       const count = (v: string) => c.rows.filter((r) => r.verdict === v).length;
+      to.rows += rows;
+      to.agrees += count('agrees');
+      to.inconclusive += count('inconclusive');
+      to.differs += count('differs');
+    };
+    const expectLine = (line: string[], ties: string, rows: number, c: PaperComparison, id: string) => {
+      const count = (v: string) => String(c.rows.filter((r) => r.verdict === v).length);
+      expect([line[column('a tie for the most VP')], line[column('rows')], line[column('agree')], line[column('inconclusive')], line[column('differ')]], id).toEqual([
+        ties,
+        String(rows),
+        count('agrees'),
+        count('inconclusive'),
+        count('differs'),
+      ]);
+      if (column('pending') >= 0) expect(line[column('pending')], id).toBe(count('not run'));
+      else expect(count('not run'), id).toBe('0');
+    };
+    let i = 0;
+    for (const t of PUBLISHED_TABLES) {
+      const result = readResult(folder, t.preset);
+      const c = compareStored(t, result);
       const played = c.rows.flatMap((r) => (r.ours ? [r.ours.games] : []));
-      const line = cells(lines[i]);
-      expect(line[column('rows')], t.id).toBe(String(t.rows.length));
-      expect(line[column('agree')], t.id).toBe(String(count('agrees')));
-      expect(line[column('inconclusive')], t.id).toBe(String(count('inconclusive')));
-      expect(line[column('differ')], t.id).toBe(String(count('differs')));
-      if (column('pending') >= 0) expect(line[column('pending')], t.id).toBe(String(count('not run')));
-      else expect(count('not run'), t.id).toBe(0);
+      const line = cells(lines[i++]);
+      expectLine(line, t.ties === 'strict' ? "no win (the thesis's rule)" : 'no win', t.rows.length, c, t.id);
       const [lo, hi] = [Math.min(...played), Math.max(...played)];
       expect(line[column('games per row')], t.id).toBe(played.length === 0 ? '–' : lo === hi ? String(lo) : `${lo}–${hi}`);
-      expect(line[column('main cause of the differences')], t.id).toBe(count('differs') === 0 ? '–' : summarizeTable(t, c).cause);
-      sums.rows += t.rows.length;
-      sums.agrees += count('agrees');
-      sums.inconclusive += count('inconclusive');
-      sums.differs += count('differs');
-    });
-    const total = cells(lines.at(-1)!);
-    expect([total[column('rows')], total[column('agree')], total[column('inconclusive')], total[column('differ')]]).toEqual(
-      [sums.rows, sums.agrees, sums.inconclusive, sums.differs].map(String),
-    );
+      const differs = c.rows.some((r) => r.verdict === 'differs');
+      expect(line[column('main cause of the differences')], t.id).toBe(differs ? summarizeTable(t, c).cause : '–');
+      add(sums.all, t.rows.length, c);
+      add(t.id.startsWith('thesis-') ? sums.thesis : sums.paper2014, t.rows.length, c);
+      if (t.ties === 'strict') add(sums.eachPapers, t.rows.length, c);
+      // A paper silent on ties: a second line, the same games with a VP tie going to more coins.
+      const onCoins = compareStoredOnCoins(t, result);
+      // Every played row of the 2014 tables can be counted on coins (its agent holds one seat of its cell).
+      if (t.ties === 'unstated' && result) expect(onCoins, t.id).toBeDefined();
+      if (t.ties === 'unstated' && onCoins) {
+        expectLine(cells(lines[i++]), 'to more coins', t.rows.length, onCoins, `${t.id} on coins`);
+        add(sums.paper2014OnCoins, t.rows.length, onCoins);
+        add(sums.eachPapers, t.rows.length, onCoins);
+      }
+    }
+    const totals = lines.slice(i).map(cells);
+    const counts = (c: Counts) => [c.rows, c.agrees, c.inconclusive, c.differs].map(String);
+    const read = (line: string[]) => [line[column('rows')], line[column('agree')], line[column('inconclusive')], line[column('differ')]];
+    const coinsCounted = sums.paper2014OnCoins.rows > 0;
+    expect(totals.map((l) => l[0])).toEqual(['**the thesis**', '**the 2014 paper**', ...(coinsCounted ? ['**the 2014 paper**'] : []), '**all**', ...(coinsCounted ? ['**all**'] : [])]);
+    const expected = [sums.thesis, sums.paper2014, ...(coinsCounted ? [sums.paper2014OnCoins] : []), sums.all, ...(coinsCounted ? [sums.eachPapers] : [])];
+    totals.forEach((l, k) => expect(read(l), l.join(' | ')).toEqual(counts(expected[k])));
   });
 
   test("each table's heading line: the lab's record of its confirmation, or pending", () => {
@@ -122,7 +150,7 @@ describe.each([
       expect(rows, table.id).toHaveLength(table.rows.length);
       if (!result) {
         expect(body, table.id).toContain('**Confirmation pending**');
-        for (const row of rows) expect(row, table.id).toMatch(/\| pending \| – \|.* \| pending \| \|$/);
+        for (const row of rows) expect(row, table.id).toMatch(/\| pending \| – \|.* \| pending \| (– \| – \| – \| )?\|$/);
         continue;
       }
       // A table played in parts (collect --merge) keeps each sweep's record.

@@ -8,7 +8,7 @@
 //   node reproduction/scripts/history.mjs > reproduction/history.md
 import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PUBLISHED_TABLES, compareStored, summarizeTable } from '../../shared/dist/src/index.js';
+import { PUBLISHED_TABLES, compareBothWays, summarizeTable } from '../../shared/dist/src/index.js';
 import { fitReport } from '../fit/fit.mjs';
 import { duration, fmt, readResult, rowLines, rulebookLine, shortName, summaryLines } from './tables.mjs';
 
@@ -76,12 +76,12 @@ export function history(folder = RESULTS) {
     const result = readResult(folder, table.preset);
     const deviation = DEVIATIONS[table.id];
     const read = deviation ? { ...table, rows: table.rows.map((r) => ({ ...r, agents: r.agents.map(deviation.agent) })) } : table;
-    const comparison = compareStored(read, result);
-    summaries.push({ name: `${shortName(table)}${deviation ? ` (${deviation.label})` : ''}`, ...summarizeTable(table, comparison) });
+    const { strict: comparison, onCoins } = compareBothWays(read, result);
+    summaries.push({ name: `${shortName(table)}${deviation ? ` (${deviation.label})` : ''}`, ...summarizeTable(table, comparison, onCoins) });
     lines.push(`### ${table.title}${deviation ? ` — ${deviation.label}` : ''}`, '');
     if (deviation) lines.push(`**${deviation.label[0].toUpperCase()}${deviation.label.slice(1)}.** ${deviation.why}`, '');
-    lines.push(sourceLine(table, result), '', ...rowLines(read, comparison, NOT_RUN), '');
-    const rulebook = result && rulebookLine(read, result, comparison);
+    lines.push(sourceLine(table, result), '', ...rowLines(read, comparison, NOT_RUN, onCoins), '');
+    const rulebook = result && table.ties === 'strict' && rulebookLine(read, result, comparison);
     if (rulebook) lines.push(rulebook, '');
     for (const file of deviation?.screens ?? []) lines.push(...screenLines(table, file));
   }
@@ -91,7 +91,8 @@ export function history(folder = RESULTS) {
     '',
     '## Summary of the earlier runs',
     '',
-    ...summaryLines(summaries, NOT_RUN),
+    // No causes: they are the confirmation's (REPRODUCTION.md), not these runs'.
+    ...summaryLines(summaries, NOT_RUN, { causes: false }),
     '## Row by row',
     '',
     'The reasons of rows that differ are discussed in REPRODUCTION.md\'s "Why rows differ", whose figures are these runs\'.',

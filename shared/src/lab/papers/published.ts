@@ -30,6 +30,8 @@ export interface PublishedRow {
   note?: string;
 }
 
+export type TieRule = 'strict' | 'unstated';
+
 export interface PublishedTable {
   /** `thesis-7.4`: what a sweep spec's `paper` names. */
   id: string;
@@ -38,6 +40,12 @@ export interface PublishedTable {
   preset: string;
   /** cells: a row is a cell's agent; orders: a row is an agent in one seat order (Table 7.1). */
   kind: 'cells' | 'orders';
+  /**
+   * How the paper counts a tie for the most VP: `strict` where it says a tie is no win (the
+   * thesis), `unstated` where it does not say (the 2014 paper), so that a reader sees our rows
+   * both ways: strictly, and with the tie going to the seat with more coins, as the rulebook has it.
+   */
+  ties: TieRule;
   reason?: string;
   /** The main cause of the table's rows that differ, in one line (REPRODUCTION.md's summary). */
   cause?: string;
@@ -64,6 +72,7 @@ const TABLE = z.strictObject({
   title: z.string(),
   preset: z.string(),
   kind: z.enum(['cells', 'orders']),
+  ties: z.enum(['strict', 'unstated']),
   rows: z.array(ROW).readonly(),
 });
 
