@@ -80,7 +80,8 @@ export function history(folder = RESULTS) {
     summaries.push({ name: `${shortName(table)}${deviation ? ` (${deviation.label})` : ''}`, ...summarizeTable(table, comparison, onCoins) });
     lines.push(`### ${table.title}${deviation ? ` — ${deviation.label}` : ''}`, '');
     if (deviation) lines.push(`**${deviation.label[0].toUpperCase()}${deviation.label.slice(1)}.** ${deviation.why}`, '');
-    lines.push(sourceLine(table, result), '', ...rowLines(read, comparison, NOT_RUN, onCoins), '');
+    // No reasons: they are findings about the confirmation's rows; these runs' account is REPRODUCTION.md's history part.
+    lines.push(sourceLine(table, result), '', ...rowLines(read, comparison, NOT_RUN, onCoins, { reasons: false }), '');
     const rulebook = result && table.ties === 'strict' && rulebookLine(read, result, comparison);
     if (rulebook) lines.push(rulebook, '');
     for (const file of deviation?.screens ?? []) lines.push(...screenLines(table, file));

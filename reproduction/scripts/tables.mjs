@@ -45,14 +45,15 @@ export function shortName(table) {
  * without games says `missing` (the report's "confirmation pending", the history's "not run").
  * With `onCoins` (the same rows with VP ties decided on coins, for a paper that does not say how
  * it counts a tie) each line gives that count's rate, difference and verdict too, and a row's
- * reason shows when either count finds it different.
+ * reason shows when either count finds it different. `reasons` false leaves the reason column out
+ * (the history's: the reasons are findings about the confirmation's rows).
  */
-export function rowLines(table, comparison, missing, onCoins) {
+export function rowLines(table, comparison, missing, onCoins, { reasons = true } = {}) {
   const hasVp = table.rows.some((r) => r.vp !== undefined);
-  const coinHead = onCoins ? 'ours, VP ties on coins | ours − paper, ties on coins | verdict, ties on coins | ' : '';
+  const coinHead = 'ours, VP ties on coins | ours − paper, ties on coins | verdict, ties on coins |';
   const lines = [
-    `| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}ours − paper (95 %) | p (Holm) | verdict | ${coinHead}reason, if it differs (see "Why rows differ") |`,
-    `| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- | --- | --- | ${onCoins ? '--- | --- | --- | ' : ''}--- |`,
+    `| row | paper win % | ours win % (95 %) | games | ${hasVp ? 'paper VP | ours VP | ' : ''}ours − paper (95 %) | p (Holm) | verdict |${onCoins ? ` ${coinHead.trim()}` : ''}${reasons ? ' reason, if it differs (see "Why rows differ") |' : ''}`,
+    `| --- | --- | --- | --- | ${hasVp ? '--- | --- | ' : ''}--- | --- | --- |${onCoins ? ' --- | --- | --- |' : ''}${reasons ? ' --- |' : ''}`,
   ];
   const verdictOf = (row) => (row.verdict === 'differs' ? `**differs**` : row.verdict);
   const differenceOf = (d) => `${signed(d.estimate)} (${signed(d.low)} to ${signed(d.high)})`;
@@ -61,13 +62,14 @@ export function rowLines(table, comparison, missing, onCoins) {
     const vp = (o) => (hasVp ? `${fmt(row.paper.vp ?? NaN)} | ${o} | ` : '');
     const coins = onCoins?.rows[i];
     if (!row.ours) {
-      lines.push(`| ${row.label} | ${paper} | ${missing} | – | ${vp('–')}– | – | ${missing} | ${onCoins ? '– | – | – | ' : ''}|`);
+      lines.push(`| ${row.label} | ${paper} | ${missing} | – | ${vp('–')}– | – | ${missing} |${onCoins ? ' – | – | – |' : ''}${reasons ? ' |' : ''}`);
       return;
     }
-    const coinCells = coins ? `${pct(coins.ours.winRate)} ± ${pct(coins.ours.halfWidth)} | ${coins.difference ? differenceOf(coins.difference) : '–'} | ${verdictOf(coins)} | ` : '';
+    const coinCells = coins ? ` ${pct(coins.ours.winRate)} ± ${pct(coins.ours.halfWidth)} | ${coins.difference ? differenceOf(coins.difference) : '–'} | ${verdictOf(coins)} |` : '';
+    const reason = reasons ? ` ${row.reason ?? coins?.reason ?? ''} |` : '';
     const d = row.difference;
     lines.push(
-      `| ${row.label} | ${paper} | ${pct(row.ours.winRate)} ± ${pct(row.ours.halfWidth)} | ${row.ours.games} | ${vp(fmt(row.ours.vp ?? NaN))}${d ? differenceOf(d) : '–'} | ${d ? pValue(d.pHolm) : '–'} | ${verdictOf(row)} | ${coinCells}${row.reason ?? coins?.reason ?? ''} |`,
+      `| ${row.label} | ${paper} | ${pct(row.ours.winRate)} ± ${pct(row.ours.halfWidth)} | ${row.ours.games} | ${vp(fmt(row.ours.vp ?? NaN))}${d ? differenceOf(d) : '–'} | ${d ? pValue(d.pHolm) : '–'} | ${verdictOf(row)} |${coinCells}${reason}`,
     );
   });
   return lines;

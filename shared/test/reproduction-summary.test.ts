@@ -6,7 +6,7 @@
  * test needs the report's script (reproduction/scripts/report.mjs), which this package does not hold.
  */
 import { describe, expect, it } from 'vitest';
-import { compareBothWays, comparePaper, compareStoredOnCoins, summarizeTable, type PublishedTable, type StoredResult } from '../src/lab/index.js';
+import { compareBothWays, comparePaper, compareStoredOnCoins, findingsText, summarizeTable, type PublishedTable, type StoredResult } from '../src/lab/index.js';
 import { tableFixture } from './published-fixtures.js';
 
 const table = tableFixture([
@@ -23,12 +23,15 @@ describe('the summary of a table', () => {
     expect(s).toMatchObject({ rows: 3, agrees: 0, inconclusive: 1, differs: 1, notRun: 1, games: { min: 500, max: 1000 } });
   });
 
-  it('a cause with its experiment, "not tested" before one without, "not tested" alone without any; none without a row that differs', () => {
-    expect(summarizeTable({ ...table, cause: 'ties', shownBy: 'the rulebook count' }, compared(table)).cause).toBe('ties; shown by the rulebook count');
-    expect(summarizeTable({ ...table, cause: 'ties' }, compared(table)).cause).toBe('not tested: ties');
-    expect(summarizeTable(table, compared(table)).cause).toBe('not tested');
+  it('the cause as the findings print it, "no cause given" without one; none without a row that differs by either count', () => {
+    const cause = findingsText([{ text: 'ties', tested: 'the coin count' }, { text: 'K_UCT' }]);
+    expect(cause).toBe('ties (*tested*: the coin count); K_UCT (*not tested*)');
+    expect(summarizeTable({ ...table, cause }, compared(table)).cause).toBe(cause);
+    expect(summarizeTable(table, compared(table)).cause).toBe('no cause given (*not tested*)');
     const none = comparePaper(table, () => undefined);
-    expect(summarizeTable({ ...table, cause: 'ties' }, none)).toMatchObject({ cause: null, games: null, notRun: 3 });
+    expect(summarizeTable({ ...table, cause }, none)).toMatchObject({ cause: null, games: null, notRun: 3 });
+    // A row that differs only when ties go to more coins still calls for the cause.
+    expect(summarizeTable({ ...table, cause }, none, compared(table)).cause).toBe(cause);
   });
 });
 

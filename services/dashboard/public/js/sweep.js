@@ -89,7 +89,8 @@ function verdictCell(r, rule) {
   if (!r.difference) return el('td', { class: 'muted' }, r.verdict === 'too few games' ? `too few games: ${r.ours.games} of the ${rule.minGames} a verdict needs` : r.verdict);
   const d = r.difference;
   const interval = `${signed(100 * d.estimate)} (${signed(100 * d.low)} to ${signed(100 * d.high)}) points, p ${d.pHolm < 0.001 ? '< 0.001' : `= ${d.pHolm.toFixed(Math.abs(d.pHolm - rule.alpha) < 0.0005 ? 5 : 3)}`} (Holm)`;
-  const title = r.verdict === 'differs' && r.reason ? `The reason REPRODUCTION.md gives for this row: ${r.reason}` : '';
+  // The reason's markdown emphasis (*tested*, *not tested*) read as plain words in a tooltip.
+  const title = r.verdict === 'differs' && r.reason ? `The reason REPRODUCTION.md gives for this row: ${r.reason.replaceAll('*', '')}` : '';
   return el('td', { class: `verdict-${r.verdict}`, title }, `${r.verdict}${r.direction ? `, ${r.direction}` : ''}: ${interval}`);
 }
 

@@ -3,9 +3,9 @@
  * half-width, and the mean VP where the paper gives it. A row names which of our numbers it is
  * compared with: a cell (by its swept values or its agents) and the agent by its seat in the spec,
  * or, for a seating-order table, one seat order of the cell. `reason` explains a row that differs
- * (REPRODUCTION.md's "reason" column), `cause` and `shownBy` the table's main cause and the
- * experiment that shows it (its summary); they are findings, so they are data in
- * published-reasons.json (by table id and row label), not code.
+ * (REPRODUCTION.md's "reason" column), `cause` the table's main cause (its summary); they are
+ * findings, so they are data in published-reasons.json (by table id and row label), not code:
+ * each a list of findings, each marked tested, with the run and figure that tested it, or not.
  */
 import { z } from 'zod';
 import PRINTED from './published-tables.json' with { type: 'json' };
@@ -49,13 +49,22 @@ export interface PublishedTable {
   reason?: string;
   /** The main cause of the table's rows that differ, in one line (REPRODUCTION.md's summary). */
   cause?: string;
-  /** The experiment in the repo that shows `cause`; without one the cause is "not tested". */
-  shownBy?: string;
   rows: readonly PublishedRow[];
 }
 
-/** Why rows differ: findings, kept as data beside this file so that a new result changes no code. */
-type Reasons = Record<string, { cause?: string; shownBy?: string; table?: string; rows?: Record<string, string> }>;
+/** One finding of a cause or reason: what it says, and the run and figure that tested it (absent: not tested). */
+export interface Finding {
+  text: string;
+  tested?: string;
+}
+
+/**
+ * Findings as the report prints them: each marked *tested*, naming what tested it, or *not
+ * tested*, so that no cause reads as shown without an experiment behind it.
+ */
+export function findingsText(findings: readonly Finding[]): string {
+  return findings.map((f) => (f.tested ? `${f.text} (*tested*: ${f.tested})` : `${f.text} (*not tested*)`)).join('; ');
+}
 
 const ROW: z.ZodType<PublishedRow> = z.strictObject({
   label: z.string(),
@@ -79,15 +88,20 @@ const TABLE = z.strictObject({
 /** The tables as printed, without the reasons: data (published-tables.json, one row a line), checked as it loads. */
 const TABLES: readonly PublishedTable[] = z.array(TABLE).parse(PRINTED);
 
-/** Each table with its reasons (published-reasons.json) in place. */
+const FINDINGS = z.array(z.strictObject({ text: z.string().min(1), tested: z.string().min(1).optional() })).min(1);
+/** Why rows differ, by table id: findings, kept as data beside this file so that a new result changes no code. */
+export const PUBLISHED_REASONS = z
+  .record(z.string(), z.strictObject({ cause: FINDINGS.optional(), table: FINDINGS.optional(), rows: z.record(z.string(), FINDINGS).optional() }))
+  .parse(REASONS);
+
+/** Each table with its reasons (published-reasons.json) in place, as the report prints them. */
 export const PUBLISHED_TABLES: readonly PublishedTable[] = TABLES.map((t) => {
-  const given = (REASONS as Reasons)[t.id];
+  const given = PUBLISHED_REASONS[t.id];
   return {
     ...t,
-    ...(given?.table ? { reason: given.table } : {}),
-    ...(given?.cause ? { cause: given.cause } : {}),
-    ...(given?.shownBy ? { shownBy: given.shownBy } : {}),
-    rows: t.rows.map((row) => (given?.rows?.[row.label] ? { ...row, reason: given.rows[row.label] } : row)),
+    ...(given?.table ? { reason: findingsText(given.table) } : {}),
+    ...(given?.cause ? { cause: findingsText(given.cause) } : {}),
+    rows: t.rows.map((row) => (given?.rows?.[row.label] ? { ...row, reason: findingsText(given.rows[row.label]) } : row)),
   };
 });
 

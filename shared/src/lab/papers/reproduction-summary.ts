@@ -70,15 +70,15 @@ export interface TableSummary {
   /** The same rows' verdicts with VP ties decided on coins, where the paper does not say how it counts a tie (null otherwise). */
   onCoins: { agrees: number; inconclusive: number; differs: number; notRun: number } | null;
   /**
-   * The main cause of the rows that differ (null when none does): the table's cause and the
-   * experiment that shows it, or "not tested" where the repo holds none.
+   * The main cause of the rows that differ by either count (null when none does): the table's
+   * findings, each marked tested or not (published-reasons.json), or "no cause given" without.
    */
   cause: string | null;
 }
 
 export function summarizeTable(table: PublishedTable, comparison: PaperComparison, onCoins?: PaperComparison): TableSummary {
   const games = comparison.rows.flatMap((r) => (r.ours ? [r.ours.games] : []));
-  const cause = comparison.differs === 0 ? null : !table.cause ? 'not tested' : table.shownBy ? `${table.cause}; shown by ${table.shownBy}` : `not tested: ${table.cause}`;
+  const cause = comparison.differs + (onCoins?.differs ?? 0) === 0 ? null : (table.cause ?? 'no cause given (*not tested*)');
   return {
     id: table.id,
     ties: table.ties,
