@@ -35,7 +35,7 @@ export const CITING = [
 const FOLDER = /^reproduction\/(confirmation|in-sample|targets|fit\/results)\/$/;
 
 /** Every result file, as `reproduction/<folder><name>`. */
-function resultFiles() {
+export function resultFiles() {
   return RESULT_FOLDERS.flatMap((dir) =>
     existsSync(new URL(dir, here)) ? readdirSync(new URL(dir, here)).filter((f) => f.endsWith('.json')).sort().map((f) => `reproduction/${dir}${f}`) : [],
   );
