@@ -76,7 +76,6 @@ function targetSummary(sweeps) {
     '| target | threshold | try | evaluation | games | rate (95 % interval) | lower bound (one-sided, Bonferroni) | time per move, ratio | processor | settings chosen on | met |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
-  const verdicts = [];
   for (const target of TARGETS) {
     const tries = sweeps.filter((x) => x.name.endsWith(target.suffix));
     if (!tries.length) continue;
@@ -89,9 +88,20 @@ function targetSummary(sweeps) {
       const cpus = [...new Set((t.workers ?? []).map((w) => w.cpu).filter(Boolean))].join(', ') || 'not recorded';
       lines.push(`| ${k === 0 ? target.what : ''} | ${k === 0 ? pct(target.threshold) : ''} | ${k + 1} of ${tries.length} | \`${a.agent}\` (${t.name}) | ${t.games} | ${pct(j.rate)} (${pct(j.low)}–${pct(j.high)}, ${how}) | ${pct(j.bonferroniLow)} | ${ratio} | ${cpus} | ${t.screens ?? 'not recorded'} | ${j.met ? 'yes' : 'no'} |`);
     });
-    verdicts.push(`- ${target.what}, ≥ ${pct(target.threshold)}: **${judged.met ? 'met' : 'not met'}** (${tries.length} tr${tries.length === 1 ? 'y' : 'ies'}, each at ${pct(judged.alphaPerTry)} one-sided).`);
   }
-  return [...lines, '', ...verdicts];
+  return [...lines, '', ...targetVerdicts(sweeps).map((v) => v.line)];
+}
+
+/** Each target tried in `sweeps`, judged by the rule, as the line LEARNING.md prints (npm run audit recomputes them). */
+export function targetVerdicts(sweeps) {
+  const out = [];
+  for (const target of TARGETS) {
+    const tries = sweeps.filter((x) => x.name.endsWith(target.suffix));
+    if (!tries.length) continue;
+    const judged = judgeTarget(tries.map((t) => asTry(t, target.figure)), target.threshold);
+    out.push({ met: judged.met, line: `- ${target.what}, ≥ ${pct(target.threshold)}: **${judged.met ? 'met' : 'not met'}** (${tries.length} tr${tries.length === 1 ? 'y' : 'ies'}, each at ${pct(judged.alphaPerTry)} one-sided).` });
+  }
+  return out;
 }
 
 /** The run's target evaluations (targets.json, from targets.mjs): fixed sizes, no stopping rule. */

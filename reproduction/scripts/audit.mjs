@@ -10,7 +10,10 @@
 // - findings: every finding of published-reasons.json marked tested names what tested it (a stored
 //   file that exists, or the table's own run), and every row that differs by either count has a reason;
 // - words: each "reproduced", "confirms" or "strongest" in README.md, REPRODUCTION.md and docs/
-//   sits in a passage or section that cites a stored run, or links to a section that does.
+//   sits in a passage or section that cites a stored run, or links to a section that does;
+// - targets: every learning target's "met" or "not met" in LEARNING.md, recomputed from the
+//   stored tries (learning/<run>/targets.json) by the rule (every try counted), and every try
+//   played from the lab's record of a clean commit.
 //   node reproduction/scripts/audit.mjs [--quiet]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -371,24 +374,39 @@ function wordChecks(io, check) {
   }
 }
 
-const GROUPS = { counts: countChecks, figures: figureChecks, labels: labelChecks, findings: findingChecks, words: wordChecks };
+/** Each target's verdict as LEARNING.md prints it, against the same verdict recomputed from the stored tries. */
+async function targetChecks(io, check) {
+  const { targetVerdicts } = await import('../../learning/report.mjs');
+  const learning = io.text('LEARNING.md');
+  for (const run of readdirSync(new URL('learning/', root), { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    const path = `learning/${run.name}/targets.json`;
+    if (!io.exists(path)) continue;
+    const { sweeps } = io.json(path);
+    for (const v of targetVerdicts(sweeps)) {
+      check('targets', `${run.name}: ${v.line}`, learning.includes(v.line), 'LEARNING.md does not say this (a stale report, or a changed stored try)');
+    }
+    for (const t of sweeps) check('targets', `${run.name}: ${t.name} played from a clean commit`, t.code?.dirty === false && typeof t.code?.commit === 'string', `its code record is ${JSON.stringify(t.code)}`);
+  }
+}
+
+const GROUPS = { counts: countChecks, figures: figureChecks, labels: labelChecks, findings: findingChecks, words: wordChecks, targets: targetChecks };
 
 /**
  * Every check, each { group, subject, ok, detail }, and the recomputed totals. `files` overrides
  * what is read (path from the repository's root → text), so that a test can change a doc or a
  * stored file and see a check fail; `groups` runs some of the checks only (a test's, for speed).
  */
-export function audit({ files = {}, groups = Object.keys(GROUPS) } = {}) {
+export async function audit({ files = {}, groups = Object.keys(GROUPS) } = {}) {
   const io = reader(files);
   const checks = [];
   const check = (group, subject, ok, detail) => checks.push({ group, subject, ok, detail: ok ? '' : detail });
   let totals;
-  for (const g of groups) totals = GROUPS[g](io, check) ?? totals;
+  for (const g of groups) totals = (await GROUPS[g](io, check)) ?? totals;
   return { checks, totals };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { checks, totals } = audit();
+  const { checks, totals } = await audit();
   const quiet = process.argv.includes('--quiet');
   for (const c of checks) if (!quiet || !c.ok) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.group}: ${c.subject}${c.ok ? '' : `\n     ${c.detail}`}`);
   const show = (c) => `${c.agrees} agree / ${c.inconclusive} inconclusive / ${c.differs} differ`;
