@@ -293,6 +293,7 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
           arms: z.array(z.object({ cell: z.number().int(), agent: z.string(), deals: z.number().int(), mean: z.number(), alive: z.boolean(), eliminatedAt: z.number().int().optional() })),
           leader: z.number().int(),
           decided: z.object({ cell: z.number().int(), agent: z.string(), by: z.enum(['elimination', 'epsilon', 'budget']) }).optional(),
+          history: z.array(z.object({ look: z.number().int(), deals: z.number().int(), radius: z.number(), means: z.array(z.number().nullable()) })).describe('Every look: deals per arm, the radius, each arm\'s mean (null once it has left).'),
         })
         .nullable()
         .describe('The race: each arm\'s mean deal score at the last look, which left and when, the radius, and once decided the arm returned and why (budget: the deals ran out first, undecided).'),

@@ -529,3 +529,30 @@ export function stoppingChart(detail) {
     }),
   };
 }
+
+/**
+ * A race (a racing tune, spec.tune): each arm's mean deal score at every look, its bar ± the
+ * look's confidence radius, x the deals each arm had then; an arm's line ends at the look it left.
+ */
+export function raceChart(tune) {
+  const race = tune.race;
+  const history = race?.history ?? [];
+  const datasets = (race?.arms ?? []).map((arm, i) => {
+    const looks = history.filter((h) => h.means[arm.cell] !== null);
+    return {
+      label: `${arm.agent}${arm.eliminatedAt !== undefined ? ` (left at look ${arm.eliminatedAt})` : race.decided?.cell === arm.cell ? ' (returned)' : ''}`,
+      data: looks.map((h) => ({ x: h.deals, y: percent(h.means[arm.cell]) })),
+      errorBars: looks.map((h) => [percent(Math.max(0, h.means[arm.cell] - h.radius)), percent(Math.min(1, h.means[arm.cell] + h.radius))]),
+      borderColor: COLORS[i % COLORS.length],
+      backgroundColor: COLORS[i % COLORS.length],
+    };
+  });
+  return {
+    type: 'line',
+    data: { datasets },
+    options: baseOptions({
+      parsing: true,
+      scales: { x: { type: 'linear', title: { display: true, text: 'deals each arm had played at the look' } }, y: { min: 0, max: 100, title: { display: true, text: 'mean deal score, % (± the radius)' } } },
+    }),
+  };
+}

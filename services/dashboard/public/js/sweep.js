@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { agentName as shownAgent, bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, raceChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin);
@@ -239,6 +239,29 @@ function heatCell(value, colour, attrs, text) {
   return td;
 }
 
+/** A racing tune: its arms, the race over the looks, the recommendation and its confirmation. */
+function renderTune(d) {
+  const tune = d.tune;
+  $('#tune').hidden = !tune;
+  if (!tune) return;
+  const race = tune.race;
+  const rule = d.spec.tune;
+  const objective = rule.against !== undefined ? `scores more VP than seat ${rule.against}'s agent` : 'wins at its table';
+  const state = !race ? 'no look yet' : race.decided ? `decided at look ${race.looks} (${{ elimination: 'every other arm left', epsilon: `the leader is within ε = ${rule.epsilon} of the best`, budget: 'the deals ran out first: undecided, the leader returned' }[race.decided.by]})` : `${race.looks} look${race.looks === 1 ? '' : 's'}, radius ${num(race.radius, 3)}`;
+  $('#tune-summary').textContent = `${d.cellCount} arms in seat ${rule.seat}, the objective: ${objective}; δ = ${rule.delta}, ε = ${rule.epsilon}, a look every ${rule.roundDeals} deals: ${state}.`;
+  $('#tune-recommendation').hidden = !tune.recommendation;
+  $('#tune-spec').textContent = tune.recommendation ?? '';
+  const c = tune.confirmation;
+  $('#tune-confirmation').replaceChildren(
+    c
+      ? el('span', {}, 'Confirmation on held-out deals: ', el('a', { href: `/sweeps/${c.sweep}` }, c.sweep), ` (${c.status}, ${c.games} games): SPRT ${c.decision ?? 'undecided'}${c.score ? `; the recommendation's score against the reference ${pct(c.score.mean)} % ± ${pct(c.score.halfWidth)}` : ''}.`)
+      : (tune.note ?? (race?.decided ? 'The confirmation is being made.' : 'The confirmation follows the race.')),
+  );
+  const arms = (race?.arms ?? []).map((a) => [a.agent, a.deals, `${pct(a.mean)} %`, a.alive ? (race.decided?.cell === a.cell ? 'returned' : 'racing') : `left at look ${a.eliminatedAt}`]);
+  fillTable($('#tune-arms'), ['arm', { text: 'deals at the last look', num: true }, { text: 'mean score', num: true }, 'state'], arms);
+  draw('chart-race', raceChart(tune));
+}
+
 /** A stopping sweep: each cell's decision, the games it took against the fixed design's, and the test's trace. */
 function renderStopping(d) {
   const rule = d.spec?.stop;
@@ -428,6 +451,7 @@ function render(d) {
   renderScopes(d);
   renderParameters(d);
   renderStopping(d);
+  renderTune(d);
   renderMatchup(d);
   renderVersus(d);
   renderCharts(d);

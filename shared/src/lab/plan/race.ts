@@ -45,6 +45,8 @@ export interface RaceReport {
   /** The arm leading now (its cell), and, once decided, the arm returned and why. */
   leader: number;
   decided?: { cell: number; agent: string; by: 'elimination' | 'epsilon' | 'budget' };
+  /** Every look: the deals each arm racing then had, the radius, and each arm's mean (null once out). */
+  history: { look: number; deals: number; radius: number; means: (number | null)[] }[];
 }
 
 /** A game's outcome for the race; `roles[q]` is the spec's seat of the agent at the game's seat q. */
@@ -65,6 +67,7 @@ export class RaceStopper {
   private readonly partial: number[][];
   state: RaceState;
   private lastRadius: number | null = null;
+  private readonly history: RaceReport['history'] = [];
   private budgetSpent = false;
 
   constructor(
@@ -119,8 +122,11 @@ export class RaceStopper {
         if (live.every((i) => this.read[i] === this.sweep.gamesPerCell)) this.budgetSpent = true;
         break;
       }
-      this.state = raceLook(this.state, this.tallies(t), this.rule);
+      const before = this.state.alive;
+      const tallies = this.tallies(t);
+      this.state = raceLook(this.state, tallies, this.rule);
       this.lastRadius = raceRadius(this.state.alive.length, this.state.looks, t, this.rule.delta);
+      this.history.push({ look: this.state.looks, deals: t, radius: this.lastRadius, means: tallies.map((x, i) => (before[i] ? x.sum / x.deals : null)) });
       looked = true;
     }
     return looked;
@@ -150,6 +156,6 @@ export class RaceStopper {
       : this.budgetSpent
         ? { cell: leader, agent: agent(leader), by: 'budget' as const }
         : undefined;
-    return { rule: this.rule, looks: this.state.looks, radius: this.lastRadius, arms, leader, ...(decided ? { decided } : {}) };
+    return { rule: this.rule, looks: this.state.looks, radius: this.lastRadius, arms, leader, ...(decided ? { decided } : {}), history: [...this.history] };
   }
 }
