@@ -17,7 +17,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lab/stats': [],
   'lab/game': ['engine', 'agents', 'lab/stats'],
   'lab/papers': ['lab/stats'],
-  'lab/plan': ['engine', 'agents', 'lab/stats', 'lab/game', 'lab/papers'],
+  'lab/tune': ['engine', 'agents', 'lab/stats'],
+  'lab/plan': ['engine', 'agents', 'lab/stats', 'lab/game', 'lab/papers', 'lab/tune'],
   'lab/results': ['engine', 'agents', 'lab/stats', 'lab/game', 'lab/papers', 'lab/plan'],
   'lab/threads': ['engine', 'agents', 'lab/stats', 'lab/game', 'lab/papers', 'lab/plan', 'lab/results'],
   'lab/play': ['engine', 'agents', 'lab/game', 'lab/threads'],
@@ -112,7 +113,7 @@ describe('the layers of shared/src', () => {
 
   it('reads the graph: the lab is in rooms and the engine imports nothing of the others', () => {
     const labParts = new Set([...graph.keys()].filter((f) => f.startsWith('lab/')).map(partOf));
-    expect([...labParts].sort()).toEqual(['lab', 'lab/game', 'lab/papers', 'lab/plan', 'lab/play', 'lab/results', 'lab/stats', 'lab/threads']);
+    expect([...labParts].sort()).toEqual(['lab', 'lab/game', 'lab/papers', 'lab/plan', 'lab/play', 'lab/results', 'lab/stats', 'lab/threads', 'lab/tune']);
     // Only the lab's barrel sits outside its rooms.
     expect([...graph.keys()].filter((f) => partOf(f) === 'lab')).toEqual(['lab/index.ts']);
     expect(graph.get('lab/threads/game-pool.ts')).toContain('lab/threads/game-thread.ts');

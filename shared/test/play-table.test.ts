@@ -198,7 +198,8 @@ describe('the play thread', () => {
 
   it('a move past the deadline stops its thread, changes nothing, and the next request is served; past the queue, a refusal', async () => {
     const { PlayTables } = await import('@wonderlab/shared');
-    const tables = new PlayTables({ threads: 1, queue: 1, deadlineMs: 300 });
+    // A deadline a restarted thread's first move keeps on a busy machine; the slow agent takes 30 s.
+    const tables = new PlayTables({ threads: 1, queue: 1, deadlineMs: 5000 });
     try {
       const slow = await fresh(tables, 'slow', [HUMAN, 'mcts(it=10000000,time=30)', 'random'], 6);
       const quick = await fresh(tables, 'quick', [HUMAN, 'random', 'random'], 7);

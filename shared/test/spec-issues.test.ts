@@ -25,7 +25,7 @@ describe('a refused spec', () => {
   it('names a mistyped key before the required one it left out, with the close valid one', () => {
     const { deals, ...rest } = base;
     expect(problem({ ...rest, deal: deals })).toBe(
-      "deal: unknown key 'deal' (did you mean 'deals'? known: name, players, seats, matchup, wonders, sides, deals, seating, swapSeats, open, keepRecords, training, stop, paper, priority)",
+      "deal: unknown key 'deal' (did you mean 'deals'? known: name, players, seats, matchup, wonders, sides, deals, seating, swapSeats, open, keepRecords, training, stop, paper, tune, priority)",
     );
     expect(problem({ ...base, deals: { cout: 3 } })).toBe("deals.cout: unknown key 'cout' (did you mean 'count'? known: firstSeed, count)");
     expect(problem({ ...base, seats: [{ agent: 'mcts', parms: { it: 5 } }, 'random', 'random'] })).toBe("seats.0.parms: unknown key 'parms' (did you mean 'params'? known: agent, params)");

@@ -131,7 +131,13 @@ export async function api(base: string, path: string, init: RequestInit & { json
   const changes = !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
   if (init.json !== undefined || (changes && !headers.has('content-type'))) headers.set('content-type', 'application/json');
   if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  const res = await fetch(base + path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  const send = () => fetch(base + path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  // A kept-alive connection the server closed as idle just as it was reused: a GET is sent again
+  // (changes are not: a test must see what the server did with them).
+  const res = await send().catch((err: Error & { cause?: { code?: string } }) => {
+    if (changes || err.cause?.code !== 'ECONNRESET') throw err;
+    return send();
+  });
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -124,7 +124,7 @@ export const MCTS_AGENTS = {
     params: { it: 1000, time: 0, c: 0.3, tree: 'seats', trades: 'all', arms: 'all', playout: 'nodiscard', parms: 'all', opp: 'same', tl: [8, 24, 32] },
   },
   'mcts-strong': {
-    summary: 'the strongest configuration our screens found (no paper\'s agent)',
+    summary: 'the configuration our screens chose (no paper\'s agent)',
     docs: 'docs/agents.md#mcts-strong',
     params: { reward: 'margin', playout: 'rulebased', opp: 'same', reuse: 'on', pe: 0.5 },
   },

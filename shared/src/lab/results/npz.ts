@@ -7,7 +7,6 @@
  * its CRC and sizes follow it in a data descriptor, so that an archive of any size passes through a
  * few chunks of memory. No zip64: one archive holds at most 4 GiB.
  */
-import { once } from 'node:events';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 as zlibCrc32, createDeflateRaw, inflateRawSync } from 'node:zlib';
@@ -71,8 +70,21 @@ export class NpzWriter {
     const closed = () => new Error('npz: the output closed before the archive was written');
     if (this.out.destroyed) throw closed();
     this.offset += chunk.length;
-    if (!this.out.write(chunk)) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')]);
+    if (!this.out.write(chunk)) await this.drained();
     if (this.out.destroyed) throw closed();
+  }
+
+  /** Until the output drains or closes; its listeners removed either way (an archive waits many times). */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.out.off('drain', done);
+        this.out.off('close', done);
+        resolve();
+      };
+      this.out.on('drain', done);
+      this.out.on('close', done);
+    });
   }
 
   /** Adds `<header.name>.npy`, its data the concatenation of `chunks` (checked against its shape). */
@@ -117,8 +129,14 @@ export class NpzWriter {
         done(null, chunk);
       },
     });
-    await pipeline(Readable.from(data()), measure, createDeflateRaw({ level: 6 }), count, this.out, { end: false });
-    this.offset += packed;
+    // The last stage writes through this.write (offset, backpressure, a closed output), not into
+    // the output itself: a pipeline into it per entry would leave its listeners there, a dozen an archive.
+    const forward = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        this.write(chunk).then(() => done(), done);
+      },
+    });
+    await pipeline(Readable.from(data()), measure, createDeflateRaw({ level: 6 }), count, forward);
 
     const descriptor = Buffer.alloc(16);
     descriptor.writeUInt32LE(0x08074b50, 0);
