@@ -9,7 +9,7 @@ import express from 'express';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { allowedHosts, securityHeaders } from '@wonderlab/shared/http';
-import { accessLog, type AccessLogMode, type GameJobData, type OutageLog, type PlayStore, type SweepStore } from '@wonderlab/shared/store';
+import { WorkerRoster, accessLog, type AccessLogMode, type GameJobData, type OutageLog, type PlayStore, type SweepStore } from '@wonderlab/shared/store';
 import type { PlayTables } from '@wonderlab/shared';
 import { sweepLimits, type LimitsConfig } from './config.js';
 import { SweepEvents } from './events.js';
@@ -28,6 +28,7 @@ import { playRoutes } from './routes/play.js';
 import { RateLimit } from './rate-limit.js';
 import type { SweepCreator } from './sweep-creator.js';
 import { trainingRoutes } from './routes/training.js';
+import { workerRoutes } from './routes/workers.js';
 import type { LadderService } from './ladder.js';
 import type { SweepStatistics } from './statistics.js';
 import type { LabHealth } from './lab-health.js';
@@ -76,7 +77,8 @@ export interface AppOptions {
 export function createApp(o: AppOptions): { app: express.Express; close: () => void } {
   const { store, logger, limits } = o;
   const events = new SweepEvents(store, o.eventsIntervalMs, logger, o.outage);
-  const metrics = new LabMetrics(store, o.queue, undefined, o.health);
+  const roster = new WorkerRoster(store.redis, store.keys);
+  const metrics = new LabMetrics(store, o.queue, undefined, o.health, roster);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -99,6 +101,7 @@ export function createApp(o: AppOptions): { app: express.Express; close: () => v
   // Bodies are read only by the routes that take one, after their token check: a client without
   // the token, or a path that does not exist, never gets a body parsed.
   app.use(healthRoutes(store, metrics, o.health));
+  app.use(workerRoutes(roster));
   app.use(schemaRoutes());
   app.use(sweepRoutes({ store, feeder: o.feeder, events, statistics: o.statistics, creator: o.creator, limits, logger, requireToken: requireToken(o.apiToken), json: jsonBody(limits), health: o.health }));
   app.use(gameRoutes(store, limits));

@@ -3,14 +3,16 @@
  * event-loop lag, GC, handles), HTTP requests by method, route and status with a latency
  * histogram, and the lab read from Redis at each scrape — queue depth by state, games done and
  * failed (counters), the recent rate, the backlog of unfinished games (what workers scale on),
- * sweeps by status, Redis's memory against maxmemory, and whether Redis answers and still holds
- * the lab's data (its epoch). While Redis does not answer, the lab's series are left out of the
- * scrape (absent, not zero: a zero backlog would read as "nothing to do").
+ * sweeps by status, Redis's memory against maxmemory, whether Redis answers and still holds the
+ * lab's data (its epoch), and the workers heard from (store/worker-roster.ts): seen in the last
+ * minute with their game slots, and gone silent without stopping (lost capacity). While Redis
+ * does not answer, the lab's series are left out of the scrape (absent, not zero: a zero backlog
+ * would read as "nothing to do").
  */
 import type { Queue } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { SWEEP_STATUSES, memoryShort, type GameJobData, type SweepStore } from '@wonderlab/shared/store';
+import { SWEEP_STATUSES, memoryShort, type GameJobData, type SweepStore, type WorkerRoster } from '@wonderlab/shared/store';
 import type { LabHealth } from './lab-health.js';
 
 const RATE_WINDOW_MS = 60_000;
@@ -61,6 +63,9 @@ export class LabMetrics {
   private readonly memoryFull: Gauge;
   private readonly dataLost: Gauge;
   private readonly epochStart: Gauge;
+  private readonly workersSeen: Gauge;
+  private readonly slotsSeen: Gauge;
+  private readonly workersSilent: Gauge;
 
   constructor(
     private readonly store: SweepStore,
@@ -69,6 +74,8 @@ export class LabMetrics {
     private readonly redisTimeoutMs = 1000,
     /** The coordinator's view of Redis's memory and epoch (without it, the data-loss series are absent). */
     private readonly health?: LabHealth,
+    /** The workers heard from (without it, the worker series are absent). */
+    private readonly roster?: WorkerRoster,
   ) {
     collectDefaultMetrics({ register: this.own });
     const own = [this.own];
@@ -99,6 +106,14 @@ export class LabMetrics {
       name: 'wonderlab_redis_data_lost',
       help: "Whether the keyspace lost the lab's data (1: its epoch key is missing or changed since this coordinator started; it is then not ready).",
       registers: own,
+    });
+    const workers = roster ? lab : [];
+    this.workersSeen = new Gauge({ name: 'wonderlab_workers_seen', help: 'Workers that reported in the last minute.', registers: workers });
+    this.slotsSeen = new Gauge({ name: 'wonderlab_worker_slots_seen', help: 'Game slots (games played at once) of the workers that reported in the last minute.', registers: workers });
+    this.workersSilent = new Gauge({
+      name: 'wonderlab_workers_silent',
+      help: 'Workers silent for more than a minute (up to an hour) that never said they stopped: killed, crashed or cut off from Redis. Capacity lost.',
+      registers: workers,
     });
     this.epochStart = new Gauge({ name: 'wonderlab_redis_epoch_start_seconds', help: 'When the keyspace epoch this coordinator works in was created (a change means a new, empty keyspace).', registers: own });
   }
@@ -133,10 +148,15 @@ export class LabMetrics {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis too slow for a scrape')), this.redisTimeoutMs)));
     try {
-      const [counts, counters, backlog, statuses, memory] = await Promise.race([
-        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts(), this.store.memory()]),
+      const [counts, counters, backlog, statuses, memory, roster] = await Promise.race([
+        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts(), this.store.memory(), this.roster?.read()]),
         late,
       ]);
+      if (roster) {
+        this.workersSeen.set(roster.seen.length);
+        this.slotsSeen.set(roster.seen.reduce((sum, w) => sum + w.slots, 0));
+        this.workersSilent.set(roster.silent.length);
+      }
       for (const state of QUEUE_STATES) this.queueJobs.set({ state }, counts[state] ?? 0);
       // Counters mirror Redis's lab-wide counts: set by difference, so they only grow.
       this.done.inc(Math.max(0, counters.done - (await this.done.get()).values[0].value));

@@ -220,6 +220,12 @@ function makeOpenApiDocument(): object {
       '/api/play/{id}/game/timeline': { get: { summary: 'A finished game step by step, as a sweep game\'s timeline', parameters: [idParam], responses: { 200: { description: 'The steps', content: content('Timeline') }, 404: error('No such game, or not over') } } },
       '/api/play/{id}/record': { get: { summary: 'A finished game\'s record as a file (`wonderlab replay` checks it)', parameters: [idParam], responses: { 200: { description: 'The record (JSON attachment)' }, 404: error('No such game, or not over') } } },
       '/api/backlog': { get: { summary: 'Unfinished games of running sweeps (for autoscalers)', responses: { 200: { description: '{ backlog }' } } } },
+      '/api/workers': {
+        get: {
+          summary: 'The workers heard from: seen in the last minute (with their game slots), and silent without having stopped (killed, crashed or cut off: capacity lost)',
+          responses: { 200: { description: '{ seenWithinSeconds, slots, seen: [{ host, pid, slots, commit?, lastSeen }], silent: [same] }' } },
+        },
+      },
       '/healthz': { get: { summary: 'The process is up', responses: { 200: { description: 'ok' } } } },
       '/readyz': {
         get: {

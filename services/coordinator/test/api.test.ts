@@ -28,6 +28,7 @@ import {
   type GameSummary,
 } from '@wonderlab/shared';
 import { pino } from 'pino';
+import { SEEN_WINDOW_MS, SILENT_KEEP_MS, WorkerRoster, rosterMember } from '@wonderlab/shared/store';
 import { TimelineSchema } from '../src/api-schemas.js';
 import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 import { resultCount } from '../../../shared/test/store-support.js';
@@ -707,6 +708,33 @@ describe('a lab playing a small sweep', () => {
     expect(nowhere.status).toBe(404);
     expect(nowhere.headers.get('content-type')).toMatch(/^application\/json/);
     expect(typeof nowhere.body.error).toBe('string');
+  });
+
+  test('the workers heard from: the running one seen with its slots, one silent without stopping counted as lost capacity', async () => {
+    const workers = async () => (await api(lab.url, '/api/workers')).body;
+    // It reported itself when it started.
+    expect(await workers()).toMatchObject({ seenWithinSeconds: SEEN_WINDOW_MS / 1000, slots: 2, seen: [{ host: hostname(), pid: process.pid, slots: 2 }], silent: [] });
+    expect((await workers()).seen[0].lastSeen).toBeLessThanOrEqual(Date.now());
+    let text = await (await fetch(`${lab.url}/metrics`)).text();
+    expect([metric(text, 'wonderlab_workers_seen'), metric(text, 'wonderlab_worker_slots_seen'), metric(text, 'wonderlab_workers_silent')]).toEqual([1, 2, 0]);
+    // A worker last heard two minutes ago, that never said it stopped: killed, crashed or cut off.
+    const roster = new WorkerRoster(lab.redis, lab.store.keys);
+    const lost = { host: 'worker-7f3a', pid: 1, slots: 4, commit: 'abc123' };
+    const lastHeard = Date.now() - 2 * SEEN_WINDOW_MS;
+    await roster.report(lost, lastHeard);
+    expect(await workers()).toMatchObject({ slots: 2, seen: [{ pid: process.pid }], silent: [{ ...lost, lastSeen: lastHeard }] });
+    text = await (await fetch(`${lab.url}/metrics`)).text();
+    expect([metric(text, 'wonderlab_workers_seen'), metric(text, 'wonderlab_worker_slots_seen'), metric(text, 'wonderlab_workers_silent')]).toEqual([1, 2, 1]);
+    // Back (the same host and process): seen again, no longer lost; and a report drops what went
+    // silent over an hour ago, so the set stays the fleet's size. Stopped cleanly: neither.
+    const ancient = { host: 'worker-0ld', pid: 1, slots: 1 };
+    await roster.report(ancient, Date.now() - 2 * SILENT_KEEP_MS);
+    await roster.report(lost);
+    expect(await lab.redis.zscore(lab.store.keys.roster, rosterMember(ancient))).toBeNull();
+    expect((await workers()).silent).toEqual([]);
+    await roster.leave(lost);
+    expect((await workers()).seen.map((w: { pid: number }) => w.pid)).toEqual([process.pid]);
+    expect((await api(lab.url, '/api/openapi.json')).body.paths['/api/workers']).toHaveProperty('get');
   });
 });
 

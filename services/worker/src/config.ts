@@ -8,7 +8,12 @@ export const WorkerEnvSchema = StoreEnvSchema.extend({
   WORKER_SLOTS: positiveInt(availableParallelism()),
   /** On SIGTERM, how long running games may take to finish before they are handed back. */
   SHUTDOWN_GRACE_MS: positiveInt(20_000),
-  LOCK_DURATION_MS: positiveInt(WORKER_LOCK.lockDuration),
+  /**
+   * A job's lock, renewed every half of it; a killed worker's games go back to the queue within
+   * LOCK_DURATION_MS + STALLED_INTERVAL_MS (WORKER_LOCK says why these are short). Under a second,
+   * a garbage collection or a slow Redis reply would take games from live workers.
+   */
+  LOCK_DURATION_MS: z.coerce.number().int().min(1000, 'at least 1000 ms: a shorter lock lapses under a live worker').default(WORKER_LOCK.lockDuration),
   STALLED_INTERVAL_MS: positiveInt(WORKER_LOCK.stalledInterval),
   /** Port of /healthz and /readyz (0: no health server). */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),

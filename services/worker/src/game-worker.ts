@@ -6,7 +6,7 @@ import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, recordKeeping, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
-import { KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type SweepStatus } from '@wonderlab/shared/store';
+import { HEARTBEAT_MS, KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, WorkerRoster, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type RosterWorker, type SweepStatus } from '@wonderlab/shared/store';
 
 export interface GameWorkerOptions {
   redis: Redis;
@@ -79,11 +79,17 @@ export class GameWorker {
   memoryRefusals = 0;
   /** When each kind of refusal was last logged, and how many came since. */
   private readonly refusals = new Map<string, { at: number; since: number }>();
+  /** Where this worker reports itself while it runs (the lab's view of its capacity). */
+  readonly roster: WorkerRoster;
+  readonly rosterEntry: RosterWorker;
+  private heartbeat?: NodeJS.Timeout;
 
   constructor(private readonly options: GameWorkerOptions) {
     this.log = options.logger;
     this.store = new SweepStore(options.redis, options.prefix);
     this.pool = new GamePool(options.slots);
+    this.roster = new WorkerRoster(options.redis, this.store.keys);
+    this.rosterEntry = { host: this.identity.host, pid: this.identity.pid, slots: options.slots, ...(this.identity.commit ? { commit: this.identity.commit } : {}) };
     this.worker = new Worker<GameJobData, JobOutcome>(options.queueName, (job, token, signal) => this.process(job, token, signal), {
       connection: options.redis,
       prefix: this.store.keys.bullPrefix,
@@ -109,6 +115,11 @@ export class GameWorker {
 
   start(): void {
     void this.worker.run();
+    // Reported now and every HEARTBEAT_MS; a report Redis refuses (down, full) is simply late: the
+    // outage is logged by the connection's own watcher.
+    const report = () => void this.roster.report(this.rosterEntry).catch(() => {});
+    report();
+    this.heartbeat = setInterval(report, HEARTBEAT_MS).unref();
   }
 
   /** Logs a refusal the first time, then at most once per REFUSAL_LOG_MS with the count since. */
@@ -348,6 +359,10 @@ export class GameWorker {
       clearTimeout(timer);
       await this.pool.close();
     }
+    // Stopped on purpose: not capacity lost. Only while Redis answers (an outage must not lengthen
+    // the close; the entry then turns silent and is dropped within SILENT_KEEP_MS), and bounded.
+    clearInterval(this.heartbeat);
+    if (this.options.redis.status === 'ready') await within(this.roster.leave(this.rosterEntry), Math.min(closeMs, 1000));
     // Clean when no game is left behind: a close cut short with nothing running lost nothing.
     if (!clean && this.running.size > 0) this.log.warn({ running: this.running.size }, 'closing the queue worker took too long (Redis unreachable?): its running games will be replayed elsewhere');
     return { clean: clean || this.running.size === 0, handedBackEarly };

@@ -15,9 +15,9 @@ import { pino } from 'pino';
 import { WaitingError, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
-import { SweepStore, connectRedis, deleteKeys, gameQueue, jobId, type GameJobData } from '@wonderlab/shared/store';
+import { SEEN_WINDOW_MS, SweepStore, WORKER_LOCK, WorkerRoster, connectRedis, deleteKeys, gameQueue, jobId, type GameJobData } from '@wonderlab/shared/store';
 import { Feeder } from '@wonderlab/coordinator';
-import { GameWorker } from '../src/index.js';
+import { GameWorker, workerConfig } from '../src/index.js';
 import { REDIS_URL, requireRedis, silent, uniqueNames, waitFor } from '../../coordinator/test/harness.js';
 import { claim, gamesDone, resultCount } from '../../../shared/test/store-support.js';
 import { startProcess, type LabProcess, type LogLine } from '../../../test/support/processes.js';
@@ -99,7 +99,7 @@ async function createSweep(l: Lab, seats: string[], count = 1): Promise<{ id: st
 
 
 /** An in-process GameWorker with its own connection and a debug logger kept in memory. */
-function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean } = {}): { worker: GameWorker; logs: LogLine[] } {
+function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean; lockDuration?: number; stalledInterval?: number } = {}): { worker: GameWorker; logs: LogLine[] } {
   const connection = connectRedis(REDIS_URL);
   connections.push(connection);
   const logs: LogLine[] = [];
@@ -109,8 +109,8 @@ function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean } = {}): {
     prefix: l.prefix,
     queueName: l.queueName,
     slots: o.slots ?? 1,
-    lockDuration: 2000,
-    stalledInterval: 1000,
+    lockDuration: o.lockDuration ?? 2000,
+    stalledInterval: o.stalledInterval ?? 1000,
     logger,
   });
   workers.push(worker);
@@ -118,9 +118,9 @@ function inProcessWorker(l: Lab, o: { slots?: number; start?: boolean } = {}): {
   return { worker, logs };
 }
 
-/** `node services/worker/dist/src/main.js` on the lab's prefix and queue, one slot, short locks. */
-function spawnWorker(l: Lab, env: Record<string, string> = {}): LabProcess {
-  const child = startProcess('the worker process', [MAIN], {
+/** `node services/worker/dist/src/main.js` on the lab's prefix and queue, one slot, short locks (an `env` value undefined: unset, the default). */
+function spawnWorker(l: Lab, env: Record<string, string | undefined> = {}): LabProcess {
+  const settings: Record<string, string | undefined> = {
     REDIS_URL,
     KEY_PREFIX: l.prefix,
     QUEUE_NAME: l.queueName,
@@ -129,13 +129,14 @@ function spawnWorker(l: Lab, env: Record<string, string> = {}): LabProcess {
     STALLED_INTERVAL_MS: '1000',
     HEALTH_PORT: '0',
     ...env,
-  });
+  };
+  const child = startProcess('the worker process', [MAIN], Object.fromEntries(Object.entries(settings).filter((e): e is [string, string] => e[1] !== undefined)));
   children.add(child);
   return child;
 }
 
 /** A new one-game sweep of `seats`, fed to a worker process (spawnWorker with `env`) that has started the game. */
-async function workerMidGame(tag: string, seats: string[], env: Record<string, string> = {}): Promise<{ l: Lab; id: string; a: LabProcess }> {
+async function workerMidGame(tag: string, seats: string[], env: Record<string, string | undefined> = {}): Promise<{ l: Lab; id: string; a: LabProcess }> {
   const l = lab(tag);
   const { id } = await createSweep(l, seats);
   const a = spawnWorker(l, env);
@@ -260,6 +261,11 @@ test('a worker SIGKILLed mid-game: the stalled game is replayed by another worke
   expect(await resultCount(l.store, id)).toBe(0);
   expect((await l.store.meta(id))!.done).toBe(0);
 
+  // It never said it stopped: seen now, and silent (lost capacity) once the window has passed.
+  const roster = new WorkerRoster(redis, l.store.keys);
+  expect((await roster.read()).seen.map((w) => w.pid)).toContain(a.proc.pid);
+  expect((await roster.read(Date.now() + SEEN_WINDOW_MS + 1000)).silent.map((w) => w.pid)).toContain(a.proc.pid);
+
   const b = inProcessWorker(l);
   await waitForStatus(l, id, 'done', 40_000);
   await expectCountedOnce(l, id);
@@ -322,7 +328,37 @@ test('SIGTERM with a generous grace lets the running game finish and be recorded
   await expectCountedOnce(l, id);
   // The job was completed (and removed), not left active to stall and be replayed.
   expect(await queueCounts(l)).toEqual(EMPTY_QUEUE);
+  // Stopped on purpose: it took itself off the roster, so it never shows as lost capacity.
+  const roster = await new WorkerRoster(redis, l.store.keys).read(Date.now() + SEEN_WINDOW_MS + 1000);
+  expect([...roster.seen, ...roster.silent].map((w) => w.pid)).not.toContain(a.proc.pid);
 }, 40_000);
+
+test('with the default lock settings a SIGKILLed worker’s game is back in the queue and started elsewhere within 5 s', async () => {
+  // The worker process with LOCK_DURATION_MS and STALLED_INTERVAL_MS unset: what compose and k8s run.
+  const { l, id, a } = await workerMidGame('sigkill-defaults', SLOW, { LOCK_DURATION_MS: undefined, STALLED_INTERVAL_MS: undefined });
+  // Past a lock renewal or two, so the lock it leaves has up to a full lockDuration to run.
+  await sleep(1600);
+  const b = inProcessWorker(l, { lockDuration: WORKER_LOCK.lockDuration, stalledInterval: WORKER_LOCK.stalledInterval });
+  const killedAt = Date.now();
+  a.proc.kill('SIGKILL');
+  await withTimeout(a.exit, 5000, 'the killed worker to exit');
+  const started = await waitFor(async () => logged(b.logs, 'game started')[0], 'the game to start on the other worker', 20_000, 20);
+  const backMs = (started.time as number) - killedAt;
+  expect(logged(b.logs, 'job stalled; it goes back to the queue').length).toBeGreaterThanOrEqual(1);
+  expect(backMs).toBeLessThanOrEqual(5000);
+  await waitForStatus(l, id, 'done', 40_000);
+  await expectCountedOnce(l, id);
+}, 60_000);
+
+test('the lock settings: short by default (a killed worker’s games back within 5 s), and never under a second', () => {
+  const defaults = workerConfig({});
+  expect(defaults.LOCK_DURATION_MS).toBe(WORKER_LOCK.lockDuration);
+  expect(defaults.STALLED_INTERVAL_MS).toBe(WORKER_LOCK.stalledInterval);
+  expect(defaults.LOCK_DURATION_MS + defaults.STALLED_INTERVAL_MS).toBeLessThanOrEqual(5000);
+  // BullMQ renews every half lock from the event loop: at least two renewals fit in one lock.
+  expect(defaults.STALLED_INTERVAL_MS).toBeLessThanOrEqual(defaults.LOCK_DURATION_MS);
+  expect(() => workerConfig({ LOCK_DURATION_MS: '500' })).toThrow(/LOCK_DURATION_MS: at least 1000 ms/);
+});
 
 /**
  * Regression: a shutdown abort that lands before the game reaches a thread (the job still reading

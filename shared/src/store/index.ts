@@ -9,3 +9,4 @@ export * from './play-store.js';
 export * from './queue.js';
 export * from './scripts.js';
 export * from './sweep-store.js';
+export * from './worker-roster.js';

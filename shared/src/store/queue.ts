@@ -25,14 +25,23 @@ export function bullPriority(specPriority: number): { priority?: number } {
 }
 
 /**
- * Lock settings. A game runs on a worker thread, so the event loop renews locks on time; a worker
- * killed mid-game loses its lock after `lockDuration` and the stalled check hands the job to
- * another worker. `maxStalledCount` is high because scale-downs stall jobs by design: a stall
- * must never fail a game.
+ * Lock settings. A worker holds a lock on each job it plays and BullMQ renews it from the event
+ * loop every lockDuration/4 to lockDuration/2 (its lockRenewTime, lockDuration/2 by default); the
+ * games play on threads (lab/threads), so the loop is free to renew however long a batch takes: the
+ * lock need not outlast a batch, only a renewal. A worker killed mid-batch stops renewing: its
+ * lock lapses within `lockDuration`, and the next stalled check after that (one per
+ * `stalledInterval`, lab-wide; the job was marked at the check before) moves the job back to the
+ * queue — at most lockDuration + stalledInterval = 3.5 s after the kill (BullMQ's own defaults,
+ * 30 s each, left a batch waiting half a minute). The price is a lock renewal per worker about
+ * every second and a stalled check every half second, small scripts for Redis (the checks of
+ * other workers in between find the check done and return). A loop (or Redis) stalled for longer
+ * than a renewal's slack, 1.5 s at least, would let another worker take a live job: its games are
+ * then played twice and stored once. `maxStalledCount` is high because scale-downs stall jobs by
+ * design: a stall must never fail a game.
  */
 export const WORKER_LOCK = {
-  lockDuration: 30_000,
-  stalledInterval: 15_000,
+  lockDuration: 3000,
+  stalledInterval: 500,
   maxStalledCount: 1000,
 } as const;
 

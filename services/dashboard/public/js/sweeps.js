@@ -42,5 +42,26 @@ async function refresh() {
   }
 }
 
-await refresh();
+const workersLine = document.getElementById('workers');
+const workersLost = document.getElementById('workers-lost');
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The workers heard from (GET /api/workers): capacity now, and any that went silent without stopping. */
+async function refreshWorkers() {
+  try {
+    const w = await getJSON('/api/workers');
+    workersLine.textContent = `Workers: ${plural(w.seen.length, 'worker')} seen in the last ${Math.round(w.seenWithinSeconds)} s, ${plural(w.slots, 'game slot')}.`;
+    workersLost.hidden = w.silent.length === 0;
+    if (w.silent.length > 0) {
+      const since = new Date(Math.max(...w.silent.map((s) => s.lastSeen))).toLocaleTimeString();
+      const slots = w.silent.reduce((sum, s) => sum + s.slots, 0);
+      workersLost.textContent = `${plural(w.silent.length, 'worker')} silent since ${since} without having stopped (killed, crashed or cut off from Redis): ${plural(slots, 'game slot')} lost until ${w.silent.length === 1 ? 'it comes' : 'they come'} back; ${w.silent.length === 1 ? 'its' : 'their'} games went back to the queue.`;
+    }
+  } catch (err) {
+    workersLine.textContent = `Workers: unknown (${err.message})`;
+  }
+}
+
+await Promise.all([refresh(), refreshWorkers()]);
 setInterval(refresh, 2000);
+setInterval(refreshWorkers, 5000);
