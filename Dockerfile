@@ -1,5 +1,7 @@
 # One image, one target per service: coordinator, worker, dashboard (and lab: all in one).
-#   docker build --target worker -t wonderlab-worker .
+# Build with bin/build-images (compose's images, or one image with --tag): it checks the base images,
+# passes the commit and removes the build stage a classic builder leaves behind. By hand:
+#   docker build --build-arg WONDERLAB_COMMIT=$(git rev-parse HEAD) --build-arg WONDERLAB_DIRTY=false --target worker .
 # The build stage compiles the TypeScript and keeps only production dependencies; the runtime
 # stages copy the result into a fresh copy of the same base image and run as its unprivileged
 # 'node' user (uid 1000, as the k8s manifests' runAsUser expects).
@@ -10,7 +12,19 @@
 #   docker build --build-arg NODE_IMAGE=registry.example.com/node:20 --target worker .
 ARG NODE_IMAGE=node:20-bookworm-slim
 
+# The code version every sweep's provenance records from these images (there is no git inside):
+# the commit, and whether the tree had changes. Checked first, so that a build without them stops
+# at once instead of making images that record no commit.
+FROM ${NODE_IMAGE} AS code-version
+ARG WONDERLAB_COMMIT=
+ARG WONDERLAB_DIRTY=
+RUN if [ -z "$WONDERLAB_COMMIT" ]; then echo "WONDERLAB_COMMIT is empty: these images would record no code version in the sweeps they play. Build with bin/build-images (it passes git's commit), or pass --build-arg WONDERLAB_COMMIT=<commit> --build-arg WONDERLAB_DIRTY=<true|false>." >&2; exit 1; fi; \
+    case "$WONDERLAB_DIRTY" in true|false) ;; *) echo "WONDERLAB_DIRTY is '$WONDERLAB_DIRTY': it must be true (the tree had changes) or false, beside WONDERLAB_COMMIT." >&2; exit 1 ;; esac
+
 FROM ${NODE_IMAGE} AS build
+# Marks this stage's images: the classic builder keeps them, untagged (dangling, over 1 GB);
+# bin/build-images removes them by this label after a build. BuildKit keeps none.
+LABEL org.wonderlab.stage=build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.base.json ./
 COPY shared/package.json shared/tsconfig.json shared/
@@ -24,13 +38,17 @@ COPY shared shared
 COPY services services
 COPY bin bin
 RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund
+# onnxruntime-node ships its native library for every OS and processor (about 290 MB): keep this
+# platform's only (45 MB on linux/x64), and stop if it is not there.
+RUN keep="$(node -p 'process.platform + "/" + process.arch')" \
+ && for dir in node_modules/onnxruntime-node/bin/napi-v*/*/*; do case "$dir" in */"$keep") ;; *) rm -rf "$dir" ;; esac; done \
+ && find node_modules/onnxruntime-node/bin -type d -empty -delete \
+ && ls node_modules/onnxruntime-node/bin/napi-v*/"$keep"/onnxruntime_binding.node >/dev/null
 
-FROM ${NODE_IMAGE} AS runtime
-# The code version the image carries into every sweep's provenance (there is no git inside):
-#   docker build --build-arg WONDERLAB_COMMIT=$(git rev-parse HEAD) …
-# and WONDERLAB_DIRTY=true when the tree had changes (false when known clean; empty: unknown).
-ARG WONDERLAB_COMMIT=
-ARG WONDERLAB_DIRTY=
+# Built on the checked code version (an empty layer): a build without it stops before this.
+FROM code-version AS runtime
+ARG WONDERLAB_COMMIT
+ARG WONDERLAB_DIRTY
 ENV NODE_ENV=production WONDERLAB_COMMIT=${WONDERLAB_COMMIT} WONDERLAB_DIRTY=${WONDERLAB_DIRTY}
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
@@ -53,8 +71,10 @@ COPY --from=build --chown=node:node /app/bin bin
 COPY --chown=node:node presets presets
 USER node
 
+# The services listen on every interface of the container (their default is loopback): Docker
+# publishes the port where BIND_ADDRESS says, and PUBLISHED_ADDRESS tells them so.
 FROM runtime AS coordinator
-ENV PORT=8080
+ENV HOST=0.0.0.0 PORT=8080
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/healthcheck.mjs", "PORT", "/readyz"]
 CMD ["node", "services/coordinator/dist/src/main.js"]
@@ -68,7 +88,7 @@ STOPSIGNAL SIGTERM
 CMD ["node", "--single-threaded-gc", "services/worker/dist/src/main.js"]
 
 FROM runtime AS dashboard
-ENV PORT=8081
+ENV HOST=0.0.0.0 PORT=8081
 EXPOSE 8081
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/healthcheck.mjs", "PORT", "/dashboard/healthz"]
 CMD ["node", "services/dashboard/dist/src/main.js"]

@@ -18,6 +18,7 @@ import {
   COMPOSE_CHECKS,
   composeEnvNameProblems,
   composeEnvValueProblems,
+  composeExposureProblems,
   composeRedisProblems,
   composeTargetProblems,
   composeUrlProblems,
@@ -29,6 +30,8 @@ import {
   DASHBOARD_PROXIED,
   DOCKER_CHECKS,
   dockerBaseArgProblems,
+  dockerBuildStageProblems,
+  dockerCodeVersionProblems,
   dockerCmdProblems,
   dockerCopyProblems,
   dockerEnvProblems,
@@ -47,6 +50,7 @@ import {
   isFile,
   K8S_CHECKS,
   k8sEnvProblems,
+  k8sExposureProblems,
   KUBECTL,
   kustomizeBuild,
   labContainers,
@@ -67,6 +71,7 @@ import {
   REQUIRED_TARGETS,
   scaledObjectProblems,
   schemaProblems,
+  secretProblems,
   serviceEnvironment,
   serviceProblems,
   services,
@@ -275,6 +280,16 @@ describe.skipIf(!KUBECTL)('the checks catch drift', () => {
     expect(ingressProblems(objects)).toEqual([expect.stringMatching(/has no port web/)]);
   });
 
+  test('an API token in the repository, a literal token, a coordinator told it is on loopback', () => {
+    const objects = base();
+    one(objects, 'Secret').stringData.API_TOKEN = 'change-me';
+    container(objects, 'coordinator').env.push({ name: 'API_TOKEN', value: 'hunter2' });
+    expect(secretProblems(objects)).toEqual([expect.stringMatching(/API_TOKEN holds a value in the repository/), expect.stringMatching(/API_TOKEN is a literal value in the manifest/)]);
+    const closed = base();
+    container(closed, 'coordinator').env.push({ name: 'PUBLISHED_ADDRESS', value: '127.0.0.1' });
+    expect(k8sExposureProblems(closed)).toEqual([expect.stringMatching(/reached at 127\.0\.0\.1: the Service and the Ingress would find nothing/), expect.stringMatching(/would start without API_TOKEN although the cluster reaches it/)]);
+  });
+
   test('an unknown kind or a schema error fails validation; a duplicate is caught', () => {
     const objects = base();
     one(objects, 'Deployment', 'worker').spec.replicas = 'two';
@@ -316,11 +331,63 @@ describe.skipIf(!KUBECTL)('the checks catch drift', () => {
     ]);
     const noDist = { ...dockerModel, ignored: dockerignore('node_modules\n') };
     expect(dockerignoreProblems(noDist)).toEqual(expect.arrayContaining([expect.stringMatching(/does not exclude shared\/dist/), expect.stringMatching(/does not exclude shared\/node_modules/), expect.stringMatching(/does not exclude \.env /)]));
-    const fixedBase = dockerfileText.replace('FROM ${NODE_IMAGE} AS runtime', 'FROM node:20 AS runtime').replace(/^ARG NODE_IMAGE=.*$/m, 'ARG NODE_IMAGE');
+    const fixedBase = dockerfileText.replace('FROM ${NODE_IMAGE} AS code-version', 'FROM node:20 AS code-version').replace(/^ARG NODE_IMAGE=.*$/m, 'ARG NODE_IMAGE');
     expect(dockerBaseArgProblems(fixedBase, { ...dockerModel, stages: parseDockerfile(fixedBase) })).toEqual([
+      expect.stringMatching(/stage 'code-version' is built FROM node:20, not FROM a build argument/),
       expect.stringMatching(/stage 'build' is built FROM \$\{NODE_IMAGE\}, which no ARG before the first FROM gives a default/),
-      expect.stringMatching(/stage 'runtime' is built FROM node:20, not FROM a build argument/),
     ]);
+  });
+});
+
+describe('the safe-by-default checks catch drift', () => {
+  test('compose: a port on every interface or off BIND_ADDRESS, a service not told its address, an open default, Redis published', () => {
+    const compose = loadCompose();
+    compose.raw.services.coordinator.ports = ['${COORDINATOR_PORT:-8080}:8080'];
+    compose.raw.services.dashboard.ports = ['0.0.0.0:${DASHBOARD_PORT:-8081}:8081'];
+    delete compose.raw.services.dashboard.environment.PUBLISHED_ADDRESS;
+    compose.envExample.BIND_ADDRESS = '0.0.0.0';
+    expect(composeExposureProblems(compose)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/services\.coordinator\.ports\[0\] names no address: published on every interface/),
+        expect.stringMatching(/services\.dashboard\.ports\[0\] is published on '0\.0\.0\.0', not on \$\{BIND_ADDRESS\}/),
+        expect.stringMatching(/services\.dashboard publishes on '0\.0\.0\.0' but its PUBLISHED_ADDRESS is 'unset'/),
+        expect.stringMatching(/\.env\.example: BIND_ADDRESS is '0\.0\.0\.0', not a loopback address/),
+      ]),
+    );
+    // The coordinator not told where it is published: on 0.0.0.0 in its container, it refuses even the default.
+    const untold = loadCompose();
+    delete untold.raw.services.coordinator.environment.PUBLISHED_ADDRESS;
+    expect(composeExposureProblems(untold)).toEqual(expect.arrayContaining([expect.stringMatching(/with \.env\.example's settings the coordinator does not start: refusing to start/)]));
+    const published = loadCompose();
+    published.resolved.services.redis.ports = ['127.0.0.1:6379:6379'];
+    published.hostRedis.resolved.services.redis.ports = ['6379:6379'];
+    expect(composeRedisProblems(published)).toEqual([expect.stringMatching(/services\.redis\.ports publishes Redis/), expect.stringMatching(/publishes Redis on every address, not on 127\.0\.0\.1 only/)]);
+  });
+
+  test('compose: the fleet size not from WORKERS, slow stall detection, a volume named by the project, a commit in .env.example', () => {
+    const compose = loadCompose();
+    delete compose.raw.services.worker.deploy;
+    compose.resolved.services.worker.environment.LOCK_DURATION_MS = '30000';
+    expect(composeWorkerProblems(compose)).toEqual(expect.arrayContaining([expect.stringMatching(/deploy\.replicas is not \$\{WORKERS\}/), expect.stringMatching(/LOCK_DURATION_MS \+ STALLED_INTERVAL_MS = 30\d{3} ms/)]));
+    compose.raw.volumes['redis-data'] = { name: '${COMPOSE_PROJECT_NAME:-wonderlab}_redis-data' };
+    expect(composeRedisProblems(compose)).toEqual([expect.stringMatching(/named after COMPOSE_PROJECT_NAME/)]);
+    compose.raw.volumes['redis-data'] = {};
+    expect(composeRedisProblems(compose)).toEqual([expect.stringMatching(/has no name of its own/)]);
+    compose.envExample.WONDERLAB_COMMIT = '';
+    compose.envExampleText = compose.envExampleText.replace(/^#.*WONDERLAB_DIRTY.*$/gm, '#');
+    expect(composeVarProblems(compose)).toEqual(expect.arrayContaining([expect.stringMatching(/\.env\.example sets WONDERLAB_COMMIT/), expect.stringMatching(/does not say where WONDERLAB_DIRTY comes from/)]));
+  });
+
+  test('Dockerfile: no code version check, or one that lets an empty commit through; a build stage unlabelled or with every platform; a service on loopback', () => {
+    const without = dockerfileText.replace(/^RUN if \[ -z "\$WONDERLAB_COMMIT" \][^\n]*\n[^\n]*\n/m, '');
+    expect(without).not.toBe(dockerfileText);
+    expect(dockerCodeVersionProblems({ ...dockerModel, stages: parseDockerfile(without) })).toEqual([expect.stringMatching(/no RUN of the runtime's stages checks WONDERLAB_COMMIT/)]);
+    const lax = dockerfileText.replace('exit 1; fi;', 'fi;');
+    expect(dockerCodeVersionProblems({ ...dockerModel, stages: parseDockerfile(lax) })).toEqual([expect.stringMatching(/lets through \{"WONDERLAB_COMMIT":"","WONDERLAB_DIRTY":"false"\}/)]);
+    const bare = dockerfileText.replace(/^LABEL org\.wonderlab\.stage=build$/m, '').replace(/^RUN keep=(?:.*\\\n)*.*\n/m, '');
+    expect(dockerBuildStageProblems({ ...dockerModel, stages: parseDockerfile(bare) })).toEqual([expect.stringMatching(/has no LABEL org\.wonderlab\.stage=build/), expect.stringMatching(/keeps onnxruntime-node's binaries for every platform/)]);
+    const loopback = dockerfileText.replace('ENV HOST=0.0.0.0 PORT=8080', 'ENV PORT=8080');
+    expect(dockerEnvProblems({ ...dockerModel, stages: parseDockerfile(loopback) })).toEqual([expect.stringMatching(/target 'coordinator' listens on HOST=127\.0\.0\.1: no published port reaches it/)]);
   });
 });
 

@@ -31,6 +31,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { DEFAULT_KEY_PREFIX, DEFAULT_QUEUE_NAME, StoreEnvSchema } from '@wonderlab/shared/store';
+import { isLoopback, reachedAt, unguardedProblem } from '@wonderlab/shared/http';
 import { CODE_VERSION_ENV } from '@wonderlab/shared';
 import { BACKLOG_FIELD, BACKLOG_ROUTE, CoordinatorEnvSchema } from '@wonderlab/coordinator';
 import { WorkerEnvSchema } from '@wonderlab/worker';
@@ -593,7 +594,60 @@ export function dockerEnvProblems(model: DockerModel): string[] {
     if (proc.schema) for (const issue of envIssues(proc.schema, eff.env)) problems.push(`Dockerfile: target '${target}': ${issue}`);
     const listening = proc.listenPorts(eff.env);
     for (const port of eff.expose) if (!listening.includes(port)) problems.push(`Dockerfile: target '${target}' EXPOSEs ${port}, the ${target} listens on ${listening.join(', ') || 'no port'}`);
+    // The processes listen on loopback unless told: in a container that is nobody's address.
+    const hostSchema = proc.schema ?? coordinatorSchema;
+    if (eff.expose.length && 'HOST' in hostSchema.shape && isLoopback(String(setting(hostSchema, 'HOST', eff.env)))) problems.push(`Dockerfile: target '${target}' listens on HOST=${String(setting(hostSchema, 'HOST', eff.env))}: no published port reaches it (ENV HOST=0.0.0.0)`);
   }
+  return problems;
+}
+
+/** The RUN instructions of a target's stages, root first. */
+const runsOf = (model: DockerModel, target: string) => stageChain(model.stages, target).flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((ins) => ({ stage, ins })));
+
+/**
+ * The images never record an empty code version: a RUN of the runtime's stages, run here by sh
+ * with the build arguments as its environment, stops an empty WONDERLAB_COMMIT or a WONDERLAB_DIRTY
+ * other than true or false, and lets a commit with either through.
+ */
+export function dockerCodeVersionProblems(model: DockerModel): string[] {
+  const check = runsOf(model, 'runtime').find(({ ins }) => ins.args.includes('WONDERLAB_COMMIT'));
+  if (!check) return ["Dockerfile: no RUN of the runtime's stages checks WONDERLAB_COMMIT: an image could record no code version"];
+  const { stage, ins } = check;
+  const declared = stage.instructions.filter((i) => i.keyword === 'ARG' && i.line < ins.line).map((i) => i.args.split('=')[0].trim());
+  const problems = ['WONDERLAB_COMMIT', 'WONDERLAB_DIRTY'].filter((a) => !declared.includes(a)).map((a) => `Dockerfile:${stage.line}: stage '${stage.name}' checks the code version without ARG ${a}: the check sees it empty`);
+  const exits = (env: Env) => {
+    try {
+      execFileSync('sh', ['-c', ins.args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: 'ignore' });
+      return 0;
+    } catch (err) {
+      return (err as { status?: number }).status ?? 1;
+    }
+  };
+  const cases: [Env, boolean][] = [
+    [{ WONDERLAB_COMMIT: '', WONDERLAB_DIRTY: 'false' }, false],
+    [{ WONDERLAB_COMMIT: 'abc123', WONDERLAB_DIRTY: '' }, false],
+    [{ WONDERLAB_COMMIT: 'abc123', WONDERLAB_DIRTY: 'yes' }, false],
+    [{ WONDERLAB_COMMIT: 'abc123', WONDERLAB_DIRTY: 'false' }, true],
+    [{ WONDERLAB_COMMIT: 'abc123', WONDERLAB_DIRTY: 'true' }, true],
+  ];
+  for (const [env, passes] of cases) if ((exits(env) === 0) !== passes) problems.push(`Dockerfile:${ins.line}: the code version check ${passes ? 'refuses' : 'lets through'} ${JSON.stringify(env)}`);
+  return problems;
+}
+
+/** The label that marks the build stage's images, and bin/build-images removes them by (a classic builder leaves them dangling). */
+export const BUILD_STAGE_LABEL = 'org.wonderlab.stage=build';
+export const BUILD_SCRIPT = 'bin/build-images';
+
+export function dockerBuildStageProblems(model: DockerModel): string[] {
+  const problems: string[] = [];
+  const build = model.stages.find((s) => s.name === 'build');
+  if (!build) return ["Dockerfile: no 'build' stage"];
+  if (!build.instructions.some((i) => i.keyword === 'LABEL' && i.args.trim() === BUILD_STAGE_LABEL)) problems.push(`Dockerfile: stage 'build' has no LABEL ${BUILD_STAGE_LABEL}: its images could not be told apart and removed`);
+  if (!readText(BUILD_SCRIPT).includes(`--filter label=${BUILD_STAGE_LABEL}`)) problems.push(`${BUILD_SCRIPT} does not remove the images labelled ${BUILD_STAGE_LABEL}`);
+  for (const s of model.stages) if (s.name !== 'build' && stageChain(model.stages, s.name).some((c) => c.name === 'build')) problems.push(`Dockerfile: stage '${s.name}' is built FROM the build stage: it would carry its label and its 1 GB`);
+  // onnxruntime-node ships every platform's native library: only this one's may reach the image.
+  const prune = build.instructions.filter((i) => i.keyword === 'RUN').find((i) => i.args.includes('onnxruntime-node/bin') && i.args.includes('process.platform'));
+  if (!prune) problems.push("Dockerfile: stage 'build' keeps onnxruntime-node's binaries for every platform (about 240 MB more): remove all but process.platform/process.arch");
   return problems;
 }
 
@@ -714,15 +768,28 @@ export interface ComposeModel {
   /** Variables resolved with .env.example's values (what `cp .env.example .env` gives). */
   resolved: Obj;
   envExample: Env;
+  /** .env.example as written, comments included. */
+  envExampleText: string;
+  /** The override that publishes Redis for `npm start` (HOST_REDIS_FILE), as written and resolved. */
+  hostRedis: { raw: Obj; resolved: Obj };
   docker: DockerModel;
 }
 
+/** The compose file that publishes the lab's Redis on this machine, for `npm start`. */
+export const HOST_REDIS_FILE = 'docker-compose.host-redis.yml';
+
+function loadYamlMerged(file: string): Obj {
+  const doc = parseDocument(readText(file), { merge: true });
+  if (doc.errors.length) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
+  return doc.toJS() as Obj;
+}
+
 export function loadCompose(): ComposeModel {
-  const doc = parseDocument(readText('docker-compose.yml'), { merge: true });
-  if (doc.errors.length) throw new Error(`docker-compose.yml: ${doc.errors.map((e) => e.message).join('; ')}`);
-  const raw = doc.toJS() as Obj;
-  const envExample = parseDotenv(readText('.env.example'));
-  return { raw, resolved: interpolate(raw, envExample) as Obj, envExample, docker: dockerModel };
+  const raw = loadYamlMerged('docker-compose.yml');
+  const envExampleText = readText('.env.example');
+  const envExample = parseDotenv(envExampleText);
+  const hostRedis = loadYamlMerged(HOST_REDIS_FILE);
+  return { raw, resolved: interpolate(raw, envExample) as Obj, envExample, envExampleText, hostRedis: { raw: hostRedis, resolved: interpolate(hostRedis, envExample) as Obj }, docker: dockerModel };
 }
 
 export const services = (compose: Obj): [string, Obj][] => Object.entries((compose.services ?? {}) as Obj);
@@ -797,10 +864,25 @@ export function composeEnvValueProblems(m: ComposeModel): string[] {
 }
 
 /** Every variable used is documented in .env.example with the same default; nothing documented is unused. */
+/**
+ * Variables compose passes through from the environment only, never from .env: the code version
+ * bin/build-images reads from git at each build. Written in .env, a commit would be recorded for
+ * code it did not build; .env.example names them in a comment, without a value.
+ */
+export const BUILD_ONLY_VARS = ['WONDERLAB_COMMIT', 'WONDERLAB_DIRTY'];
+
 export function composeVarProblems(m: ComposeModel): string[] {
   const problems: string[] = [];
-  const used = composeVars(m.raw);
+  const used = [...composeVars(m.raw), ...composeVars(m.hostRedis.raw).map((v) => ({ ...v, where: `${HOST_REDIS_FILE}: ${v.where}` }))];
+  for (const name of BUILD_ONLY_VARS) {
+    if (name in m.envExample) problems.push(`.env.example sets ${name}: bin/build-images takes it from git at each build, and a value in .env would outlive the commit it names`);
+    else if (!new RegExp(`^#.*\\b${name}\\b`, 'm').test(m.envExampleText)) problems.push(`.env.example does not say where ${name} comes from (a comment naming it)`);
+  }
   for (const v of used) {
+    if (BUILD_ONLY_VARS.includes(v.name)) {
+      if (v.op !== ':-' || v.arg) problems.push(`docker-compose.yml: ${v.where} uses \${${v.name}} with a default: the Dockerfile must see it empty when bin/build-images did not set it`);
+      continue;
+    }
     if (!(v.name in m.envExample)) problems.push(`docker-compose.yml: ${v.where} uses \${${v.name}}, which .env.example does not document`);
     else if ((v.op === ':-' || v.op === '-') && (v.arg ?? '') !== m.envExample[v.name]) problems.push(`docker-compose.yml: ${v.where} defaults ${v.name} to '${v.arg}', .env.example says '${m.envExample[v.name]}'`);
     else if (!v.op && v.name in m.envExample && m.envExample[v.name] !== '') problems.push(`docker-compose.yml: ${v.where} uses \${${v.name}} with no default: without a .env it is empty, not '${m.envExample[v.name]}'`);
@@ -831,8 +913,70 @@ export function composeRedisProblems(m: ComposeModel): string[] {
   const named = volumes.find((v) => v.target === dataDir && v.source && !/^[./~]/.test(v.source));
   if (!named) problems.push(`docker-compose.yml: services.${name} has no named volume at ${dataDir}`);
   else if (!(named.source! in (m.resolved.volumes ?? {}))) problems.push(`docker-compose.yml: volume '${named.source}' is not declared under volumes:`);
+  else {
+    // Compose names a volume after the project (COMPOSE_PROJECT_NAME, else the folder) unless it has
+    // a name of its own: without one, adding a .env or moving the folder hides the results.
+    const volumeName = (m.raw.volumes?.[named.source!] ?? {}).name as string | undefined;
+    if (!volumeName) problems.push(`docker-compose.yml: volume '${named.source}' has no name of its own: compose would name it after the project, which .env or the folder decides`);
+    else if (composeVars(volumeName).some((v) => v.name === 'COMPOSE_PROJECT_NAME')) problems.push(`docker-compose.yml: volume '${named.source}' is named after COMPOSE_PROJECT_NAME, which the folder decides without a .env`);
+  }
   const test = service.healthcheck?.test;
   if (!test || (Array.isArray(test) && test[0] === 'NONE') || service.healthcheck?.disable) problems.push(`docker-compose.yml: services.${name} has no healthcheck`);
+  // Published, it would clash with a Redis of this machine's own (and serve no lab container).
+  if (service.ports?.length) problems.push(`docker-compose.yml: services.${name}.ports publishes Redis: a Redis already on this machine's port would stop \`up\`; ${HOST_REDIS_FILE} publishes it for \`npm start\``);
+  const override = m.hostRedis.resolved.services ?? {};
+  for (const [other] of services(m.hostRedis.resolved)) if (other !== name) problems.push(`${HOST_REDIS_FILE}: services.${other} is not the Redis service '${name}'`);
+  const published = ((override[name]?.ports ?? []) as unknown[]).map((p) => publishedPort(p));
+  if (!published.length) problems.push(`${HOST_REDIS_FILE}: does not publish services.${name}`);
+  for (const p of published) if (!p.hostIp || !isLoopback(p.hostIp)) problems.push(`${HOST_REDIS_FILE}: publishes Redis on ${p.hostIp || 'every address'}, not on 127.0.0.1 only: Redis has no password`);
+  return problems;
+}
+
+/** A compose port entry ("127.0.0.1:8080:8080", "8080:8080", { target, published }) as host address, host port and container port. */
+export function publishedPort(entry: unknown): { hostIp: string; hostPort: string; container: number } {
+  if (typeof entry !== 'string') {
+    const e = entry as Obj;
+    return { hostIp: e.host_ip ?? '', hostPort: String(e.published ?? ''), container: Number(e.target) };
+  }
+  // As written, a part may be a variable with its own colon (`${BIND_ADDRESS:-127.0.0.1}`): split around them.
+  const vars: string[] = [];
+  const masked = entry.replace(/\$\{[^}]*\}/g, (v) => `\u0000${vars.push(v) - 1}\u0000`);
+  const restore = (text: string) => text.replace(/\u0000(\d+)\u0000/g, (_all, i: string) => vars[Number(i)]);
+  const parts = masked.split('/')[0].split(':').map(restore);
+  const container = Number(parts.pop());
+  const hostPort = parts.pop() ?? '';
+  return { hostIp: parts.join(':'), hostPort, container };
+}
+
+/**
+ * Who reaches the lab: every published port is on BIND_ADDRESS (one setting opens them all; a port
+ * without an address is published on every interface, past the host's firewall), each service that
+ * publishes is told the same address (PUBLISHED_ADDRESS), and with it the coordinator's rule holds:
+ * .env.example's lab starts without a token on loopback, and refuses to start on 0.0.0.0 without one.
+ */
+export function composeExposureProblems(m: ComposeModel): string[] {
+  const problems: string[] = [];
+  for (const [name, service] of services(m.raw)) {
+    for (const [i, entry] of ((service.ports ?? []) as unknown[]).entries()) {
+      const { hostIp } = publishedPort(entry);
+      const vars = composeVars(hostIp);
+      if (!hostIp) problems.push(`docker-compose.yml: services.${name}.ports[${i}] names no address: published on every interface, past the host's firewall`);
+      else if (vars.length !== 1 || vars[0].name !== 'BIND_ADDRESS') problems.push(`docker-compose.yml: services.${name}.ports[${i}] is published on '${hostIp}', not on \${BIND_ADDRESS}`);
+      const told = serviceEnvironment(service).PUBLISHED_ADDRESS;
+      if (told !== hostIp) problems.push(`docker-compose.yml: services.${name} publishes on '${hostIp}' but its PUBLISHED_ADDRESS is '${told ?? 'unset'}': it would not know who reaches it`);
+    }
+  }
+  if (!m.envExample.BIND_ADDRESS || !isLoopback(m.envExample.BIND_ADDRESS)) problems.push(`.env.example: BIND_ADDRESS is '${m.envExample.BIND_ADDRESS ?? ''}', not a loopback address: the default lab would be open to the network`);
+  const coordinator = services(m.raw).find(([, s]) => composeProcess(s, m.docker).proc?.name === 'coordinator');
+  if (!coordinator) return [...problems, 'docker-compose.yml: no coordinator service'];
+  const refusal = (vars: Env) => {
+    const service = (interpolate(m.raw, vars) as Obj).services[coordinator[0]];
+    const parsed = coordinatorSchema.safeParse(composeProcess(service, m.docker).env);
+    return parsed.success ? unguardedProblem(parsed.data as { HOST: string; PUBLISHED_ADDRESS?: string; API_TOKEN?: string }) : 'its environment does not parse';
+  };
+  const asShipped = refusal(m.envExample);
+  if (asShipped) problems.push(`docker-compose.yml: with .env.example's settings the coordinator does not start: ${asShipped}`);
+  if (!refusal({ ...m.envExample, BIND_ADDRESS: '0.0.0.0', API_TOKEN: '' })) problems.push('docker-compose.yml: with BIND_ADDRESS=0.0.0.0 and no API_TOKEN the coordinator would start, open to the network');
   return problems;
 }
 
@@ -845,13 +989,23 @@ export function composeDurationMs(value: unknown): number {
   return parts.reduce((ms, p) => ms + Number(p[1]) * units[p[2]], 0);
 }
 
-/** Workers scale with `--scale worker=N`: no fixed name, no host port; and they may finish their games on stop. */
+/**
+ * Workers scale with `--scale worker=N`: no fixed name, no host port; their number is WORKERS
+ * (deploy.replicas, which `up` reads again after `down`); they may finish their games on stop; and
+ * a killed one's games go back to the queue within 5 s.
+ */
 export function composeWorkerProblems(m: ComposeModel): string[] {
   const problems: string[] = [];
   const workers = services(m.resolved).filter(([, s]) => composeProcess(s, m.docker).proc?.name === 'worker');
   if (!workers.length) return ['docker-compose.yml: no worker service'];
   for (const [name, service] of workers) {
     const { env } = composeProcess(service, m.docker);
+    const replicas = composeVars(String(m.raw.services[name]?.deploy?.replicas ?? ''));
+    if (replicas.length !== 1 || replicas[0].name !== 'WORKERS') problems.push(`docker-compose.yml: services.${name}.deploy.replicas is not \${WORKERS}: after \`down\`, \`up\` would forget the fleet's size`);
+    if (service.scale !== undefined) problems.push(`docker-compose.yml: services.${name}.scale is set: the number is deploy.replicas (WORKERS)`);
+    const lock = setting(workerSchema, 'LOCK_DURATION_MS', env) as number;
+    const stalled = setting(workerSchema, 'STALLED_INTERVAL_MS', env) as number;
+    if (!(lock + stalled <= 5000)) problems.push(`docker-compose.yml: services.${name}: LOCK_DURATION_MS + STALLED_INTERVAL_MS = ${lock + stalled} ms: a killed worker's games would wait longer than 5 s to go back to the queue`);
     if (service.container_name) problems.push(`docker-compose.yml: services.${name}.container_name is set: --scale ${name}=N needs it unset`);
     if (service.ports?.length) problems.push(`docker-compose.yml: services.${name}.ports publishes host ports: --scale ${name}=N needs none`);
     const grace = (setting(workerSchema, 'SHUTDOWN_GRACE_MS', env) as number) + (setting(workerSchema, 'SHUTDOWN_CLOSE_MS', env) as number);
@@ -1401,11 +1555,16 @@ export function redisProblems(objects: Obj[]): string[] {
   return problems;
 }
 
-/** The Secret with the API token exists and the coordinator reads it. */
+/**
+ * The Secret with the API token exists and the coordinator reads it; the repository's copy holds
+ * no token (one in version control is anyone's), so that an unchanged checkout's coordinator
+ * refuses to start until the operator sets one (exposure.ts: reachable beyond loopback).
+ */
 export function secretProblems(objects: Obj[]): string[] {
   const problems: string[] = [];
   const tokenSecrets = objects.filter((o) => o.kind === 'Secret' && 'API_TOKEN' in secretData(o));
-  if (!tokenSecrets.length) problems.push('no Secret holds API_TOKEN: the API would accept anyone');
+  if (!tokenSecrets.length) problems.push('no Secret holds API_TOKEN: the coordinator cannot be given a token');
+  for (const s of tokenSecrets) if (secretData(s).API_TOKEN !== '') problems.push(`${objectId(s)}: API_TOKEN holds a value in the repository: anyone who reads it has the token (leave it empty; the coordinator waits for yours)`);
   const coordinators = labContainers(objects).filter((l) => l.proc.name === 'coordinator');
   for (const s of tokenSecrets) {
     const ns = s.metadata?.namespace ?? 'default';
@@ -1417,7 +1576,29 @@ export function secretProblems(objects: Obj[]): string[] {
     );
     if (!used) problems.push(`${objectId(s)}: the coordinator does not read it`);
   }
-  for (const { env, where } of coordinators) if (!env.API_TOKEN) problems.push(`${where}: API_TOKEN is not set`);
+  for (const { c, where } of coordinators) {
+    const literal = ((c.env ?? []) as Obj[]).find((e) => e.name === 'API_TOKEN' && !e.valueFrom);
+    if (literal) problems.push(`${where}: API_TOKEN is a literal value in the manifest, not the Secret's`);
+  }
+  return problems;
+}
+
+/**
+ * The coordinator in the cluster is reached beyond loopback (the image's HOST, no loopback
+ * PUBLISHED_ADDRESS): with the Secret's token it starts, without one it refuses (exposure.ts). The
+ * image's ENV (target lab, the one the manifests run) comes first, then the manifest's.
+ */
+export function k8sExposureProblems(objects: Obj[], docker: DockerModel = dockerModel): string[] {
+  const problems: string[] = [];
+  const imageEnv = effective(docker.stages, 'lab').env;
+  for (const { env, where } of labContainers(objects).filter((l) => l.proc.name === 'coordinator')) {
+    const parsed = coordinatorSchema.safeParse({ ...imageEnv, ...env });
+    if (!parsed.success) continue; // k8sEnvProblems names it
+    const config = parsed.data as { HOST: string; PUBLISHED_ADDRESS?: string; API_TOKEN?: string };
+    if (isLoopback(reachedAt(config))) problems.push(`${where}: reached at ${reachedAt(config)}: the Service and the Ingress would find nothing listening`);
+    if (!unguardedProblem({ ...config, API_TOKEN: undefined })) problems.push(`${where}: would start without API_TOKEN although the cluster reaches it`);
+    if (unguardedProblem({ ...config, API_TOKEN: 'a-token-set-in-the-secret' })) problems.push(`${where}: refuses to start even with a token`);
+  }
   return problems;
 }
 
@@ -1454,7 +1635,8 @@ export const K8S_CHECKS: Record<string, (objects: Obj[]) => string[]> = {
   'Services select existing pods, on ports they declare': serviceProblems,
   'the NetworkPolicy admits exactly the coordinator and workers to Redis': networkPolicyProblems,
   'Redis is durable, on a claimed volume, with a disruption budget': redisProblems,
-  'the API token Secret is read by the coordinator': secretProblems,
+  'the API token Secret is read by the coordinator and holds no token in the repository': secretProblems,
+  'the coordinator, reached beyond loopback, starts only with a token': (o) => k8sExposureProblems(o),
   'Ingress backends exist': ingressProblems,
 };
 
@@ -1472,6 +1654,8 @@ export const DOCKER_CHECKS: Record<string, (model: DockerModel) => string[]> = {
   'ENV and EXPOSE of each target fit its process': dockerEnvProblems,
   '.dockerignore excludes node_modules, dist, build-info files and .env': dockerignoreProblems,
   'the base image is a build argument (NODE_IMAGE) with a default': (model) => dockerBaseArgProblems(dockerfileText, model),
+  'a build without a code version (WONDERLAB_COMMIT, WONDERLAB_DIRTY) stops': dockerCodeVersionProblems,
+  'the build stage is labelled for removal and keeps only this platform\'s native onnxruntime': dockerBuildStageProblems,
 };
 
 /** docker-compose.yml's and .env.example's checks, by what each makes sure of. */
@@ -1480,8 +1664,9 @@ export const COMPOSE_CHECKS: Record<string, (m: ComposeModel) => string[]> = {
   'every variable a lab service sets is one its process reads (<<: *lab-env included)': composeEnvNameProblems,
   'every ${VAR} is documented in .env.example with the same default': composeVarProblems,
   'with .env.example’s settings every lab process accepts its environment': composeEnvValueProblems,
-  'Redis: append-only every second, no eviction, a named volume at /data, a healthcheck': composeRedisProblems,
-  'workers can be scaled and stopped cleanly': composeWorkerProblems,
+  'Redis: append-only every second, no eviction, a volume named whatever the project, a healthcheck, published only by the host-redis file, on loopback': composeRedisProblems,
+  'workers can be scaled, keep their number (WORKERS), stop cleanly and hand back a killed one\'s games in 5 s': composeWorkerProblems,
+  'published on BIND_ADDRESS only, each service told so, and the coordinator refuses to be open without a token': composeExposureProblems,
   'COORDINATOR_URL and REDIS_URL point at the services, and published ports reach the processes': composeUrlProblems,
 };
 

@@ -1,8 +1,8 @@
 /** The coordinator's settings, from environment variables. */
 import { z } from 'zod';
 import { DEFAULT_MAX_MODEL_BYTES, type SweepLimits } from '@wonderlab/shared';
-import { AllowedHostsSetting } from '@wonderlab/shared/http';
-import { DEFAULT_PORT, StoreEnvSchema, accessLogSetting, parseEnv, positiveInt } from '@wonderlab/shared/store';
+import { AllowedHostsSetting, PublishedAddressSetting, unguardedProblem } from '@wonderlab/shared/http';
+import { ConfigError, DEFAULT_PORT, StoreEnvSchema, accessLogSetting, parseEnv, positiveInt } from '@wonderlab/shared/store';
 
 const positiveNumber = (fallback: number) => z.coerce.number().positive().finite().default(fallback);
 
@@ -42,10 +42,20 @@ export type LimitsConfig = z.infer<typeof LimitsEnvSchema>;
 
 export const CoordinatorEnvSchema = StoreEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
-  HOST: z.string().default('0.0.0.0'),
+  /** The address it listens on: this machine only unless told (the images say 0.0.0.0). */
+  HOST: z.string().default('127.0.0.1'),
+  /**
+   * The address clients reach it at when something else publishes its port: compose passes its
+   * BIND_ADDRESS (the container listens on 0.0.0.0, Docker publishes on this). Unset: HOST. Not
+   * loopback: API_TOKEN is required (shared/src/http/exposure.ts).
+   */
+  PUBLISHED_ADDRESS: PublishedAddressSetting,
   /** A line per request (`all`: a cluster's log collector keeps them) or only refusals, errors and slow requests (`errors`). */
   ACCESS_LOG: accessLogSetting('all'),
-  /** When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as compose passes it). */
+  /**
+   * When set, every mutating route needs `Authorization: Bearer <API_TOKEN>` (empty: unset, as
+   * compose passes it). Required when the coordinator is reachable beyond loopback.
+   */
   API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   /** Host names the API answers to, comma-separated (a 421 for others; probes exempt); empty: any. */
   ALLOWED_HOSTS: AllowedHostsSetting,
@@ -101,8 +111,12 @@ export const CoordinatorEnvSchema = StoreEnvSchema.extend({
 
 export type CoordinatorConfig = z.infer<typeof CoordinatorEnvSchema>;
 
+/** The settings, or a ConfigError naming what is wrong: a bad variable, or an API open to other machines without a token. */
 export function coordinatorConfig(env: NodeJS.ProcessEnv = process.env): CoordinatorConfig {
-  return parseEnv(CoordinatorEnvSchema, env);
+  const config = parseEnv(CoordinatorEnvSchema, env);
+  const unguarded = unguardedProblem(config);
+  if (unguarded) throw new ConfigError(unguarded);
+  return config;
 }
 
 /** The sweep limits of a configuration, as the sweep checks take them. */

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type express from 'express';
 import { PlayTables, RatingFits } from '@wonderlab/shared';
 import { OutageLog, PlayStore, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
-import { hostsToAllow } from '@wonderlab/shared/http';
+import { hostsToAllow, reachedAt } from '@wonderlab/shared/http';
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
 import { Feeder } from './feeder.js';
@@ -87,7 +87,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
     logger,
     apiToken: config.API_TOKEN,
     accessLog: config.ACCESS_LOG,
-    allowedHosts: hostsToAllow(config.ALLOWED_HOSTS, config.HOST),
+    allowedHosts: hostsToAllow(config.ALLOWED_HOSTS, reachedAt(config)),
     limits: config,
     eventsIntervalMs: config.EVENTS_INTERVAL_MS,
     creator,
@@ -113,7 +113,7 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   ladder.start();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${port}`;
-  logger.info({ url, queue: config.QUEUE_NAME, prefix: config.KEY_PREFIX, auth: Boolean(config.API_TOKEN) }, 'coordinator listening');
+  logger.info({ url, reachedAt: reachedAt(config), queue: config.QUEUE_NAME, prefix: config.KEY_PREFIX, auth: Boolean(config.API_TOKEN) }, 'coordinator listening');
   return {
     url,
     port,

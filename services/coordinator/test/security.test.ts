@@ -2,13 +2,16 @@
  * The lab against other sites, over real HTTP on a real lab (the coordinator with the dashboard
  * mounted, as `wonderlab serve` runs it): security headers on pages and API answers, no prototype
  * lookups by a name from the URL, changes refused without a JSON content type (what a cross-site
- * form cannot send), and the optional allowed-hosts check.
+ * form cannot send), the allowed-hosts check, and the rule that a lab reachable beyond this
+ * machine does not start without API_TOKEN.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError } from '@wonderlab/shared/store';
+import { reachedAt, unguardedProblem } from '@wonderlab/shared/http';
 import { coordinatorConfig } from '@wonderlab/coordinator';
 import { api, rawRequest as raw, startLab, type TestLab } from './harness.js';
+import { ENTRY, exitOf, startProcess } from '../../../test/support/processes.js';
 
 /** What a page on another site can send without a CORS preflight: an HTML form's bodies, or none. */
 const CROSS_SITE_POSTS: { what: string; headers: Record<string, string>; body?: string }[] = [
@@ -192,6 +195,54 @@ describe('a lab with ALLOWED_HOSTS', () => {
     for (const bad of ['https://lab.test', 'lab.test:8080', 'lab test', '*.lab.test']) {
       expect(() => coordinatorConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(ConfigError);
       expect(() => coordinatorConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(/ALLOWED_HOSTS: '.*' is not a host name/);
+    }
+  });
+});
+
+describe('a lab reachable beyond this machine needs API_TOKEN', () => {
+  test('reached at PUBLISHED_ADDRESS when set (Docker publishes it there), else at HOST; beyond loopback only with a token', () => {
+    expect(reachedAt({ HOST: '0.0.0.0', PUBLISHED_ADDRESS: '127.0.0.1' })).toBe('127.0.0.1');
+    expect(reachedAt({ HOST: '127.0.0.1' })).toBe('127.0.0.1');
+    for (const open of [{ HOST: '0.0.0.0' }, { HOST: '::' }, { HOST: '192.168.1.20' }, { HOST: '0.0.0.0', PUBLISHED_ADDRESS: '0.0.0.0' }, { HOST: '127.0.0.1', PUBLISHED_ADDRESS: '10.0.0.5' }]) {
+      expect(unguardedProblem(open), JSON.stringify(open)).toMatch(/^refusing to start: .*API_TOKEN is not set/);
+      expect(unguardedProblem({ ...open, API_TOKEN: 't0ken' }), JSON.stringify(open)).toBeUndefined();
+    }
+    for (const closed of [{ HOST: '127.0.0.1' }, { HOST: 'localhost' }, { HOST: '::1' }, { HOST: '0.0.0.0', PUBLISHED_ADDRESS: '127.0.0.1' }, { HOST: '0.0.0.0', PUBLISHED_ADDRESS: '[::1]' }]) {
+      expect(unguardedProblem(closed), JSON.stringify(closed)).toBeUndefined();
+    }
+    // The sentence names the address, the setting, and both ways out.
+    const why = unguardedProblem({ HOST: '0.0.0.0', PUBLISHED_ADDRESS: '0.0.0.0' })!;
+    for (const part of ['PUBLISHED_ADDRESS=0.0.0.0 (compose: BIND_ADDRESS)', 'set API_TOKEN', 'k8s/base/api-token-secret.yaml', 'BIND_ADDRESS=127.0.0.1']) expect(why).toContain(part);
+    expect(unguardedProblem({ HOST: '0.0.0.0' })).toContain('HOST=0.0.0.0');
+  });
+
+  test("the coordinator's settings: loopback by default, refused open without a token, and a bad PUBLISHED_ADDRESS is named", () => {
+    expect(coordinatorConfig({}).HOST).toBe('127.0.0.1');
+    expect(() => coordinatorConfig({ HOST: '0.0.0.0' })).toThrow(ConfigError);
+    expect(() => coordinatorConfig({ HOST: '0.0.0.0', API_TOKEN: '' })).toThrow(/API_TOKEN is not set/);
+    expect(coordinatorConfig({ HOST: '0.0.0.0', API_TOKEN: 'x' }).API_TOKEN).toBe('x');
+    // compose's default: listening on every interface of its container, published on loopback.
+    expect(coordinatorConfig({ HOST: '0.0.0.0', PUBLISHED_ADDRESS: '127.0.0.1' }).PUBLISHED_ADDRESS).toBe('127.0.0.1');
+    expect(coordinatorConfig({ PUBLISHED_ADDRESS: '' }).PUBLISHED_ADDRESS).toBeUndefined();
+    expect(() => coordinatorConfig({ HOST: '0.0.0.0', PUBLISHED_ADDRESS: '0.0.0.0' })).toThrow(/PUBLISHED_ADDRESS=0\.0\.0\.0/);
+    expect(() => coordinatorConfig({ PUBLISHED_ADDRESS: '127.0.0.1:8080' })).toThrow(/PUBLISHED_ADDRESS: an address .* without a port/);
+  });
+
+  test('the coordinator process refuses to start open without a token: exit 2, the reason its first line', async () => {
+    const p = startProcess('coordinator', [ENTRY.coordinator], { HOST: '0.0.0.0', PORT: '0', API_TOKEN: '', REDIS_URL: 'redis://127.0.0.1:1' });
+    const exit = await exitOf(p, 10_000);
+    expect(exit.code).toBe(2);
+    expect(p.logs).toEqual([]);
+    expect(p.other[0]).toMatch(/^coordinator: refusing to start: reachable beyond this machine \(HOST=0\.0\.0\.0\) and API_TOKEN is not set/);
+  });
+
+  test('published on loopback (compose by default), it answers the loopback names only though it listens on every interface', async () => {
+    const lab = await startLab({ workers: 0, env: { HOST: '0.0.0.0', PUBLISHED_ADDRESS: '127.0.0.1' } });
+    try {
+      expect((await raw(lab.url, '/api/sweeps', { headers: { host: 'evil.example' } })).status).toBe(421);
+      expect((await raw(lab.url, '/api/sweeps', { headers: { host: 'localhost:8080' } })).status).toBe(200);
+    } finally {
+      await lab.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import { request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import express from 'express';
-import { allowedHosts, hostsToAllow, securityHeaders } from '@wonderlab/shared/http';
+import { allowedHosts, hostsToAllow, reachedAt, securityHeaders } from '@wonderlab/shared/http';
 import { ConfigError, accessLog, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { DashboardEnvSchema } from './config.js';
 import { dashboardRouter } from './dashboard.js';
@@ -32,13 +32,15 @@ app.disable('x-powered-by');
 app.use(accessLog(logger, { quiet: /^\/(dashboard\/)?healthz/, ownRequestIds: false, mode: config.ACCESS_LOG }));
 // The pages' headers; answers passed through from the coordinator carry its own, the same.
 app.use(securityHeaders());
-app.use(allowedHosts(hostsToAllow(config.ALLOWED_HOSTS, config.HOST)));
+app.use(allowedHosts(hostsToAllow(config.ALLOWED_HOSTS, reachedAt(config))));
 app.get('/dashboard/healthz', (_req, res) => {
   res.json({ ok: true });
 });
 app.use(['/api', '/healthz', '/readyz', '/metrics'], (req, res) => {
   const proxied = request(
-    { hostname: upstream.hostname, port: upstream.port || 80, path: req.originalUrl, method: req.method, headers: { ...req.headers, host: upstream.host } },
+    // The Host as the browser sent it: the coordinator checks the same name against the same
+    // ALLOWED_HOSTS (compose gives both one setting), and a rebinding page is refused by both.
+    { hostname: upstream.hostname, port: upstream.port || 80, path: req.originalUrl, method: req.method, headers: req.headers },
     (up) => {
       clearTimeout(timer);
       res.writeHead(up.statusCode ?? 502, up.headers);

@@ -2,7 +2,8 @@
  * The dashboard as its own process (the built main.js, as a cluster runs it) in front of a real lab:
  * its pages carry the security headers, /vendor/ answers names of Object's prototype with a 404,
  * a malformed /static path is a 4xx without a stack, changes passed through to the coordinator
- * still need the JSON content type, and ALLOWED_HOSTS works here too. Needs the build (npx tsc -b).
+ * still need the JSON content type, and ALLOWED_HOSTS works here too (the Host passed on to the
+ * coordinator, which checks it again). Needs the build (npx tsc -b).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, rawRequest as raw, startLab, type TestLab } from '../../coordinator/test/harness.js';
@@ -19,8 +20,10 @@ async function dashboard(env: Record<string, string> = {}): Promise<string> {
 }
 
 beforeAll(async () => {
-  // No worker: the sweep stays running.
-  lab = await startLab({ workers: 0 });
+  // No worker: the sweep stays running. The dashboard passes the browser's Host on, so the
+  // coordinator answers to the names the dashboards below are reached at (compose gives both the
+  // same ALLOWED_HOSTS).
+  lab = await startLab({ workers: 0, env: { ALLOWED_HOSTS: 'lab.test,127.0.0.1' } });
   const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'own process', players: 3, seats: ['random', 'random', 'random'], deals: { count: 20 } } });
   expect(created.status).toBe(201);
   sweepId = created.body.id;
@@ -87,6 +90,15 @@ describe("the dashboard's own process with ALLOWED_HOSTS", () => {
       expect((await raw(url, path, { headers: { host: 'lab.test:8081' } })).status, path).toBe(200);
     }
     expect((await raw(url, '/dashboard/healthz', { headers: { host: '10.0.0.9:8081' } })).status).toBe(200);
+  });
+
+  test('the Host goes on to the coordinator as the browser sent it: a name the coordinator does not answer to is refused there too', async () => {
+    const both = await dashboard({ ALLOWED_HOSTS: 'lab.test,other.test' });
+    expect((await raw(both, '/', { headers: { host: 'other.test' } })).status).toBe(200);
+    const passed = await raw(both, '/api/sweeps', { headers: { host: 'other.test' } });
+    expect(passed.status).toBe(421);
+    expect(JSON.parse(passed.text).error).toContain("'other.test'");
+    expect((await raw(both, '/api/sweeps', { headers: { host: 'lab.test' } })).status).toBe(200);
   });
 
   test('a malformed ALLOWED_HOSTS stops the process at start, naming the setting', async () => {

@@ -5,6 +5,7 @@
 import { pino } from 'pino';
 import { z } from 'zod';
 import { staleBuild } from '@wonderlab/shared';
+import { unguardedProblem } from '@wonderlab/shared/http';
 import { ConfigError, DEFAULT_REDIS_URL, OutageLog, accessLogSetting, closeRedis, connectRedis, exitWithin, parseEnv, within } from '@wonderlab/shared/store';
 import { GameWorker, WorkerEnvSchema } from '@wonderlab/worker';
 import { dashboardRouter } from '@wonderlab/dashboard';
@@ -35,6 +36,12 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<numbe
       return 2;
     }
     throw err;
+  }
+  // The coordinator's rule: a HOST other machines reach needs API_TOKEN.
+  const unguarded = unguardedProblem(config);
+  if (unguarded) {
+    console.error(`wonderlab serve: ${unguarded}`);
+    return 2;
   }
   // Its sweeps and games are stamped with the repository's commit: refuse to run code older than that.
   const stale = staleBuild();
