@@ -165,14 +165,19 @@ scenario() {
   trap 'cleanup' EXIT
 
   # 2. Stopped before anything is built or created.
-  local before_networks out
+  local before_networks out dangling_start
+  dangling_start=$(docker images -q --filter dangling=true | sort -u)
   before_networks=$(docker network ls -q | sort)
   out=$(NODE_IMAGE=registry.invalid/wonderlab/node:20 bin/build-images 2>&1) && fail "bin/build-images built on a base image that cannot be pulled"
   grep -q 'NODE_IMAGE=registry.invalid/wonderlab/node:20 is not on this machine and cannot be pulled' <<<"$out" || fail "an unpullable base image was not named: $out"
   [ "$(docker network ls -q | sort)" = "$before_networks" ] && ! docker volume inspect "$REDIS_VOLUME" >/dev/null 2>&1 || fail "the refused build left a network or a volume behind"
   say "[$which] an unpullable base image stops the build at once, named: $(tail -1 <<<"$out" | cut -c1-140)…"
-  out=$(compose build coordinator 2>&1) && fail "compose build without a commit built an image"
+  local dangling_then
+  dangling_then=$(docker images -q --filter dangling=true | sort -u)
+  # --force-rm: a classic builder keeps the failed step's container otherwise.
+  out=$(compose build --force-rm coordinator 2>&1) && fail "compose build without a commit built an image"
   grep -q 'WONDERLAB_COMMIT is empty' <<<"$out" || fail "compose build without a commit failed, but not saying why: $(tail -5 <<<"$out")"
+  comm -13 <(echo "$dangling_then") <(docker images -q --filter dangling=true | sort -u) | xargs -r docker rmi >/dev/null
   say "[$which] a build without a commit is refused: WONDERLAB_COMMIT is empty"
 
   # 3. The documented build.
@@ -322,9 +327,10 @@ scenario() {
   compose -f docker-compose.yml -f docker-compose.host-redis.yml down -v >/dev/null
   ! docker volume inspect "$REDIS_VOLUME" >/dev/null 2>&1 || fail "down -v left the volume $REDIS_VOLUME"
   [ -z "$(docker ps -aq --filter "label=com.docker.compose.project=$project")" ] || fail "down -v left containers"
-  say "[$which] passed in $(($(date +%s) - started)) s"
   trap - EXIT
   if [ "${KEEP:-}" != 1 ]; then docker rmi "${images[@]}" >/dev/null; fi
+  [ -z "$(comm -13 <(echo "$dangling_start") <(docker images -q --filter dangling=true | sort -u))" ] || fail "the run left dangling images: $(docker images --filter dangling=true)"
+  say "[$which] passed in $(($(date +%s) - started)) s, leaving no container, volume or dangling image"
 }
 
 cleanup() {
