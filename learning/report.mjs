@@ -1,5 +1,5 @@
 // LEARNING.md from the learning runs kept in learning/<run>/ (learn.json as `wonderlab learn`
-// writes it, each generation's model.json manifest beside it): per generation the self-play games
+// writes it, each generation's network gen-<g>.onnx with its manifest gen-<g>.json): per generation the self-play games
 // and CPU time, the network's data and losses, the evaluations with their intervals and SPRT
 // decisions, the ladder's rating, and a chart of the ratings over generations. Nothing is typed
 // in: every figure is read from those files. Run: node learning/report.mjs > LEARNING.md
@@ -19,8 +19,10 @@ export function runs() {
     .map((d) => ({ folder: d.name, state: JSON.parse(readFileSync(new URL(`${d.name}/learn.json`, root), 'utf8')) }));
 }
 
-function manifestOf(folder, gen) {
-  const file = new URL(`${folder}/gen-${gen}/model.json`, root);
+/** A generation's manifest, where learn.json says it is (relative to the run's folder). */
+function manifestOf(folder, g) {
+  if (!g.model) return null;
+  const file = new URL(`${folder}/${g.model.manifest}`, root);
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
 }
 
@@ -145,7 +147,7 @@ export function report() {
     let cpu = 0;
     let games = 0;
     for (const g of state.generations) {
-      const m = manifestOf(folder, g.gen);
+      const m = manifestOf(folder, g);
       cpu += g.selfPlay?.cpuSeconds ?? 0;
       games += g.selfPlay?.games ?? 0;
       const codes = m ? [...new Set(m.data.sweeps.map((s) => short(s.code)))].join(', ') : '–';

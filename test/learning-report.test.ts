@@ -21,9 +21,12 @@ describe('the learning runs as kept', () => {
 
   test.each(all.map((r) => [r.folder, r] as const))('%s: each network is the file its manifest hashes, trained on its own self-play', (folder, { state }) => {
     for (const g of state.generations.filter((x: any) => x.model)) {
-      const manifest = JSON.parse(read(`learning/${folder}/gen-${g.gen}/model.json`));
+      // The network is the file its name says under learning/ (a folder of MODELS_DIR by default), its manifest beside it.
+      expect(g.model.name).toBe(`${folder}/gen-${g.gen}.onnx`);
+      expect(g.model.manifest).toBe(`gen-${g.gen}.json`);
+      const manifest = JSON.parse(read(`learning/${folder}/${g.model.manifest}`));
       expect(manifest.sha256).toBe(g.model.sha256);
-      expect(sha(`learning/${folder}/gen-${g.gen}/model.onnx`)).toBe(g.model.sha256);
+      expect(sha(`learning/${g.model.name}`)).toBe(g.model.sha256);
       expect(manifest.data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
       for (const s of manifest.data.sweeps) expect(s.code?.dirty, `sweep ${s.sweep}`).toBe(false);
     }

@@ -2,7 +2,7 @@
  * Policy benchmark (part of `npm run bench`): decisions per second of the `policy` agent with a
  * 2-layer 256-unit network (675 → 256 → 256 → 390, python/tools/make_test_policy.py) at batch size
  * 1 on one thread, over positions of real 3-player games; and, beside it, the network's inference
- * alone, and a trained network's (learning/strong/gen-3). Needs the Python environment (.venv, python/setup.sh) to write the network; says so and
+ * alone, and a trained network's (strong/gen-3.onnx, in learning/). Needs the Python environment (.venv, python/setup.sh) to write the network; says so and
  * skips otherwise.
  */
 import { spawnSync } from 'node:child_process';
@@ -61,8 +61,8 @@ function main(): void {
     // A trained network of that size (learning run strong's gen-3): training leaves weights a
     // random network lacks, such as subnormal ones, which made each call 4-10x slower on Intel
     // cores before the loader zeroed them (agents/onnx-subnormals.ts).
-    process.env.MODELS_DIR = join(ROOT, 'learning', 'strong');
-    const trained = loadNetwork('gen-3/model.onnx');
+    process.env.MODELS_DIR = join(ROOT, 'learning');
+    const trained = loadNetwork('strong/gen-3.onnx');
     const observations = states.map((s) => {
       const bytes = new Uint8Array(trained.inputSize);
       writeObservation(s, 0, bytes);

@@ -10,13 +10,13 @@
  * estimate of 0, as minimax had before it got one) or one off by 4× or more.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRONG_RUN, useModelsDir } from './fixture-models.js';
+import { PUBLISHED_MODELS, useModelsDir } from './fixture-models.js';
 import { GamePool } from '@wonderlab/shared';
 import { Tournament, expectedCpuSeconds, gameSeconds } from '../src/lab/index.js';
 
 // A network of the trainer's default size (hidden 256,256), as the estimate assumes: learning run
 // `strong`'s third generation, kept in the repository.
-useModelsDir(STRONG_RUN);
+useModelsDir(PUBLISHED_MODELS);
 // Made after MODELS_DIR is set: a game thread takes the environment it starts with.
 let pool: GamePool;
 beforeAll(() => {
@@ -39,12 +39,12 @@ const OFF = 4;
 describe('the CPU estimate', () => {
   it.each([[['mcts:100,10,100', 'rulebased', 'rulebased']], [['mcts-strong(it=100)', 'rulebased', 'random']], [['minimax', 'rulebased', 'rulebased']],
     // Network calls: per iteration (values, and priors at new parents), per decision (prior=root, policy).
-    [['mcts-strong(it=30,model=gen-3/model.onnx,eval=mix,prior=net)', 'rulebased', 'rulebased']],
-    [['mcts-strong(it=40,model=gen-3/model.onnx,eval=net)', 'rulebased', 'rulebased']],
+    [['mcts-strong(it=30,model=strong/gen-3.onnx,eval=mix,prior=net)', 'rulebased', 'rulebased']],
+    [['mcts-strong(it=40,model=strong/gen-3.onnx,eval=net)', 'rulebased', 'rulebased']],
     // With a search around them: a game of network calls alone takes a few tenths of a
     // millisecond, where the estimate's fixed parts (the game's own cost, calls at the Xeon's
     // price) dominate and are generous, 11 × its CPU on a quiet EPYC.
-    [['mcts-strong(it=20,model=gen-3/model.onnx,prior=root)', 'policy(model=gen-3/model.onnx)', 'rulebased']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
+    [['mcts-strong(it=20,model=strong/gen-3.onnx,prior=root)', 'policy(model=strong/gen-3.onnx)', 'rulebased']]])('of %j is near the CPU its games take; the bound is above it', async (agents) => {
     const deals = 4;
     const cpu = await measured(agents, deals);
     const shown = expectedCpuSeconds(agents) * deals;

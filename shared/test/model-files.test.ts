@@ -7,12 +7,13 @@
  * another network than the one its sweep recorded.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS, useModelsDir } from './fixture-models.js';
-import { DEFAULT_MAX_MODEL_BYTES, ModelError, loadNetwork, modelFile } from '../src/agents/index.js';
+import { DEFAULT_MAX_MODEL_BYTES, ModelError, loadNetwork, modelFile, modelsDirs } from '../src/agents/index.js';
 import { Sweep, parseSweepSpec, playGame } from '../src/lab/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'wl-model-files-'));
@@ -63,7 +64,61 @@ describe('model files are confined to the real MODELS_DIR', () => {
   it('MODELS_DIR may itself be a link', () => {
     const linked = join(root, 'linked-models');
     symlinkSync(DIR, linked);
-    expect(modelFile('run/gen-1.onnx', DEFAULT_MAX_MODEL_BYTES, linked).path).toBe(join(DIR, 'run', 'gen-1.onnx'));
+    expect(modelFile('run/gen-1.onnx', DEFAULT_MAX_MODEL_BYTES, [linked]).path).toBe(join(DIR, 'run', 'gen-1.onnx'));
+  });
+});
+
+describe('MODELS_DIR as a list of folders', () => {
+  it('a name is read from the first folder that has it; missing there, or a link out of it, it is looked for in the next', () => {
+    const first = join(root, 'first');
+    const second = join(root, 'second');
+    mkdirSync(join(first, 'run'), { recursive: true });
+    mkdirSync(join(second, 'run'), { recursive: true });
+    writeFileSync(join(first, 'run', 'both.onnx'), POLICY);
+    writeFileSync(join(second, 'run', 'both.onnx'), FLIPPED);
+    writeFileSync(join(second, 'run', 'second.onnx'), POLICY);
+    writeFileSync(join(OUTSIDE, 'linked.onnx'), FLIPPED);
+    symlinkSync(join(OUTSIDE, 'linked.onnx'), join(first, 'run', 'linked.onnx'));
+    writeFileSync(join(second, 'run', 'linked.onnx'), POLICY);
+    const dirs = modelsDirs(`${first}:${second}`);
+    expect(dirs).toEqual([first, second]);
+    expect(modelFile('run/both.onnx', DEFAULT_MAX_MODEL_BYTES, dirs).path).toBe(join(first, 'run', 'both.onnx'));
+    expect(modelFile('run/second.onnx', DEFAULT_MAX_MODEL_BYTES, dirs).path).toBe(join(second, 'run', 'second.onnx'));
+    expect(modelFile('run/linked.onnx', DEFAULT_MAX_MODEL_BYTES, dirs).path).toBe(join(second, 'run', 'linked.onnx'));
+    expect(() => modelFile('run/none.onnx', DEFAULT_MAX_MODEL_BYTES, dirs)).toThrow(`model 'run/none.onnx': no such file in MODELS_DIR (${first}:${second}; links out of it are not followed)`);
+  });
+});
+
+describe('the published networks, on a fresh clone, by the names the docs print', () => {
+  const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+  // MODELS_DIR unset, the lab started from the repository's root as `npm start` starts it.
+  const dirs = modelsDirs(undefined, ROOT);
+  const sha256 = (path: string) => sha(readFileSync(path));
+
+  it('MODELS_DIR unset: models/ (trained here, ignored by git), then learning/ and reproduction/ (published)', () => {
+    expect(dirs).toEqual([join(ROOT, 'models'), join(ROOT, 'learning'), join(ROOT, 'reproduction')]);
+    expect(readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain('/models/');
+  });
+
+  it('every network a learning run recorded is found by its name, and is the file the run recorded', () => {
+    const runs = readdirSync(join(ROOT, 'learning'), { withFileTypes: true }).filter((d) => d.isDirectory());
+    const models = runs.flatMap((d) => {
+      const state = JSON.parse(readFileSync(join(ROOT, 'learning', d.name, 'learn.json'), 'utf8'));
+      return state.generations.filter((g: any) => g.model).map((g: any) => g.model as { name: string; sha256: string });
+    });
+    expect(models.map((m) => m.name)).toContain('strong/gen-3.onnx');
+    for (const m of models) expect(sha256(modelFile(m.name, DEFAULT_MAX_MODEL_BYTES, dirs).path), m.name).toBe(m.sha256);
+  });
+
+  it('every model name the README, docs/, LEARNING.md and REPRODUCTION.md print is found, placeholders aside', () => {
+    const PLACEHOLDERS = new Set(['NAME.onnx', 'my.onnx', 'gen1.onnx']);
+    const texts = ['README.md', 'LEARNING.md', 'REPRODUCTION.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].map((f) => readFileSync(join(ROOT, f), 'utf8'));
+    const names = new Set(texts.flatMap((t) => [...t.matchAll(/model=([A-Za-z0-9_][A-Za-z0-9._/-]*\.onnx)/g)].map((m) => m[1])));
+    // REPRODUCTION.md names its DQN networks `dqn-2021/<setup>.onnx`: each file of that folder.
+    for (const f of readdirSync(join(ROOT, 'reproduction', 'dqn-2021')).filter((f) => f.endsWith('.onnx'))) names.add(`dqn-2021/${f}`);
+    const named = [...names].filter((n) => !PLACEHOLDERS.has(n));
+    expect(named).toContain('strong/gen-3.onnx');
+    expect(named.filter((name) => !modelFile(name, DEFAULT_MAX_MODEL_BYTES, dirs).path.startsWith(ROOT))).toEqual([]);
   });
 });
 

@@ -9,15 +9,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_MODELS, STRONG_RUN, useModelsDir } from './fixture-models.js';
+import { FIXTURE_MODELS, PUBLISHED_MODELS, useModelsDir } from './fixture-models.js';
 import { loadNetwork } from '../src/agents/index.js';
 import { writeObservation } from '../src/agents/encoding.js';
 import { zeroSubnormalWeights } from '../src/agents/onnx-subnormals.js';
 import { visitRandomGame } from './random-positions.js';
 
-const GEN3 = `${STRONG_RUN}/gen-3/model.onnx`;
+const GEN3 = `${PUBLISHED_MODELS}/strong/gen-3.onnx`;
 
-useModelsDir(STRONG_RUN);
+useModelsDir(PUBLISHED_MODELS);
 
 describe('subnormal weights', () => {
   it('are zeroed in gen-3: all of them, and nothing else changes', () => {
@@ -49,7 +49,7 @@ describe('subnormal weights', () => {
   });
 
   it('change no output: the loaded gen-3 computes what onnxruntime computes from the file, and keeps its hash', async () => {
-    const network = loadNetwork('gen-3/model.onnx');
+    const network = loadNetwork('strong/gen-3.onnx');
     expect(network.sha256).toBe(createHash('sha256').update(readFileSync(GEN3)).digest('hex'));
     const ort = createRequire(import.meta.url)('onnxruntime-node') as typeof import('onnxruntime-node');
     const plain = await ort.InferenceSession.create(GEN3, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });

@@ -12,13 +12,13 @@
  * The checks themselves are the lab's (checkAgentModel, checkSweepSpec): this only finds the
  * networks they look up.
  */
-import { ModelError, ThreadClient, agentModel, checkAgentModel, modelFileAsync, modelsDir, type AgentSpec, type ModelFile, type ModelLookup, type NetworkShape } from '@wonderlab/shared';
+import { ModelError, ThreadClient, agentModel, checkAgentModel, modelFileAsync, modelsDirs, type AgentSpec, type ModelFile, type ModelLookup, type NetworkShape } from '@wonderlab/shared';
 
-/** What the thread is asked: a model name under `dir`, and the size over which it is refused. */
+/** What the thread is asked: a model name under `dirs` (MODELS_DIR's folders), and the size over which it is refused. */
 export interface ModelRequest {
   name: string;
   maxBytes: number;
-  dir: string;
+  dirs: string[];
 }
 
 /** The thread's answer: the network's hash and shape, or what is wrong with the file. */
@@ -43,12 +43,12 @@ export class ModelChecks {
    * the ModelError of the file.
    */
   async lookup(names: Iterable<string>): Promise<ModelLookup> {
-    const dir = modelsDir();
+    const dirs = modelsDirs();
     const replies = new Map<string, ModelReply>();
     await Promise.all(
       [...new Set(names)].map(async (name) => {
         try {
-          replies.set(name, await this.reply(await modelFileAsync(name, this.maxBytes, dir), dir));
+          replies.set(name, await this.reply(await modelFileAsync(name, this.maxBytes, dirs), dirs));
         } catch (err) {
           if (!(err instanceof ModelError)) throw err;
           replies.set(name, { error: err.message });
@@ -78,12 +78,12 @@ export class ModelChecks {
   }
 
   /** The thread's reply about a file, kept by its identity; a request that failed (the thread died) is not kept. */
-  private reply(file: ModelFile, dir: string): Promise<ModelReply> {
+  private reply(file: ModelFile, dirs: string[]): Promise<ModelReply> {
     const key = `${file.name}\n${file.identity}`;
     const kept = this.answers.get(key);
     if (kept) return kept;
     this.loads++;
-    const reply = this.thread.call({ name: file.name, maxBytes: this.maxBytes, dir });
+    const reply = this.thread.call({ name: file.name, maxBytes: this.maxBytes, dirs });
     reply.catch(() => this.answers.get(key) === reply && this.answers.delete(key));
     this.answers.set(key, reply);
     if (this.answers.size > KEPT) this.answers.delete(this.answers.keys().next().value!);

@@ -9,7 +9,7 @@ import type { ModelReply, ModelRequest } from './model-checks.js';
 
 serveRequests((request: ModelRequest): ModelReply => {
   try {
-    return { network: inspectNetwork(request.name, request.maxBytes, request.dir) };
+    return { network: inspectNetwork(request.name, request.maxBytes, request.dirs) };
   } catch (err) {
     if (err instanceof ModelError) return { error: err.message };
     throw err;

@@ -53,6 +53,10 @@ const TOY = ['--base', 'mcts(it=8,time=0)', '--self-play', '4', '--eval-games', 
 describe('wonderlab learn', () => {
   test('bad options are usage errors before anything is submitted', async () => {
     const listed = (await api(lab.url, '/api/sweeps')).body.length;
+    // A new run named as a published one (learning/strong/) would hide its networks.
+    const published = await learnRun('strong', '--generations', '1', '--models-dir', `${models}:${join(ROOT, 'learning')}`);
+    expect(published.code).toBe(2);
+    expect(published.stderr).toMatch(/--name: .*learning\/strong already holds networks named strong\/…; choose another name/);
     const bad = await learn('--generations', '1', '--base', 'mcts(it=nope)');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--base: agent 'mcts\(it=nope\)': it: expected an integer/);
@@ -76,10 +80,10 @@ describe('wonderlab learn', () => {
       expect(g.rows.files.length).toBe(1);
       const file = join(models, g.model.name);
       expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(g.model.sha256);
-      // Kept with the run too.
-      expect(createHash('sha256').update(readFileSync(join(work, 'run', `gen-${g.gen}`, 'model.onnx'))).digest('hex')).toBe(g.model.sha256);
+      // Kept with the run too, beside its manifest: a run's folder is a folder of models by their names (learning/<run>/gen-<g>.onnx).
+      expect(createHash('sha256').update(readFileSync(join(work, 'run', `gen-${g.gen}.onnx`))).digest('hex')).toBe(g.model.sha256);
       // Paths relative to the run's folder: the run moves with it.
-      expect(g.model.manifest).toBe(join(`gen-${g.gen}`, 'model.json'));
+      expect(g.model.manifest).toBe(`gen-${g.gen}.json`);
       expect(g.rows.dir).toBe(join(`gen-${g.gen}`, 'rows'));
       expect(JSON.parse(readFileSync(join(work, 'run', g.model.manifest), 'utf8')).data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
       for (const e of g.evaluations) {
@@ -121,7 +125,7 @@ describe('wonderlab learn', () => {
     const listed = (await api(lab.url, '/api/sweeps')).body.length;
     const missing = await learnRun('warm', '--generations', '1', ...TOY, '--start-model', 'toy/gen-9.onnx');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--start-model: no file toy\/gen-9\.onnx under the models directory/);
+    expect(missing.stderr).toMatch(/--start-model: no file toy\/gen-9\.onnx under the models directories /);
     expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed);
 
     const run = await learnRun('warm', '--generations', '1', ...TOY, '--start-model', start);

@@ -19,7 +19,7 @@ export { MINIMAX_AGENT, MINIMAX_LIST, MINIMAX_PARAMETERS, minimaxDefaults, minim
 export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
 export { VALUE_SCALE, checkNetworkPlayers, inspectNetwork, loadNetwork, type LoadOptions, type ModelLookup, type Network, type NetworkShape } from './network.js';
-export { DEFAULT_MAX_MODEL_BYTES, MODEL_NAME, ModelError, ONNX_MAX_BYTES, modelFile, modelFileAsync, modelPath, modelsDir, type ModelFile } from './model-files.js';
+export { DEFAULT_MAX_MODEL_BYTES, MODEL_NAME, ModelError, ONNX_MAX_BYTES, DEFAULT_MODELS_DIR, modelFile, modelFileAsync, modelPath, modelsDirs, type ModelFile } from './model-files.js';
 import { PolicyAgent } from './policy.js';
 import { checkNetworkPlayers, loadNetwork, type ModelLookup, type NetworkShape } from './network.js';
 import { DEFAULT_MAX_MODEL_BYTES } from './model-files.js';

@@ -1,9 +1,10 @@
 /**
  * Model files: a model's name → its file under MODELS_DIR, checked before a byte of it is read.
- * The lab never reads a file outside MODELS_DIR: a name is a relative path of plain segments, and
- * its real path (links resolved) must lie under the real MODELS_DIR. A link out of it is answered
- * exactly as a missing file, so that a name never tells whether something exists elsewhere. A
- * directory, a device or a pipe is refused, and so is a file over the size limit, from its size.
+ * MODELS_DIR is a list of folders searched in order (below). The lab never reads a file outside
+ * them: a name is a relative path of plain segments, and its real path (links resolved) must lie
+ * under the real folder it was found in. A link out of a folder is answered exactly as a missing
+ * file, so that a name never tells whether something exists elsewhere. A directory, a device or a
+ * pipe is refused, and so is a file over the size limit, from its size.
  *
  * A file's identity (real path, size, mtime, ctime, inode) says whether it is the file read
  * before: a file replaced by a copy of the same size, its times set back, still has another inode
@@ -11,7 +12,7 @@
  */
 import { constants, closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
 
 export class ModelError extends Error {}
 
@@ -24,12 +25,30 @@ export const DEFAULT_MAX_MODEL_BYTES = 256 * 2 ** 20;
 /** The most an ONNX file can hold: it is one protobuf message, and protobuf refuses those over 2 GiB. */
 export const ONNX_MAX_BYTES = 2 ** 31;
 
-export function modelsDir(): string {
-  return resolve(process.env.MODELS_DIR ?? 'models');
+/**
+ * MODELS_DIR when it is not set: `models`, where networks trained here go (git ignores it), then
+ * the repository's published networks where their runs keep them: `learning` (the learning runs,
+ * learning/<run>/gen-<g>.onnx) and `reproduction` (the DQN of REPRODUCTION.md,
+ * reproduction/dqn-2021/<setup>.onnx). So `strong/gen-3.onnx` plays on a fresh clone from the one
+ * copy the repository holds, and a network trained here is written apart from the published ones.
+ * A name comes from the first folder that has it: a network trained here under a published run's
+ * name would hide that one, which is why `wonderlab learn` refuses such a name.
+ */
+export const DEFAULT_MODELS_DIR = ['models', 'learning', 'reproduction'].join(delimiter);
+
+/**
+ * The folders a model name is looked up in, in order: MODELS_DIR's entries (separated as PATH's
+ * are, by ':'; empty entries ignored), or DEFAULT_MODELS_DIR's, resolved from `base`.
+ */
+export function modelsDirs(value = process.env.MODELS_DIR, base = process.cwd()): string[] {
+  return (value || DEFAULT_MODELS_DIR)
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => resolve(base, dir));
 }
 
 /** The file of a model name as written under `dir` (links not resolved); throws ModelError for a name that is not one. */
-export function modelPath(name: string, dir = modelsDir()): string {
+export function modelPath(name: string, dir = modelsDirs()[0]): string {
   if (!MODEL_NAME.test(name) || name.split('/').some((part) => part === '..' || part === '.') || isAbsolute(name)) {
     throw new ModelError(`model '${name}': expected a file name under MODELS_DIR such as dqn-3p.onnx or run1/gen4.onnx (letters, digits, . _ - and /, ending in .onnx)`);
   }
@@ -57,8 +76,8 @@ function sizeText(bytes: number): string {
 }
 
 /** The one answer for a name with no file under MODELS_DIR: missing, a dangling link, or a link out of it. */
-function noSuchFile(name: string, dir: string): ModelError {
-  return new ModelError(`model '${name}': no such file in MODELS_DIR (${dir}; links out of it are not followed)`);
+function noSuchFile(name: string, dirs: readonly string[]): ModelError {
+  return new ModelError(`model '${name}': no such file in MODELS_DIR (${dirs.join(delimiter)}; links out of it are not followed)`);
 }
 
 function changed(name: string): ModelError {
@@ -69,9 +88,8 @@ function identityOf(path: string, st: Stats): string {
   return `${path}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
 }
 
-/** The checks on a file's real path and stat, shared by the synchronous and the asynchronous look-up. */
-function checkedFile(name: string, dir: string, realDir: string, real: string, st: Stats, maxBytes: number): ModelFile {
-  if (!real.startsWith(realDir + sep)) throw noSuchFile(name, dir);
+/** The checks on a file found in a folder of MODELS_DIR (its real path under the folder's), shared by the synchronous and the asynchronous look-up. */
+function checkedFile(name: string, real: string, st: Stats, maxBytes: number): ModelFile {
   if (st.isDirectory()) throw new ModelError(`model '${name}': a directory, not a model file`);
   if (!st.isFile()) throw new ModelError(`model '${name}': not a regular file (a device, pipe or socket), not a model file`);
   // Past what an ONNX file can hold, a larger limit of the lab is no reason.
@@ -83,37 +101,45 @@ function checkedFile(name: string, dir: string, realDir: string, real: string, s
 }
 
 /**
- * The file of a model name, checked (ModelError otherwise) from its real path and stat alone:
- * under the real `dir`, a regular file, at most `maxBytes` (and the 2 GiB an ONNX file can hold).
+ * The file of a model name, checked (ModelError otherwise) from its real path and stat alone: the
+ * first of `dirs` whose real path holds it (a name missing there, or a link out of it, is looked
+ * for in the next), a regular file, at most `maxBytes` (and the 2 GiB an ONNX file can hold).
  */
-export function modelFile(name: string, maxBytes = ONNX_MAX_BYTES, dir = modelsDir()): ModelFile {
-  const path = modelPath(name, dir);
-  let realDir: string;
-  let real: string;
-  let st: Stats;
-  try {
-    realDir = realpathSync(dir);
-    real = realpathSync(path);
-    st = statSync(real);
-  } catch {
-    throw noSuchFile(name, dir);
+export function modelFile(name: string, maxBytes = ONNX_MAX_BYTES, dirs: readonly string[] = modelsDirs()): ModelFile {
+  for (const dir of dirs) {
+    const path = modelPath(name, dir);
+    let real: string;
+    let st: Stats;
+    try {
+      const realDir = realpathSync(dir);
+      real = realpathSync(path);
+      if (!real.startsWith(realDir + sep)) continue;
+      st = statSync(real);
+    } catch {
+      continue;
+    }
+    return checkedFile(name, real, st, maxBytes);
   }
-  return checkedFile(name, dir, realDir, real, st, maxBytes);
+  throw noSuchFile(name, dirs);
 }
 
 /** modelFile without blocking the event loop (the file system's calls run on libuv's pool). */
-export async function modelFileAsync(name: string, maxBytes = ONNX_MAX_BYTES, dir = modelsDir()): Promise<ModelFile> {
-  const path = modelPath(name, dir);
-  let realDir: string;
-  let real: string;
-  let st: Stats;
-  try {
-    [realDir, real] = await Promise.all([realpath(dir), realpath(path)]);
-    st = await stat(real);
-  } catch {
-    throw noSuchFile(name, dir);
+export async function modelFileAsync(name: string, maxBytes = ONNX_MAX_BYTES, dirs: readonly string[] = modelsDirs()): Promise<ModelFile> {
+  for (const dir of dirs) {
+    const path = modelPath(name, dir);
+    let real: string;
+    let st: Stats;
+    try {
+      const [realDir, realFile] = await Promise.all([realpath(dir), realpath(path)]);
+      real = realFile;
+      if (!real.startsWith(realDir + sep)) continue;
+      st = await stat(real);
+    } catch {
+      continue;
+    }
+    return checkedFile(name, real, st, maxBytes);
   }
-  return checkedFile(name, dir, realDir, real, st, maxBytes);
+  throw noSuchFile(name, dirs);
 }
 
 /**

@@ -207,12 +207,12 @@ export function loadNetwork(name: string, options: LoadOptions = {}): Network {
 }
 
 /**
- * A model's hash and shape, read from its file under `dir` and checked as loadNetwork checks it,
- * without keeping the network (its session is freed at once): what a thread that only checks
- * models answers (the coordinator's).
+ * A model's hash and shape, read from its file under `dirs` (MODELS_DIR's folders) and checked as
+ * loadNetwork checks it, without keeping the network (its session is freed at once): what a
+ * thread that only checks models answers (the coordinator's).
  */
-export function inspectNetwork(name: string, maxBytes: number, dir?: string): NetworkShape {
-  const network = openNetwork(modelFile(name, maxBytes, dir));
+export function inspectNetwork(name: string, maxBytes: number, dirs?: readonly string[]): NetworkShape {
+  const network = openNetwork(modelFile(name, maxBytes, dirs));
   network.dispose();
   return { name, sha256: network.sha256, inputSize: network.inputSize, valueSize: network.valueSize };
 }

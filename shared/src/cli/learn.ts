@@ -5,7 +5,8 @@
  *      generation g − 1's network guiding it) in every seat, `training: true`, on seeds of its own;
  *   2. its training rows exported (remote export --format training);
  *   3. a network trained on the rows of the last `window` generations (python -m wonderlab.train),
- *      written to MODELS_DIR/<name>/gen-<g>.onnx with its manifest;
+ *      written to MODELS_DIR/<name>/gen-<g>.onnx with its manifest (MODELS_DIR's first folder),
+ *      and kept with the run as <dir>/gen-<g>.onnx beside it;
  *   4. evaluation: the new player against the previous one and against the reference agent, each
  *      head to head with seats swapped and an SPRT stop, a third seat beside them;
  *   5. the lab's ladder read for the new player.
@@ -18,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { canonicalSpec, parseAgentSpec } from '../agents/index.js';
+import { ModelError, ONNX_MAX_BYTES, canonicalSpec, modelFile, modelsDirs, parseAgentSpec } from '../agents/index.js';
 import { HELP_OPTION, UsageError, intOption, valueOptions } from './options.js';
 import { call, exportTraining, getJson, labUrl, wait, type Lab } from './remote.js';
 
@@ -26,14 +27,17 @@ export const LEARN_USAGE = `usage: wonderlab learn --name NAME [options] [--url 
   Generations of self-play → training rows → network → evaluation on a running lab; resumable
   (state in <dir>/learn.json). docs/learning.md explains each step.
 options:
-  --name NAME            the run: models go to MODELS_DIR/NAME/gen-<g>.onnx (letters, digits, - _)
-  --dir DIR              where the run keeps its state and rows (default: runs/NAME)
+  --name NAME            the run: models go to MODELS_DIR/NAME/gen-<g>.onnx (letters, digits, - _;
+                         not the name of a published run, learning/NAME)
+  --dir DIR              where the run keeps its state, rows and networks (default: runs/NAME)
   --generations N        how many generations in all (default 3; run again with more to go on)
-  --base SPEC            the searching agent; generation 0 plays it as it is (default mcts-strong)
-  --start-model MODEL    generation 0 is the base guided (--guide) by this network, a file under
-                         MODELS_DIR such as strong/gen-3.onnx: a run that goes on from another
-                         run's network (default: the base alone)
-  --guide OPTIONS        how later generations read their network (default eval=mix,prior=net)
+  --base SPEC            the searching agent (default mcts-strong): generation 0 is the base as it
+                         is; generation g >= 1 is the base guided by generation g's network.
+                         Generation g's self-play is played by generation g - 1
+  --start-model MODEL    generation 0 is the base guided (--guide) by this network, a model name
+                         such as strong/gen-3.onnx: a run that goes on from another run's network
+                         (default: the base alone)
+  --guide OPTIONS        how the generations read their network (default eval=mix,prior=net)
   --self-play N          self-play games per generation (default 1000)
   --eval-games N         most games of each evaluation, seats swapped (default 1000; SPRT stops earlier)
   --elo0 E --elo1 E      the evaluations' SPRT hypotheses (default 0 and 30)
@@ -43,7 +47,8 @@ options:
   --epochs N --hidden W  the trainer's (default 20 and 256,256)
   --first-seed S         seeds: generation g self-plays from S + 100000·g, evaluates from
                          S + 100000·g + 50000 (default 5000000)
-  --models-dir DIR       the lab's MODELS_DIR, on this machine (default: MODELS_DIR, else models)
+  --models-dir DIRS      the lab's MODELS_DIR, on this machine (default: MODELS_DIR, else
+                         models:learning:reproduction); networks go to its first folder
   --python PATH          the Python with wonderlab and torch (default .venv/bin/python, else python3)
   --priority P           the sweeps' queue priority (default 1)`;
 
@@ -114,6 +119,7 @@ interface Options {
   epochs: number;
   hidden: string;
   firstSeed: number;
+  /** Where the networks are written: the first folder of the lab's MODELS_DIR. */
   modelsDir: string;
   python: string;
   priority: number;
@@ -154,7 +160,13 @@ function parseOptions(args: string[]): Options | undefined {
   } catch (err) {
     throw new UsageError(`--guide: ${(err as Error).message}`);
   }
-  const modelsDir = resolve(values['models-dir'] ?? process.env.MODELS_DIR ?? 'models');
+  const dirs = modelsDirs(values['models-dir'] ?? process.env.MODELS_DIR);
+  const modelsDir = dirs[0];
+  const runDir = resolve(values.dir ?? join('runs', name));
+  // A new run's networks would hide those of the same name in MODELS_DIR's later folders (the
+  // published runs' in learning/): the documented `strong/gen-3.onnx` would play another network.
+  const taken = dirs.slice(1).find((dir) => existsSync(join(dir, name)));
+  if (taken && !existsSync(join(runDir, 'learn.json'))) throw new UsageError(`--name: ${join(taken, name)} already holds networks named ${name}/…; choose another name`);
   const startModel = values['start-model'];
   if (startModel !== undefined) {
     try {
@@ -163,7 +175,12 @@ function parseOptions(args: string[]): Options | undefined {
       throw new UsageError(`--start-model: ${(err as Error).message}`);
     }
     // The lab's game threads read it from the same MODELS_DIR: missing here, its sweep would fail.
-    if (!existsSync(join(modelsDir, startModel))) throw new UsageError(`--start-model: no file ${startModel} under the models directory ${modelsDir} (--models-dir)`);
+    try {
+      modelFile(startModel, ONNX_MAX_BYTES, dirs);
+    } catch (err) {
+      if (err instanceof ModelError) throw new UsageError(`--start-model: no file ${startModel} under the models directories ${dirs.join(', ')} (--models-dir)`);
+      throw err;
+    }
   }
   const elo0 = number('elo0', 0);
   const elo1 = number('elo1', 30);
@@ -172,7 +189,7 @@ function parseOptions(args: string[]): Options | undefined {
   return {
     lab: { url: labUrl(values.url), token: values.token ?? process.env.WONDERLAB_TOKEN },
     name,
-    dir: resolve(values.dir ?? join('runs', name)),
+    dir: runDir,
     generations: intOption('generations', values.generations, 1, 1000) ?? 3,
     base,
     guide,
@@ -249,6 +266,15 @@ function run(command: string, args: string[]): Promise<number | string> {
   });
 }
 
+/**
+ * Where the run keeps a generation's network: beside its manifest, gen-<g>.onnx (runs made before
+ * the published networks became model names under learning/ kept gen-<g>/model.onnx, and their
+ * learn.json says gen-<g>/model.json: they resume as they are).
+ */
+function keptModelFile(o: Options, model: NonNullable<Generation['model']>): string {
+  return resolve(o.dir, model.manifest.replace(/\.json$/, '.onnx'));
+}
+
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
@@ -292,10 +318,10 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     const modelName = `${o.name}/gen-${g}.onnx`;
     const modelFile = join(o.modelsDir, modelName);
     // A model kept with the run but missing from MODELS_DIR (another machine) is put back, not retrained.
-    const keptFile = join(o.dir, `gen-${g}`, 'model.onnx');
-    if (gen.model && !existsSync(modelFile) && existsSync(keptFile) && sha256(keptFile) === gen.model.sha256) {
+    const kept = gen.model && keptModelFile(o, gen.model);
+    if (gen.model && kept && !existsSync(modelFile) && existsSync(kept) && sha256(kept) === gen.model.sha256) {
       mkdirSync(dirname(modelFile), { recursive: true });
-      copyFileSync(keptFile, modelFile);
+      copyFileSync(kept, modelFile);
     }
     if (!gen.model || !existsSync(modelFile) || sha256(modelFile) !== gen.model.sha256) {
       const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => resolve(o.dir, x.rows!.dir));
@@ -304,7 +330,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)]);
       if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}): is the Python environment set up, with torch (bash python/setup.sh --train)?`);
       // The manifest is kept with the run too, where the report reads it.
-      const manifestFile = join(`gen-${g}`, 'model.json');
+      const manifestFile = `gen-${g}.json`;
       copyFileSync(modelFile.replace(/\.onnx$/, '.json'), resolve(o.dir, manifestFile));
       const manifest = JSON.parse(readFileSync(resolve(o.dir, manifestFile), 'utf8')) as { sha256: string; training_seconds?: number };
       gen.model = { name: modelName, sha256: manifest.sha256, manifest: manifestFile, trainingSeconds: manifest.training_seconds };
@@ -312,7 +338,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     }
     // The network is kept with the run as well: a later session, on another machine, resumes
     // from it, and a report checks its hash.
-    const keptModel = join(o.dir, `gen-${g}`, 'model.onnx');
+    const keptModel = keptModelFile(o, gen.model);
     if (!existsSync(keptModel) || sha256(keptModel) !== gen.model.sha256) copyFileSync(modelFile, keptModel);
 
     // 4. The new player against the previous one and against the reference, seats swapped.
