@@ -5,7 +5,7 @@ const [command, ...rest] = process.argv.slice(2);
 if (command === 'serve') {
   const { serve } = await import('@wonderlab/serve');
   // Explicitly: a connection to a Redis that went away may still be retrying.
-  process.exit(await serve());
+  process.exit(await serve(rest));
 } else {
   const { main } = await import('@wonderlab/shared/cli');
   process.exitCode = await main(process.argv.slice(2));

@@ -214,6 +214,10 @@ describe('wonderlab play: bad input exits 2 and names the bad part', () => {
   it('bad numbers', () => {
     expect(bad(AI, '--games', '0')).toContain("--games must be an integer from 1 to 100000000, got '0'");
     expect(bad(AI, '--games', 'ten')).toContain("--games must be an integer");
+    // A negative number is the option's value, refused as one (not "needs a value"), long or short.
+    expect(bad(AI, '--games', '-3')).toContain("--games must be an integer from 1 to 100000000, got '-3'");
+    expect(bad(AI, '-n', '-3')).toContain("--games must be an integer from 1 to 100000000, got '-3'");
+    expect(bad(AI, '--games')).toContain('--games needs a value');
     expect(bad(AI, '--games', '1', '--threads', '0')).toContain("--threads must be an integer from 1 to 1024, got '0'");
   });
 

@@ -3,7 +3,7 @@
  * before vitest starts), its stdout, stderr and exit code.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,15 @@ const dir = mkdtempSync(join(tmpdir(), 'wonderlab-cli-'));
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The commands `wonderlab --help` lists: the first word of each line of its commands section
+ * that starts a command (two spaces, then a lower-case word).
+ */
+function listedCommands(help: string): string[] {
+  const section = help.slice(help.indexOf('commands:'));
+  return [...section.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
 }
 
 function file(name: string, content: unknown): string {
@@ -133,6 +142,40 @@ describe('wonderlab replay', () => {
     const r = run('replay', file('notrecord.json', { hello: 1 }));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not a game record');
+  });
+});
+
+describe('every command answers --help and -h with its usage, exit 0, and does nothing else', () => {
+  const help = run('--help');
+  const commands = listedCommands(help.stdout);
+
+  it('wonderlab --help lists every command, serve (what npm start runs) among them', () => {
+    expect(help.code).toBe(0);
+    expect(commands).toEqual(['serve', 'play', 'sweep', 'remote', 'learn', 'agents', 'eval', 'cards', 'replay', 'demo', 'env']);
+  });
+
+  it.each(['--help', '-h'])('%s', (flag) => {
+    // serve with a Redis that would not answer: had it started a lab, it would have started a
+    // redis-server with its data in DATA_DIR, and run until the timeout.
+    const data = join(dir, `serve-data${flag}`);
+    for (const command of commands) {
+      const r = spawnSync(process.execPath, [BIN, command, flag], {
+        encoding: 'utf8',
+        timeout: 15_000,
+        input: '',
+        env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: data, PORT: '0', LOG_LEVEL: 'silent' },
+      });
+      expect({ command, code: r.status, stderr: r.stderr }).toEqual({ command, code: 0, stderr: '' });
+      expect(r.stdout, command).toMatch(new RegExp(`^usage: wonderlab ${command}\\b`));
+    }
+    expect(existsSync(data)).toBe(false);
+  });
+
+  it('a mistyped option of a command is named, with a pointer to that command\'s --help', () => {
+    for (const command of ['serve', 'eval', 'cards', 'replay', 'demo', 'env', 'agents']) {
+      const r = run(command, '--bogus');
+      expect({ command, code: r.code, stderr: r.stderr }).toEqual({ command, code: 2, stderr: `wonderlab ${command}: unknown option '--bogus'\nrun "wonderlab ${command} --help" for its options\n` });
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { staleBuild } from '@wonderlab/shared';
 import { ConfigError, exitWithin } from '@wonderlab/shared/store';
 import { coordinatorConfig } from './config.js';
-import { startCoordinator } from './server.js';
+import { ListenError, startCoordinator } from './server.js';
 
 let config;
 try {
@@ -23,7 +23,11 @@ if (stale) {
   process.exit(2);
 }
 const logger = pino({ level: config.LOG_LEVEL, base: { service: 'coordinator', pid: process.pid } });
-const coordinator = await startCoordinator(config, logger);
+const coordinator = await startCoordinator(config, logger).catch((err: unknown) => {
+  if (!(err instanceof ListenError)) throw err;
+  console.error(`coordinator: ${err.message}`);
+  return process.exit(1);
+});
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;

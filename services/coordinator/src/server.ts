@@ -35,6 +35,27 @@ export interface RunningCoordinator {
   close(): Promise<boolean>;
 }
 
+/**
+ * The API could not listen (the port in use, or not this process's to take), in one line that
+ * names the setting to change. Thrown once everything the coordinator had started is released.
+ */
+export class ListenError extends Error {
+  constructor(
+    readonly code: string | undefined,
+    readonly port: number,
+    readonly host: string,
+  ) {
+    const where = `port ${port} on ${host}`;
+    super(
+      code === 'EADDRINUSE'
+        ? `${where} is in use (PORT): stop what listens there, or set PORT to a free port`
+        : code === 'EACCES'
+          ? `${where} is not open to this user (PORT): set PORT to 1024 or above`
+          : `cannot listen on ${where} (PORT, HOST): ${code ?? 'unknown error'}`,
+    );
+  }
+}
+
 export interface CoordinatorHooks {
   /** Extra routes mounted before the API's 404 (the dashboard, in `wonderlab serve`). */
   mount?: (app: express.Express) => void;
@@ -104,9 +125,19 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   // A short wait for the API's connection, so that requests right after the start find it up; a
   // Redis that is down does not keep the API from listening (it answers 503 until Redis is back).
   if (apiRedis.status !== 'ready') await within(new Promise((resolve) => apiRedis.once('ready', resolve)), 2000);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
-  });
+  let server: Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
+    });
+  } catch (err) {
+    // Its threads and connections would keep the process alive: released before saying why.
+    closeApp();
+    await Promise.all([fits.close(), statistics.close(), models.close(), playTables.close()]);
+    await Promise.all([queue.close(), apiQueue.close()]);
+    await Promise.all([closeRedis(redis, 1000), closeRedis(apiRedis, 1000)]);
+    throw new ListenError((err as NodeJS.ErrnoException).code, config.PORT, config.HOST);
+  }
   const port = (server.address() as AddressInfo).port;
   health.start();
   feeder.start();

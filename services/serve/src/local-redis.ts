@@ -1,6 +1,7 @@
 /**
- * For `npm start` on one machine: use the Redis at REDIS_URL, or, when nothing answers there,
- * start a private `redis-server` from PATH on a free port with its data under `.data/redis`.
+ * For `npm start` on one machine: use the Redis at REDIS_URL, or, when nothing answers there (or
+ * when asked: `--private-redis`), start a private `redis-server` from PATH on a free port with its
+ * data under `.data/redis`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
@@ -42,23 +43,27 @@ export interface LocalRedis {
   stop(): Promise<void>;
 }
 
-export async function useOrStartRedis(url: string, dataDir: string, log: (msg: string) => void): Promise<LocalRedis> {
-  if (await redisAnswers(url)) return { url, stop: async () => {} };
+/**
+ * The Redis at `url` when one answers there, else a private redis-server started now; with
+ * `privately`, a private one whatever answers at `url`, so that the lab shares no keys with
+ * another lab on the same Redis.
+ */
+export async function useOrStartRedis(url: string, dataDir: string, log: (msg: string) => void, privately = false): Promise<LocalRedis> {
+  if (!privately && (await redisAnswers(url))) return { url, stop: async () => {} };
   const binary = findOnPath('redis-server');
   if (!binary) {
+    const install = 'Install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis)';
     throw new NoRedisError(
-      [
-        `Nothing answers at ${url}, and there is no redis-server on PATH to start one.`,
-        'Install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis),',
-        'or start one with Docker: docker compose up -d redis, or point REDIS_URL at a running Redis.',
-      ].join('\n'),
+      privately
+        ? `There is no redis-server on PATH to start a private Redis (--private-redis).\n${install}.`
+        : [`Nothing answers at ${url}, and there is no redis-server on PATH to start one.`, `${install},`, 'or start one with Docker: docker compose up -d redis, or point REDIS_URL at a running Redis.'].join('\n'),
     );
   }
   const dir = resolve(dataDir);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
-    throw new NoRedisError(`Nothing answers at ${url}, and DATA_DIR ${dir} cannot be created for a private redis-server: ${(err as Error).message}`);
+    throw new NoRedisError(`DATA_DIR ${dir} cannot be created for a private redis-server: ${(err as Error).message}`);
   }
   const port = await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'];
@@ -69,7 +74,7 @@ export async function useOrStartRedis(url: string, dataDir: string, log: (msg: s
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new NoRedisError(`redis-server exited at once (code ${child.exitCode}): ${stderr.trim()}`);
     if (await redisAnswers(localUrl, 500)) {
-      log(`no Redis at ${url}: started ${binary} on port ${port} (data in ${dir})`);
+      log(`${privately ? '--private-redis' : `no Redis at ${url}`}: started ${binary} on port ${port} (data in ${dir})`);
       return {
         url: localUrl,
         child,

@@ -18,9 +18,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ModelError, ONNX_MAX_BYTES, canonicalSpec, modelFile, modelsDirs, parseAgentSpec } from '../agents/index.js';
-import { HELP_OPTION, UsageError, intOption, valueOptions } from './options.js';
+import { HELP_OPTION, UsageError, intOption, parseCommandLine, valueOptions } from './options.js';
 import { call, exportTraining, getJson, labUrl, wait, type Lab } from './remote.js';
 
 export const LEARN_USAGE = `usage: wonderlab learn --name NAME [options] [--url URL] [--token T]
@@ -126,7 +125,7 @@ interface Options {
 }
 
 function parseOptions(args: string[]): Options | undefined {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     allowPositionals: true,
     options: {

@@ -4,7 +4,6 @@
  */
 import { serveEnv } from './env-server.js';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import {
   BOARDS,
   CARDS,
@@ -24,15 +23,17 @@ import {
 } from '../engine/index.js';
 
 import { agentsMarkdown, agentsText } from '../agents/index.js';
-import { UsageError } from './options.js';
+import { HELP_OPTION, UsageError, parseCommandLine } from './options.js';
 import { PLAY_USAGE, interactivePlay, parsePlayArgs, runPlay } from './play.js';
 import { cmdLearn } from './learn.js';
 import { cmdRemote } from './remote.js';
 import { cmdSweep } from './sweep.js';
 
-const USAGE = `usage: wonderlab <command> [options]
+const USAGE = `usage: wonderlab <command> [options]     (every command answers --help)
 
 commands:
+  serve [--private-redis]       the whole lab on this machine, what npm start runs: dashboard, API
+                                and one game slot per core, on Redis ('wonderlab serve --help')
   play --ai="SPEC;SPEC;..." [options]
                                 a tournament between agents on all cores ('wonderlab play --help')
   sweep run <preset | spec.json> [--deals N] [--cells LIST] [--by-order] [--out F] [--json]
@@ -52,6 +53,41 @@ commands:
                                 play one game with random moves and print the result
   env                           the environment server of the Python package (python/): a binary
                                 protocol on stdin/stdout (docs/python.md), not for a terminal`;
+
+const AGENTS_USAGE = `usage: wonderlab agents [--markdown]
+  Every agent and every MCTS and minimax option: its range, each named agent's default, its
+  meaning (the parameter table, shared/src/agents/params.ts).
+  --markdown        as the README's tables
+  -h, --help        this text`;
+
+const EVAL_USAGE = `usage: wonderlab eval <position.json>
+  A position's scores and, for every card in each hand, whether it can be built or staged and
+  its cheapest payments, as JSON. The file's format: docs/engine.md ("Checking a position by
+  hand").
+  -h, --help        this text`;
+
+const CARDS_USAGE = `usage: wonderlab cards --players N [--json]
+  Each Age's deck at N players (3 to 7), and the guilds drawn from.
+  -p, --players N   the player count
+  --json            as JSON
+  -h, --help        this text`;
+
+const REPLAY_USAGE = `usage: wonderlab replay <record.json>
+  Re-applies a recorded game's moves (a record from demo --record, play --records or the API)
+  and says whether every step and the result match; exit 0 if they do, 1 if not.
+  -h, --help        this text`;
+
+const DEMO_USAGE = `usage: wonderlab demo [--players N] [--seed S] [--record out.json]
+  One game with random moves, and its score sheet.
+  -p, --players N   3 to 7 (default 3)
+  -s, --seed S      the deal's seed (default 1)
+  --record FILE     write the game's record (check it with wonderlab replay FILE)
+  -h, --help        this text`;
+
+const ENV_USAGE = `usage: wonderlab env
+  The environment server of the Python package (python/): length-prefixed binary frames on
+  stdin/stdout (docs/python.md, "Protocol"), started by the package itself; not for a terminal.
+  -h, --help        this text`;
 
 function readJson(path: string | undefined, what: string): unknown {
   if (!path) throw new UsageError(`missing <${what}> file`);
@@ -78,7 +114,8 @@ function playersOption(value: string | undefined, fallback?: number): number {
 }
 
 function cmdEval(args: string[], out: (s: string) => void): void {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { values, positionals } = parseCommandLine({ args, allowPositionals: true, options: HELP_OPTION });
+  if (values.help) return out(EVAL_USAGE);
   const position = readJson(positionals[0], 'position.json');
   try {
     out(JSON.stringify(evaluatePosition(position), null, 2));
@@ -88,7 +125,8 @@ function cmdEval(args: string[], out: (s: string) => void): void {
 }
 
 function cmdCards(args: string[], out: (s: string) => void): void {
-  const { values } = parseArgs({ args, options: { players: { type: 'string', short: 'p' }, json: { type: 'boolean' } } });
+  const { values } = parseCommandLine({ args, options: { players: { type: 'string', short: 'p' }, json: { type: 'boolean' }, ...HELP_OPTION } });
+  if (values.help) return out(CARDS_USAGE);
   const n = playersOption(values.players);
   const ages = [1, 2, 3].map((age) => ({ age, cards: ageDeckWithoutGuilds(age, n).map((c) => CARDS[c].name) }));
   const guilds = GUILD_IDS.map((c) => CARDS[c].name);
@@ -107,7 +145,11 @@ function cmdCards(args: string[], out: (s: string) => void): void {
 }
 
 function cmdReplay(args: string[], out: (s: string) => void): boolean {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { values, positionals } = parseCommandLine({ args, allowPositionals: true, options: HELP_OPTION });
+  if (values.help) {
+    out(REPLAY_USAGE);
+    return true;
+  }
   const record = readJson(positionals[0], 'record.json') as GameRecord;
   if (typeof record !== 'object' || record === null || !Array.isArray(record.steps) || !record.config) {
     throw new Error(`${positionals[0]}: not a game record (needs "config" and "steps")`);
@@ -123,10 +165,11 @@ function cmdReplay(args: string[], out: (s: string) => void): boolean {
 }
 
 function cmdDemo(args: string[], out: (s: string) => void): void {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
-    options: { players: { type: 'string', short: 'p' }, seed: { type: 'string', short: 's' }, record: { type: 'string' } },
+    options: { players: { type: 'string', short: 'p' }, seed: { type: 'string', short: 's' }, record: { type: 'string' }, ...HELP_OPTION },
   });
+  if (values.help) return out(DEMO_USAGE);
   const players = playersOption(values.players, 3);
   const seed = values.seed === undefined ? 1 : Number.isNaN(Number(values.seed)) ? values.seed : Number(values.seed);
   const config = { players, seed };
@@ -178,9 +221,11 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
         return await cmdRemote(rest, out, err);
       case 'learn':
         return await cmdLearn(rest, out, err);
-      case 'agents':
-        out(rest.includes('--markdown') ? agentsMarkdown() : agentsText());
+      case 'agents': {
+        const { values } = parseCommandLine({ args: rest, options: { markdown: { type: 'boolean' }, ...HELP_OPTION } });
+        out(values.help ? AGENTS_USAGE : values.markdown ? agentsMarkdown() : agentsText());
         return 0;
+      }
       case 'eval':
         cmdEval(rest, out);
         return 0;
@@ -192,9 +237,13 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
       case 'demo':
         cmdDemo(rest, out);
         return 0;
-      case 'env':
-        await serveEnv();
+      case 'env': {
+        // Nothing on the command line but --help: the protocol is all on stdin.
+        const { values } = parseCommandLine({ args: rest, options: HELP_OPTION });
+        if (values.help) out(ENV_USAGE);
+        else await serveEnv();
         return 0;
+      }
       case undefined:
       case 'help':
       case '--help':
@@ -208,20 +257,16 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
     const usage = argumentProblem(e);
     const message = usage ?? (e as Error).message.split('\n')[0];
     err(`wonderlab ${command ?? ''}: ${message}`.replace(/ +:/, ':'));
-    if (usage !== undefined) {
+    if (usage !== undefined || e instanceof UsageError) {
       err(HAS_HELP.has(command ?? '') ? `run "wonderlab ${command} --help" for its options` : 'run "wonderlab help" for usage');
-      return 2;
-    }
-    if (e instanceof UsageError) {
-      err('run "wonderlab help" for usage');
       return 2;
     }
     return 1;
   }
 }
 
-/** The commands with a usage text of their own. */
-const HAS_HELP = new Set(['play', 'sweep', 'remote']);
+/** The commands with a usage text of their own (serve's is bin/wonderlab.mjs's). */
+const HAS_HELP = new Set(['play', 'sweep', 'remote', 'learn', 'agents', 'eval', 'cards', 'replay', 'demo', 'env']);
 
 /**
  * node:util's parseArgs errors in the words of the other usage errors: its own messages are about
@@ -232,7 +277,8 @@ export function argumentProblem(e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException).code;
   if (!code?.startsWith('ERR_PARSE_ARGS')) return undefined;
   const quoted = /'([^']*)'/.exec(e.message)?.[1] ?? '';
-  const option = quoted.split(' ')[0];
+  // '-n, --games <value>' for an option with a short name: the long one is the option's name.
+  const option = /--[A-Za-z0-9-]+/.exec(quoted)?.[0] ?? quoted.split(' ')[0];
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option '${option}'`;

@@ -4,9 +4,39 @@
  * play, sweep and remote), and the checks of their values.
  */
 import { availableParallelism } from 'node:os';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** Bad input on the command line: the CLI prints it with a pointer to the usage and exits 2. */
 export class UsageError extends Error {}
+
+/** A token that is a negative number, not an option: -3, -0.5, -.5. */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
+/**
+ * node:util's parseArgs, except that a negative number after an option that takes a value is that
+ * value (`--games -3` is read as `--games=-3`): parseArgs alone takes it for an option and answers
+ * that --games needs a value, where the option's own check says what is wrong with -3.
+ */
+export function parseCommandLine<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  const options = config.options ?? {};
+  const given = config.args ?? [];
+  const args: string[] = [];
+  for (let i = 0; i < given.length; i++) {
+    const arg = given[i];
+    if (arg === '--') {
+      args.push(...given.slice(i));
+      break;
+    }
+    const name = arg.startsWith('--') ? arg.slice(2) : /^-[^-]$/.test(arg) ? Object.keys(options).find((key) => options[key].short === arg[1]) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && NEGATIVE_NUMBER.test(given[i + 1] ?? '')) {
+      args.push(`--${name}=${given[i + 1]}`);
+      i++;
+    } else {
+      args.push(arg);
+    }
+  }
+  return parseArgs({ ...config, args }) as ReturnType<typeof parseArgs<T>>;
+}
 
 /** parseArgs entries for options that take a value (as text: each command checks its own). */
 export function valueOptions<K extends string>(...names: K[]): Record<K, { type: 'string' }> {

@@ -3,7 +3,6 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { AGENT_KINDS, SpecError, parseAgentList } from '../agents/index.js';
 import {
   DEFAULT_PAIR,
@@ -19,7 +18,7 @@ import {
   type TournamentOptions,
 } from '../lab/index.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../engine/index.js';
-import { LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, intOption, threadsOption, valueOptions } from './options.js';
+import { LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, intOption, parseCommandLine, threadsOption, valueOptions } from './options.js';
 
 export const PLAY_USAGE = `usage: wonderlab play --ai="<spec>;<spec>;..." [options]
   --ai SPECS         one agent spec per seat, separated by ';' (3 to 7), e.g.
@@ -57,7 +56,7 @@ interface PlayCommand {
 }
 
 export function parsePlayArgs(args: string[]): PlayCommand {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     allowPositionals: true,
     options: {

@@ -9,9 +9,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import type { SweepStatistics } from '../lab/index.js';
-import { HELP_OPTION, OUTPUT_OPTIONS, UsageError, flagOptions, valueOptions } from './options.js';
+import { HELP_OPTION, OUTPUT_OPTIONS, UsageError, flagOptions, parseCommandLine, valueOptions } from './options.js';
 import { formatSweepSummary, table } from './summary.js';
 import { readSpecInput, withDeals } from './sweep.js';
 import { DEFAULT_LAB_URL } from '../store/config.js';
@@ -213,7 +212,7 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
     out(REMOTE_USAGE);
     return sub === undefined ? 2 : 0;
   }
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args: rest,
     allowPositionals: true,
     options: { ...valueOptions('url', 'token', 'timeout', 'every', 'format', 'deals', 'agent', 'games-per-file'), ...flagOptions('wait'), ...OUTPUT_OPTIONS, ...HELP_OPTION },

@@ -5,7 +5,6 @@
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
   AggregateFold,
   Standings,
@@ -24,7 +23,7 @@ import {
   type SweepSpec,
 } from '../lab/index.js';
 import { displayName } from '../agents/index.js';
-import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, threadsOption, valueOptions } from './options.js';
+import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, parseCommandLine, threadsOption, valueOptions } from './options.js';
 import { progress } from './play.js';
 import { formatSweepSummary } from './summary.js';
 
@@ -133,7 +132,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     return;
   }
   if (sub !== 'run') throw new UsageError(`unknown sweep command '${sub}' (run, presets)`);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args: rest,
     allowPositionals: true,
     options: { ...HELP_OPTION, ...valueOptions('deals', 'cells'), ...flagOptions('by-order'), ...LOCAL_RUN_OPTIONS, ...OUTPUT_OPTIONS },
