@@ -350,10 +350,10 @@ describe('bad specs throw a SpecError naming the bad part', () => {
 
   it('which entry of a list is wrong', () => {
     const msg = listErrorOf('random;mcts(it=abc);rulebased');
-    expect(msg).toMatch(/^agent 2 of 3: /);
+    expect(msg).toMatch(/^seat 1 \(seats 0–2\): /);
     expect(msg).toContain("'abc'");
-    expect(listErrorOf('random;rulebased;bogus')).toMatch(/^agent 3 of 3: .*unknown agent kind 'bogus'/);
-    expect(listErrorOf('random;;rulebased')).toMatch(/^agent 2 of 3: .*empty agent spec/);
+    expect(listErrorOf('random;rulebased;bogus')).toMatch(/^seat 2 \(seats 0–2\): .*unknown agent kind 'bogus'/);
+    expect(listErrorOf('random;;rulebased')).toMatch(/^seat 1 \(seats 0–2\): .*empty agent spec/);
     // A single spec has no position to name.
     expect(listErrorOf('mcts(it=abc)')).not.toMatch(/of 1/);
   });

@@ -186,11 +186,11 @@ describe('wonderlab play: bad input exits 2 and names the bad part', () => {
   it('a bad agent spec', () => {
     const err = bad('--ai=mcts(it=abc);random;random', '--games', '1');
     expect(err).toContain('--ai');
-    expect(err).toContain('agent 1 of 3');
+    expect(err).toContain('seat 0 (seats 0–2)');
     expect(err).toContain("'abc'");
     expect(err).toMatch(/\bit\b/);
-    expect(bad('--ai=random;bogus;random', '--games', '1')).toMatch(/agent 2 of 3.*unknown agent kind 'bogus'/);
-    expect(bad('--ai=random;random;mcts(tree=foo)', '--games', '1')).toMatch(/agent 3 of 3.*tree.*'foo'/);
+    expect(bad('--ai=random;bogus;random', '--games', '1')).toMatch(/seat 1 \(seats 0–2\).*unknown agent kind 'bogus'/);
+    expect(bad('--ai=random;random;mcts(tree=foo)', '--games', '1')).toMatch(/seat 2 \(seats 0–2\).*tree.*'foo'/);
     expect(bad('--ai=random;random;random(it=5)', '--games', '1')).toContain("'random' takes no parameters");
   });
 
@@ -241,10 +241,10 @@ describe('seat numbers', () => {
   it('no text a person reads counts seats from 1', () => {
     const root = resolve(import.meta.dirname, '../..');
     const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
-    const texts = ['shared/src/cli/play.ts', 'shared/src/cli/sweep.ts', 'shared/src/cli/summary.ts', 'shared/src/cli/main.ts', 'README.md', ...docs, 'services/dashboard/public/js/sweep.js', 'services/dashboard/public/js/game.js'];
+    const texts = ['shared/src/cli/play.ts', 'shared/src/cli/sweep.ts', 'shared/src/cli/summary.ts', 'shared/src/cli/main.ts', 'shared/src/agents/spec.ts', 'README.md', ...docs, 'services/dashboard/public/js/sweep.js', 'services/dashboard/public/js/game.js'];
     for (const path of texts) {
       const text = readFileSync(join(root, path), 'utf8');
-      expect(text, path).not.toMatch(/seats 1 and 2|[Ss]eat \$\{[^}]*\+ 1\}/);
+      expect(text, path).not.toMatch(/seats 1 and 2|([Ss]eat|agent) \$\{[^}]*\+ 1\}/);
     }
   });
 });

@@ -210,14 +210,14 @@ function parsePolicy(text: string, positional: string | undefined, keyed: string
   return { kind: 'policy', text, model, temp };
 }
 
-/** Parses a `;`-separated list of specs; errors say which entry (1-based) is wrong. */
+/** Parses a `;`-separated list of specs, one per seat; errors name the seat as sweeps and the dashboard do, from 0. */
 export function parseAgentList(input: string): AgentSpec[] {
   const parts = input.split(';');
   return parts.map((part, i) => {
     try {
       return parseAgentSpec(part);
     } catch (err) {
-      if (err instanceof SpecError && parts.length > 1) throw new SpecError(`agent ${i + 1} of ${parts.length}: ${err.message}`);
+      if (err instanceof SpecError && parts.length > 1) throw new SpecError(`seat ${i} (seats 0–${parts.length - 1}): ${err.message}`);
       throw err;
     }
   });
