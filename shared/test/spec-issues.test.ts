@@ -49,6 +49,21 @@ describe('a refused spec', () => {
     expect(problem({ ...base, deals: { count: 0 } })).toMatch(/^deals\.count: /);
     expect(problem({ ...base, name: '' })).toMatch(/^name: /);
   });
+
+  it('a seat written as an object is told about its object, not that it is no string', () => {
+    expect(problem({ ...base, seats: [{ agent: 'mcts', params: { c: '0.4' } }, 'random', 'random'] })).toBe('seats.0.params.c: expected a number from 0 to 100, or a list of such values; got "0.4"');
+  });
+
+  it('every problem, not only the first: unknown keys, then the shape, then the agents of the seats of a right shape', () => {
+    const input = { ...base, colour: 'red', seats: ['mcts(it=zero)', { agent: 'mcts', params: { c: 'abc' } }, 'random'], deals: { count: 0 } };
+    let problems: readonly { field: string }[] = [];
+    try {
+      parseSweepSpec(input);
+    } catch (err) {
+      problems = (err as SweepSpecError).problems;
+    }
+    expect(problems.map((p) => p.field)).toEqual(['colour', 'seats.1.params.c', 'deals.count', 'seats.0']);
+  });
 });
 
 describe('keysAt and closeKey', () => {

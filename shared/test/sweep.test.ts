@@ -62,7 +62,10 @@ describe('sweep specs', () => {
     expect(fieldOf({ ...base, name: '' })).toBe('name');
     expect(fieldOf({ ...base, players: 9 })).toBe('players');
     expect(fieldOf({ ...base, players: 4 })).toBe('seats');
-    expect(fieldOf({ ...base, seats: [{ agent: 'mcts', params: { it: ['x'] } }, 'rulebased', 'rulebased'] })).toBe('seats.0');
+    // A numeric option's value as text is the option's (and the list item's) problem; a number out of range the seat's agent's.
+    expect(fieldOf({ ...base, seats: [{ agent: 'mcts', params: { it: ['x'] } }, 'rulebased', 'rulebased'] })).toBe('seats.0.params.it.0');
+    expect(fieldOf({ ...base, seats: [{ agent: 'mcts', params: { c: '0.4' } }, 'rulebased', 'rulebased'] })).toBe('seats.0.params.c');
+    expect(fieldOf({ ...base, seats: [{ agent: 'mcts', params: { it: [0] } }, 'rulebased', 'rulebased'] })).toBe('seats.0');
     expect(fieldOf({ ...base, seats: ['mcts', 'rulebased', 'nonsense'] })).toBe('seats.2');
     expect(fieldOf({ ...base, deals: { count: 0 } })).toBe('deals.count');
     expect(fieldOf({ ...base, wonders: { mode: 'fixed', sets: [['Rhodes', 'Giza', 'Atlantis']] } })).toBe('wonders.sets.0.2');

@@ -50,6 +50,10 @@ export const RatingsQuery = z.strictObject({
 export const ErrorBody = z.object({
   error: z.string().describe('What is wrong, in one sentence.'),
   field: z.string().optional().describe("The offending field's path, e.g. 'seats.1' or 'deals.count'."),
+  problems: z
+    .array(z.object({ field: z.string(), error: z.string() }))
+    .optional()
+    .describe('When a body has several problems (a sweep spec refused for several fields), every one of them, the first being `field` and `error`.'),
 });
 
 export const Estimate = z.object({
@@ -63,7 +67,8 @@ export const SweepCreated = z.object({
   games: z.number().int().describe('Games in the sweep.'),
   cells: z.number().int().describe('Points of the parameter grid.'),
   estimate: Estimate,
-  url: z.string().describe('Where its status and aggregates are.'),
+  url: z.string().describe("The sweep's page on the dashboard, as the play page's games answer theirs: /sweeps/{id}."),
+  api: z.string().describe('Where its status and aggregates are in the API (also the Location header): /api/sweeps/{id}.'),
 });
 
 export const SweepCountsSchema = z.object({

@@ -1,7 +1,7 @@
 /**
  * What every route shares: the error that becomes a JSON response, zod parsing that names the
  * field, the token check, the JSON body reader with its limits, the request deadline, and the one
- * error handler that turns every error into `{ error, field? }` — 4xx for bad input, 503 while
+ * error handler that turns every error into `{ error, field?, problems? }` — 4xx for bad input, 503 while
  * Redis is unreachable, 500 without internals otherwise.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -12,12 +12,19 @@ import { tokenMatches } from './auth.js';
 import type { LimitsConfig } from './config.js';
 import { JsonTooDeepError, jsonDepth } from './json-depth.js';
 
-/** An error that becomes a JSON response. */
+/** One of several problems of a refused body: its field and what is wrong there. */
+export interface FieldProblem {
+  field: string;
+  error: string;
+}
+
+/** An error that becomes a JSON response; `problems`, when a body has more than one, lists them all (the first is `field`'s). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly field?: string,
+    readonly problems?: readonly FieldProblem[],
   ) {
     super(message);
   }
@@ -112,7 +119,7 @@ export function errorHandler(limits: LimitsConfig, logger: Logger, outage?: Outa
       // A write refused by a full Redis (maxmemory, noeviction): the lab's state, not a bug.
       res.status(503).set('retry-after', '30').json({ error: `Redis is out of memory (${e.message}): nothing was written; free memory or raise maxmemory, then retry` });
     } else if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.message, ...(err.field ? { field: err.field } : {}) });
+      res.status(err.status).json({ error: err.message, ...(err.field ? { field: err.field } : {}), ...(err.problems && err.problems.length > 1 ? { problems: err.problems } : {}) });
     } else if (e.type === 'entity.parse.failed') {
       res.status(400).json({ error: `the body is not valid JSON: ${e.message}`, field: '(body)' });
     } else if (err instanceof JsonTooDeepError) {

@@ -239,8 +239,10 @@ describe('a lab playing a small sweep', () => {
     const created = await post(lab, '/api/sweeps', spec);
     expect(created.status).toBe(201);
     expect(created.body.id).toMatch(/^[a-z0-9]{6,40}$/);
-    expect(created.body).toMatchObject({ name: spec.name, games: sweep.size, cells: sweep.cells.length, url: `/api/sweeps/${created.body.id}` });
+    // url: the sweep's page, as the play page's games answer theirs; api and Location: its API path.
+    expect(created.body).toMatchObject({ name: spec.name, games: sweep.size, cells: sweep.cells.length, url: `/sweeps/${created.body.id}`, api: `/api/sweeps/${created.body.id}` });
     expect(created.headers.get('location')).toBe(`/api/sweeps/${created.body.id}`);
+    expect((await api(lab.url, created.body.url)).headers.get('content-type')).toMatch(/^text\/html/);
     id = created.body.id;
 
     await waitForSweep(lab, id, 30_000);
@@ -761,7 +763,8 @@ describe('validation of submitted specs', () => {
       ['9 players', { ...base, players: MAX_PLAYERS + 2 }, 'players'],
       ['seats ≠ players', { ...base, players: 4 }, 'seats'],
       ['bad agent at seat 1', { ...base, seats: ['random', 'mcts(it=abc)', 'rulebased'] }, 'seats.1'],
-      ['bad swept value at seat 2', { ...base, seats: ['random', 'random', { agent: 'mcts', params: { it: [10, 'x'] } }] }, 'seats.2'],
+      ['bad swept value at seat 2', { ...base, seats: ['random', 'random', { agent: 'mcts', params: { it: [10, 'x'] } }] }, 'seats.2.params.it.1'],
+      ['a number written as text', { ...base, seats: [{ agent: 'mcts', params: { c: '0.4' } }, 'random', 'random'] }, 'seats.0.params.c'],
       ['unknown top-level key', { ...base, colour: 'blue' }, 'colour'],
       ['thesis wonders with 4 players', { ...base, players: 4, seats: [...base.seats, 'random'], wonders: { mode: 'thesis' } }, 'wonders.mode'],
       ['deals.count 0', { ...base, deals: { count: 0 } }, 'deals.count'],
@@ -785,6 +788,22 @@ describe('validation of submitted specs', () => {
     expect(option.status).toBe(400);
     expect(option.body.field).toBe('seats.0.params.iterations');
     expect(option.body.error).toContain("unknown key 'iterations' (known: it, time, depth, c, reward,");
+    // A numeric option given as text is refused naming it, never read as the number.
+    const text = await post(lab, '/api/sweeps', { ...base, seats: [{ agent: 'mcts', params: { c: '0.4' } }, 'random', 'random'] });
+    expect(text.body.error).toBe('seats.0.params.c: expected a number from 0 to 100, or a list of such values; got "0.4"');
+  });
+
+  test('a spec with several bad fields names every one of them in problems, the first as field and error', async () => {
+    const spec = { ...base, seats: [{ agent: 'mcts', params: { c: 'abc' } }, 'mcts(it=zero)', 'rulebased'], deals: { count: 0 } };
+    for (const path of ['/api/sweeps', '/api/sweeps/validate']) {
+      const res = await post(lab, path, spec);
+      expect(res.status).toBe(400);
+      expect(res.body.problems.map((p: any) => p.field)).toEqual(['seats.0.params.c', 'deals.count', 'seats.1']);
+      expect(res.body.problems[0]).toEqual({ field: res.body.field, error: res.body.error });
+      for (const p of res.body.problems) expect(p.error.startsWith(`${p.field}: `), p.error).toBe(true);
+    }
+    // One problem: no list.
+    expect((await post(lab, '/api/sweeps/validate', { ...base, deals: { count: 0 } })).body.problems).toBeUndefined();
   });
 
   test('bodies that are not a JSON object are a 400 on (body); JSON sent as text a 415', async () => {

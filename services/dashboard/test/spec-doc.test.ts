@@ -57,6 +57,10 @@ describe('spec form: texts and values', () => {
     expect(D.parseScalarList('1/1.5/2', both)).toBe('1/1.5/2');
     expect(D.parseScalarList('random, rulebased', both)).toEqual(['random', 'rulebased']);
     expect(D.parseScalarList('', both)).toBeUndefined();
+    // A list written as JSON writes it: brackets and quotes are not part of the values.
+    expect(D.parseScalarList('[0.2, 0.7, 1.5]', both)).toEqual([0.2, 0.7, 1.5]);
+    expect(D.parseScalarList(' ["win", "rank"] ', both)).toEqual(['win', 'rank']);
+    expect(D.parseScalarList('[250]', both)).toBe(250);
     expect(D.formatScalarList([125, 250])).toBe('125, 250');
   });
 

@@ -200,6 +200,39 @@ describe('the New-sweep form and every preset', () => {
     }
   }, 30_000);
 
+  test('an option list typed as JSON writes it, [0.2, 0.7, 1.5], sweeps those three values', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      await page.fill('#f-json', JSON.stringify({ name: 'typed list', players: 3, seats: [{ agent: 'mcts', params: { c: 0.4 } }, 'rulebased', 'rulebased'], deals: { count: 2 } }));
+      await page.fill('#f-seats-0-params-c', '[0.2, 0.7, 1.5]');
+      expect(((await jsonView(page)) as any).seats[0].params.c).toEqual([0.2, 0.7, 1.5]);
+      // (The blank form's example was checked first: wait for this spec's answer.)
+      await page.waitForFunction(() => /^Valid: 6 games in 3 cells of 2,/.test(document.querySelector('#validation')?.textContent ?? ''), undefined, { timeout: 5000 });
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  test('every bad field shows at once, each at its control, and the summary lists them all', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      await page.fill('#f-json', JSON.stringify({ name: 'three mistakes', players: 3, seats: [{ agent: 'mcts', params: { c: 0.4 } }, 'rulebased', 'rulebased'], deals: { count: 2 } }));
+      await page.fill('#f-seats-0-params-c', 'abc');
+      await page.fill('#f-seats-1', 'mcts(it=zero)');
+      await page.fill('#f-deals-count', '0');
+      await page.waitForFunction(() => document.querySelectorAll('.field-error').length === 3);
+      const notes = await page.$$eval('.field-error', (els) => els.map((e) => e.getAttribute('data-error-for')).sort());
+      expect(notes).toEqual(['deals.count', 'seats.0.params.c', 'seats.1']);
+      for (const id of ['#f-seats-0-params-c', '#f-seats-1', '#f-deals-count']) expect(await page.getAttribute(id, 'aria-invalid'), id).toBe('true');
+      expect(await page.textContent('#errors strong')).toBe('The spec has 3 errors:');
+      expect(await page.$$eval('#errors li', (els) => els.map((e) => e.textContent!.split(':')[0]).sort())).toEqual(['deals.count', 'seats.0.params.c', 'seats.1']);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
   test.each(PRESETS.map((p) => [p.id, p.spec] as const))('%s: the form shows it, submits it unchanged, and edits one value at a time', async (id, preset) => {
     const page = await newPage();
     const errorsBefore = pageErrors.length;

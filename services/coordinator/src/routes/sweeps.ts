@@ -43,7 +43,9 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
 
   /** The body as a valid spec within the lab's limits, or a 400 naming the field. */
   const refused = (err: unknown): never => {
-    if (err instanceof SweepSpecError) throw new HttpError(400, err.message, err.field);
+    if (err instanceof SweepSpecError) {
+      throw new HttpError(400, err.message, err.field, err.problems.map((p) => ({ field: p.field, error: `${p.field}: ${p.message}` })));
+    }
     throw err;
   };
   const asSpecBody = (body: unknown) => {
@@ -68,7 +70,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
     res
       .status(201)
       .location(`/api/sweeps/${meta.id}`)
-      .json({ id: meta.id, name: meta.name, games: meta.total, cells: size.cells, estimate: estimateOf(cost), url: `/api/sweeps/${meta.id}` });
+      .json({ id: meta.id, name: meta.name, games: meta.total, cells: size.cells, estimate: estimateOf(cost), url: `/sweeps/${meta.id}`, api: `/api/sweeps/${meta.id}` });
   });
 
   router.get('/api/sweeps', async (req, res) => {

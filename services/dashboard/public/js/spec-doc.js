@@ -88,9 +88,16 @@ export function parseScalar(text, types) {
   return types.has('string') ? text : t;
 }
 
-/** One value, or several separated by commas (a swept option's list). */
+/**
+ * One value, or several separated by commas (a swept option's list). A list may be written as the
+ * JSON view writes it, `[0.2, 0.7, 1.5]` or `["win", "rank"]`: the brackets and each value's
+ * quotes are the list's writing, not part of its values (read as text, `[0.2` became the agent
+ * `mcts(c=[0.2)`).
+ */
 export function parseScalarList(text, types) {
-  const parts = text.split(',').map((s) => s.trim());
+  const t = text.trim();
+  const inner = t.startsWith('[') && t.endsWith(']') ? t.slice(1, -1) : text;
+  const parts = inner.split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
   if (parts.length === 1) return parseScalar(parts[0], types);
   return parts.map((s) => parseScalar(s, types) ?? '');
 }

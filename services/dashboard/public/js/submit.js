@@ -93,7 +93,7 @@ function clearErrors() {
 }
 
 /** Marks the control of `field` (or of its nearest named parent) and shows the message there. */
-function showError(field, message) {
+function markField(field, message) {
   const parts = (field ?? '(spec)').split('.');
   let box;
   for (let n = parts.length; n > 0 && !box; n--) box = document.querySelector(`[data-field="${CSS.escape(parts.slice(0, n).join('.'))}"]`);
@@ -105,9 +105,24 @@ function showError(field, message) {
   const note = el('p', { class: 'field-error', id: `error-${field}`, 'data-error-for': field }, message);
   box.append(note);
   input.setAttribute('aria-describedby', note.id);
+}
+
+/**
+ * Every problem of a refused spec, each at its field, and a summary listing them: the API names
+ * them all (`problems`), so that a form with three mistakes is not fixed one answer at a time.
+ */
+function showErrors(body, status) {
+  const problems = body.problems ?? [{ field: body.field, error: body.error ?? `error ${status}` }];
+  for (const p of problems) markField(p.field, p.error);
   const summary = $('#errors');
   summary.hidden = false;
-  summary.replaceChildren(el('strong', {}, 'The spec has an error: '), message);
+  if (problems.length === 1) summary.replaceChildren(el('strong', {}, 'The spec has an error: '), problems[0].error);
+  else summary.replaceChildren(el('strong', {}, `The spec has ${problems.length} errors:`), el('ul', {}, ...problems.map((p) => el('li', {}, p.error))));
+}
+
+/** One problem found here (not by the API): at its field and in the summary. */
+function showError(field, message) {
+  showErrors({ field, error: message });
 }
 
 /** The estimated CPU time of a sweep, in the unit that reads best. */
@@ -129,7 +144,7 @@ async function check(spec) {
     return true;
   }
   $('#validation').textContent = '';
-  showError(body.field, body.error ?? `error ${status}`);
+  showErrors(body, status);
   return false;
 }
 
@@ -178,7 +193,7 @@ form.addEventListener('submit', async (e) => {
     showError('(spec)', 'This lab needs its API token: enter it next to the submit button.');
     $('#token').classList.add('invalid');
   } else {
-    showError(body.field, body.error ?? `error ${status}`);
+    showErrors(body, status);
   }
 });
 

@@ -1,8 +1,8 @@
 /**
- * The one problem a refused sweep spec is reported by: the field and a message a person can act on.
- * zod lists a mistyped key (`"deal"` for `"deals"`) after the required key it left missing, and
- * inside a union only as "Invalid input": the unknown key is the cause, so it comes first, named,
- * with the keys allowed there and the close one when there is one.
+ * The problems a refused sweep spec is reported by: each a field and a message a person can act
+ * on. zod lists a mistyped key (`"deal"` for `"deals"`) after the required key it left missing,
+ * and inside a union only as "Invalid input": the unknown key is the cause, so unknown keys come
+ * first, named, with the keys allowed there and the close one when there is one.
  */
 import type { z } from 'zod';
 
@@ -65,31 +65,43 @@ export function closeKey(key: string, known: readonly string[]): string | undefi
   return at.length === 1 ? at[0].k : undefined;
 }
 
-/** Issues flattened out of unions: of each union, the option the input came closest to (fewest unknown keys, then fewest issues). */
+/**
+ * Issues flattened out of unions: of each union, the option the input came closest to (fewest
+ * unknown keys, then one whose type the input has — a seat written as an object is told about its
+ * object, not that it is no string — then fewest issues).
+ */
 function flatten(issues: readonly Issue[], prefix: Path = []): Issue[] {
   return issues.flatMap((issue): Issue[] => {
     const path = [...prefix, ...issue.path];
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ ...issue, path } as Issue];
     const unknown = (branch: readonly Issue[]) => branch.filter((i) => i.code === 'unrecognized_keys').length;
-    const closest = [...issue.errors].sort((a, b) => unknown(a) - unknown(b) || a.length - b.length)[0];
-    // A union none of whose options was near (a seat that is neither a string nor an object): zod's own words.
-    return unknown(closest) === 0 && closest.some((i) => i.code === 'invalid_type' && i.path.length === 0) ? [{ ...issue, path } as Issue] : flatten(closest, path);
+    const otherType = (branch: readonly Issue[]) => (branch.some((i) => i.code === 'invalid_type' && i.path.length === 0) ? 1 : 0);
+    const closest = [...issue.errors].sort((a, b) => unknown(a) - unknown(b) || otherType(a) - otherType(b) || a.length - b.length)[0];
+    // A union none of whose options was near (a seat that is neither a string nor an object): the union's own words.
+    return unknown(closest) === 0 && otherType(closest) === 1 ? [{ ...issue, path } as Issue] : flatten(closest, path);
   });
 }
 
 const fieldOf = (path: Path) => (path.length ? path.join('.') : '(spec)');
 
-/** The field and message of a refused spec: an unknown key before the rest. */
-export function specProblem(schema: z.core.$ZodType, issues: readonly Issue[]): { field: string; message: string } {
+/** A refused spec's problem: the field (a path such as `seats.1.params.c`) and what is wrong there. */
+export interface SpecProblem {
+  field: string;
+  message: string;
+}
+
+/** Every problem of a refused spec: its unknown keys first, then the rest in zod's order. */
+export function specProblems(schema: z.core.$ZodType, issues: readonly Issue[]): SpecProblem[] {
   const flat = flatten(issues);
-  const unknown = flat.find((i): i is z.core.$ZodIssueUnrecognizedKeys => i.code === 'unrecognized_keys');
-  if (unknown) {
-    const key = unknown.keys[0];
-    const known = keysAt(schema, unknown.path);
-    const close = closeKey(key, known);
-    const hint = [close ? `did you mean '${close}'?` : '', known.length ? `known: ${known.join(', ')}` : ''].filter(Boolean).join(' ');
-    return { field: fieldOf([...unknown.path, key]), message: `unknown key '${key}'${hint ? ` (${hint})` : ''}` };
-  }
-  const first = flat[0];
-  return { field: fieldOf(first.path), message: first.message };
+  const unknown = flat.filter((i): i is z.core.$ZodIssueUnrecognizedKeys => i.code === 'unrecognized_keys');
+  const unknownKeys = unknown.flatMap((issue) =>
+    issue.keys.map((key) => {
+      const known = keysAt(schema, issue.path);
+      const close = closeKey(key, known);
+      const hint = [close ? `did you mean '${close}'?` : '', known.length ? `known: ${known.join(', ')}` : ''].filter(Boolean).join(' ');
+      return { field: fieldOf([...issue.path, key]), message: `unknown key '${key}'${hint ? ` (${hint})` : ''}` };
+    }),
+  );
+  const rest = flat.filter((i) => i.code !== 'unrecognized_keys').map((i) => ({ field: fieldOf(i.path), message: i.message }));
+  return [...unknownKeys, ...rest];
 }

@@ -7,19 +7,27 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, describeRange, localModels, parseAgentSpec, type AgentSpec, type ModelLookup } from '../../agents/index.js';
+import { MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, describeRange, localModels, parseAgentSpec, type AgentSpec, type ModelLookup, type ParamDef } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
-import { specProblem } from './spec-issues.js';
+import { specProblems, type SpecProblem } from './spec-issues.js';
 import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
 import { DEFAULT_PAIR, ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from '../game/setups.js';
 import { Tournament, type TournamentOptions } from '../game/tournament.js';
 
-const scalar = z.union([z.number(), z.string()]);
-
-/** An agent option's value, or a list of values to sweep. */
-const paramValue = z.union([scalar, z.array(scalar).min(1)]);
+/**
+ * An agent option's value as the parameter table types it, or a list of values to sweep: a number
+ * for a numeric option, so that `"c": "0.4"` (text) is refused naming the option instead of being
+ * read as 0.4; text for a choice or a model; either for a per-Age option (`8` or `"8/24/32"`). The
+ * ranges are the agent parser's to check, when the seat's spec is read.
+ */
+function paramValue(def: ParamDef) {
+  const got = (issue: { input?: unknown }) => `got ${JSON.stringify(issue.input)}`;
+  const error = (issue: { input?: unknown }) => `expected ${describeRange(def)}; ${got(issue)}`;
+  const one = def.type === 'integer' || def.type === 'number' ? z.number({ error }) : def.type === 'perAge' ? z.union([z.number(), z.string()], { error }) : z.string({ error });
+  return z.union([one, z.array(one).min(1)], { error: (issue) => `expected ${describeRange(def)}, or a list of such values; ${got(issue)}` });
+}
 
 /**
  * The MCTS and minimax options by their spec keys, from the agents' parameter tables (a key both
@@ -28,8 +36,8 @@ const paramValue = z.union([scalar, z.array(scalar).min(1)]);
  */
 const ParamsSchema = z.strictObject(
   Object.fromEntries([
-    ...PARAMETER_LIST.map((def) => [def.key, paramValue.optional().describe(`${def.meaning} (${describeRange(def)}; a list sweeps it)`)]),
-    ...MINIMAX_LIST.filter((def) => !PARAMETER_LIST.some((m) => m.key === def.key)).map((def) => [def.key, paramValue.optional().describe(`minimax: ${def.meaning} (${describeRange(def)}; a list sweeps it)`)]),
+    ...PARAMETER_LIST.map((def) => [def.key, paramValue(def).optional().describe(`${def.meaning} (${describeRange(def)}; a list sweeps it)`)]),
+    ...MINIMAX_LIST.filter((def) => !PARAMETER_LIST.some((m) => m.key === def.key)).map((def) => [def.key, paramValue(def).optional().describe(`minimax: ${def.meaning} (${describeRange(def)}; a list sweeps it)`)]),
   ]),
 );
 
@@ -259,15 +267,27 @@ export type SweepSpecInput = z.input<typeof SweepSpecSchema>;
 export type SweepSpec = z.output<typeof SweepSpecSchema>;
 
 export class SweepSpecError extends Error {
+  /** Every problem found, this error's own first: a form shows each at its field. */
+  readonly problems: readonly SpecProblem[];
+
   constructor(
     readonly field: string,
     message: string,
+    more: readonly SpecProblem[] = [],
   ) {
     super(`${field}: ${message}`);
+    this.problems = [{ field, message }, ...more];
+  }
+
+  /** The error of a list of problems (at least one), the first of each field kept. */
+  static of(problems: readonly SpecProblem[]): SweepSpecError {
+    const fields = new Set<string>();
+    const [first, ...more] = problems.filter((p) => !fields.has(p.field) && fields.add(p.field));
+    return new SweepSpecError(first.field, first.message, more);
   }
 }
 
-/** Validates a sweep spec; throws SweepSpecError naming the first bad field (e.g. 'seats.1'). */
+/** Validates a sweep spec; throws SweepSpecError naming the first bad field (e.g. 'seats.1'), with every other in its problems. */
 export function parseSweepSpec(input: unknown, limits?: SweepLimits): SweepSpec {
   return checkSweepSpec(input, limits).spec;
 }
@@ -288,16 +308,36 @@ interface SpecAgents {
   sources: (AgentSource & { parsed: AgentSpec })[];
 }
 
+/** One seat's agents (seatVariants), or the problems that keep one from parsing. */
+function readSeat(seat: z.output<typeof SeatSchema>, index: number): { variants: ReturnType<typeof seatVariants>; problems: readonly SpecProblem[] } {
+  try {
+    return { variants: seatVariants(seat, index), problems: [] };
+  } catch (err) {
+    if (err instanceof SweepSpecError) return { variants: [], problems: err.problems };
+    throw err;
+  }
+}
+
 /**
  * The spec validated, its grid's size checked against the limits (multiplied, not expanded), and
  * every agent of it parsed (expanded only once the grid is known to be within MAX_CELLS). Throws
- * SweepSpecError naming the first problem.
+ * SweepSpecError naming the first problem, with every problem found at that stage: a spec's
+ * problems of shape, with the agents of the seats whose shape is right; or all its agents'.
  */
 function specAgents(input: unknown, limits?: SweepLimits): SpecAgents {
   const result = SweepSpecSchema.safeParse(input);
   if (!result.success) {
-    const problem = specProblem(SweepSpecSchema, result.error.issues);
-    throw new SweepSpecError(problem.field, problem.message);
+    const problems = specProblems(SweepSpecSchema, result.error.issues);
+    // The seats of a right shape are read as agents too, so that one answer names every bad field.
+    const seats = typeof input === 'object' && input !== null && 'seats' in input ? input.seats : undefined;
+    if (Array.isArray(seats)) {
+      seats.forEach((seat, i) => {
+        const parsed = SeatSchema.safeParse(seat);
+        const named = problems.some((p) => p.field === `seats.${i}` || p.field.startsWith(`seats.${i}.`));
+        if (parsed.success && !named) problems.push(...readSeat(parsed.data, i).problems);
+      });
+    }
+    throw SweepSpecError.of(problems);
   }
   const spec = result.data;
   const size = sweepSize(spec);
@@ -305,18 +345,22 @@ function specAgents(input: unknown, limits?: SweepLimits): SpecAgents {
   // Every agent variant must parse: checked here so a bad value is a 400, not a failed game. Each
   // seat's variants are checked alone (without limits the grid itself may be too large to list).
   const sources: SpecAgents['sources'] = [];
+  const problems: SpecProblem[] = [];
   spec.seats.forEach((seat, i) => {
     const keys = typeof seat === 'string' ? undefined : Object.keys(seat.params ?? {});
-    for (const v of seatVariants(seat, i)) sources.push({ text: v.text, field: `seats.${i}`, keys, parsed: v.parsed });
+    const read = readSeat(seat, i);
+    problems.push(...read.problems);
+    for (const v of read.variants) sources.push({ text: v.text, field: `seats.${i}`, keys, parsed: v.parsed });
   });
   spec.matchup?.specs.forEach((text, i) => {
     const field = `matchup.specs.${i}`;
     try {
       sources.push({ text, field, parsed: parseAgentSpec(text) });
     } catch (err) {
-      throw new SweepSpecError(field, (err as Error).message);
+      problems.push({ field, message: (err as Error).message });
     }
   });
+  if (problems.length > 0) throw SweepSpecError.of(problems);
   return { spec, size, sources };
 }
 
@@ -353,16 +397,20 @@ export function sweepModelNames(input: unknown, limits?: SweepLimits): string[] 
  */
 export function checkSweepSpec(input: unknown, limits?: SweepLimits, models: ModelLookup = localModels): CheckedSweep {
   const { spec, size, sources } = specAgents(input, limits);
+  const problems: SpecProblem[] = [];
   for (const source of sources) {
     try {
       // A model (a policy's, or an MCTS agent's model=…) is checked now: a missing or mis-shaped
       // file is a 400 naming it, not a failed game.
       checkAgentModel(source.parsed, spec.players, models);
     } catch (err) {
-      throw new SweepSpecError(source.field, (err as Error).message);
+      problems.push({ field: source.field, message: (err as Error).message });
+      continue;
     }
-    if (limits) refuse(moveProblem(source, source.parsed, limits));
+    const overLimit = limits && moveProblem(source, source.parsed, limits);
+    if (overLimit) problems.push(overLimit);
   }
+  if (problems.length > 0) throw SweepSpecError.of(problems);
   if (spec.tune) checkTune(spec, limits);
   if (!limits) return { spec, size };
   const sweep = new Sweep(spec);
