@@ -93,15 +93,20 @@ describe('wonderlab sweep', () => {
     expect(games.map((g) => g.cell)).toEqual([1, 1, 1, 1]);
   });
 
-  it('presets lists every preset, and every preset is a valid spec', () => {
+  it('presets lists every preset with its cells, games and estimated CPU time, and every preset is a valid spec', () => {
     const r = run('sweep', 'presets');
     expect(r.code).toBe(0);
     const files = readdirSync(PRESETS).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(11);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^preset +cells +games +CPU \(est\.\) +name$/);
     for (const f of files) {
-      expect(r.stdout).toContain(f.replace(/\.json$/, ''));
+      const id = f.replace(/\.json$/, '');
       const preset = parseSweepSpec(JSON.parse(readFileSync(join(PRESETS, f), 'utf8')));
-      expect(sweepSize(preset).total).toBe(new Sweep(preset).size);
+      const size = sweepSize(preset);
+      expect(size.total).toBe(new Sweep(preset).size);
+      const line = lines.find((l) => l.startsWith(`${id} `));
+      expect(line, id).toMatch(new RegExp(`^${id} +${size.cells} +${size.total} +\\d+ (s|min|h)\\b.*  ${preset.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     }
   });
 

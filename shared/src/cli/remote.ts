@@ -107,7 +107,8 @@ interface Detail extends Overview, Omit<SweepStatistics, 'cells'> {
   provenance: { code: { version: string; commit?: string; dirty?: boolean } | null; wallSeconds: number | null; activeSeconds: number | null; cpuSeconds: number | null; workers: unknown[] };
 }
 
-function duration(seconds: number | null): string {
+/** Seconds in words: '42 s', '3 min 20 s', '2 h 5 min'; '-' for none. */
+export function duration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '-';
   if (seconds < 60) return `${Math.round(seconds)} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;

@@ -16,6 +16,8 @@ import {
   placementOf,
   runGames,
   summarizeAggregates,
+  sweepCost,
+  sweepSize,
   sweepStatistics,
   type CellAggregate,
   type GamePlan,
@@ -25,6 +27,7 @@ import {
 import { displayName } from '../agents/index.js';
 import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, parseCommandLine, threadsOption, valueOptions } from './options.js';
 import { progress } from './play.js';
+import { duration } from './remote.js';
 import { formatSweepSummary } from './summary.js';
 
 /** The repository's presets/ folder. */
@@ -35,7 +38,8 @@ export const SWEEP_USAGE = `usage: wonderlab sweep run <preset | spec.json> [opt
   run               plays every game of the sweep on this machine and prints each cell's results,
                     then a summary over the cells: every agent pooled, each swept parameter by
                     value, and with two or more agents the head-to-head matrix and their ratings
-  presets           lists the presets (one per published experiment, in presets/)
+  presets           lists the presets (one per published experiment, in presets/) with their
+                    cells, games and estimated CPU time
 options of run:
   --deals N         deals per board set instead of the spec's (a smaller run of the same design)
   --cells LIST      only these cells, e.g. 0,2,5
@@ -61,6 +65,24 @@ export function listPresets(dir = PRESETS_DIR): Preset[] {
       const path = join(dir, f);
       return { id: f.replace(/\.json$/, ''), name: (JSON.parse(readFileSync(path, 'utf8')) as { name?: string }).name ?? f, path };
     });
+}
+
+/**
+ * The presets with their sizes: cells, games and the CPU time the lab's estimate gives them (the
+ * estimate a submit shows), so that a run can be chosen, or shrunk with --deals, before it starts.
+ */
+export function presetsTable(dir = PRESETS_DIR): string {
+  const rows = listPresets(dir).map((p) => {
+    const spec = loadSpec(p.id, dir);
+    const size = sweepSize(spec);
+    const cost = sweepCost(new Sweep(spec).cells, size.gamesPerCell);
+    return [p.id, String(size.cells), String(size.total), duration(cost.cpuHours * 3600), p.name];
+  });
+  const header = ['preset', 'cells', 'games', 'CPU (est.)', 'name'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  // Text left, numbers right.
+  const line = (r: string[]) => r.map((v, i) => (i === 0 || i === r.length - 1 ? v.padEnd(i === 0 ? widths[i] : 0) : v.padStart(widths[i]))).join('  ');
+  return [line(header), ...rows.map(line), 'games = cells × board sets × deals × seat orders; --deals N plays N deals per board set instead.'].join('\n');
 }
 
 /** A preset id or a spec file: where it is, and its JSON as written (not yet validated). */
@@ -128,7 +150,7 @@ export async function cmdSweep(args: string[], out: (s: string) => void): Promis
     return;
   }
   if (sub === 'presets') {
-    for (const p of listPresets()) out(`${p.id.padEnd(36)} ${p.name}`);
+    out(presetsTable());
     return;
   }
   if (sub !== 'run') throw new UsageError(`unknown sweep command '${sub}' (run, presets)`);
