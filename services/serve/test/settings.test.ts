@@ -29,7 +29,7 @@ describe('HOST and API_TOKEN', () => {
     const original = console.error;
     console.error = (...args: unknown[]) => void errors.push(args.join(' '));
     try {
-      expect(await serve({ HOST: '0.0.0.0', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' })).toBe(2);
+      expect(await serve([], { ...process.env, HOST: '0.0.0.0', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1', API_TOKEN: '' })).toBe(2);
     } finally {
       console.error = original;
     }
