@@ -11,7 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SweepStatistics } from '../lab/index.js';
 import { HELP_OPTION, OUTPUT_OPTIONS, UsageError, flagOptions, parseCommandLine, valueOptions } from './options.js';
-import { formatSweepSummary, table } from './summary.js';
+import { duration, formatSweepSummary, table } from './summary.js';
 import { readSpecInput, withDeals } from './sweep.js';
 import { DEFAULT_LAB_URL } from '../store/config.js';
 
@@ -105,14 +105,6 @@ export interface Overview {
 interface Detail extends Overview, Omit<SweepStatistics, 'cells'> {
   cellProgress: { index: number; total: number; done: number; failed: number; queued: number }[];
   provenance: { code: { version: string; commit?: string; dirty?: boolean } | null; wallSeconds: number | null; activeSeconds: number | null; cpuSeconds: number | null; workers: unknown[] };
-}
-
-/** Seconds in words: '42 s', '3 min 20 s', '2 h 5 min'; '-' for none. */
-export function duration(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return '-';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);

@@ -63,3 +63,11 @@ export function formatSweepSummary(s: SweepStatistics): string {
   }
   return out.join('\n');
 }
+
+/** Seconds in words: '42 s', '3 min 20 s', '2 h 5 min'; '-' for none. */
+export function duration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '-';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+}

@@ -27,8 +27,7 @@ import {
 import { displayName } from '../agents/index.js';
 import { HELP_OPTION, LOCAL_RUN_OPTIONS, OUTPUT_OPTIONS, UsageError, flagOptions, parseCommandLine, threadsOption, valueOptions } from './options.js';
 import { progress } from './play.js';
-import { duration } from './remote.js';
-import { formatSweepSummary } from './summary.js';
+import { duration, formatSweepSummary } from './summary.js';
 
 /** The repository's presets/ folder. */
 export const PRESETS_DIR = fileURLToPath(new URL('../../../../presets', import.meta.url));
