@@ -61,30 +61,30 @@ describe('Redis out of memory', () => {
     const c = connect();
     const store = new SweepStore(c, PREFIX);
     const sweepSpec = spec();
-    const meta = await store.create(new Sweep(sweepSpec), { batch: 3 });
-    const loaded = (await store.load(meta.id))!;
+    const meta = await store.ledger.create(new Sweep(sweepSpec), { batch: 3 });
+    const loaded = (await store.reads.load(meta.id))!;
     // A window of the whole sweep (10 games): four batches.
-    expect((await store.claimJobs(meta.id, 10)).batches).toEqual([{ p: 0, n: 3 }, { p: 3, n: 3 }, { p: 6, n: 3 }, { p: 9, n: 1 }]);
+    expect((await store.ledger.claimJobs(meta.id, 10)).batches).toEqual([{ p: 0, n: 3 }, { p: 3, n: 3 }, { p: 6, n: 3 }, { p: 9, n: 1 }]);
     const games = [0, 1, 2].map((q) => playGame(loaded.sweep.game(loaded.sweep.indexAt(q))));
     const k = store.keys.sweep(meta.id);
     const before = { meta: await c.hgetall(k.meta), out: (await c.smembers(k.out)).sort(), keys: (await c.keys(`${PREFIX}:*`)).sort() };
 
     await fillUp(c);
-    await expect(store.recordResult(loaded, games[0])).rejects.toThrow(/^OOM /);
+    await expect(store.ledger.recordResult(loaded, games[0])).rejects.toThrow(/^OOM /);
     await expect(recordBatch(store, loaded, games.map((summary) => ({ summary })))).rejects.toThrow(/^OOM /);
-    await expect(store.recordFailure(meta.id, games[0].index, games[0].id, 'x')).rejects.toThrow(/^OOM /);
-    await expect(store.claimJobs(meta.id, 20)).rejects.toThrow(/^OOM /);
+    await expect(store.ledger.recordFailure(meta.id, games[0].index, games[0].id, 'x')).rejects.toThrow(/^OOM /);
+    await expect(store.ledger.claimJobs(meta.id, 20)).rejects.toThrow(/^OOM /);
     // Not even the first, shrinking write (the SREM from the outstanding set) went through.
     expect({ meta: await c.hgetall(k.meta), out: (await c.smembers(k.out)).sort(), keys: (await c.keys(`${PREFIX}:*`)).sort() }).toEqual(before);
     expect(await c.hlen(k.results)).toBe(0);
 
     // Pauses and cancels are never refused: they are how an operator stops a sweep filling Redis.
-    expect(await store.transition(meta.id, ['running'], 'paused', 1)).toBe('running');
-    expect(await store.transition(meta.id, ['paused'], 'running', 1)).toBe('paused');
+    expect(await store.ledger.transition(meta.id, ['running'], 'paused', 1)).toBe('running');
+    expect(await store.ledger.transition(meta.id, ['paused'], 'running', 1)).toBe('paused');
 
     await c.config('SET', 'maxmemory', '0');
     expect(await recordBatch(store, loaded, games.map((summary) => ({ summary })))).toBe(3);
-    expect(await store.meta(meta.id)).toMatchObject({ done: 3 });
+    expect(await store.reads.meta(meta.id)).toMatchObject({ done: 3 });
     expect(await gamesDone(store)).toBe(3);
   });
 
@@ -95,7 +95,7 @@ describe('Redis out of memory', () => {
     opened.push(() => queue.close());
     const sweepSpec = spec({ deals: { count: 10 }, seating: 'rotate' });
     const sweep = new Sweep(sweepSpec);
-    const meta = await store.create(sweep, { batch: 3 });
+    const meta = await store.ledger.create(sweep, { batch: 3 });
     // addBulk as Redis out of memory leaves it: the first and third jobs made, the others refused.
     const real = queue.addBulk.bind(queue);
     queue.addBulk = (async (jobs: Parameters<typeof real>[0]) => {
@@ -108,11 +108,11 @@ describe('Redis out of memory', () => {
     // Four batches claimed (a window of 12 games: positions 0, 3, 6, 9): 0 and 6 have jobs; 9 is
     // the tail (the cursor goes back to 9), 3 a gap (its games wait in line one by one).
     const k = store.keys.sweep(meta.id);
-    expect(await store.meta(meta.id)).toMatchObject({ cursor: 9 });
+    expect(await store.reads.meta(meta.id)).toMatchObject({ cursor: 9 });
     const indices = (from: number, n: number) => Array.from({ length: n }, (_, i) => sweep.indexAt(from + i));
     expect((await c.lrange(k.requeue, 0, -1)).map(Number).sort((a, b) => a - b)).toEqual(indices(3, 3).sort((a, b) => a - b));
-    expect((await store.outstanding(meta.id)).sort((a, b) => a - b)).toEqual([...indices(0, 3), ...indices(6, 3)].sort((a, b) => a - b));
-    expect(await store.missingJobs(queue.qualifiedName, [batchJobId(meta.id, 0), batchJobId(meta.id, 6)])).toEqual([]);
+    expect((await store.reads.outstanding(meta.id)).sort((a, b) => a - b)).toEqual([...indices(0, 3), ...indices(6, 3)].sort((a, b) => a - b));
+    expect(await store.reads.missingJobs(queue.qualifiedName, [batchJobId(meta.id, 0), batchJobId(meta.id, 6)])).toEqual([]);
     expect(lines.filter((l) => l.msg === 'queueing claimed games failed; the games without a job were taken back')).toEqual([expect.objectContaining({ games: 12, takenBack: 6 })]);
 
     // With addBulk working again the sweep is played to the end, every game once.
@@ -120,8 +120,8 @@ describe('Redis out of memory', () => {
     const worker = new GameWorker({ redis: connect(), prefix: PREFIX, queueName: QUEUE, slots: 2, lockDuration: 30_000, stalledInterval: 15_000, logger: silent });
     worker.start();
     opened.push(() => worker.close(1000));
-    await waitUntil(async () => (await feeder.feed(meta.id, 12), (await store.meta(meta.id))?.status === 'done'), 'the sweep to finish', 30_000, 100);
-    expect(await store.meta(meta.id)).toMatchObject({ done: sweep.size, failed: 0 });
+    await waitUntil(async () => (await feeder.feed(meta.id, 12), (await store.reads.meta(meta.id))?.status === 'done'), 'the sweep to finish', 30_000, 100);
+    expect(await store.reads.meta(meta.id)).toMatchObject({ done: sweep.size, failed: 0 });
     expect(await resultCount(store, meta.id)).toBe(sweep.size);
     expect(worker.counts).toMatchObject({ stored: sweep.size, duplicate: 0, failed: 0 });
   });
@@ -131,19 +131,19 @@ describe('Redis out of memory', () => {
     const store = new SweepStore(c, PREFIX);
     const queue = gameQueue(c, store.keys, QUEUE);
     opened.push(() => queue.close());
-    const meta = await store.create(new Sweep(spec()));
+    const meta = await store.ledger.create(new Sweep(spec()));
     let reason: string | undefined = 'Redis is out of memory';
     const feeder = new Feeder({ store, queue, window: 5, intervalMs: 1000, logger: silent, gate: () => reason });
     expect(await feeder.tick()).toBe(0);
-    expect(await store.meta(meta.id)).toMatchObject({ cursor: 0 });
-    expect(await store.outstanding(meta.id)).toEqual([]);
+    expect(await store.reads.meta(meta.id)).toMatchObject({ cursor: 0 });
+    expect(await store.reads.outstanding(meta.id)).toEqual([]);
     // Not even the feeder's lock was taken: a gated round writes nothing.
     expect(await c.exists(store.keys.feederLock)).toBe(0);
     reason = undefined;
     // Open again: the round feeds the sweep its share (no slot busy yet: the few jobs a fresh lab keeps waiting).
     const queued = await feeder.tick();
     expect(queued).toBeGreaterThan(0);
-    expect(await store.meta(meta.id)).toMatchObject({ cursor: queued });
+    expect(await store.reads.meta(meta.id)).toMatchObject({ cursor: queued });
     await feeder.stop();
   });
 });
@@ -187,7 +187,7 @@ describe('a lab whose Redis fills up mid-sweep', () => {
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const total = created.body.games as number;
-    await waitUntil(async () => ((await store.meta(id))?.done ?? 0) >= 30, '30 games done');
+    await waitUntil(async () => ((await store.reads.meta(id))?.done ?? 0) >= 30, '30 games done');
 
     const max = await fillUp(c);
     const refused = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
@@ -217,18 +217,18 @@ describe('a lab whose Redis fills up mid-sweep', () => {
     const { used } = await redisMemory(c);
     expect(used, 'Redis stayed over its limit through the check').toBeGreaterThan(max);
     expect(await resultCount(store, id)).toBe(stored);
-    expect((await store.meta(id))?.failed).toBe(0);
+    expect((await store.reads.meta(id))?.failed).toBe(0);
 
     await c.config('SET', 'maxmemory', '0');
     const done = await waitUntil(async () => {
-      const m = await store.meta(id);
+      const m = await store.reads.meta(id);
       return m?.status === 'done' ? m : undefined;
     }, 'the sweep to finish once memory is back', 60_000, 100);
     expect(done).toMatchObject({ done: total, failed: 0 });
     expect(await resultCount(store, id)).toBe(total);
     expect(await gamesDone(store)).toBe(total);
-    expect(Number((await store.aggregateTable(id))['c0|n'])).toBe(total);
-    expect(await store.outstanding(id)).toEqual([]);
+    expect(Number((await store.reads.aggregateTable(id))['c0|n'])).toBe(total);
+    expect(await store.reads.outstanding(id)).toEqual([]);
     expect(lab.worker.counts).toMatchObject({ stored: total, failed: 0, lost: 0 });
     await waitUntil(async () => !(await request(`${lab.url}/readyz`)).body.degraded, 'readyz no longer degraded');
     expect((await request(`${lab.url}/api/sweeps/${id}`)).body.degraded).toBeNull();
@@ -306,8 +306,8 @@ describe('Redis that lost its data', () => {
     store.epoch = 'epoch-a';
     await c.set(store.keys.epoch, 'epoch-a');
     const sweepSpec = spec();
-    const meta = await store.create(new Sweep(sweepSpec));
-    const loaded = (await store.load(meta.id))!;
+    const meta = await store.ledger.create(new Sweep(sweepSpec));
+    const loaded = (await store.reads.load(meta.id))!;
     await claim(store, meta.id, 3);
     const game = playGame(loaded.sweep.game(0));
 
@@ -315,16 +315,16 @@ describe('Redis that lost its data', () => {
     await c.set(store.keys.epoch, 'epoch-b');
     const keys = async () => (await c.keys(`${PREFIX}:*`)).sort();
     const before = await keys();
-    await expect(store.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
+    await expect(store.ledger.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
     await expect(recordBatch(store, loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
     expect(await keys()).toEqual(before);
-    expect(await store.meta(meta.id)).toMatchObject({ done: 0 });
+    expect(await store.reads.meta(meta.id)).toMatchObject({ done: 0 });
 
     // Gone altogether (FLUSHALL): nothing is written, not even the lab's counter.
     await c.flushall();
-    await expect(store.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
+    await expect(store.ledger.recordResult(loaded, game)).rejects.toThrow(KeyspaceLostError);
     await expect(recordBatch(store, loaded, [{ summary: game }])).rejects.toThrow(KeyspaceLostError);
-    await expect(store.recordFailure(meta.id, 0, game.id, 'x')).rejects.toThrow(KeyspaceLostError);
+    await expect(store.ledger.recordFailure(meta.id, 0, game.id, 'x')).rejects.toThrow(KeyspaceLostError);
     expect(await keys()).toEqual([]);
   });
 
@@ -386,11 +386,11 @@ describe('Redis that lost its data', () => {
     const c = connect();
     const store = new SweepStore(c, PREFIX);
     // A sweep as an older coordinator stored it: no epoch anywhere.
-    const old = await store.create(new Sweep(spec({ deals: { count: 4 } })));
+    const old = await store.ledger.create(new Sweep(spec({ deals: { count: 4 } })));
     expect(await c.hget(store.keys.sweep(old.id).meta, 'epoch')).toBeNull();
     const lab = await startLab();
-    await waitUntil(async () => (await store.meta(old.id))?.status === 'done', 'the old sweep to finish', 30_000, 100);
-    expect(await store.meta(old.id)).toMatchObject({ done: 4, failed: 0 });
+    await waitUntil(async () => (await store.reads.meta(old.id))?.status === 'done', 'the old sweep to finish', 30_000, 100);
+    expect(await store.reads.meta(old.id)).toMatchObject({ done: 4, failed: 0 });
     expect(await c.get(store.keys.epoch)).toMatch(/^\d+-[0-9a-f]{8}$/);
     expect(lab.lines.filter((l) => l.msg === 'the keyspace had sweeps but no epoch (stored before epochs): it was given one')).toHaveLength(1);
     expect((await request(`${lab.url}/readyz`)).status).toBe(200);

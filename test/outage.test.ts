@@ -152,7 +152,7 @@ describe('worker', () => {
     const queue = gameQueue(store.redis, store.keys, COMMON.QUEUE_NAME).on('error', () => {});
     const feeder = new Feeder({ store, queue, window: 10, intervalMs: 1000, logger: silent });
     const sweepSpec = spec(['mcts(it=1500)', 'mcts(it=1500)', 'rulebased']);
-    const meta = await store.create(new Sweep(sweepSpec));
+    const meta = await store.ledger.create(new Sweep(sweepSpec));
     const p = start('worker', { WORKER_SLOTS: '1', SHUTDOWN_GRACE_MS: '1500', LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000' });
     expect(await feeder.feed(meta.id)).toBe(1);
     await p.waitForLog('game started');
@@ -166,13 +166,13 @@ describe('worker', () => {
     const b = new GameWorker({ redis: connect(), prefix: COMMON.KEY_PREFIX, queueName: COMMON.QUEUE_NAME, slots: 1, lockDuration: 2000, stalledInterval: 1000, logger: silent });
     b.start();
     try {
-      await waitUntil(async () => (await store.meta(meta.id))?.status === 'done', 'the sweep to be done', 40_000, 100);
-      expect(await store.meta(meta.id)).toMatchObject({ done: 1, failed: 0 });
+      await waitUntil(async () => (await store.reads.meta(meta.id))?.status === 'done', 'the sweep to be done', 40_000, 100);
+      expect(await store.reads.meta(meta.id)).toMatchObject({ done: 1, failed: 0 });
       expect(await resultCount(store, meta.id)).toBe(1);
       expect(await gamesDone(store)).toBe(1);
       expect(b.counts).toMatchObject({ stored: 1, duplicate: 0, failed: 0 });
       // And it is the game a local play gives.
-      const [stored] = await store.results(meta.id, [new Sweep(sweepSpec).game(0).id]);
+      const [stored] = await store.reads.results(meta.id, [new Sweep(sweepSpec).game(0).id]);
       expect(stored?.winners).toBeDefined();
     } finally {
       await b.close(100);
@@ -188,7 +188,7 @@ describe('worker', () => {
     const feeder = new Feeder({ store, queue, window: 10, intervalMs: 1000, logger: silent });
     try {
       // About 10 s of CPU by the estimate, with a 5 s grace.
-      const meta = await store.create(new Sweep(spec(['mcts(it=5000,time=0)', 'mcts(it=5000,time=0)', 'rulebased'])));
+      const meta = await store.ledger.create(new Sweep(spec(['mcts(it=5000,time=0)', 'mcts(it=5000,time=0)', 'rulebased'])));
       const p = start('worker', { WORKER_SLOTS: '1', SHUTDOWN_GRACE_MS: '5000' });
       expect(await feeder.feed(meta.id)).toBe(1);
       await p.waitForLog('game started');
@@ -202,7 +202,7 @@ describe('worker', () => {
       const job = await queue.getJob(jobId(meta.id, 0));
       expect(job?.attemptsMade).toBe(0);
       expect(await job?.getState()).toMatch(/^(waiting|prioritized)$/);
-      expect(await store.meta(meta.id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+      expect(await store.reads.meta(meta.id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
     } finally {
       await queue.close();
       await closeRedis(store.redis);

@@ -49,11 +49,11 @@ export async function gamesDone(store: StoreLike): Promise<number> {
 
 /**
  * Up to `window` minus the outstanding games' indices, now outstanding (CLAIM_GAMES): the claim
- * the feeder makes, by game index. The store keeps it private (the feeder asks for jobs,
+ * the feeder makes, by game index. The ledger keeps it private (the feeder asks for jobs,
  * claimJobs); a test reads it directly to see which games a claim hands out.
  */
 export async function claim(store: StoreLike, id: string, window: number, now = Date.now()): Promise<number[]> {
-  const raw = store as unknown as { claimRaw(id: string, window: number, now: number): Promise<{ indices: number[] }> };
+  const raw = (store as unknown as { ledger: unknown }).ledger as { claimRaw(id: string, window: number, now: number): Promise<{ indices: number[] }> };
   return (await raw.claimRaw(id, window, now)).indices;
 }
 
@@ -74,7 +74,7 @@ export type StorableGame = { summary: GameSummary; cpuMs?: number; packed?: unde
  * passes its store and loaded sweep as well.
  */
 export async function recordBatch<L extends { sweep: unknown }>(
-  store: { recordParts(loaded: L, parts: readonly PlayedPart[], now?: number, worker?: WorkerIdentity): Promise<number> },
+  store: { ledger: { recordParts(loaded: L, parts: readonly PlayedPart[], now?: number, worker?: WorkerIdentity): Promise<number> } },
   loaded: L,
   games: readonly StorableGame[],
   now = Date.now(),
@@ -87,5 +87,5 @@ export async function recordBatch<L extends { sweep: unknown }>(
     sum.add(ready.increments);
     return { key: { id: summary.id, index: summary.index }, cpuMs: cpuMs ?? NaN, summary: ready.summary, record: ready.record, share: ready.share };
   });
-  return store.recordParts(loaded, [{ games: parted, increments: sum.summed() }], now, worker);
+  return store.ledger.recordParts(loaded, [{ games: parted, increments: sum.summed() }], now, worker);
 }

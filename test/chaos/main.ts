@@ -75,7 +75,7 @@ function storedResults(store: SweepStore, id: string): Promise<number> {
 }
 
 async function metaOf(store: SweepStore, id: string): Promise<SweepMeta | undefined> {
-  return store.meta(id).catch(() => undefined);
+  return store.reads.meta(id).catch(() => undefined);
 }
 
 async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: LabProcess; sweepId: string; sweep: Sweep }> {
@@ -136,15 +136,15 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
 
   // Exactly once: every game has one result, every counter agrees, and each result is the game
   // played here from the same plan.
-  const meta = (await store.meta(id))!;
+  const meta = (await store.reads.meta(id))!;
   const ids = Array.from({ length: sweep.size }, (_, k) => sweep.game(k).id);
   const stored: (GameSummary | undefined)[] = [];
-  for (let i = 0; i < ids.length; i += 500) stored.push(...(await store.results(id, ids.slice(i, i + 500))));
-  const agg = await store.aggregateTable(id);
+  for (let i = 0; i < ids.length; i += 500) stored.push(...(await store.reads.results(id, ids.slice(i, i + 500))));
+  const agg = await store.reads.aggregateTable(id);
   const lost = stored.filter((s) => !s).length;
   const resultCount = await storedResults(store, id);
   // The lab-wide done counter, read as GET /metrics does.
-  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), (await store.gameCounters()).done) - resultCount;
+  const duplicated = Math.max(meta.done, Number(agg['c0|n'] ?? 0), (await store.reads.gameCounters()).done) - resultCount;
   const strip = (g: GameSummary) => JSON.stringify({ ...g, record: undefined, players: g.players.map((p) => ({ ...p, decisionMs: 0 })) });
   let mismatched = 0;
   stored.forEach((s, k) => {
@@ -156,9 +156,9 @@ async function chaos(): Promise<{ coordinatorUrl: string; coordinatorProcess: La
   check(duplicated === 0 && meta.done === sweep.size && Number(agg['c0|n']) === sweep.size, `0 games counted twice (${duplicated})`);
   check(mismatched === 0, `0 games differ from a local play (${mismatched})`);
   check(meta.failed === 0, `0 games failed (${meta.failed})`);
-  check((await store.outstanding(id)).length === 0, 'no game left outstanding');
+  check((await store.reads.outstanding(id)).length === 0, 'no game left outstanding');
   // Provenance through the kills: each stored game counted for one worker, and its CPU time kept.
-  const byWorker = await store.workers(id);
+  const byWorker = await store.reads.workers(id);
   const workerGames = byWorker.reduce((s, w) => s + w.games, 0);
   log(`workers that stored games: ${byWorker.map((w) => `pid ${w.pid} ${w.games}`).join(', ')}; CPU ${((meta.cpuMs ?? 0) / 1000).toFixed(1)} s`);
   check(workerGames === sweep.size, `the workers' game counts add up to the games (${workerGames})`);
@@ -186,7 +186,7 @@ async function outOfMemory(url: string): Promise<void> {
   const { used } = await redisMemory(store.redis);
   const max = Math.floor(used * 0.9);
   await store.redis.config('SET', 'maxmemory', String(max));
-  const doneAtLimit = (await store.meta(id))!.done;
+  const doneAtLimit = (await store.reads.meta(id))!.done;
   log(`maxmemory set to ${max} bytes (${(used / 1024 / 1024).toFixed(1)} MB used) at ${doneAtLimit} of ${total} games done`);
 
   const refused = await request(`${url}/api/sweeps`, { method: 'POST', json: spec, headers: auth });
@@ -209,13 +209,13 @@ async function outOfMemory(url: string): Promise<void> {
   await store.redis.config('SET', 'maxmemory', '0');
   const started = Date.now();
   await waitUntil(async () => (await metaOf(store, id))?.status === 'done', 'the out-of-memory sweep to finish', 600_000, 200);
-  const meta = (await store.meta(id))!;
-  const agg = await store.aggregateTable(id);
+  const meta = (await store.reads.meta(id))!;
+  const agg = await store.reads.aggregateTable(id);
   const results = await storedResults(store, id);
   log(`limit lifted: the sweep finished ${((Date.now() - started) / 1000).toFixed(1)} s later: ${results} stored of ${total}, done ${meta.done}, aggregate n ${agg['c0|n']}, failed ${meta.failed}`);
   check(results === total && meta.done === total && Number(agg['c0|n']) === total, `out of memory: every game stored once (${results} results, done ${meta.done})`);
   check(meta.failed === 0, `out of memory: 0 games failed (${meta.failed})`);
-  check((await store.outstanding(id)).length === 0, 'out of memory: no game left outstanding');
+  check((await store.reads.outstanding(id)).length === 0, 'out of memory: no game left outstanding');
   const readyAgain = await waitUntil(async () => {
     const r = await request(`${url}/readyz`);
     return r.status === 200 && !r.body.degraded ? r : undefined;

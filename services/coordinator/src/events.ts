@@ -104,7 +104,7 @@ export class SweepEvents {
     if (channel.busy) return;
     channel.busy = true;
     try {
-      const meta = await this.store.meta(id);
+      const meta = await this.store.reads.meta(id);
       if (!meta) return;
       const state = stateOf(meta);
       const finished = FINISHED.includes(meta.status);

@@ -76,7 +76,7 @@ export class Feeder {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running?.catch(() => 0);
-    await this.o.store.releaseFeederLock(this.owner);
+    await this.o.store.ledger.releaseFeederLock(this.owner);
   }
 
   /** One round: every running sweep topped up to its window. Returns the games queued. */
@@ -95,10 +95,10 @@ export class Feeder {
   private async round(): Promise<number> {
     const { store } = this.o;
     if (this.o.gate?.()) return 0;
-    if (!(await store.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) return 0;
+    if (!(await store.ledger.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) return 0;
     const reconcile = this.ticks++ % (this.o.reconcileEvery ?? 40) === 0;
     let queued = 0;
-    const active = await store.activeIds();
+    const active = await store.reads.activeIds();
     // Sweeps with a stopping rule: their cells are checked after every round (and once more after
     // the sweep ends, for the games that finished last), and decided cells are fed no more.
     for (const id of new Set([...active, ...this.stoppers.keys(), ...this.races.keys()])) await this.checkStops(id);
@@ -127,7 +127,7 @@ export class Feeder {
   private async shares(ids: readonly string[]): Promise<Map<string, number>> {
     const { store, queue } = this.o;
     const busy = await queue.getActiveCount();
-    const metas = (await Promise.all(ids.map((id) => store.meta(id)))).filter((m): m is SweepMeta => m?.status === 'running');
+    const metas = (await Promise.all(ids.map((id) => store.reads.meta(id)))).filter((m): m is SweepMeta => m?.status === 'running');
     let finishedJobs = 0;
     for (const m of metas) {
       const finished = m.done + m.failed;
@@ -142,7 +142,7 @@ export class Feeder {
       if (left <= 0) break;
       // A sweep with nothing left to queue takes no share (its last jobs still count in `busy`).
       const feeding: SweepMeta[] = [];
-      for (const m of metas) if (m.priority === priority && (m.cursor < m.total || (await store.queueState(m.id)).handedBack > 0)) feeding.push(m);
+      for (const m of metas) if (m.priority === priority && (m.cursor < m.total || (await store.reads.queueState(m.id)).handedBack > 0)) feeding.push(m);
       const each = Math.ceil(left / Math.max(1, feeding.length));
       for (const m of feeding) {
         const games = Math.min(await this.windowOf(m.id, m.batch), each * m.batch);
@@ -159,7 +159,7 @@ export class Feeder {
    * rounds of every cell ahead, so that a decided cell wastes few games.
    */
   private async windowOf(id: string, batch: number): Promise<number> {
-    const loaded = await this.o.store.load(id);
+    const loaded = await this.o.store.reads.load(id);
     if (!loaded?.spec.stop && !loaded?.spec.tune) return Math.max(this.o.window, 8 * batch);
     return Math.min(this.o.window, 4 * loaded.sweep.cells.length * loaded.sweep.ordersPerDeal);
   }
@@ -167,7 +167,7 @@ export class Feeder {
   /** Each cell's stopping rule over its recorded games in play order; a decision is saved at once. */
   private async checkStops(id: string): Promise<void> {
     const { store } = this.o;
-    const loaded = await store.load(id);
+    const loaded = await store.reads.load(id);
     if (loaded?.spec.tune) return this.checkRace(id, loaded.sweep);
     const rule = loaded?.spec.stop;
     if (!loaded || !rule) return;
@@ -175,18 +175,18 @@ export class Feeder {
     let stoppers = this.stoppers.get(id);
     if (!stoppers) this.stoppers.set(id, (stoppers = sweep.cells.map((_, cell) => new CellStopper(sweep, cell, rule))));
     // Read before the check: a sweep seen ended here has every result in, so this check is its last.
-    const status = await store.status(id);
+    const status = await store.reads.status(id);
     const bounds = 'sprt' in rule ? (Object.values(sprtBounds(rule.sprt.alpha, rule.sprt.beta)) as [number, number]) : undefined;
     for (const stopper of stoppers) {
       if (stopper.test.state.decision) continue;
       const before = stopper.evaluated;
       for (let next = stopper.nextGames(500); next.length; next = stopper.nextGames(500)) {
         const from = stopper.evaluated;
-        stopper.feed(await store.results(id, next.map((k) => sweep.game(k).id)));
+        stopper.feed(await store.reads.results(id, next.map((k) => sweep.game(k).id)));
         if (stopper.test.state.decision || stopper.evaluated - from < next.length) break;
       }
       if (stopper.evaluated !== before || stopper.test.state.decision) {
-        await store.saveStop(id, stopper.cell, stopper.report(bounds));
+        await store.ledger.saveStop(id, stopper.cell, stopper.report(bounds));
         if (stopper.test.state.decision) this.o.logger.info({ sweep: id, cell: stopper.cell, decision: stopper.test.state.decision, games: stopper.evaluated }, 'cell decided by its stopping rule');
       }
     }
@@ -203,13 +203,13 @@ export class Feeder {
     const tune = sweep.spec.tune!;
     let race = this.races.get(id);
     if (!race) this.races.set(id, (race = new RaceStopper(sweep, { seat: tune.seat, against: tune.against, delta: tune.delta, epsilon: tune.epsilon, roundDeals: tune.roundDeals })));
-    const status = await store.status(id);
+    const status = await store.reads.status(id);
     const wasDecided = race.decided;
     let read = false;
     for (let cell = 0; cell < sweep.cells.length; cell++) {
       if (!race.alive(cell)) continue;
       for (let next = race.nextGames(cell, 500); next.length; next = race.nextGames(cell, 500)) {
-        const results = await store.results(id, next.map((k) => sweep.game(k).id));
+        const results = await store.reads.results(id, next.map((k) => sweep.game(k).id));
         race.feed(cell, results);
         read = true;
         if (results.some((r) => !r)) break;
@@ -223,20 +223,20 @@ export class Feeder {
         const decision = report.decided ? (arm.cell === report.decided.cell ? 'won' : arm.alive ? 'raced' : 'out') : arm.alive ? undefined : 'out';
         arms.set(arm.cell, { rule: 'race', games: arm.deals * sweep.ordersPerDeal, value: arm.mean, trace: [], ...(decision ? { decision } : {}) });
       });
-      await store.saveRace(id, report, arms);
+      await store.ledger.saveRace(id, report, arms);
       if (report.decided) this.o.logger.info({ sweep: id, arm: report.decided.agent, by: report.decided.by, looks: report.looks }, 'race decided');
     }
-    const meta = await store.meta(id);
+    const meta = await store.reads.meta(id);
     const decided = race.report().decided;
     if (decided && tune.confirm && meta && !meta.confirmation && !meta.confirmationError && this.o.confirm) {
       try {
         const confirmation = await this.o.confirm(meta, decided.agent);
-        await store.linkConfirmation(id, confirmation);
+        await store.ledger.linkConfirmation(id, confirmation);
         this.o.logger.info({ sweep: id, confirmation, recommendation: decided.agent }, 'tune confirmation created');
       } catch (err) {
         // A confirmation the lab refuses (its limits changed since the tune was submitted): said once, with the tune.
         if ((err as Error).name !== 'SweepSpecError') throw err;
-        await store.saveConfirmationError(id, (err as Error).message);
+        await store.ledger.saveConfirmationError(id, (err as Error).message);
         this.o.logger.warn({ sweep: id, err }, 'tune confirmation refused');
       }
     }
@@ -246,7 +246,7 @@ export class Feeder {
 
   /** Queues single-game jobs and batch jobs (positions p … p + n − 1) of a sweep. */
   private async enqueue(id: string, indices: readonly number[], batches: readonly { p: number; n: number }[] = []): Promise<void> {
-    const meta = await this.o.store.meta(id);
+    const meta = await this.o.store.reads.meta(id);
     const priority = bullPriority(meta?.priority ?? 1);
     const jobs = [
       ...batches.map(({ p, n }) => ({ name: 'games', data: { s: id, p, n }, opts: { jobId: batchJobId(id, p), ...priority } })),
@@ -264,7 +264,7 @@ export class Feeder {
 
   /** Claims up to the window of games and queues them; returns how many games. */
   async feed(id: string, window = this.o.window): Promise<number> {
-    const { singles, batches } = await this.o.store.claimJobs(id, window);
+    const { singles, batches } = await this.o.store.ledger.claimJobs(id, window);
     const games = singles.length + batches.reduce((sum, b) => sum + b.n, 0);
     if (games === 0) return 0;
     try {
@@ -281,7 +281,7 @@ export class Feeder {
     }
     // A pause or cancel between the claim and the queueing found no jobs to take back: take
     // them back now.
-    const status = await this.o.store.status(id);
+    const status = await this.o.store.reads.status(id);
     if (status !== 'running') await this.takeBack(id, status === 'cancelled' ? 'drop' : 'requeue');
     return games;
   }
@@ -296,15 +296,15 @@ export class Feeder {
    */
   private async unclaim(id: string, singles: readonly number[], batches: readonly { p: number; n: number }[]): Promise<number> {
     const { store, queue } = this.o;
-    const missing = new Set(await store.missingJobs(queue.qualifiedName, [...singles.map((k) => jobId(id, k)), ...batches.map((b) => batchJobId(id, b.p))]));
+    const missing = new Set(await store.reads.missingJobs(queue.qualifiedName, [...singles.map((k) => jobId(id, k)), ...batches.map((b) => batchJobId(id, b.p))]));
     let cut = batches.length;
     while (cut > 0 && missing.has(batchJobId(id, batches[cut - 1].p))) cut--;
     const positions = (list: readonly { p: number; n: number }[]) => list.flatMap(({ p, n }) => Array.from({ length: n }, (_, i) => p + i));
-    const loose = [...singles.filter((k) => missing.has(jobId(id, k))), ...(await store.indicesAt(id, positions(batches.slice(0, cut).filter((b) => missing.has(batchJobId(id, b.p))))))];
-    let back = await store.handBack(id, loose);
+    const loose = [...singles.filter((k) => missing.has(jobId(id, k))), ...(await store.reads.indicesAt(id, positions(batches.slice(0, cut).filter((b) => missing.has(batchJobId(id, b.p))))))];
+    let back = await store.ledger.handBack(id, loose);
     if (cut < batches.length) {
       const last = batches[batches.length - 1];
-      back += await store.unclaim(id, await store.indicesAt(id, positions(batches.slice(cut))), batches[cut].p, last.p + last.n);
+      back += await store.ledger.unclaim(id, await store.reads.indicesAt(id, positions(batches.slice(cut))), batches[cut].p, last.p + last.n);
     }
     return back;
   }
@@ -316,9 +316,9 @@ export class Feeder {
   private async jobsOf(id: string, outstanding: readonly number[]): Promise<{ single: Map<number, string>; batch: Map<number, string> }> {
     const single = new Map(outstanding.map((k) => [k, jobId(id, k)]));
     const batch = new Map<number, string>();
-    const meta = await this.o.store.meta(id);
+    const meta = await this.o.store.reads.meta(id);
     if (meta && meta.batch > 1) {
-      const { sweep } = (await this.o.store.load(id))!;
+      const { sweep } = (await this.o.store.reads.load(id))!;
       for (const k of outstanding) batch.set(k, batchJobId(id, Math.floor(sweep.positionOf(k) / meta.batch) * meta.batch));
     }
     return { single, batch };
@@ -333,9 +333,9 @@ export class Feeder {
    */
   async takeBack(id: string, mode: 'requeue' | 'drop'): Promise<number> {
     const { store, queue } = this.o;
-    const outstanding = await store.outstanding(id);
+    const outstanding = await store.reads.outstanding(id);
     const { single, batch } = await this.jobsOf(id, outstanding);
-    const missing = new Set(await store.missingJobs(queue.qualifiedName, [...new Set(batch.values())]));
+    const missing = new Set(await store.reads.missingJobs(queue.qualifiedName, [...new Set(batch.values())]));
     const removedBatches = new Map<string, boolean>();
     const removed: number[] = [];
     for (const k of outstanding) {
@@ -349,23 +349,23 @@ export class Feeder {
       }
       if (taken) removed.push(k);
     }
-    if (mode === 'requeue') await store.handBack(id, removed);
-    else await store.dropOutstanding(id, removed);
+    if (mode === 'requeue') await store.ledger.handBack(id, removed);
+    else await store.ledger.dropOutstanding(id, removed);
     return removed.length;
   }
 
   /** Queues claimed games that have no job (lost between claim and queueing), each as a job of its own. */
   async reconcile(id: string): Promise<number> {
     const { store, queue } = this.o;
-    const outstanding = await store.outstanding(id);
+    const outstanding = await store.reads.outstanding(id);
     if (outstanding.length === 0) return 0;
     const { single, batch } = await this.jobsOf(id, outstanding);
     const candidates = [...new Set([...single.values(), ...batch.values()])];
-    const missingIds = new Set(await store.missingJobs(queue.qualifiedName, candidates));
+    const missingIds = new Set(await store.reads.missingJobs(queue.qualifiedName, candidates));
     // Read again after the jobs: a job that finished since the first read stored its games before
     // it left the queue, so only the games still outstanding now are lost (without this, a batch
     // finishing in between was queued again game by game, and every game of it played twice).
-    const still = new Set(await store.outstanding(id));
+    const still = new Set(await store.reads.outstanding(id));
     const missing = outstanding.filter((k) => still.has(k) && missingIds.has(single.get(k)!) && (!batch.has(k) || missingIds.has(batch.get(k)!)));
     if (missing.length) {
       this.o.logger.warn({ sweep: id, games: missing.length }, 'claimed games had no job; queueing them again');

@@ -77,12 +77,12 @@ export class LadderService {
 
   private async read(): Promise<void> {
     const generation = this.generation;
-    for (const meta of await this.store.list()) {
+    for (const meta of await this.store.reads.list()) {
       const seen = this.seen.get(meta.id) ?? { counts: new Map<string, number>(), done: -1 };
       if (meta.done === seen.done) continue;
-      const loaded = await this.store.load(meta.id);
+      const loaded = await this.store.reads.load(meta.id);
       if (!loaded) continue;
-      const counters = await this.store.finishingOrders(meta.id);
+      const counters = await this.store.reads.finishingOrders(meta.id);
       if (generation !== this.generation) return;
       for (const [field, total] of counters) {
         if (!/^c\d+\|O/.test(field)) continue;

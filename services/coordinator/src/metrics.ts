@@ -149,7 +149,7 @@ export class LabMetrics {
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis too slow for a scrape')), this.redisTimeoutMs)));
     try {
       const [counts, counters, backlog, statuses, memory, roster] = await Promise.race([
-        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.gameCounters(), this.store.backlog(), this.store.statusCounts(), this.store.memory(), this.roster?.read()]),
+        Promise.all([this.queue.getJobCounts(...QUEUE_STATES), this.store.reads.gameCounters(), this.store.reads.backlog(), this.store.reads.statusCounts(), this.store.memory(), this.roster?.read()]),
         late,
       ]);
       if (roster) {

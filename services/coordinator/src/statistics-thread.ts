@@ -21,10 +21,10 @@ serveRequests(async (request: StatisticsRequest) => {
   // A fail-fast connection refuses commands until it is up: a short wait after the thread's start
   // or a reconnect, as the API's own connection gets at the coordinator's start.
   if (redis.status !== 'ready') await within(new Promise((resolve) => redis.once('ready', resolve)), 2000);
-  const loaded = await store.load(id);
+  const loaded = await store.reads.load(id);
   if (!loaded) throw new Error(`no sweep '${id}'`);
   if (request.kind === 'versus') {
-    const versus = headToHeadAndRatings(groupAggregateTable(await store.aggregateTable(id)), loaded.sweep, request.anchor);
+    const versus = headToHeadAndRatings(groupAggregateTable(await store.reads.aggregateTable(id)), loaded.sweep, request.anchor);
     if (!versus) return JSON.stringify({ headToHead: null, ratings: null, note: 'fewer than two agent configurations: nothing to compare' });
     return JSON.stringify({
       headToHead: 'headToHead' in versus ? versus.headToHead : null,
@@ -32,7 +32,7 @@ serveRequests(async (request: StatisticsRequest) => {
       ratings: versus.ratings,
     });
   }
-  const [table, stops] = await Promise.all([store.aggregateTable(id), loaded.spec.stop || loaded.spec.tune ? store.stopStates(id) : undefined]);
+  const [table, stops] = await Promise.all([store.reads.aggregateTable(id), loaded.spec.stop || loaded.spec.tune ? store.reads.stopStates(id) : undefined]);
   const stats = sweepStatistics(table, loaded.sweep, { offset: request.offset, limit: request.limit });
   // A stopping sweep's cells carry their test: decision, games it took, statistic and trace.
   const cells = stops ? stats.cells.map((c) => ({ ...c, stopped: stops.get(c.index) ?? null })) : stats.cells;

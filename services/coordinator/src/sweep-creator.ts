@@ -38,7 +38,7 @@ export class SweepCreator {
     const { spec, size, cost, sweep, models } = checked ?? (await this.check(body));
     // A stopping sweep, or a racing tune, goes a game per job: its cells are decided game by game.
     const batch = spec.stop || spec.tune ? 1 : batchSize(sweep.cells, sweep.size, this.d.batching.seconds, this.d.batching.max);
-    const meta = await this.d.store.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models) });
+    const meta = await this.d.store.ledger.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models) });
     this.d.logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
     this.d.created?.();
     return { meta, size, cost };

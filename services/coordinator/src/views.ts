@@ -88,7 +88,7 @@ export interface CellPage {
 }
 
 export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Date.now()): Promise<SweepOverview> {
-  const [{ queued, handedBack }, ring, memory] = await Promise.all([store.queueState(meta.id), store.rateRing(meta.id), store.memory()]);
+  const [{ queued, handedBack }, ring, memory] = await Promise.all([store.reads.queueState(meta.id), store.reads.rateRing(meta.id), store.memory()]);
   const finished = meta.done + meta.failed + meta.skipped;
   const pending = Math.max(0, meta.total - meta.cursor) + handedBack;
   const rate = throughput(meta, ring, now);
@@ -114,7 +114,7 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
 /** Each cell's games done (its aggregates' count), failed and queued (from the indices). */
 export async function cellProgress(store: SweepStore, loaded: LoadedSweep): Promise<CellProgress[]> {
   const { sweep } = loaded;
-  const [done, failures, outstanding] = await Promise.all([store.cellsDone(loaded), store.failures(loaded.id), store.outstanding(loaded.id)]);
+  const [done, failures, outstanding] = await Promise.all([store.reads.cellsDone(loaded), store.reads.failures(loaded.id), store.reads.outstanding(loaded.id)]);
   const cellOf = (k: number) => Math.floor(k / sweep.gamesPerCell);
   const failed = new Array<number>(sweep.cells.length).fill(0);
   const queued = new Array<number>(sweep.cells.length).fill(0);
@@ -136,7 +136,7 @@ export async function provenance(store: SweepStore, meta: SweepMeta, overview: S
     wallSeconds: meta.startedAt !== undefined && end !== undefined ? (end - meta.startedAt) / 1000 : null,
     activeSeconds: overview.activeSeconds,
     cpuSeconds: meta.cpuMs !== undefined ? meta.cpuMs / 1000 : null,
-    workers: await store.workers(meta.id),
+    workers: await store.reads.workers(meta.id),
   };
 }
 
@@ -163,9 +163,9 @@ export async function tuneView(store: SweepStore, meta: SweepMeta): Promise<Tune
   const recommendation = race?.decided?.agent ?? null;
   let confirmation: TuneView['confirmation'] = null;
   if (meta.confirmation) {
-    const c = await store.meta(meta.confirmation);
-    const loaded = c && (await store.load(c.id));
-    const stop = loaded ? (await store.stopStates(c.id)).get(0) : undefined;
+    const c = await store.reads.meta(meta.confirmation);
+    const loaded = c && (await store.reads.load(c.id));
+    const stop = loaded ? (await store.reads.stopStates(c.id)).get(0) : undefined;
     confirmation = { sweep: meta.confirmation, status: c?.status ?? 'missing', games: c ? c.done : 0, decision: stop?.decision ?? null, llr: stop?.value ?? null, score: stop?.score ?? null };
   }
   const note = !t.confirm ? 'this tune has no confirmation (spec.tune.confirm): its recommendation is as good as the race says, on the deals it was chosen on' : meta.confirmationError ? `no confirmation: ${meta.confirmationError}` : null;
@@ -178,7 +178,7 @@ export async function tuneView(store: SweepStore, meta: SweepMeta): Promise<Tune
  * computed nor parsed nor stringified again on the event loop).
  */
 export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: CellPage, statistics: SweepStatistics): Promise<string> {
-  const loaded = (await store.load(meta.id))!;
+  const loaded = (await store.reads.load(meta.id))!;
   const [overview, progress, stats] = await Promise.all([sweepOverview(store, meta), cellProgress(store, loaded), statistics.page(meta, page.offset, page.limit)]);
   const head: Omit<SweepDetail, keyof SweepStatisticsFields> = {
     ...overview,

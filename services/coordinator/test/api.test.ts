@@ -1007,9 +1007,9 @@ describe('access log and routes', () => {
     const sweep = new Sweep(parseSweepSpec(spec));
     // No worker is busy, so the feeder keeps a couple of jobs queued (Feeder.shares): games 0 and 1,
     // then game 2 once game 1 has failed.
-    await waitFor(async () => (await lab.store.outstanding(created.body.id)).length >= 2, 'the games to be queued');
-    expect(await lab.store.recordFailure(created.body.id, 1, sweep.game(1).id, 'boom: the agent threw')).toBe(true);
-    await waitFor(async () => (await lab.store.outstanding(created.body.id)).sort().join() === '0,2', 'the last game to be queued');
+    await waitFor(async () => (await lab.store.reads.outstanding(created.body.id)).length >= 2, 'the games to be queued');
+    expect(await lab.store.ledger.recordFailure(created.body.id, 1, sweep.game(1).id, 'boom: the agent threw')).toBe(true);
+    await waitFor(async () => (await lab.store.reads.outstanding(created.body.id)).sort().join() === '0,2', 'the last game to be queued');
     const page = await api(lab.url, `/api/sweeps/${created.body.id}/games`);
     expect(page.status).toBe(200);
     expect(page.body.items.map((g: any) => [g.index, g.state, g.error])).toEqual([
@@ -1166,7 +1166,7 @@ describe('sweep lifecycle', () => {
     // The hook below holds the real feeder's round open between the two steps to make that
     // interleaving certain; it changes nothing else.
     const race = await startLab({ workers: 0, feedWindow });
-    const store = race.coordinator.feederStore;
+    const store = race.coordinator.feederStore.ledger;
     const realClaim = store.claimJobs.bind(store);
     let claimed!: (games: number) => void;
     const claimedOnce = new Promise<number>((resolve) => (claimed = resolve));

@@ -35,7 +35,7 @@ async function submit(s: ReturnType<typeof spec>): Promise<string> {
   return created.body.id;
 }
 
-const meta = async (id: string) => (await lab.store.meta(id))!;
+const meta = async (id: string) => (await lab.store.reads.meta(id))!;
 const post = (id: string, action: string) => api(lab.url, `/api/sweeps/${id}/${action}`, { method: 'POST' });
 
 /** Every game of the sweep stored exactly once, and its counters agree. */
@@ -44,7 +44,7 @@ async function expectComplete(id: string): Promise<void> {
   expect(m.done).toBe(m.total);
   expect(m.failed).toBe(0);
   expect(await resultCount(lab.store, id)).toBe(m.total);
-  expect(await lab.store.outstanding(id)).toEqual([]);
+  expect(await lab.store.reads.outstanding(id)).toEqual([]);
 }
 
 /**
@@ -118,7 +118,7 @@ test('pausing, resuming and cancelling one sweep neither starves nor duplicates 
 
   // Paused, A's waiting jobs go back in line; B takes the workers alone.
   expect((await post(a, 'pause')).status).toBe(200);
-  await waitFor(async () => (await lab.store.queueState(a)).queued === 0, 'A to have nothing out', 20_000, 10);
+  await waitFor(async () => (await lab.store.reads.queueState(a)).queued === 0, 'A to have nothing out', 20_000, 10);
   const pausedAt = (await meta(a)).done;
   const bAtPause = (await meta(b)).done;
   await waitFor(async () => (await meta(b)).done >= bAtPause + 20, 'B to go on alone', 30_000, 10);
@@ -138,7 +138,7 @@ test('pausing, resuming and cancelling one sweep neither starves nor duplicates 
   const c = await submit(spec('fair-c', 60));
   await waitFor(async () => (await meta(c)).done >= 3, 'C to play', 30_000, 10);
   expect((await post(c, 'cancel')).status).toBe(200);
-  await waitFor(async () => (await lab.store.queueState(c)).queued === 0, 'C to have nothing out', 20_000, 10);
+  await waitFor(async () => (await lab.store.reads.queueState(c)).queued === 0, 'C to have nothing out', 20_000, 10);
   const cEnd = await meta(c);
   expect(cEnd.status).toBe('cancelled');
   expect(cEnd.done).toBeLessThan(cEnd.total);
@@ -178,7 +178,7 @@ test('a restarted feeder shares from what Redis holds: a sweep submitted while i
 test('batched sweeps take turns too: the small one waits for a couple of the large one’s batches, not eight', async () => {
   // A lab of its own with batches (BATCH_SECONDS's default): a job is a batch of games here.
   const batched = await startLab({ workers: 1, slots: 2 });
-  const inLab = (id: string) => batched.store.meta(id).then((m) => m!);
+  const inLab = (id: string) => batched.store.reads.meta(id).then((m) => m!);
   try {
     const LARGE = 320;
     const created = await api(batched.url, '/api/sweeps', { method: 'POST', json: spec('batched-large', LARGE) });

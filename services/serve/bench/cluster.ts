@@ -56,7 +56,7 @@ async function enqueueRate(): Promise<void> {
     const rates: number[] = [];
     const bytes: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const meta = await store.create(new Sweep(spec));
+      const meta = await store.ledger.create(new Sweep(spec));
       const before = await usedMemory(redis);
       const started = performance.now();
       const queued = await feeder.feed(meta.id);
@@ -65,7 +65,7 @@ async function enqueueRate(): Promise<void> {
       rates.push(queued / seconds);
       bytes.push((after - before) / queued);
       await queue.obliterate({ force: true });
-      await store.transition(meta.id, ['running'], 'cancelled', 10);
+      await store.ledger.transition(meta.id, ['running'], 'cancelled', 10);
     }
     console.log(`enqueue_rate: ${Math.round(median(rates))} games/s (median of 3 rounds of ${ENQUEUE_GAMES}; target >= 20000)`);
     console.log(`redis_bytes_per_queued_game: ${Math.round(median(bytes))} bytes (target <= 1024)`);
@@ -91,11 +91,11 @@ async function queueOverhead(): Promise<void> {
     const feeder = new Feeder({ store, queue, window: 1000, intervalMs: 20, logger: silent });
     // Batched as the coordinator batches a new sweep.
     const batch = batchSize(sweep.cells, sweep.size, 1, 500);
-    const meta = await store.create(sweep, { batch });
+    const meta = await store.ledger.create(sweep, { batch });
     worker.start();
     started = performance.now();
     feeder.start();
-    while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 20));
+    while ((await store.reads.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 20));
     const clusterMs = (performance.now() - started) / sweep.size;
     await feeder.stop();
     console.log(`game_random_3p_local: ${localMs.toFixed(3)} ms/game`);
@@ -142,10 +142,10 @@ async function throughput(processes: number): Promise<number> {
     }
     // Let the workers connect before the clock starts.
     await new Promise((r) => setTimeout(r, 1500));
-    const meta = await store.create(new Sweep(spec));
+    const meta = await store.ledger.create(new Sweep(spec));
     const started = performance.now();
     feeder.start();
-    while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
+    while ((await store.reads.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
     const seconds = (performance.now() - started) / 1000;
     await feeder.stop();
     return SCALE_GAMES / seconds;
@@ -197,10 +197,10 @@ async function cheapSweep(): Promise<void> {
     const batch = batchSize(sweep.cells, sweep.size, 1, 500);
     const feeder = new Feeder({ store, queue, window: 2000, intervalMs: 50, logger: silent });
     const before = await redisCounters(redis);
-    const meta = await store.create(sweep, { batch });
+    const meta = await store.ledger.create(sweep, { batch });
     started = performance.now();
     feeder.start();
-    while ((await store.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
+    while ((await store.reads.meta(meta.id))!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
     const lab = sweep.size / ((performance.now() - started) / 1000);
     await feeder.stop();
     const after = await redisCounters(redis);

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     const id = created.id;
     const started = Date.now();
     for (;;) {
-      const meta = await coordinator.store.meta(id);
+      const meta = await coordinator.store.reads.meta(id);
       if (meta?.status === 'done') break;
       await sleep(500);
     }

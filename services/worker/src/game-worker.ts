@@ -139,7 +139,7 @@ export class GameWorker {
     const cached = this.statuses.get(id);
     // Only 'running' is trusted from the cache: a resumed sweep must not wait out the TTL.
     if (cached?.status === 'running' && now - cached.at < STATUS_TTL_MS) return cached.status;
-    const status = await this.store.status(id);
+    const status = await this.store.reads.status(id);
     this.statuses.set(id, { status, at: now });
     return status;
   }
@@ -183,12 +183,12 @@ export class GameWorker {
     const { s } = job.data;
     if (status === undefined) return 'unknown-sweep';
     if (status === 'cancelled') {
-      await this.store.dropOutstanding(s, [k]);
+      await this.store.ledger.dropOutstanding(s, [k]);
       return 'cancelled';
     }
     if (status === 'paused') {
       // Queued in a race with the pause: back in line behind the cursor, played on resume.
-      await this.store.handBack(s, [k]);
+      await this.store.ledger.handBack(s, [k]);
       return 'paused';
     }
     const started = performance.now();
@@ -196,7 +196,7 @@ export class GameWorker {
     let plan;
     let played: PlayedGame;
     try {
-      loaded = (await this.store.load(s))!;
+      loaded = (await this.store.reads.load(s))!;
       plan = loaded.sweep.game(k);
       this.log.debug({ sweep: s, game: plan.id }, 'game started');
       if (job.id) this.running.set(job.id, { started: Date.now(), seconds: gameSeconds(plan.agents), game: plan.id });
@@ -206,13 +206,13 @@ export class GameWorker {
       if (err instanceof GameAbortedError && token) await this.handBackJob(job, token, { sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
       const message = err instanceof Error ? err.message : String(err);
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        await this.store.recordFailure(s, k, plan?.id ?? `#${k}`, message);
+        await this.store.ledger.recordFailure(s, k, plan?.id ?? `#${k}`, message);
         this.log.error({ sweep: s, game: plan?.id ?? k, err: message }, 'game failed on every attempt');
         return 'failed';
       }
       throw err;
     }
-    const stored = await this.store.recordResult(loaded, played.summary, Date.now(), { cpuMs: played.cpuMs, worker: this.identity }, played.packed);
+    const stored = await this.store.ledger.recordResult(loaded, played.summary, Date.now(), { cpuMs: played.cpuMs, worker: this.identity }, played.packed);
     this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
     return stored ? 'stored' : 'duplicate';
   }
@@ -237,15 +237,15 @@ export class GameWorker {
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let loaded;
     try {
-      loaded = (await this.store.load(s))!;
+      loaded = (await this.store.reads.load(s))!;
     } catch (err) {
       // A spec that no longer expands: on the last attempt every game of the batch has failed.
       if (!lastAttempt) throw err;
       const message = err instanceof Error ? err.message : String(err);
-      const meta = await this.store.meta(s);
+      const meta = await this.store.reads.meta(s);
       const positions = Array.from({ length: Math.max(0, Math.min(n, (meta?.total ?? 0) - p)) }, (_, i) => p + i);
-      for (const k of await this.store.stillOutstanding(s, await this.store.indicesAt(s, positions))) {
-        await this.store.recordFailure(s, k, `#${k}`, message);
+      for (const k of await this.store.reads.stillOutstanding(s, await this.store.reads.indicesAt(s, positions))) {
+        await this.store.ledger.recordFailure(s, k, `#${k}`, message);
         this.counts.failed++;
       }
       this.log.error({ sweep: s, position: p, err: message }, 'batch failed on every attempt');
@@ -253,10 +253,10 @@ export class GameWorker {
     }
     const { sweep } = loaded;
     const positions = Array.from({ length: Math.max(0, Math.min(n, sweep.size - p)) }, (_, i) => p + i);
-    const games = await this.store.stillOutstanding(s, positions.map((q) => sweep.indexAt(q)));
+    const games = await this.store.reads.stillOutstanding(s, positions.map((q) => sweep.indexAt(q)));
     if (status === 'cancelled' || status === 'paused') {
-      if (status === 'cancelled') await this.store.dropOutstanding(s, games);
-      else await this.store.handBack(s, games);
+      if (status === 'cancelled') await this.store.ledger.dropOutstanding(s, games);
+      else await this.store.ledger.handBack(s, games);
       this.counts[status] += games.length;
       return status;
     }
@@ -264,7 +264,7 @@ export class GameWorker {
     if (job.id) this.running.set(job.id, { started: Date.now(), seconds: estimatedSeconds(sweep, games), game: `${games.length} games from position ${p}` });
     const parts: PlayedPart[] = [];
     /** Stores the games finished so far in one call; returns how many were new. */
-    const flush = () => this.store.recordParts(loaded, parts.splice(0), Date.now(), this.identity);
+    const flush = () => this.store.ledger.recordParts(loaded, parts.splice(0), Date.now(), this.identity);
     let stored = 0;
     let attempted = 0;
     let last: JobOutcome = 'stored';
@@ -308,7 +308,7 @@ export class GameWorker {
         // Going on from anywhere else would play games already in `parts` again.
         if (at < reported) throw new Error(`batch at position ${p}: the failed game ${k} is not among the ${rest.length - reported} games not yet reported`);
         const id = sweep.game(k).id;
-        await this.store.recordFailure(s, k, id, message);
+        await this.store.ledger.recordFailure(s, k, id, message);
         this.log.error({ sweep: s, game: id, err: message }, 'game failed on every attempt');
         this.counts.failed++;
         last = 'failed';

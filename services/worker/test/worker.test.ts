@@ -15,7 +15,7 @@ import { pino } from 'pino';
 import { WaitingError, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
-import { SEEN_WINDOW_MS, SweepStore, WORKER_LOCK, WorkerRoster, connectRedis, deleteKeys, gameQueue, jobId, type GameJobData } from '@wonderlab/shared/store';
+import { SEEN_WINDOW_MS, SweepStore, type SweepReads, WORKER_LOCK, WorkerRoster, connectRedis, deleteKeys, gameQueue, jobId, type GameJobData } from '@wonderlab/shared/store';
 import { Feeder } from '@wonderlab/coordinator';
 import { GameWorker, workerConfig } from '../src/index.js';
 import { REDIS_URL, requireRedis, silent, uniqueNames, waitFor } from '../../coordinator/test/harness.js';
@@ -93,7 +93,7 @@ function lab(tag: string): Lab {
 
 async function createSweep(l: Lab, seats: string[], count = 1): Promise<{ id: string; spec: SweepSpec; sweep: Sweep }> {
   const spec = parseSweepSpec({ name: 'worker-test', players: seats.length, seats, deals: { count } });
-  const meta = await l.store.create(new Sweep(spec));
+  const meta = await l.store.ledger.create(new Sweep(spec));
   return { id: meta.id, spec, sweep: new Sweep(spec) };
 }
 
@@ -183,7 +183,7 @@ const EMPTY_QUEUE = { active: 0, waiting: 0, prioritized: 0, delayed: 0, failed:
 async function waitForStatus(l: Lab, id: string, status: string, timeoutMs = 30_000) {
   return waitFor(
     async () => {
-      const meta = await l.store.meta(id);
+      const meta = await l.store.reads.meta(id);
       return meta?.status === status ? meta : undefined;
     },
     `sweep ${id} to be ${status}`,
@@ -194,15 +194,15 @@ async function waitForStatus(l: Lab, id: string, status: string, timeoutMs = 30_
 
 /** The checks of "this one-game sweep was counted exactly once". */
 async function expectCountedOnce(l: Lab, id: string): Promise<void> {
-  const meta = (await l.store.meta(id))!;
+  const meta = (await l.store.reads.meta(id))!;
   expect(meta).toMatchObject({ status: 'done', total: 1, done: 1, failed: 0 });
   expect(await resultCount(l.store, id)).toBe(1);
-  const agg = await l.store.aggregateTable(id);
+  const agg = await l.store.reads.aggregateTable(id);
   expect(agg['c0|n']).toBe('1');
   expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
   expect(await gamesDone(l.store)).toBe(1);
-  expect(await l.store.outstanding(id)).toEqual([]);
-  expect(await l.store.failures(id)).toEqual([]);
+  expect(await l.store.reads.outstanding(id)).toEqual([]);
+  expect(await l.store.reads.failures(id)).toEqual([]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,15 +214,15 @@ test('a game played twice through process() is stored once: the second delivery 
   const { worker } = inProcessWorker(l, { start: false });
 
   expect(await worker.process(fakeJob(id, 0))).toBe('stored');
-  const agg = await l.store.aggregateTable(id);
-  const meta = (await l.store.meta(id))!;
+  const agg = await l.store.reads.aggregateTable(id);
+  const meta = (await l.store.reads.meta(id))!;
   expect(meta).toMatchObject({ status: 'running', done: 1, failed: 0 });
   expect(agg['c0|n']).toBe('1');
   expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
 
   expect(await worker.process(fakeJob(id, 0))).toBe('duplicate');
-  expect(await l.store.aggregateTable(id)).toEqual(agg);
-  expect(await l.store.meta(id)).toEqual(meta);
+  expect(await l.store.reads.aggregateTable(id)).toEqual(agg);
+  expect(await l.store.reads.meta(id)).toEqual(meta);
   expect(await resultCount(l.store, id)).toBe(1);
   expect(await gamesDone(l.store)).toBe(1);
   expect(worker.counts).toMatchObject({ stored: 1, duplicate: 1, failed: 0 });
@@ -239,9 +239,9 @@ test('the same game queued twice under two job ids is counted once by a running 
   await waitFor(async () => JSON.stringify(await queueCounts(l)) === JSON.stringify(EMPTY_QUEUE) || undefined, 'both jobs to complete', 10_000);
 
   expect(worker.counts).toMatchObject({ stored: 1, duplicate: 1, failed: 0, 'unknown-sweep': 0 });
-  const meta = (await l.store.meta(id))!;
+  const meta = (await l.store.reads.meta(id))!;
   expect(meta).toMatchObject({ status: 'running', done: 1, failed: 0 });
-  const agg = await l.store.aggregateTable(id);
+  const agg = await l.store.reads.aggregateTable(id);
   expect(agg['c0|n']).toBe('1');
   expect(gamesByLabel(agg)).toEqual(ONE_GAME_BY_LABEL);
   expect(await resultCount(l.store, id)).toBe(1);
@@ -259,7 +259,7 @@ test('a worker SIGKILLed mid-game: the stalled game is replayed by another worke
   expect((await withTimeout(a.exit, 5000, 'the killed worker to exit')).signal).toBe('SIGKILL');
   expect(logged(a.logs, 'game finished')).toEqual([]);
   expect(await resultCount(l.store, id)).toBe(0);
-  expect((await l.store.meta(id))!.done).toBe(0);
+  expect((await l.store.reads.meta(id))!.done).toBe(0);
 
   // It never said it stopped: seen now, and silent (lost capacity) once the window has passed.
   const roster = new WorkerRoster(redis, l.store.keys);
@@ -300,8 +300,8 @@ test('SIGTERM with a short grace hands the running game back to the queue; anoth
   const job = await l.queue.getJob(jobId(id, 0));
   expect(job?.attemptsMade).toBe(0);
   expect(await resultCount(l.store, id)).toBe(0);
-  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
-  expect(await l.store.outstanding(id)).toEqual([0]);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.reads.outstanding(id)).toEqual([0]);
 
   const b = inProcessWorker(l);
   await waitForStatus(l, id, 'done', 40_000);
@@ -376,8 +376,8 @@ test('a job aborted (shutdown) before its game reaches a thread is handed back, 
     await expect(outcome).rejects.toSatisfy((err: unknown) => err instanceof WaitingError || (err as Error)?.name === 'WaitingError');
     expect(moveToWait).toHaveBeenCalledWith('token');
   }
-  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
-  expect(await l.store.outstanding(id)).toEqual([0]);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.reads.outstanding(id)).toEqual([0]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -392,25 +392,25 @@ async function corruptSpec(l: Lab, id: string, spec: SweepSpec): Promise<string>
 }
 
 async function expectFailedOnly(l: Lab, id: string): Promise<void> {
-  expect(await l.store.meta(id)).toMatchObject({ status: 'done', done: 0, failed: 1 });
-  expect(await l.store.activeIds()).not.toContain(id);
-  const failures = await l.store.failures(id);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'done', done: 0, failed: 1 });
+  expect(await l.store.reads.activeIds()).not.toContain(id);
+  const failures = await l.store.reads.failures(id);
   expect(failures).toEqual([{ index: 0, error: expect.stringContaining("mcts(it=abc)") }]);
   expect(await resultCount(l.store, id)).toBe(0);
-  expect(await l.store.outstanding(id)).toEqual([]);
+  expect(await l.store.reads.outstanding(id)).toEqual([]);
   // Counted lab-wide (the metrics' wonderlab_games_failed_total), once.
-  expect(await l.store.gameCounters()).toEqual({ done: 0, failed: 1 });
+  expect(await l.store.reads.gameCounters()).toEqual({ done: 0, failed: 1 });
 }
 
 async function retryAndReplay(l: Lab, id: string, original: string): Promise<void> {
   await redis.hset(l.store.keys.sweep(id).meta, 'spec', original);
-  expect(await l.store.retryFailed(id, 10)).toBe(1);
-  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
-  expect(await l.store.activeIds()).toContain(id);
-  expect(await l.store.failures(id)).toEqual([]);
+  expect(await l.store.ledger.retryFailed(id, 10)).toBe(1);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.reads.activeIds()).toContain(id);
+  expect(await l.store.reads.failures(id)).toEqual([]);
   // The feeder takes the requeued index first, under the same job id as before.
   expect(await l.feeder.feed(id)).toBe(1);
-  expect(await l.store.outstanding(id)).toEqual([0]);
+  expect(await l.store.reads.outstanding(id)).toEqual([0]);
   const fresh = inProcessWorker(l);
   await waitForStatus(l, id, 'done', 20_000);
   await expectCountedOnce(l, id);
@@ -427,8 +427,8 @@ test('a game failing on its last attempt (process()) is recorded as failed, the 
 
   // An attempt that is not the last throws (BullMQ retries it) and records nothing.
   await expect(worker.process(fakeJob(id, 0, 0, 3))).rejects.toThrow(/mcts\(it=abc\)/);
-  expect(await l.store.failures(id)).toEqual([]);
-  expect(await l.store.meta(id)).toMatchObject({ status: 'running', failed: 0 });
+  expect(await l.store.reads.failures(id)).toEqual([]);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'running', failed: 0 });
 
   expect(await worker.process(fakeJob(id, 0, 2, 3))).toBe('failed');
   expect(worker.counts).toMatchObject({ failed: 1, stored: 0 });
@@ -462,20 +462,20 @@ test('recordFailure counts an index once, and does nothing once the game has a r
   const l = lab('fail-idempotent');
   const { id, sweep } = await createSweep(l, CHEAP, 2);
 
-  expect(await l.store.recordFailure(id, 0, sweep.game(0).id, 'boom')).toBe(true);
-  expect(await l.store.recordFailure(id, 0, sweep.game(0).id, 'boom again')).toBe(false);
-  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 1 });
-  expect(await l.store.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
+  expect(await l.store.ledger.recordFailure(id, 0, sweep.game(0).id, 'boom')).toBe(true);
+  expect(await l.store.ledger.recordFailure(id, 0, sweep.game(0).id, 'boom again')).toBe(false);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 1 });
+  expect(await l.store.reads.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
 
   const { worker } = inProcessWorker(l, { start: false });
   expect(await worker.process(fakeJob(id, 1))).toBe('stored');
-  const meta = await l.store.meta(id);
+  const meta = await l.store.reads.meta(id);
   expect(meta).toMatchObject({ status: 'done', done: 1, failed: 1 });
 
   // A late failure report for the game that has a result changes nothing.
-  expect(await l.store.recordFailure(id, 1, sweep.game(1).id, 'late')).toBe(false);
-  expect(await l.store.meta(id)).toEqual(meta);
-  expect(await l.store.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
+  expect(await l.store.ledger.recordFailure(id, 1, sweep.game(1).id, 'late')).toBe(false);
+  expect(await l.store.reads.meta(id)).toEqual(meta);
+  expect(await l.store.reads.failures(id)).toEqual([{ index: 0, error: 'boom' }]);
   expect(await resultCount(l.store, id)).toBe(1);
 });
 
@@ -486,7 +486,7 @@ test('recordFailure counts an index once, and does nothing once the game has a r
 async function createBatchedSweep(l: Lab, seats: string[], count: number, batch: number): Promise<{ id: string; sweep: Sweep }> {
   const spec = parseSweepSpec({ name: 'worker-batch-test', players: seats.length, seats, deals: { count } });
   const sweep = new Sweep(spec);
-  const meta = await l.store.create(sweep, { batch });
+  const meta = await l.store.ledger.create(sweep, { batch });
   return { id: meta.id, sweep };
 }
 
@@ -497,32 +497,32 @@ function fakeBatchJob(s: string, p: number, n: number, attemptsMade = 0, attempt
 
 /** The checks of "every game of this sweep was counted exactly once". */
 async function expectAllCountedOnce(l: Lab, id: string, games: number): Promise<void> {
-  const meta = (await l.store.meta(id))!;
+  const meta = (await l.store.reads.meta(id))!;
   expect(meta).toMatchObject({ status: 'done', total: games, done: games, failed: 0 });
   expect(await resultCount(l.store, id)).toBe(games);
-  const agg = await l.store.aggregateTable(id);
+  const agg = await l.store.reads.aggregateTable(id);
   expect(agg['c0|n']).toBe(String(games));
   expect(gamesByLabel(agg)).toEqual({ 0: 2 * games, 1: games });
   expect(await gamesDone(l.store)).toBe(games);
-  expect(await l.store.outstanding(id)).toEqual([]);
+  expect(await l.store.reads.outstanding(id)).toEqual([]);
 }
 
 test('a batch delivered twice through process() stores each game once; the second delivery plays nothing', async () => {
   const l = lab('batch-dup');
   const { id, sweep } = await createBatchedSweep(l, CHEAP, 8, 4);
-  const claimed = await l.store.claimJobs(id, 8);
+  const claimed = await l.store.ledger.claimJobs(id, 8);
   expect(claimed.batches).toEqual([{ p: 0, n: 4 }, { p: 4, n: 4 }]);
   const { worker } = inProcessWorker(l, { start: false });
 
   expect(await worker.process(fakeBatchJob(id, 0, 4))).toBe('stored');
   expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
-  const agg = await l.store.aggregateTable(id);
+  const agg = await l.store.reads.aggregateTable(id);
   expect(await resultCount(l.store, id)).toBe(4);
-  expect((await l.store.results(id, [0, 1, 2, 3].map((p) => sweep.game(sweep.indexAt(p)).id))).every(Boolean)).toBe(true);
+  expect((await l.store.reads.results(id, [0, 1, 2, 3].map((p) => sweep.game(sweep.indexAt(p)).id))).every(Boolean)).toBe(true);
 
   expect(await worker.process(fakeBatchJob(id, 0, 4))).toBe('duplicate');
   expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
-  expect(await l.store.aggregateTable(id)).toEqual(agg);
+  expect(await l.store.reads.aggregateTable(id)).toEqual(agg);
 
   expect(await worker.process(fakeBatchJob(id, 4, 4))).toBe('stored');
   await expectAllCountedOnce(l, id, 8);
@@ -531,10 +531,10 @@ test('a batch delivered twice through process() stores each game once; the secon
 test('a batch whose first games were stored before (its worker died after storing them) plays only the rest, each once', async () => {
   const l = lab('batch-partial');
   const { id, sweep } = await createBatchedSweep(l, CHEAP, 6, 6);
-  await l.store.claimJobs(id, 1);
-  const loaded = (await l.store.load(id))!;
+  await l.store.ledger.claimJobs(id, 1);
+  const loaded = (await l.store.reads.load(id))!;
   const { worker } = inProcessWorker(l, { start: false });
-  for (const p of [0, 1]) await l.store.recordResult(loaded, playGame(sweep.game(sweep.indexAt(p))));
+  for (const p of [0, 1]) await l.store.ledger.recordResult(loaded, playGame(sweep.game(sweep.indexAt(p))));
   expect(await worker.process(fakeBatchJob(id, 0, 6))).toBe('stored');
   expect(worker.counts).toMatchObject({ stored: 4, duplicate: 0 });
   await expectAllCountedOnce(l, id, 6);
@@ -544,37 +544,38 @@ test('a batch failing on its last attempt records each of its games as failed; a
   const l = lab('batch-fail');
   const { id, sweep } = await createBatchedSweep(l, CHEAP, 3, 3);
   await corruptSpec(l, id, sweep.spec);
-  await l.store.claimJobs(id, 1);
+  await l.store.ledger.claimJobs(id, 1);
   const { worker } = inProcessWorker(l, { start: false });
   await expect(worker.process(fakeBatchJob(id, 0, 3, 0, 3))).rejects.toThrow(/mcts\(it=abc\)/);
-  expect(await l.store.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'running', done: 0, failed: 0 });
   expect(await worker.process(fakeBatchJob(id, 0, 3, 2, 3))).toBe('failed');
-  expect(await l.store.meta(id)).toMatchObject({ status: 'done', done: 0, failed: 3 });
-  expect((await l.store.failures(id)).map((f) => f.index).sort()).toEqual([0, 1, 2]);
-  expect(await l.store.outstanding(id)).toEqual([]);
+  expect(await l.store.reads.meta(id)).toMatchObject({ status: 'done', done: 0, failed: 3 });
+  expect((await l.store.reads.failures(id)).map((f) => f.index).sort()).toEqual([0, 1, 2]);
+  expect(await l.store.reads.outstanding(id)).toEqual([]);
 });
 
 test('the feeder’s reconcile does not queue again a batch that finished while it looked: its games are stored, not lost', async () => {
   const l = lab('reconcile-race');
   const spec = parseSweepSpec({ name: 'worker-test', players: 3, seats: CHEAP, deals: { count: 6 } });
-  const meta = await l.store.create(new Sweep(spec), { batch: 3 });
+  const meta = await l.store.ledger.create(new Sweep(spec), { batch: 3 });
   expect(await l.feeder.tick()).toBe(6);
   const { worker } = inProcessWorker(l, { start: false });
   // The store as reconcile sees it: the batches are played, stored and gone from the queue
   // between its read of the outstanding games and its look for their jobs.
-  const racing = Object.create(l.store) as SweepStore;
-  racing.missingJobs = async (queueName: string, ids: readonly string[]) => {
+  const reads = Object.create(l.store.reads) as SweepReads;
+  const racing = Object.assign(Object.create(l.store) as SweepStore, { reads });
+  reads.missingJobs = async (queueName: string, ids: readonly string[]) => {
     for (const job of await l.queue.getJobs(['waiting', 'prioritized'])) {
       expect(await worker.process(job)).toBe('stored');
       await job.remove();
     }
-    return l.store.missingJobs(queueName, ids);
+    return l.store.reads.missingJobs(queueName, ids);
   };
   const feeder = new Feeder({ store: racing, queue: l.queue, window: 10, intervalMs: 1000, logger: silent });
   expect(await feeder.reconcile(meta.id)).toBe(0);
   expect(await l.queue.count()).toBe(0);
   expect(worker.counts.stored).toBe(6);
-  expect(await l.store.outstanding(meta.id)).toEqual([]);
+  expect(await l.store.reads.outstanding(meta.id)).toEqual([]);
 });
 
 test('SIGTERM mid-batch: the games finished are stored, the batch goes back to the queue, and another worker plays only the rest', async () => {
@@ -588,7 +589,7 @@ test('SIGTERM mid-batch: the games finished are stored, the batch goes back to t
   a.proc.kill('SIGTERM');
   expect(await withTimeout(a.exit, 10_000, 'the worker to exit after SIGTERM')).toEqual({ code: 0, signal: null });
   expect(logged(a.logs, 'batch handed back to the queue')).toHaveLength(1);
-  const storedByA = (await l.store.meta(id))!.done;
+  const storedByA = (await l.store.reads.meta(id))!.done;
   expect(storedByA).toBeGreaterThan(0);
   expect(storedByA).toBeLessThan(games);
   expect(logged(a.logs, 'worker stopped')[0]).toMatchObject({ stored: storedByA, failed: 0 });

@@ -43,7 +43,7 @@ export function exportRoutes(store: SweepStore): Router {
   router.get('/api/sweeps/:id/export', async (req, res) => {
     const meta = await findSweep(store, req);
     const { format } = parse(ExportQuery, req.query, 'query');
-    const { sweep } = (await store.load(meta.id))!;
+    const { sweep } = (await store.reads.load(meta.id))!;
     const filename = `${meta.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${meta.id}.${format}`;
     res.setHeader('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="${filename}"`);
@@ -54,7 +54,7 @@ export function exportRoutes(store: SweepStore): Router {
     for (let start = 0; start < meta.total && !aborted; start += CHUNK) {
       const plans: ReturnType<typeof sweep.game>[] = [];
       for (let k = start; k < Math.min(meta.total, start + CHUNK); k++) plans.push(sweep.game(k));
-      const summaries = await store.results(meta.id, plans.map((p) => p.id));
+      const summaries = await store.reads.results(meta.id, plans.map((p) => p.id));
       const lines: string[] = [];
       summaries.forEach((g, i) => {
         if (g) lines.push(format === 'csv' ? csvRows(meta.id, plans[i].cell, g) : JSON.stringify({ sweep: meta.id, cell: plans[i].cell, ...g }));

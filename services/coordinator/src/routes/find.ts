@@ -6,7 +6,7 @@ import { HttpError, parse } from '../http.js';
 
 export async function findSweep(store: SweepStore, req: Request): Promise<SweepMeta> {
   const { id } = parse(SweepIdParams, req.params, 'params');
-  const meta = await store.meta(id);
+  const meta = await store.reads.meta(id);
   if (!meta) throw new HttpError(404, `no sweep '${id}'`);
   return meta;
 }

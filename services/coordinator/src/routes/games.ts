@@ -20,14 +20,14 @@ export function gameRoutes(store: SweepStore, limits: LimitsConfig): Router {
   router.get('/api/sweeps/:id/games', async (req, res) => {
     const meta = await findSweep(store, req);
     const { offset, limit } = parse(page, req.query, 'query');
-    const { sweep } = (await store.load(meta.id))!;
+    const { sweep } = (await store.reads.load(meta.id))!;
     const indices: number[] = [];
     for (let k = offset; k < Math.min(meta.total, offset + limit); k++) indices.push(k);
     const plans = indices.map((k) => sweep.game(k));
-    const [summaries, errors, outstanding] = await Promise.all([store.results(meta.id, plans.map((p) => p.id)), store.failureErrors(meta.id, indices), store.outstanding(meta.id)]);
+    const [summaries, errors, outstanding] = await Promise.all([store.reads.results(meta.id, plans.map((p) => p.id)), store.reads.failureErrors(meta.id, indices), store.reads.outstanding(meta.id)]);
     const queued = new Set(outstanding);
     // A game of a decided cell whose place in the order the cursor has passed without queueing it: skipped.
-    const decided = meta.spec.stop ? new Set([...(await store.stopStates(meta.id))].filter(([, st]) => st.decision && st.decision !== 'max').map(([cell]) => cell)) : undefined;
+    const decided = meta.spec.stop ? new Set([...(await store.reads.stopStates(meta.id))].filter(([, st]) => st.decision && st.decision !== 'max').map(([cell]) => cell)) : undefined;
     const skipped = (k: number, cell: number) => decided?.has(cell) === true && sweep.positionOf(k) < meta.cursor;
     res.json({
       offset,
@@ -44,18 +44,18 @@ export function gameRoutes(store: SweepStore, limits: LimitsConfig): Router {
 
   router.get('/api/sweeps/:id/games/:gameId', async (req, res) => {
     const { id, gameId } = parse(GameParams, req.params, 'params');
-    if (!(await store.meta(id))) throw new HttpError(404, `no sweep '${id}'`);
-    const [summary] = await store.results(id, [gameId]);
+    if (!(await store.reads.meta(id))) throw new HttpError(404, `no sweep '${id}'`);
+    const [summary] = await store.reads.results(id, [gameId]);
     if (!summary) throw new HttpError(404, `game '${gameId}' of sweep '${id}' has not been played (or does not exist)`);
-    const record = await store.gameRecord(id, gameId);
+    const record = await store.reads.gameRecord(id, gameId);
     res.json({ ...summary, ...(record ? { record } : {}) });
   });
 
   router.get('/api/sweeps/:id/games/:gameId/timeline', async (req, res) => {
     const { id, gameId } = parse(GameParams, req.params, 'params');
-    if (!(await store.meta(id))) throw new HttpError(404, `no sweep '${id}'`);
+    if (!(await store.reads.meta(id))) throw new HttpError(404, `no sweep '${id}'`);
     const { seat } = parse(TimelineQuery, req.query, 'query');
-    const record = await store.gameRecord(id, gameId);
+    const record = await store.reads.gameRecord(id, gameId);
     if (!record) throw new HttpError(404, `game '${gameId}' of sweep '${id}' has no stored record (not played yet, or the sweep has keepRecords: false)`);
     res.json({ steps: timeline(record, viewerSeat(seat, record.config.players)) });
   });

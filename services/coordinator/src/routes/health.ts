@@ -34,7 +34,7 @@ export function healthRoutes(store: SweepStore, metrics: LabMetrics, health?: La
     res.type(metrics.contentType).send(await metrics.text());
   });
   router.get(BACKLOG_ROUTE, async (_req, res) => {
-    res.json({ [BACKLOG_FIELD]: await store.backlog() });
+    res.json({ [BACKLOG_FIELD]: await store.reads.backlog() });
   });
   return router;
 }

@@ -16,7 +16,7 @@ export function summaryRoutes(store: SweepStore, statistics: SweepStatistics): R
   router.get('/api/sweeps/:id/summary', async (req, res) => {
     const meta = await findSweep(store, req);
     const { format } = parse(SummaryQuery, req.query, 'query');
-    const [loaded, table] = await Promise.all([store.load(meta.id), store.aggregateTable(meta.id)]);
+    const [loaded, table] = await Promise.all([store.reads.load(meta.id), store.reads.aggregateTable(meta.id)]);
     const { sweep } = loaded!;
     const summary = summaryTable(meta.id, summarizeAggregates(table, sweep.cells, sweep.gamesPerCell));
     if (format === 'csv') {

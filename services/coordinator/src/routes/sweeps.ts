@@ -75,7 +75,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
 
   router.get('/api/sweeps', async (req, res) => {
     const { offset, limit } = parse(list, req.query, 'query');
-    const metas = await store.list(offset, limit);
+    const metas = await store.reads.list(offset, limit);
     res.json(await Promise.all(metas.map((m) => sweepOverview(store, m))));
   });
 
@@ -96,26 +96,26 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
       const outcome = await run(meta);
       if (outcome === undefined) throw new HttpError(409, `cannot ${name} a sweep that is ${meta.status}`);
       logger.info({ sweep: meta.id, action: name }, 'sweep action');
-      res.json(await sweepOverview(store, (await store.meta(meta.id))!));
+      res.json(await sweepOverview(store, (await store.reads.meta(meta.id))!));
     });
   };
   action('cancel', async (meta) => {
-    const old = await store.transition(meta.id, ['running', 'paused'], 'cancelled', meta.priority);
+    const old = await store.ledger.transition(meta.id, ['running', 'paused'], 'cancelled', meta.priority);
     if (old) await feeder.takeBack(meta.id, 'drop');
     return old;
   });
   action('pause', async (meta) => {
-    const old = await store.transition(meta.id, ['running'], 'paused', meta.priority);
+    const old = await store.ledger.transition(meta.id, ['running'], 'paused', meta.priority);
     if (old) await feeder.takeBack(meta.id, 'requeue');
     return old;
   });
   action('resume', async (meta) => {
-    const old = await store.transition(meta.id, ['paused'], 'running', meta.priority);
+    const old = await store.ledger.transition(meta.id, ['paused'], 'running', meta.priority);
     feeder.kick();
     return old;
   });
   action('retry-failed', async (meta) => {
-    const n = await store.retryFailed(meta.id, meta.priority);
+    const n = await store.ledger.retryFailed(meta.id, meta.priority);
     if (n < 0) return undefined;
     feeder.kick();
     return n;

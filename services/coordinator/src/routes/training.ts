@@ -43,7 +43,7 @@ export function trainingRoutes(store: SweepStore, o: TrainingRouteOptions): Rout
     let gone = false;
     res.on('close', () => (gone = !res.writableFinished));
     try {
-      const { sweep } = (await store.load(meta.id))!;
+      const { sweep } = (await store.reads.load(meta.id))!;
       // The agent as the sweep wrote it, or in any spelling of the same agent (mcts:100 is mcts).
       const agent = query.agent === undefined ? undefined : displayName(query.agent);
       const from = Math.min(query.from, meta.total);
@@ -57,7 +57,7 @@ export function trainingRoutes(store: SweepStore, o: TrainingRouteOptions): Rout
         const plans: ReturnType<typeof sweep.game>[] = [];
         for (let k = start; k < Math.min(to, start + READ_GAMES); k++) plans.push(sweep.game(k));
         const ids = plans.map((p) => p.id);
-        const [summaries, logs] = await Promise.all([store.results(meta.id, ids), store.moveLogs(meta.id, ids)]);
+        const [summaries, logs] = await Promise.all([store.reads.results(meta.id, ids), store.reads.moveLogs(meta.id, ids)]);
         for (const [i, summary] of summaries.entries()) {
           const log = logs[i];
           if (!summary || !log) {
