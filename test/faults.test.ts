@@ -12,13 +12,14 @@
  *
  * Needs the build (npx tsc -b) and redis-server on PATH.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { Sweep, parseSweepSpec, playGame, type SweepSpec } from '@wonderlab/shared';
 import { CoordinatorEnvSchema, Feeder, startCoordinator, type RunningCoordinator } from '@wonderlab/coordinator';
 import { GameWorker } from '@wonderlab/worker';
-import { KeyspaceLostError, PlayStore, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
+import { KeyspaceLostError, PlayStore, SCHEMA_VERSION, SweepStore, batchJobId, closeRedis, connectRedis, gameQueue, redisMemory } from '@wonderlab/shared/store';
 import { ownRedis } from './support/own-redis.js';
 import { request, sleep, waitUntil } from './support/processes.js';
 import { claim, gamesDone, recordBatch, resultCount } from '../shared/test/store-support.js';
@@ -401,5 +402,47 @@ describe('Redis that lost its data', () => {
     await waitUntil(() => fresh.lines.find((l) => l.msg.startsWith('redis held no lab data: a new keyspace epoch was written')), 'the new epoch to be logged', 5000);
     expect(fresh.lines.find((l) => l.msg.startsWith('redis held no lab data'))?.level).toBe(40);
     expect((await request(`${fresh.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('stored data of an older shape', () => {
+  /** The oldest shape the lab migrates (shared/test/fixtures/store-v0.json), written under PREFIX. */
+  async function storeV0(c: Redis, store: SweepStore): Promise<Record<string, Record<string, string>>> {
+    const { sweeps } = JSON.parse(readFileSync(new URL('../shared/test/fixtures/store-v0.json', import.meta.url), 'utf8')) as { sweeps: Record<string, Record<string, string>> };
+    for (const [id, meta] of Object.entries(sweeps)) {
+      await c.hset(store.keys.sweep(id).meta, meta);
+      await c.zadd(store.keys.sweeps, Number(meta.created), id);
+      if (meta.status === 'running') await c.zadd(store.keys.active, Number(meta.priority), id);
+    }
+    return sweeps;
+  }
+
+  test('a coordinator migrates it before feeding, once, and its running sweep finishes; a newer version keeps it not ready', async () => {
+    const c = connect();
+    await c.flushall();
+    const store = new SweepStore(c, PREFIX);
+    await storeV0(c, store);
+    const lab = await startLab();
+    await waitUntil(async () => (await store.reads.meta('old-running'))?.status === 'done', 'the old running sweep to finish', 30_000, 100);
+    expect(await store.reads.meta('old-running')).toMatchObject({ done: 4, failed: 0, schedule: 'sequential', batch: 1 });
+    expect(await c.get(store.keys.schema)).toBe(String(SCHEMA_VERSION));
+    const migrated = lab.lines.filter((l) => /^stored data migrated to schema version \d+/.test(l.msg));
+    expect(migrated.map((l) => [l.to, l.sweeps, l.level])).toEqual([[1, 3, 40]]);
+    expect((await request(`${lab.url}/readyz`)).status).toBe(200);
+    await lab.coordinator.close();
+
+    // Data a newer lab wrote: this coordinator neither rewrites nor feeds it, and says why.
+    await c.flushall();
+    await storeV0(c, store);
+    await c.set(store.keys.schema, String(SCHEMA_VERSION + 1));
+    const refused = await startLab();
+    const ready = await waitUntil(async () => {
+      const r = await request(`${refused.url}/readyz`);
+      return r.status === 503 && /newer than this lab's/.test(r.body.error ?? '') ? r : undefined;
+    }, 'readyz to refuse the newer schema', 5000);
+    expect(ready.body.error).toContain(`schema version ${SCHEMA_VERSION + 1}, newer than this lab's ${SCHEMA_VERSION}`);
+    await sleep(500);
+    expect(await store.reads.meta('old-running')).toMatchObject({ cursor: 0, done: 0 });
+    expect(await c.hget(store.keys.sweep('old-running').meta, 'schedule')).toBeNull();
   });
 });

@@ -1,13 +1,13 @@
 /**
  * The store's queue order and clock on a real Redis (REDIS_URL), under a key prefix of its own:
  * a claim hands out games in exactly the order lab/plan/schedule.ts defines (a sweep stored
- * before that order keeps its sequential cursor), and the active clock leaves paused time out of
+ * before that order keeps its sequential cursor: schema.test.ts), and the active clock leaves paused time out of
  * a sweep's rate.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Redis } from 'ioredis';
 import { RATE_BUCKET_MS, Sweep, parseSweepSpec, playGame, throughput } from '../src/lab/index.js';
-import { CLAIM_GAMES, SweepStore, claimOffer } from '../src/store/index.js';
+import { CLAIM_GAMES, claimOffer, type SweepStore } from '../src/store/index.js';
 import { claim, storeForTests } from './store-support.js';
 
 const opened = storeForTests('store');
@@ -38,17 +38,6 @@ describe('queue order', () => {
     expect(claimed).toEqual(Array.from({ length: sweep.size }, (_, p) => sweep.indexAt(p)));
     expect(new Set(claimed).size).toBe(sweep.size);
     expect((await store.reads.meta(meta.id))!.startedAt).toBeGreaterThanOrEqual(meta.created);
-  });
-
-  test('a sweep stored before the interleaved order keeps its sequential cursor', async () => {
-    const spec = specOf({});
-    const meta = await store.ledger.create(new Sweep(spec));
-    await redis.hdel(store.keys.sweep(meta.id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders');
-    expect((await store.reads.meta(meta.id))!.schedule).toBe('sequential');
-    // A store that has not seen it before (this one cached it as created) reads it as stored.
-    const fresh = new SweepStore(redis, opened.prefix);
-    expect((await fresh.reads.load(meta.id))!.sweep.schedule).toBe('sequential');
-    expect(await claim(fresh, meta.id, 4)).toEqual([0, 1, 2, 3]);
   });
 });
 

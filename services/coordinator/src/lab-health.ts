@@ -10,9 +10,13 @@
  * nothing, creates no sweep and forgets its ladder. It does not start a new epoch by itself: that
  * would hide the loss. An operator restarts the coordinators once the loss is understood (see the
  * README, "Operating the lab"); the epoch key coming back (a restored backup) clears the state.
+ *
+ * Before it takes the epoch, the first look brings the stored data to the current schema version
+ * (store/schema.ts), so that nothing is fed from data of an older shape; data of a newer version
+ * than this code knows keeps the coordinator not ready, saying so.
  */
 import type { Logger } from 'pino';
-import { ensureEpoch, epochCreated, isRedisUnavailable, memoryShort, type RedisMemory, type SweepStore } from '@wonderlab/shared/store';
+import { SchemaTooNewError, ensureEpoch, epochCreated, isRedisUnavailable, memoryShort, migrateStore, type RedisMemory, type SweepStore } from '@wonderlab/shared/store';
 
 export interface LabHealthOptions {
   /** Read through its connection (the API's, which fails fast); its epoch is set here. */
@@ -41,6 +45,8 @@ export class LabHealth {
   memory?: RedisMemory;
   /** Why memory holds the lab back (memoryShort), or undefined. */
   memoryReason?: string;
+  /** Why the stored data cannot be used: its schema version is newer than this code's. */
+  schemaRefusal?: string;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private lastLossLog = 0;
@@ -84,6 +90,7 @@ export class LabHealth {
     const { store, logger } = this.o;
     const key = store.keys.epoch;
     if (this.epoch === undefined) {
+      await this.migrate(now);
       const { epoch, how } = await ensureEpoch(store.redis, store.keys, now);
       this.epoch = epoch;
       for (const s of [store, ...(this.o.alsoStamp ?? [])]) s.epoch = epoch;
@@ -117,6 +124,21 @@ export class LabHealth {
     this.memoryReason = reason;
   }
 
+  /** Brings the stored data to the current schema version, once (see the file's note). */
+  private async migrate(now: number): Promise<void> {
+    const { store, logger } = this.o;
+    try {
+      const report = await migrateStore(store.redis, store.keys, now);
+      this.schemaRefusal = undefined;
+      for (const step of report.steps) logger.warn({ key: store.keys.schema, to: step.to, sweeps: step.sweeps }, `stored data migrated to schema version ${step.to}: ${step.what}`);
+    } catch (err) {
+      if (!(err instanceof SchemaTooNewError)) throw err;
+      if (this.schemaRefusal === undefined) logger.error({ key: store.keys.schema, found: err.found, known: err.known }, err.message);
+      this.schemaRefusal = err.message;
+      throw err;
+    }
+  }
+
   /** What readyz and the logs say of a loss. */
   lossReason(): string {
     const l = this.lost;
@@ -127,11 +149,13 @@ export class LabHealth {
 
   /** Why /readyz is not ready (beyond Redis answering), or undefined. */
   notReady(): string | undefined {
+    if (this.schemaRefusal) return this.schemaRefusal;
     return this.lost ? `redis lost the lab's data: ${this.lossReason()}` : undefined;
   }
 
   /** Why no game may be queued now (the feeder's gate), or undefined. */
   feedBlocker(): string | undefined {
+    if (this.schemaRefusal) return this.schemaRefusal;
     if (this.epoch === undefined) return 'the keyspace has not been checked yet';
     return this.notReady() ?? this.memoryReason;
   }
@@ -142,7 +166,10 @@ export class LabHealth {
    * worker could ever store its games.
    */
   async refuseNewWork(): Promise<string | undefined> {
-    await this.check();
+    // Data of a newer schema: the refusal is the answer (the look that found it throws each time).
+    await this.check().catch((err: unknown) => {
+      if (this.schemaRefusal === undefined) throw err;
+    });
     return this.notReady() ?? memoryShort(await this.o.store.memory(0));
   }
 

@@ -28,9 +28,9 @@ export interface SweepOverview {
   gamesPerSecond: number;
   /** Seconds to go at that rate (null when not running, or before a rate is known). */
   etaSeconds: number | null;
-  /** Seconds the sweep has spent running (paused time not counted); null for sweeps stored before this was kept. */
-  activeSeconds: number | null;
-  /** The order its games are queued in: interleaved across cells deal by deal (sequential: sweeps stored before). */
+  /** Seconds the sweep has spent running (paused time not counted). */
+  activeSeconds: number;
+  /** The order its games are queued in: interleaved across cells deal by deal (sequential: sweeps stored before it, schema.ts). */
   schedule: SweepMeta['schedule'];
   /** Positions of its order per queue job (1: a job per game). */
   batch: number;
@@ -60,7 +60,7 @@ export interface Provenance {
   startedAt: string | null;
   finishedAt: string | null;
   wallSeconds: number | null;
-  activeSeconds: number | null;
+  activeSeconds: number;
   cpuSeconds: number | null;
   workers: (WorkerIdentity & { games: number })[];
 }

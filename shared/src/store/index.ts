@@ -7,6 +7,7 @@ export * from './redis.js';
 export * from './outage.js';
 export * from './play-store.js';
 export * from './queue.js';
+export * from './schema.js';
 export * from './scripts.js';
 export * from './sweep-store.js';
 export * from './worker-roster.js';

@@ -16,6 +16,8 @@ export interface Keys {
   feederLock: string;
   /** String: the keyspace's epoch, written once when a coordinator first finds it (see lab-state.ts). */
   epoch: string;
+  /** String: the version of the stored data's shape (schema.ts), written by the coordinator's migration. */
+  schema: string;
   /** Sorted set: each worker (JSON: host, pid, slots, commit) → when it last reported (worker-roster.ts). */
   roster: string;
   /** Sorted set of the play page's finished games, by when they ended. */
@@ -65,6 +67,7 @@ export function keys(prefix: string): Keys {
     stats: `${prefix}:stats`,
     feederLock: `${prefix}:feeder-lock`,
     epoch: `${prefix}:epoch`,
+    schema: `${prefix}:schema`,
     roster: `${prefix}:workers-seen`,
     plays: `${prefix}:plays`,
     playOrders: `${prefix}:play-orders`,

@@ -131,8 +131,8 @@ export class Script<K extends string = string, A extends string = string> {
  * more comment than it needs):
  * - clock: a sweep's active clock, milliseconds it has spent running (paused time and the time
  *   after it stopped are not counted). `activeMs` holds the time of the past running spells,
- *   `runningSince` the start of the current one. Sweeps stored before the clock have neither:
- *   nothing is counted.
+ *   `runningSince` the start of the current one (every sweep has the clock: schema.ts gave one
+ *   to those stored before it).
  * - keyspace-lost: whether the sweep is gone from this keyspace (a FLUSHALL, a Redis restarted
  *   without its data) or belongs to another epoch than the keyspace's (`<prefix>:epoch`, which a
  *   coordinator writes when it first finds the keyspace; sweeps stored before epochs have none and

@@ -139,6 +139,8 @@ export class SweepLedger {
       failed: 0,
       priority: spec.priority,
       created: now,
+      schedule: 'interleaved',
+      skipped: 0,
       sCells: sweep.shape.cells,
       sSets: sweep.shape.sets,
       sDeals: sweep.shape.deals,
@@ -191,7 +193,7 @@ export class SweepLedger {
       return value;
     }) as [(string | null)[], number, string[]];
     const cursor = Number(cursorText ?? 0);
-    const offer = claimOffer(loaded.sweep, cursor, window - out, Number(batchText ?? 1), new Set(stopped.map(Number)));
+    const offer = claimOffer(loaded.sweep, cursor, window - out, Number(batchText), new Set(stopped.map(Number)));
     const [got, from, stop] = (await CLAIM_GAMES.run(
       this.redis,
       { meta: k.meta, out: k.out, requeue: k.requeue, stopped: k.stopped, active: this.keys.active },

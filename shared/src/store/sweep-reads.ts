@@ -34,17 +34,17 @@ export interface SweepMeta {
   created: number;
   firstDone?: number;
   lastDone?: number;
-  /** The order its games are queued in: sweeps stored before the interleaved order are sequential. */
+  /** The order its games are queued in (sequential: sweeps stored before the interleaved order, schema.ts). */
   schedule: ScheduleKind;
   /** When its first games were queued, and when it became done or was cancelled. */
   startedAt?: number;
   finishedAt?: number;
   /**
    * Its active clock (paused and stopped time not counted): milliseconds of past running spells and
-   * the start of the current one; the clock's reading when the first and latest game finished.
-   * Absent for sweeps stored before the clock.
+   * the start of the current one (while running); the clock's reading when the first and latest
+   * game finished.
    */
-  activeMs?: number;
+  activeMs: number;
   runningSince?: number;
   firstDoneActive?: number;
   lastDoneActive?: number;
@@ -54,7 +54,7 @@ export interface SweepMeta {
   models?: Record<string, string>;
   /** CPU milliseconds of its games' threads, summed (games stored before this was kept add nothing). */
   cpuMs?: number;
-  /** Positions of its order per queue job (1: a job per game, as every sweep stored before batches). */
+  /** Positions of its order per queue job (1: a job per game). */
   batch: number;
   /** Games never played because their cell's stopping rule had decided (spec.stop), or their arm had left a race (spec.tune). */
   skipped: number;
@@ -90,17 +90,18 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     spec: JSON.parse(h.spec) as SweepSpec,
     total: Number(h.total),
     cursor: Number(h.cursor),
-    done: Number(h.done ?? 0),
-    failed: Number(h.failed ?? 0),
+    done: Number(h.done),
+    failed: Number(h.failed),
     priority: Number(h.priority),
     created: Number(h.created),
     ...(h.firstDone ? { firstDone: num('firstDone') } : {}),
     ...(h.lastDone ? { lastDone: num('lastDone') } : {}),
-    schedule: h.sCells ? 'interleaved' : 'sequential',
-    batch: Number(h.batch ?? 1),
-    skipped: Number(h.skipped ?? 0),
+    schedule: h.schedule as ScheduleKind,
+    batch: Number(h.batch),
+    skipped: Number(h.skipped),
+    activeMs: Number(h.activeMs),
     ...Object.fromEntries(
-      (['startedAt', 'finishedAt', 'activeMs', 'runningSince', 'firstDoneActive', 'lastDoneActive', 'cpuMs'] as const).filter((k) => h[k] !== undefined).map((k) => [k, num(k)]),
+      (['startedAt', 'finishedAt', 'runningSince', 'firstDoneActive', 'lastDoneActive', 'cpuMs'] as const).filter((k) => h[k] !== undefined).map((k) => [k, num(k)]),
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
     ...(h.models ? { models: JSON.parse(h.models) as Record<string, string> } : {}),
@@ -153,12 +154,12 @@ export class SweepReads {
   async load(id: string): Promise<LoadedSweep | undefined> {
     const cached = this.loaded.get(id);
     if (cached) return cached;
-    const [text, interleaved, models] = await this.redis.hmget(this.k(id).meta, 'spec', 'sCells', 'models');
+    const [text, schedule, models] = await this.redis.hmget(this.k(id).meta, 'spec', 'schedule', 'models');
     if (!text) return undefined;
     // Validated when it was created (checkSweepSpec at the API): stored, it is only read back.
     const spec = JSON.parse(text) as SweepSpec;
     // Its models' recorded hashes go with every game's plan: a file changed since fails the game.
-    const sweep = new Sweep(spec, { schedule: interleaved ? 'interleaved' : 'sequential', ...(models ? { models: JSON.parse(models) as Record<string, string> } : {}) });
+    const sweep = new Sweep(spec, { schedule: schedule as ScheduleKind, ...(models ? { models: JSON.parse(models) as Record<string, string> } : {}) });
     const loaded = { id, spec, specText: text, sweep };
     this.loaded.set(id, loaded);
     return loaded;
@@ -175,8 +176,9 @@ export class SweepReads {
    * spec is parsed: what a worker needs when the spec itself cannot be expanded).
    */
   async indicesAt(id: string, positions: readonly number[]): Promise<number[]> {
-    const [cells, sets, deals, orders] = (await this.redis.hmget(this.k(id).meta, 'sCells', 'sSets', 'sDeals', 'sOrders')).map(Number);
-    if (!cells) return [...positions];
+    const [schedule, ...shape] = await this.redis.hmget(this.k(id).meta, 'schedule', 'sCells', 'sSets', 'sDeals', 'sOrders');
+    if (schedule === 'sequential') return [...positions];
+    const [cells, sets, deals, orders] = shape.map(Number);
     return positions.map((p) => scheduledIndex({ cells, sets, deals, orders }, p));
   }
 

@@ -128,7 +128,7 @@ function renderHeader(d) {
   progress.setAttribute('aria-valuetext', `${pct(d.progress)} % done`);
   // The rate is measured on running time only (the server's active clock): a pause does not slow it.
   const rate = d.gamesPerSecond ? d.gamesPerSecond.toFixed(2) : '–';
-  const running = d.activeSeconds === null || d.activeSeconds === undefined ? '' : ` · ${duration(d.activeSeconds)} running`;
+  const running = d.activeSeconds === undefined ? '' : ` · ${duration(d.activeSeconds)} running`;
   $('#rate').textContent =
     d.status === 'running'
       ? `${rate} games/s (last 5 min of running time) · ETA ${duration(d.etaSeconds)}${running}`

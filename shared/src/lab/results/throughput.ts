@@ -23,7 +23,7 @@ export interface SweepClock {
   skipped?: number;
   firstDone?: number;
   lastDone?: number;
-  activeMs?: number;
+  activeMs: number;
   runningSince?: number;
   firstDoneActive?: number;
   lastDoneActive?: number;
@@ -33,15 +33,14 @@ export interface Throughput {
   gamesPerSecond: number;
   /** Seconds to go at that rate: null when not running or when no rate is known yet. */
   etaSeconds: number | null;
-  /** Active (running) seconds so far; null for sweeps stored before the active clock. */
-  activeSeconds: number | null;
-  /** Over what the rate was measured: the recent window, the whole active time, or wall time (old sweeps). */
-  basis: 'recent' | 'whole' | 'wall';
+  /** Active (running) seconds so far. */
+  activeSeconds: number;
+  /** Over what the rate was measured: the recent window, or the whole active time. */
+  basis: 'recent' | 'whole';
 }
 
 /** The active clock's reading at `now`. */
-export function activeMillis(c: SweepClock, now: number): number | undefined {
-  if (c.activeMs === undefined) return undefined;
+export function activeMillis(c: SweepClock, now: number): number {
   return c.activeMs + (c.runningSince !== undefined ? Math.max(0, now - c.runningSince) : 0);
 }
 
@@ -49,14 +48,6 @@ export function throughput(c: SweepClock, ring: RateRing, now: number): Throughp
   const remaining = c.total - c.done - c.failed - (c.skipped ?? 0);
   const eta = (rate: number) => (c.status === 'running' && rate > 0 ? remaining / rate : null);
   const active = activeMillis(c, now);
-  if (active === undefined) {
-    // A sweep stored before the active clock: the mean over wall time since its first game (the
-    // first game's own time is not in the span, so the games after it are counted).
-    const end = c.status === 'running' ? now : (c.lastDone ?? now);
-    const seconds = c.firstDone !== undefined ? (end - c.firstDone) / 1000 : 0;
-    const rate = seconds > 0 && c.done > 1 ? (c.done - 1) / seconds : 0;
-    return { gamesPerSecond: rate, etaSeconds: eta(rate), activeSeconds: null, basis: 'wall' };
-  }
   if (c.status === 'done' || c.status === 'cancelled') {
     const span = (c.lastDoneActive ?? 0) - (c.firstDoneActive ?? 0);
     const rate = c.done > 1 && span > 0 ? (c.done - 1) / (span / 1000) : 0;

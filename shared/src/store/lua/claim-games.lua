@@ -7,7 +7,7 @@
 -- position its scan stopped at. They are taken only if the cursor and the decided cells are still
 -- what the caller read; else only handed-back games are taken this time.
 if redis.call('HGET', meta, 'status') ~= 'running' then return {{}, 0, 0} end
-local batch = tonumber(redis.call('HGET', meta, 'batch') or '1')
+local batch = tonumber(redis.call('HGET', meta, 'batch'))
 local want = tonumber(window) - redis.call('SCARD', out)
 local got = {}
 local from, stop = 0, 0

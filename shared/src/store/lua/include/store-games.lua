@@ -43,17 +43,15 @@ local function count_done(meta, active, stats, rate, workers, sweep_id, n, now, 
   if worker ~= '' then redis.call('HINCRBY', workers, worker, n) end
   redis.call('HSETNX', meta, 'firstDone', now)
   redis.call('HSET', meta, 'lastDone', now)
-  if has_clock(meta) then
-    local act = active_ms(meta, now)
-    redis.call('HSETNX', meta, 'firstDoneActive', act)
-    redis.call('HSET', meta, 'lastDoneActive', act)
-    local bucket = math.floor(act / tonumber(bucket_ms))
-    local slot = bucket % tonumber(slots)
-    if tonumber(redis.call('HGET', rate, 'b' .. slot) or '-1') ~= bucket then
-      redis.call('HSET', rate, 'b' .. slot, bucket, 'n' .. slot, 0)
-    end
-    redis.call('HINCRBY', rate, 'n' .. slot, n)
+  local act = active_ms(meta, now)
+  redis.call('HSETNX', meta, 'firstDoneActive', act)
+  redis.call('HSET', meta, 'lastDoneActive', act)
+  local bucket = math.floor(act / tonumber(bucket_ms))
+  local slot = bucket % tonumber(slots)
+  if tonumber(redis.call('HGET', rate, 'b' .. slot) or '-1') ~= bucket then
+    redis.call('HSET', rate, 'b' .. slot, bucket, 'n' .. slot, 0)
   end
+  redis.call('HINCRBY', rate, 'n' .. slot, n)
   redis.call('HINCRBY', stats, 'done', n)
   finish_check(meta, active, sweep_id, now)
 end
