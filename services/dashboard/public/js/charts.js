@@ -6,17 +6,37 @@
 /** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */
 export const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 export const CATEGORY_COLORS = { military: '#C0392B', treasury: '#B8860B', wonder: '#6D4C41', civilian: '#1F5FA8', commercial: '#E69F00', guilds: '#7B3F9E', science: '#1B7F3B' };
+/**
+ * The colour of a dataset's interval bars: a line's own colour, so that on a chart of several
+ * lines (Compare) each bar says whose it is; on a bar chart a dark grey, as a bar in the series'
+ * colour would vanish into the bar it spans.
+ */
+export function errorBarColour(chart, dataset) {
+  const line = (dataset.type ?? chart.config.type) === 'line';
+  return line && typeof dataset.borderColor === 'string' ? dataset.borderColor : '#222';
+}
+
+/**
+ * Runs draw(dataset, meta, scale) for each visible dataset that has a `key` field, between a save
+ * and a restore of the canvas state: what the plugins below share.
+ */
+function eachDatasetWith(chart, key, draw) {
+  chart.data.datasets.forEach((dataset, i) => {
+    if (!dataset[key] || !chart.isDatasetVisible(i)) return;
+    const meta = chart.getDatasetMeta(i);
+    chart.ctx.save();
+    draw(dataset, meta, chart.scales[meta.yAxisID]);
+    chart.ctx.restore();
+  });
+}
+
 /** Draws vertical interval bars from each dataset's `errorBars` ([low, high] in data units). */
 export const errorBarsPlugin = {
   id: 'errorBars',
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
-    chart.data.datasets.forEach((dataset, i) => {
-      if (!dataset.errorBars || !chart.isDatasetVisible(i)) return;
-      const meta = chart.getDatasetMeta(i);
-      const scale = chart.scales[meta.yAxisID];
-      ctx.save();
-      ctx.strokeStyle = '#222';
+    eachDatasetWith(chart, 'errorBars', (dataset, meta, scale) => {
+      ctx.strokeStyle = errorBarColour(chart, dataset);
       ctx.lineWidth = 1.2;
       meta.data.forEach((point, j) => {
         const bar = dataset.errorBars[j];
@@ -33,19 +53,52 @@ export const errorBarsPlugin = {
         ctx.lineTo(x + 4, bottom);
         ctx.stroke();
       });
-      ctx.restore();
+    });
+  },
+};
+
+/** What noGamesPlugin writes at the place of a bar with no games behind it. */
+export const NO_GAMES = 'no games';
+
+/**
+ * Writes NO_GAMES, upright from the axis, where a bar chart's dataset has `noGames[j]`: a bar of
+ * no games and a bar of 0 % both drew nothing, so "never had this wonder" read as "never won".
+ */
+export const noGamesPlugin = {
+  id: 'noGames',
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    eachDatasetWith(chart, 'noGames', (dataset, meta, scale) => {
+      const base = scale.getPixelForValue(0);
+      ctx.fillStyle = '#767676';
+      ctx.font = '9px sans-serif';
+      ctx.textBaseline = 'middle';
+      meta.data.forEach((bar, j) => {
+        if (!dataset.noGames[j] || !Number.isFinite(bar.x)) return;
+        ctx.save();
+        ctx.translate(bar.x, base - 3);
+        ctx.rotate(-Math.PI / 2);
+        ctx.fillText(NO_GAMES, 0, 0);
+        ctx.restore();
+      });
     });
   },
 };
 
 const percent = (x) => (Number.isFinite(x) ? 100 * x : null);
 
-/** A short name for a cell: its swept values, or its agents. */
+/**
+ * A short name for a cell: its swept values (a matchup's pair as `A vs B`, not two
+ * `matchup.<seat>=spec` entries that made a 12-cell matchup's labels too long to read), or its agents.
+ */
 export function cellName(cell) {
-  const swept = Object.entries(cell.swept ?? {});
-  if (swept.length) return swept.map(([k, v]) => `${k.replace(/^seats\.(\d+)\./, 's$1 ')}=${v}`).join(', ');
   // Each agent by its display name (its canonical spec), as everywhere else.
-  return cell.agents.map((a) => cell.labels?.find((l) => l.label === a)?.config ?? a).join(' / ');
+  const shown = (a) => cell.labels?.find((l) => l.label === a)?.config ?? a;
+  const swept = Object.entries(cell.swept ?? {});
+  if (!swept.length) return cell.agents.map(shown).join(' / ');
+  const pair = swept.filter(([k]) => k.startsWith('matchup.')).map(([, v]) => shown(v));
+  const values = swept.filter(([k]) => !k.startsWith('matchup.')).map(([k, v]) => `${k.replace(/^seats\.(\d+)\./, 's$1 ')}=${v}`);
+  return [...values, ...(pair.length ? [pair.join(' vs ')] : [])].join(', ');
 }
 
 /** The agents of a scope: one cell's labels, or ('all') every agent pooled over the cells by the server. */
@@ -165,18 +218,40 @@ export function sweepColours(detail) {
   return (config) => colours.get(config) ?? configColour(config);
 }
 
-/** A numeric axis spanning a decade or more is drawn logarithmic. */
+/**
+ * A numeric axis spanning a decade or more is drawn logarithmic, its ticks at the swept values:
+ * Chart.js's own log ticks (0.11, 0.12, 0.13…) named values nobody swept and not the ones swept.
+ */
 function valueAxis(series, title) {
   const values = series.points.map((p) => p.value);
   if (!series.numeric) return { type: 'category', labels: values.map(String), title: { display: true, text: title } };
   const min = Math.min(...values);
   const max = Math.max(...values);
   const log = min > 0 && max / min >= 10;
-  return { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `${title}${log ? ' (log scale)' : ''}` }, ...(log ? {} : { grace: '5%' }) };
+  if (!log) return { type: 'linear', title: { display: true, text: title }, grace: '5%' };
+  const ticks = [...new Set(values)].sort((a, b) => a - b);
+  return {
+    type: 'logarithmic',
+    title: { display: true, text: `${title} (log scale)` },
+    afterBuildTicks: (scale) => (scale.ticks = ticks.map((value) => ({ value }))),
+    ticks: { autoSkip: false, callback: (value) => String(value) },
+  };
 }
 
-/** The y axis of a win-rate curve. A fresh object per chart: Chart.js keeps what it is given. */
-const winRateAxis = () => ({ min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } });
+/**
+ * A y axis of percentages: from -5 to 105, so that a point at 100 % (or 0 %) is drawn whole
+ * rather than cut in half by the plot's edge, its ticks still 0 to 100 only. A fresh object per
+ * chart: Chart.js keeps what it is given.
+ */
+const percentAxis = (text) => ({
+  min: -5,
+  max: 105,
+  afterBuildTicks: (scale) => (scale.ticks = [0, 20, 40, 60, 80, 100].map((value) => ({ value }))),
+  title: { display: true, text },
+});
+
+/** The y axis of a win-rate curve. */
+const winRateAxis = () => percentAxis('win % (Wilson 95 % bars)');
 
 const xOf = (series, value) => (series.numeric ? value : String(value));
 
@@ -337,9 +412,29 @@ export function vpBoxplot(detail, scope, colour = configColour) {
         },
       ],
     },
-    options: baseOptions({ plugins: { legend: { display: false } }, scales: { y: { title: { display: true, text: 'VP' } } } }),
+    // A row per box, its label on lines of its own (the cell, then the agent): as columns, a
+    // 12-cell matchup's 30 labels ran into one smear. rowsHeight gives the rows their lines.
+    options: baseOptions({
+      indexAxis: 'y',
+      plugins: { legend: { display: false } },
+      scales: {
+        x: { title: { display: true, text: 'VP' } },
+        y: rowAxis({
+          ticks: {
+            lines: many ? 2 : 1,
+            callback(value) {
+              return many ? this.getLabelForValue(value).split(' · ').map((part, i) => shorten(i ? `· ${part}` : part)) : shorten(this.getLabelForValue(value));
+            },
+          },
+        }),
+      },
+    }),
   };
 }
+
+/** Characters of a row label's line: a longer one is cut in the middle (the full name is the tooltip's), so the axis leaves the plot its room. */
+const ROW_LABEL_CHARS = 40;
+const shorten = (text) => (text.length <= ROW_LABEL_CHARS ? text : `${text.slice(0, ROW_LABEL_CHARS / 2 - 1)}…${text.slice(-(ROW_LABEL_CHARS / 2))}`);
 
 export function breakdownChart(labels) {
   const cats = Object.keys(CATEGORY_COLORS);
@@ -372,15 +467,21 @@ function perWonderChart(labels, fields, options, colour) {
   return { type: 'bar', data: { labels: keys, datasets }, options: baseOptions(options) };
 }
 
+/**
+ * Win rate per wonder: a bar of 0 % is a sliver in the agent's colour (minBarLength), where the
+ * agent never had the wonder noGamesPlugin writes "no games": the two no longer look alike.
+ */
 export function wonderWinChart(labels, colour = configColour) {
   return perWonderChart(
     labels,
     (rows) => ({
-      data: rows.map((w) => (w ? percent(w.winRate) : null)),
-      errorBars: rows.map((w) => (w ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
+      data: rows.map((w) => (w && w.games > 0 ? percent(w.winRate) : null)),
+      errorBars: rows.map((w) => (w && w.games > 0 ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
       intervals: rows,
+      noGames: rows.map((w) => !w || !(w.games > 0)),
+      minBarLength: 2,
     }),
-    { scales: { y: { min: 0, max: 100, title: { display: true, text: 'win %' } } }, plugins: { tooltip: rateTooltip } },
+    { scales: { y: percentAxis('win %') }, plugins: { tooltip: rateTooltip } },
     colour,
   );
 }
@@ -445,7 +546,7 @@ export function progressionChart(detail, scope, colour = configColour) {
         pointRadius: 0,
       })),
     },
-    options: baseOptions({ parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'seat-games played' } }, y: { min: 0, max: 100, title: { display: true, text: 'cumulative win %' } } } }),
+    options: baseOptions({ parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'seat-games played' } }, y: percentAxis('cumulative win %') } }),
   };
 }
 
@@ -458,13 +559,14 @@ const rowAxis = (extra = {}) => ({ type: 'category', ...extra, ticks: { autoSkip
 
 /**
  * The height in pixels a chart with a row per category needs for every row's label to have its
- * line (taller rows where each holds a bar per agent), with its axis and legend; null for a chart
- * of another kind, which keeps its box's height.
+ * lines (the y ticks' `lines`, one unless given; taller rows where each holds a bar per agent), with
+ * its axis and legend; null for a chart of another kind, which keeps its box's height.
  */
 export function rowsHeight(config) {
   if (config.options?.indexAxis !== 'y') return null;
   const bars = config.data.datasets.filter((ds) => (ds.type ?? config.type) === 'bar').length;
-  const perRow = Math.max(20, 4 * bars + 8);
+  const lines = config.options.scales?.y?.ticks?.lines ?? 1;
+  const perRow = Math.max(20 * lines, 4 * bars + 8);
   // The x axis with its title, and the legend's lines (about four entries to a line).
   const frame = 60 + 22 * Math.ceil(config.data.datasets.length / 4);
   return config.data.labels.length * perRow + frame;
@@ -552,7 +654,7 @@ export function raceChart(tune) {
     data: { datasets },
     options: baseOptions({
       parsing: true,
-      scales: { x: { type: 'linear', title: { display: true, text: 'deals each arm had played at the look' } }, y: { min: 0, max: 100, title: { display: true, text: 'mean deal score, % (± the radius)' } } },
+      scales: { x: { type: 'linear', title: { display: true, text: 'deals each arm had played at the look' } }, y: percentAxis('mean deal score, % (± the radius)') },
     }),
   };
 }
