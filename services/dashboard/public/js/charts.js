@@ -3,6 +3,13 @@
 // live dashboard and the report's figures. No statistic is computed here: every rate, interval and
 // pooled mean comes from the server (shared/src/lab).
 
+/**
+ * A chart's configuration as this module builds it for Chart.js: its datasets carry fields of
+ * their own besides Chart.js's (errorBars, intervals, noGames…, read by the plugins and tooltips
+ * here), which Chart.js's types do not know.
+ * @typedef {{ type: import('chart.js').ChartType, data: { labels?: unknown[], datasets: { data: unknown[], [field: string]: any }[] }, options: Record<string, any> }} ChartConfig
+ */
+
 /** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */
 export const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 export const CATEGORY_COLORS = { military: '#C0392B', treasury: '#B8860B', wonder: '#6D4C41', civilian: '#1F5FA8', commercial: '#E69F00', guilds: '#7B3F9E', science: '#1B7F3B' };
@@ -279,6 +286,7 @@ function publishedDataset(label, series, rows, y, bars) {
  * Win rate against one swept parameter: a line per combination of the other swept parameters (a
  * grid is never averaged), Wilson 95 % bars, and the published values with their intervals when
  * the sweep reproduces a paper's table.
+ * @returns {ChartConfig}
  */
 export function parameterChart(series, paper) {
   const lines = series.lines ?? [{ label: `win % (seat ${series.seat})`, points: series.points }];
@@ -313,6 +321,7 @@ const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - 
  * swept it, each point at its value on the sweep page's axis (numeric where every value is a
  * number, so that a curve's shape does not depend on which other sweeps are ticked), with Wilson
  * 95 % bars. `sweeps`: [{ id, detail }] with the API's sweep detail.
+ * @returns {ChartConfig}
  */
 export function comparisonChart(sweeps, key, axisTitle) {
   const swept = sweeps.map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) })).filter((x) => x.series);
@@ -351,7 +360,10 @@ function intervalAxis(datasets, axis) {
   return { ...axis, suggestedMin: low - margin, suggestedMax: high + margin };
 }
 
-/** Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed. */
+/**
+ * Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed.
+ * @returns {ChartConfig}
+ */
 export function parameterVpChart(series, paper) {
   const lines = series.lines ?? [{ label: `mean VP (seat ${series.seat})`, points: series.points }];
   const datasets = lines.map((line, i) => ({
@@ -393,7 +405,10 @@ export function chartCsv(chart) {
   return rows.map((r) => r.map(quote).join(',')).join('\n') + '\n';
 }
 
-/** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not); `colour`: config → colour. */
+/**
+ * VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not); `colour`: config → colour.
+ * @returns {ChartConfig}
+ */
 export function vpBoxplot(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
@@ -436,6 +451,7 @@ export function vpBoxplot(detail, scope, colour = configColour) {
 const ROW_LABEL_CHARS = 40;
 const shorten = (text) => (text.length <= ROW_LABEL_CHARS ? text : `${text.slice(0, ROW_LABEL_CHARS / 2 - 1)}…${text.slice(-(ROW_LABEL_CHARS / 2))}`);
 
+/** @returns {ChartConfig} */
 export function breakdownChart(labels) {
   const cats = Object.keys(CATEGORY_COLORS);
   return {
@@ -460,6 +476,7 @@ const agentBars = (l, fields, colour) => ({ label: l.name, ...fields, background
 /**
  * Bars per wonder (city and side) that any agent played: for each agent, `fields` turns its row
  * per wonder (null where it never had that wonder) into the dataset's fields.
+ * @returns {ChartConfig}
  */
 function perWonderChart(labels, fields, options, colour) {
   const keys = wonderKeys(labels);
@@ -470,6 +487,7 @@ function perWonderChart(labels, fields, options, colour) {
 /**
  * Win rate per wonder: a bar of 0 % is a sliver in the agent's colour (minBarLength), where the
  * agent never had the wonder noGamesPlugin writes "no games": the two no longer look alike.
+ * @returns {ChartConfig}
  */
 export function wonderWinChart(labels, colour = configColour) {
   return perWonderChart(
@@ -486,6 +504,7 @@ export function wonderWinChart(labels, colour = configColour) {
   );
 }
 
+/** @returns {ChartConfig} */
 export function wonderStagesChart(labels, colour = configColour) {
   return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } }, colour);
 }
@@ -494,6 +513,7 @@ export function wonderStagesChart(labels, colour = configColour) {
  * Cards in winning builds as lift over their base rate: (share of the agent's wins whose city built
  * the card) ÷ (share of all its games whose city did). 1 means no more common in wins than
  * anywhere; common cards no longer look decisive. The cards with the most wins behind them.
+ * @returns {ChartConfig}
  */
 export function cardsChart(labels, colour = configColour, top = 15, minWins = 5) {
   const totals = new Map();
@@ -526,6 +546,7 @@ export function cardsChart(labels, colour = configColour, top = 15, minWins = 5)
   };
 }
 
+/** @returns {ChartConfig} */
 export function progressionChart(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
@@ -572,7 +593,10 @@ export function rowsHeight(config) {
   return config.data.labels.length * perRow + frame;
 }
 
-/** The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first. */
+/**
+ * The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first.
+ * @returns {ChartConfig}
+ */
 export function ratingsLadder(ratings) {
   const rows = ratings.ratings.filter((r) => Number.isFinite(r.elo));
   return {
@@ -601,7 +625,10 @@ export function ratingsLadder(ratings) {
   };
 }
 
-/** Each cell's stopping test against its games: the SPRT's LLR with its two bounds as dashed lines, or the interval's half-width. */
+/**
+ * Each cell's stopping test against its games: the SPRT's LLR with its two bounds as dashed lines, or the interval's half-width.
+ * @returns {ChartConfig}
+ */
 export function stoppingChart(detail) {
   const cells = detail.cells.filter((c) => c.stopped);
   const sprt = cells.some((c) => c.stopped.rule === 'sprt');
@@ -635,6 +662,7 @@ export function stoppingChart(detail) {
 /**
  * A race (a racing tune, spec.tune): each arm's mean deal score at every look, its bar ± the
  * look's confidence radius, x the deals each arm had then; an arm's line ends at the look it left.
+ * @returns {ChartConfig}
  */
 export function raceChart(tune) {
   const race = tune.race;

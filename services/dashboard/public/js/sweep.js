@@ -43,7 +43,7 @@ function fitRows(canvas, config) {
  * animation): the options follow the data (a mean-VP axis's range holds the newest intervals).
  */
 function draw(canvasId, config) {
-  const canvas = document.getElementById(canvasId);
+  const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById(canvasId));
   fitRows(canvas, config);
   const existing = Chart.getChart(canvas);
   if (!existing) {
