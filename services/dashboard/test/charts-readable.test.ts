@@ -82,6 +82,15 @@ test('a swept C on a log axis is ticked at its values', async () => {
   expect(await page.evaluate(() => (window as any).Chart.getChart(document.getElementById('param-seats-0-c')).scales.x.type)).toBe('logarithmic');
   expect(axis.values).toEqual(values);
   expect(axis.labels).toEqual(values.map(String));
+  // The first and last values' points drawn whole, inside the plot.
+  const drawn = await page.evaluate(() => {
+    const chart = (window as any).Chart.getChart(document.getElementById('param-seats-0-c'));
+    return { area: [chart.chartArea.left, chart.chartArea.right], points: chart.getDatasetMeta(0).data.map((p: any) => [p.x - p.options.radius, p.x + p.options.radius]) };
+  });
+  for (const [left, right] of drawn.points) {
+    expect(left).toBeGreaterThanOrEqual(drawn.area[0]);
+    expect(right).toBeLessThanOrEqual(drawn.area[1]);
+  }
   await page.locator('#params').screenshot({ path: `${browser.artifacts}c-log-axis.png` });
   await page.close();
 });

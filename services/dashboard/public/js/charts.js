@@ -237,8 +237,13 @@ function valueAxis(series, title) {
   const log = min > 0 && max / min >= 10;
   if (!log) return { type: 'linear', title: { display: true, text: title }, grace: '5%' };
   const ticks = [...new Set(values)].sort((a, b) => a - b);
+  // A margin of 4 % of the span (in log terms) at each end, as grace gives a linear axis: the first
+  // and last points are drawn whole, not cut in half by the plot's edge.
+  const pad = (max / min) ** 0.04;
   return {
     type: 'logarithmic',
+    min: min / pad,
+    max: max * pad,
     title: { display: true, text: `${title} (log scale)` },
     afterBuildTicks: (scale) => (scale.ticks = ticks.map((value) => ({ value }))),
     ticks: { autoSkip: false, callback: (value) => String(value) },
