@@ -45,7 +45,7 @@ const kept = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { sweep
 for (const id of values.sweep) {
   const res = await fetch(new URL(`/api/sweeps/${id}`, values.url));
   if (!res.ok) throw new Error(`sweep ${id}: ${res.status} ${await res.text()}`);
-  const d = await res.json();
+  const d = /** @type {import('@wonderlab/coordinator').SweepDetail} */ (await res.json());
   if (d.status !== 'done') {
     console.error(`sweep ${id} (${d.name}) is ${d.status}: not kept`);
     continue;

@@ -18,6 +18,8 @@ import { PUBLISHED_TABLES, REMOVED_PARAMETERS, Z95, canonicalSpec, chiSquare, ch
 import { sampleCorrelation } from 'simple-statistics';
 import { labApi, options } from '../scripts/lab-client.mjs';
 import { provenanceOptions, refusals } from '../scripts/provenance.mjs';
+/** @typedef {import('@wonderlab/coordinator').SweepDetail} SweepDetail */
+/** @typedef {import('@wonderlab/coordinator').SweepOverview} SweepOverview */
 
 const here = new URL('.', import.meta.url);
 const root = new URL('../../', here);
@@ -92,7 +94,7 @@ async function submit() {
   const tables = opt('tables', '7.4,7.3,7.2,7.1').split(',');
   const names = opt('readings', playable.join(',')).split(',');
   const cValues = opt('c', '0.1,0.4,0.9').split(',').map(Number);
-  const existing = new Set((await api('/api/sweeps')).map((s) => s.name));
+  const existing = new Set((/** @type {SweepOverview[]} */ (await api('/api/sweeps'))).map((s) => s.name));
   for (const reading of names) {
     checkPlayable(reading);
     for (const table of tables) {
@@ -141,11 +143,11 @@ const stageOf = (table, deals) => `d${Math.round(Number(deals.slice(1)) / (DEALS
 async function collect() {
   const partial = args.includes('--partial');
   const refused = refusals(provenanceOptions(args, opt));
-  for (const s of await api('/api/sweeps')) {
+  for (const s of /** @type {SweepOverview[]} */ (await api('/api/sweeps'))) {
     if (!s.name.startsWith('fit/') || (s.status !== 'done' && !partial)) continue;
     const [, reading, table, deals] = s.name.split('/');
     const name = `${reading}--${table}--${stageOf(table, deals)}.json`;
-    const full = await api(`/api/sweeps/${s.id}`);
+    const full = /** @type {SweepDetail} */ (await api(`/api/sweeps/${s.id}`));
     const provenance = refused.check(full);
     if (!provenance) continue;
     const detail = slim(full, provenance);
@@ -231,7 +233,7 @@ async function pairs() {
   const deals = Number(opt('deals', '30'));
   const tables = opt('tables', '7.2,7.3,7.4,7.5').split(',');
   const stage = `d${deals}`;
-  const sweeps = new Map((await api('/api/sweeps')).filter((s) => s.status === 'done').map((s) => [s.name, s.id]));
+  const sweeps = new Map((/** @type {SweepOverview[]} */ (await api('/api/sweeps'))).filter((s) => s.status === 'done').map((s) => [s.name, s.id]));
   const rho = {};
   for (const table of tables) {
     const ids = [a, b].map((r) => sweeps.get(`fit/${r}/${table}/d${dealsFor(table, deals)}`));
@@ -261,8 +263,8 @@ async function pairs() {
         }
       }
       if (xs.win[0].length < 10) continue;
-      rho[`${table}|${row.label}: win %`] = sampleCorrelation(...xs.win);
-      if (row.vp !== undefined) rho[`${table}|${row.label}: VP`] = sampleCorrelation(...xs.vp);
+      rho[`${table}|${row.label}: win %`] = sampleCorrelation(xs.win[0], xs.win[1]);
+      if (row.vp !== undefined) rho[`${table}|${row.label}: VP`] = sampleCorrelation(xs.vp[0], xs.vp[1]);
       console.log(`${table} ${row.label}: ${xs.win[0].length} games on the same deals, ρ win ${rho[`${table}|${row.label}: win %`].toFixed(2)}` + (row.vp !== undefined ? `, VP ${rho[`${table}|${row.label}: VP`].toFixed(2)}` : ''));
     }
   }

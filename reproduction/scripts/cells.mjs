@@ -10,6 +10,8 @@
 // uncommitted code is refused unless --allow-dirty.
 import { labApi, options, positional } from './lab-client.mjs';
 import { provenanceOptions, sweepProvenance } from './provenance.mjs';
+/** @typedef {import('@wonderlab/coordinator').SweepDetail} SweepDetail */
+/** @typedef {import('@wonderlab/coordinator').SweepOverview} SweepOverview */
 
 const args = process.argv.slice(2);
 const opt = options(args);
@@ -20,9 +22,9 @@ if (!ref) {
   console.error('usage: cells.mjs <sweep id or name> [--url U] [--token T] [--allow-dirty] [--commit C]');
   process.exit(2);
 }
-const sweep = (await api('/api/sweeps')).find((s) => s.id === ref || s.name === ref);
+const sweep = (/** @type {SweepOverview[]} */ (await api('/api/sweeps'))).find((s) => s.id === ref || s.name === ref);
 if (!sweep) throw new Error(`no sweep '${ref}'`);
-const detail = await api(`/api/sweeps/${sweep.id}`);
+const detail = /** @type {SweepDetail} */ (await api(`/api/sweeps/${sweep.id}`));
 const provenance = sweepProvenance(detail, provenanceOptions(args, opt));
 const cells = detail.cells.map((c) => ({
   agents: c.agents,

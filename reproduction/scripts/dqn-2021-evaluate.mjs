@@ -16,6 +16,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { labApi, options } from './lab-client.mjs';
 import { sweepProvenance } from './provenance.mjs';
+/** @typedef {import('@wonderlab/coordinator').SweepDetail} SweepDetail */
+/** @typedef {import('@wonderlab/coordinator').SweepOverview} SweepOverview */
 
 const here = new URL('../dqn-2021/', import.meta.url);
 const args = process.argv.slice(3);
@@ -42,7 +44,7 @@ function specOf(name, setup) {
 }
 
 async function submit() {
-  const existing = new Set((await api('/api/sweeps')).filter((s) => s.status !== 'cancelled').map((s) => s.name));
+  const existing = new Set((/** @type {SweepOverview[]} */ (await api('/api/sweeps'))).filter((s) => s.status !== 'cancelled').map((s) => s.name));
   for (const [name, setup] of Object.entries(training().setups)) {
     const spec = specOf(name, setup);
     if (existing.has(spec.name)) continue;
@@ -62,13 +64,13 @@ function rankReward(ranks, players) {
 }
 
 async function collect() {
-  const sweeps = await api('/api/sweeps');
+  const sweeps = /** @type {SweepOverview[]} */ (await api('/api/sweeps'));
   const out = { about: 'dqn-2021-evaluate.mjs collect: the trained DQNs on the lab, per setup', firstSeed: EVALUATION_FIRST_SEED, setups: {} };
   for (const [name, setup] of Object.entries(training().setups)) {
     const spec = specOf(name, setup);
     const listed = sweeps.find((s) => s.name === spec.name && s.status === 'done');
     if (!listed) throw new Error(`${spec.name}: not finished on this lab`);
-    const detail = await api(`/api/sweeps/${listed.id}`);
+    const detail = /** @type {SweepDetail} */ (await api(`/api/sweeps/${listed.id}`));
     const provenance = sweepProvenance(detail);
     // The network the lab played is the one trained: the file's hash, as the lab recorded it at submit.
     const played = detail.provenance.models?.[`dqn-2021/${setup.model}`];

@@ -10,6 +10,8 @@
 import { HeadToHead } from '../../shared/dist/src/index.js';
 import { labApi, options, positional } from './lab-client.mjs';
 import { provenanceOptions, sweepProvenance } from './provenance.mjs';
+/** @typedef {import('@wonderlab/coordinator').SweepDetail} SweepDetail */
+/** @typedef {import('@wonderlab/coordinator').SweepOverview} SweepOverview */
 
 const args = process.argv.slice(2);
 const opt = options(args);
@@ -17,7 +19,7 @@ const api = labApi(opt('url', process.env.LAB_URL ?? 'http://127.0.0.1:8080'), o
 
 /** The head-to-head pairs of a sweep (by id or exact name). */
 export async function sweepHeadToHead(ref) {
-  const sweep = (await api('/api/sweeps')).find((s) => s.id === ref || s.name === ref);
+  const sweep = (/** @type {SweepOverview[]} */ (await api('/api/sweeps'))).find((s) => s.id === ref || s.name === ref);
   if (!sweep) throw new Error(`no sweep '${ref}'`);
   const h = new HeadToHead();
   for (const line of (await api(`/api/sweeps/${sweep.id}/export?format=jsonl`)).split('\n')) if (line) h.add(JSON.parse(line));
@@ -32,7 +34,7 @@ if (!ref) {
 const { sweep, pairs } = await sweepHeadToHead(ref);
 if (args.includes('--json')) {
   // With each agent's own win rate and the sweep's provenance, so a saved file is a whole record.
-  const detail = await api(`/api/sweeps/${sweep.id}`);
+  const detail = /** @type {SweepDetail} */ (await api(`/api/sweeps/${sweep.id}`));
   const pooled = detail.pooled.map((p) => ({ label: p.label, games: p.games, wins: p.wins, winRate: p.winRate, wilson: p.wilson, meanVp: p.vp.mean, decisionMs: p.decisionMs }));
   const provenance = sweepProvenance(detail, provenanceOptions(args, opt));
   console.log(JSON.stringify({ sweep: sweep.name, id: sweep.id, spec: detail.spec, provenance, pooled, pairs }, null, 1));

@@ -7,7 +7,14 @@ export function options(args) {
   };
 }
 
-/** GET (no body) or POST (a JSON body) on the lab at `url`; JSON back, or text for exports. */
+/**
+ * GET (no body) or POST (a JSON body) on the lab at `url`; JSON back, or text for exports. Each
+ * endpoint answers a shape of its own: a caller names the one it reads, by a JSDoc type from the
+ * coordinator's package (SweepDetail for /api/sweeps/:id).
+ * @param {string} url
+ * @param {string} [token]
+ * @returns {(path: string, body?: unknown) => Promise<any>}
+ */
 export function labApi(url, token) {
   return async (path, body) => {
     const res = await fetch(`${url}${path}`, {

@@ -28,6 +28,8 @@ import { Standings, Sweep, parseSweepSpec } from '../../shared/dist/src/index.js
 import { labApi, options } from './lab-client.mjs';
 import { matchupPairs, mergeResults, mergedSweeps } from './merge.mjs';
 import { provenanceOptions, refusals, shortCommit } from './provenance.mjs';
+/** @typedef {import('@wonderlab/coordinator').SweepDetail} SweepDetail */
+/** @typedef {import('@wonderlab/coordinator').SweepOverview} SweepOverview */
 
 // The reproduction folder: the scripts sit in its scripts/, their inputs in inputs/, outputs beside them.
 const here = new URL('..', import.meta.url);
@@ -43,7 +45,7 @@ async function submit() {
   const presets = (opt('presets') ?? '').split(',').filter(Boolean);
   if (presets.length === 0) throw new Error('--presets a,b is required');
   // A cancelled sweep does not count: its preset may be submitted again (e.g. after fixing it).
-  const existing = new Set((await api('/api/sweeps')).filter((s) => s.status !== 'cancelled').map((s) => s.name));
+  const existing = new Set((/** @type {SweepOverview[]} */ (await api('/api/sweeps'))).filter((s) => s.status !== 'cancelled').map((s) => s.name));
   for (const preset of presets) {
     const spec = JSON.parse(readFileSync(new URL(`presets/${preset}.json`, root), 'utf8'));
     if (opt('deals')) spec.deals = { ...spec.deals, count: Number(opt('deals')) };
@@ -70,12 +72,12 @@ async function collect() {
   const firstSeed = opt('first-seed');
   const out = opt('out', 'in-sample').replace(/\/*$/, '/');
   const refused = refusals(provenanceOptions(args, opt));
-  const all = await api('/api/sweeps');
+  const all = /** @type {SweepOverview[]} */ (await api('/api/sweeps'));
   for (const s of all) {
     // Never a cancelled sweep, even with --partial: a resubmitted preset has the same name.
     if (!s.name.startsWith('repro/') || s.status === 'cancelled' || (s.status !== 'done' && !partial)) continue;
     const preset = s.name.split('/')[1];
-    const detail = await api(`/api/sweeps/${s.id}`);
+    const detail = /** @type {SweepDetail} */ (await api(`/api/sweeps/${s.id}`));
     if (firstSeed !== undefined && detail.spec.deals.firstSeed !== Number(firstSeed)) continue;
     const provenance = refused.check(detail);
     if (!provenance) continue;

@@ -34,6 +34,13 @@ const AGE_SCALE = [1, 1.5, 2];
  * (the paper does not say which it counts).
  */
 const table = () => Object.fromEntries(ORDERS.map((o) => [o, Object.fromEntries(LIMITS.map((l) => [l, [0, 0, 0]]))]));
+/** An MCTS agent's parameters from its spec (of the kinds parseAgentSpec answers, only MCTS ones have them). */
+function mctsParams(text) {
+  const spec = parseAgentSpec(text);
+  if (!('params' in spec)) throw new Error(`${text}: not an MCTS agent`);
+  return spec.params;
+}
+
 const counts = table();
 const byDecision = table();
 const playoutsRun = Object.fromEntries(ORDERS.map((o) => [o, Object.fromEntries(LIMITS.map((l) => [l, 0]))]));
@@ -61,7 +68,7 @@ for (let g = 1; g <= games; g++) {
       const n = Math.round(perTurn * AGE_SCALE[s.age - 1]);
       for (const order of ORDERS) {
         for (const limit of LIMITS) {
-          const policies = new Playouts(parseAgentSpec(`mcts-robilliard(tl=${limit})`).params);
+          const policies = new Playouts(mctsParams(`mcts-robilliard(tl=${limit})`));
           const simRng = new Rng(`${g}/${s.age}/${s.turn}/${order}/${limit}`);
           const tally = counts[order][limit];
           const before = tally[0] + tally[1] + tally[2];
@@ -83,7 +90,9 @@ for (let g = 1; g <= games; g++) {
 const paper = { 16: [35908, 14540, 67171], 24: [40304, 6727, 15578], 32: [38080, 6009, 11370], 48: [36340, 6191, 11314] };
 const lines = [];
 const rel = (row, base) => row.map((v, a) => `${v} (${(v / base[a]).toFixed(2)})`);
-for (const [title, t] of [['the Age of the simulated move', counts], ['the Age of the turn the playouts start from', byDecision]]) {
+/** @type {[string, typeof counts][]} */
+const tables = [['the Age of the simulated move', counts], ['the Age of the turn the playouts start from', byDecision]];
+for (const [title, t] of tables) {
   lines.push(`Discards in no-discard playouts by ${title} (${games} games, ${perTurn} playouts per turn of seat 0 in Age I, ×1.5 / ×2 later), and each count / the count at L = 48:`);
   lines.push('');
   lines.push('| L | paper I | II | III | cheapest-first I | II | III |');

@@ -35,6 +35,8 @@ export class ProvenanceError extends Error {}
  *
  * Throws ProvenanceError for a dirty sweep unless `allowDirty`, and for a `commit` given for a
  * sweep the lab already names a different commit for.
+ * @param {import('@wonderlab/coordinator').SweepDetail} detail
+ * @param {{ allowDirty?: boolean, commit?: string }} [options]
  */
 export function sweepProvenance(detail, { allowDirty = false, commit } = {}) {
   const p = detail.provenance;

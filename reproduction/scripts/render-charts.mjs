@@ -67,10 +67,15 @@ async function dashboardCharts() {
       for (const path of vendor) await page.addScriptTag({ path });
       await page.evaluate(
         async ({ source, detail, series, kind, paper }) => {
+          // The page's globals: its document, and Chart.js with its box-plot plugin (the script tags above).
+          const { document, Chart, ChartBoxPlot } = /** @type {any} */ (globalThis);
           const m = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
           Chart.register(m.errorBarsPlugin, ChartBoxPlot.BoxPlotController, ChartBoxPlot.BoxAndWiskers);
           const config = !series ? m.vpBoxplot(detail, 'all') : kind === 'vp' ? m.parameterVpChart(series, paper) : m.parameterChart(series, paper);
           config.options.plugins.title = { display: true, text: `${detail.spec.name}${series ? '' : ': victory points'}` };
+          // A chart of a row per box (the VP box plots) as tall as its rows need, as on the dashboard.
+          const rows = m.rowsHeight(config);
+          if (rows !== null) document.querySelector('div').style.height = `${Math.max(500, rows)}px`;
           new Chart(document.getElementById('c'), config);
         },
         { source: chartsSource, detail, series: chart.series, kind: chart.kind, paper },

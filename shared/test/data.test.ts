@@ -1,15 +1,13 @@
 /**
- * The engine's data tables against the reference facts of the game (`../shared/reference`, beside
- * the repository): every card and every board, compared field by field and effect by effect, plus
- * the deck sizes and the deal.
+ * The engine's data tables against the facts of the game: every card and every board, compared
+ * field by field and effect by effect, plus the deck sizes and the deal.
  *
- * The reference directory is not part of the repository: without it the comparison is skipped and
- * only the checks that need no reference run.
+ * The facts are the repository's (fixtures/card-facts.json, see card-facts.ts), so the comparison
+ * runs on any clone; where the reference they come from sits beside the repository
+ * (`../shared/reference`), the fixture is checked against it too.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { factsFromReference, fixtureFacts, referenceExists, type RefCard, type RefCost, type RefEffect } from './card-facts.js';
 import {
   ACTION_DISCARD,
   ACTION_STAGE,
@@ -46,63 +44,17 @@ import {
   type StageType,
 } from '../src/engine/index.js';
 
-// ── The reference ───────────────────────────────────────────────────────────
+// ── The facts ───────────────────────────────────────────────────────────────
 
-const REFERENCE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/reference');
-const exists = existsSync(resolve(REFERENCE, 'cards.json')) && existsSync(resolve(REFERENCE, 'wonders.json'));
+const facts = fixtureFacts();
+const refCards = facts.cards;
+const refBoards = facts.boards;
 
-interface RefEffect {
-  kind: string;
-  amount?: number;
-  resources?: Record<string, number> | string[];
-  options?: string[];
-  symbol?: string;
-  neighbours?: string[];
-  pricePerUnit?: number;
-  per?: string;
-  colours?: string[];
-  boards?: string[];
-  tradableToNeighbours?: boolean;
-}
-
-interface RefCost {
-  coins: number;
-  resources: Record<string, number>;
-}
-
-interface RefCard {
-  name: string;
-  age: 1 | 2 | 3;
-  colour: string;
-  minPlayers: number[] | null;
-  copiesByPlayerCount: Record<string, number> | null;
-  cost: RefCost;
-  chainFrom: string[];
-  chainTo: string[];
-  effects: RefEffect[];
-  aliases?: string[];
-}
-
-interface RefStage {
-  stage: number;
-  cost: RefCost;
-  effects: RefEffect[];
-}
-
-interface RefBoard {
-  city: string;
-  wonder: string;
-  aliases: string[];
-  startingResource: { resource: string; amount: number; tradableToNeighbours: boolean };
-  sides: { A: { stages: RefStage[] }; B: { stages: RefStage[] } };
-}
-
-function load<T>(file: string): T {
-  return JSON.parse(readFileSync(resolve(REFERENCE, file), 'utf8')) as T;
-}
-
-const refCards: RefCard[] = exists ? load<{ cards: RefCard[] }>('cards.json').cards : [];
-const refBoards: RefBoard[] = exists ? load<{ boards: RefBoard[] }>('wonders.json').boards : [];
+describe.skipIf(!referenceExists())('the card facts against the reference beside the repository', () => {
+  it('fixtures/card-facts.json says what the reference says (npx tsx shared/test/card-facts.ts writes it again)', () => {
+    expect(facts).toEqual(factsFromReference());
+  });
+});
 
 // ── Canonical forms ─────────────────────────────────────────────────────────
 
@@ -294,7 +246,7 @@ function ourCard(ref: RefCard): CardType {
 
 // ── Cards ───────────────────────────────────────────────────────────────────
 
-describe.skipIf(!exists)('cards against the reference', () => {
+describe('cards against the card facts', () => {
   it('the same cards: one of ours for every reference card and no other', () => {
     expect(refCards.length).toBeGreaterThan(0);
     const matched = refCards.map((ref) => ourCard(ref).id);
@@ -433,7 +385,7 @@ function buildNextStage(s: GameState): StageOutcome {
   return gained;
 }
 
-describe.skipIf(!exists)('boards against the reference', () => {
+describe('boards against the card facts', () => {
   it('the same seven boards', () => {
     expect(refBoards.length).toBe(7);
     expect(BOARDS.length).toBe(refBoards.length);

@@ -225,6 +225,7 @@ const CodeVersionSchema = z.object({
 
 export const ProvenanceSchema = z.object({
   code: CodeVersionSchema.nullable().describe("The coordinator's code when the sweep was created (null for sweeps stored before this was kept)."),
+  models: z.record(z.string(), z.string()).optional().describe('The models its agents name, each with the sha256 of the file checked at submit (absent where none is named).'),
   created: z.string().describe('ISO 8601'),
   startedAt: z.string().nullable().describe('ISO 8601: when its first games were queued'),
   finishedAt: z.string().nullable().describe('ISO 8601: when it became done or was cancelled'),

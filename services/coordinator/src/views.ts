@@ -56,6 +56,8 @@ export interface CellProgress {
 /** How the sweep was made: the code that created it, its times, CPU and the workers that played it. */
 export interface Provenance {
   code: CodeVersion | null;
+  /** The models its agents name, each with the sha256 of the file checked at submit (absent where none is named). */
+  models?: Record<string, string>;
   created: string;
   startedAt: string | null;
   finishedAt: string | null;

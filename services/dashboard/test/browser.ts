@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { api, startLab, type LabOptions, type TestLab } from '../../coordinator/test/harness.js';
+import { api, startLab, waitForSweep, type LabOptions, type TestLab } from '../../coordinator/test/harness.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -82,4 +82,12 @@ export async function submitSweep(lab: TestLab, spec: unknown): Promise<string> 
   const res = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
   if (res.status !== 201) throw new Error(`POST /api/sweeps (${(spec as { name?: string }).name}): ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id as string;
+}
+
+/** Submits sweeps over the API, then waits for every one to finish; their ids by the specs' keys. */
+export async function runSweeps(lab: TestLab, specs: Record<string, unknown>, timeoutMs = 120_000): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(specs)) ids[key] = await submitSweep(lab, spec);
+  for (const id of Object.values(ids)) await waitForSweep(lab, id, timeoutMs);
+  return ids;
 }

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
+import { api, type TestLab } from '../../coordinator/test/harness.js';
 import { sprtMatchupSweep } from '../../coordinator/test/sweep-fixtures.js';
-import { BrowserTests, submitSweep } from './browser.js';
+import { BrowserTests, runSweeps } from './browser.js';
 
 const preset = JSON.parse(readFileSync(new URL('../../../presets/thesis-7.4-iterations.json', import.meta.url), 'utf8'));
 
@@ -44,14 +44,13 @@ const STOPPING_SWEEP = sprtMatchupSweep('Browser test: SPRT');
 
 const browser = new BrowserTests('sweep-page');
 let lab: TestLab;
-const ids: Record<string, string> = {};
+let ids: Record<string, string> = {};
 
 beforeAll(
   () =>
     browser.start(async () => {
       lab = await browser.startLab({ workers: 1, slots: 2 });
-      for (const [key, spec] of Object.entries({ preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP, dense: DENSE_SWEEP })) ids[key] = await submitSweep(lab, spec);
-      for (const id of Object.values(ids)) await waitForSweep(lab, id, 120_000);
+      ids = await runSweeps(lab, { preset: PRESET_SWEEP, grid: GRID_SWEEP, stopping: STOPPING_SWEEP, dense: DENSE_SWEEP });
     }),
   180_000,
 );
@@ -163,12 +162,11 @@ describe('the sweep page answers at a glance', () => {
     const swept = [100, 250, 500].map((it) => d.cells.find((c: any) => c.swept['seats.0.it'] === it).agents[0]);
     const order = [...swept, ...d.pooled.map((l: any) => l.label).filter((l: string) => !swept.includes(l))];
     expect(order.slice(3)).toEqual(['random', 'rulebased']);
-    // Each agent by its one name, the ladder's canonical spec, the spelling submitted beside it (a second line, and on hover).
-    expect(d.names['mcts(it=100,depth=1)']).toBe('mcts(depth=1)');
+    // Each agent by its one name, the canonical spec with the swept parameter written even at its
+    // default (it=100: issue 60), the spelling submitted beside it where that differs.
+    expect(d.names['mcts(it=100,depth=1)']).toBe('mcts(it=100,depth=1)');
     expect(rows.map((r) => r[0])).toEqual(order.map((l) => (d.names[l] === l ? l : `${d.names[l]}${l}`)));
-    const titles = await page.$$eval('#headline-agents tbody tr .agent-name', (els) => els.map((e) => e.getAttribute('title')));
-    expect(titles[0]).toBe('as submitted: mcts(it=100,depth=1)');
-    expect(await page.$$eval('#ratings-table tbody tr th, #ratings-table tbody tr td:first-child', (els) => els.map((e) => e.textContent))).toContain('mcts(depth=1)mcts(it=100,depth=1)');
+    expect(await page.$$eval('#ratings-table tbody tr th, #ratings-table tbody tr td:first-child', (els) => els.map((e) => e.textContent))).toContain('mcts(it=100,depth=1)');
     // The legends of the charts per agent in the same order, by the same names.
     const legends = await charts(page);
     for (const name of ['chart-wonders', 'chart-stages', 'chart-cards']) expect(legends[name].datasets.map((ds: any) => ds.label), name).toEqual(order.map((l) => d.names[l]));

@@ -226,13 +226,15 @@ export function parseAgentList(input: string): AgentSpec[] {
 /**
  * The keyed form with only the parameters that differ from the kind's defaults: one spelling per
  * agent, so `mcts:500,10,100` and `mcts(it=500)` compare equal. It is also the one name an agent is
- * shown by (displayName), as the ladder shows it.
+ * shown by (displayName), as the ladder shows it. `keep`: keys written even at their default value
+ * (a sweep's swept parameters: its cell at the default C is `mcts(c=0.4)`, not a bare `mcts`
+ * that does not say which value it had).
  */
-export function canonicalSpec(spec: AgentSpec): string {
+export function canonicalSpec(spec: AgentSpec, keep: readonly string[] = []): string {
   if (spec.kind === 'policy') return `policy(model=${spec.model}${spec.temp !== 0 ? `,temp=${spec.temp}` : ''})`;
   if (spec.kind === 'minimax') {
     const defaults = minimaxDefaults();
-    const parts = MINIMAX_LIST.filter((def) => formatParam(spec.minimax[def.field]) !== formatParam(defaults[def.field])).map((def) => `${def.key}=${formatParam(spec.minimax[def.field])}`);
+    const parts = MINIMAX_LIST.filter((def) => keep.includes(def.key) || formatParam(spec.minimax[def.field]) !== formatParam(defaults[def.field])).map((def) => `${def.key}=${formatParam(spec.minimax[def.field])}`);
     return parts.length === 0 ? 'minimax' : `minimax(${parts.join(',')})`;
   }
   if (!isMctsKind(spec.kind) || !('params' in spec)) return spec.kind;
@@ -240,7 +242,7 @@ export function canonicalSpec(spec: AgentSpec): string {
   const parts: string[] = [];
   for (const def of PARAMETER_LIST) {
     const v = formatParam(spec.params[def.field]);
-    if (v !== formatParam(defaults[def.field])) parts.push(`${def.key}=${v}`);
+    if (keep.includes(def.key) || v !== formatParam(defaults[def.field])) parts.push(`${def.key}=${v}`);
   }
   return parts.length === 0 ? spec.kind : `${spec.kind}(${parts.join(',')})`;
 }

@@ -3,7 +3,7 @@
  * row per seat (for R / pandas), or JSONL with one summary per line.
  */
 import { Router } from 'express';
-import { SCORE_CATEGORIES, configOf, type GameSummary } from '@wonderlab/shared';
+import { SCORE_CATEGORIES, sweepConfigs, type GameSummary } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
 import { ExportQuery } from '../api-schemas.js';
 import { parse } from '../http.js';
@@ -12,7 +12,7 @@ import { findSweep } from './find.js';
 const CSV_HEADER = [
   'sweep', 'index', 'game', 'cell', 'set', 'deal', 'seating', 'seed', 'decided_by', 'seat', 'agent', 'board', 'side',
   'vp', ...SCORE_CATEGORIES.map((c) => `vp_${c}`), 'coins', 'stages', 'winner', 'rank', 'decisions', 'decision_ms', 'iterations', 'cut_short',
-  // The agent's canonical spec (the name the dashboard shows); last, so the columns before keep their places.
+  // The agent's name on the sweep's page (its canonical spec, a swept parameter always written); last, so the columns before keep their places.
   'config',
 ];
 
@@ -21,7 +21,7 @@ function csvCell(value: unknown): string {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvRows(sweepId: string, cell: number, g: GameSummary): string {
+function csvRows(sweepId: string, cell: number, g: GameSummary, configOf: (label: string) => string): string {
   return g.players
     .map((p) =>
       [
@@ -44,6 +44,7 @@ export function exportRoutes(store: SweepStore): Router {
     const meta = await findSweep(store, req);
     const { format } = parse(ExportQuery, req.query, 'query');
     const { sweep } = (await store.reads.load(meta.id))!;
+    const configOf = sweepConfigs(sweep.cells);
     const filename = `${meta.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${meta.id}.${format}`;
     res.setHeader('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="${filename}"`);
@@ -57,7 +58,7 @@ export function exportRoutes(store: SweepStore): Router {
       const summaries = await store.reads.results(meta.id, plans.map((p) => p.id));
       const lines: string[] = [];
       summaries.forEach((g, i) => {
-        if (g) lines.push(format === 'csv' ? csvRows(meta.id, plans[i].cell, g) : JSON.stringify({ sweep: meta.id, cell: plans[i].cell, ...g }));
+        if (g) lines.push(format === 'csv' ? csvRows(meta.id, plans[i].cell, g, configOf) : JSON.stringify({ sweep: meta.id, cell: plans[i].cell, ...g }));
       });
       if (lines.length) await write(lines.join('\n') + '\n');
     }

@@ -72,6 +72,6 @@ export const plainText = (text) => String(text).replace(/`([^`]*)`/g, '$1');
 export function fillTable(table, header, rows) {
   table.replaceChildren(
     el('thead', {}, el('tr', {}, ...header.map((h) => el('th', { class: h.num ? 'num' : undefined, scope: 'col' }, h.text ?? h)))),
-    el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell, i) => (cell instanceof Node && cell.tagName === 'TD' ? cell : el('td', { class: header[i]?.num ? 'num' : undefined }, cell)))))),
+    el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell, i) => (cell instanceof Element && cell.tagName === 'TD' ? cell : el('td', { class: header[i]?.num ? 'num' : undefined }, cell)))))),
   );
 }

@@ -3,20 +3,47 @@
 // live dashboard and the report's figures. No statistic is computed here: every rate, interval and
 // pooled mean comes from the server (shared/src/lab).
 
+/**
+ * A chart's configuration as this module builds it for Chart.js: its datasets carry fields of
+ * their own besides Chart.js's (errorBars, intervals, noGames…, read by the plugins and tooltips
+ * here), which Chart.js's types do not know.
+ * @typedef {{ type: import('chart.js').ChartType, data: { labels?: unknown[], datasets: { data: unknown[], [field: string]: any }[] }, options: Record<string, any> }} ChartConfig
+ */
+
 /** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */
 export const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 export const CATEGORY_COLORS = { military: '#C0392B', treasury: '#B8860B', wonder: '#6D4C41', civilian: '#1F5FA8', commercial: '#E69F00', guilds: '#7B3F9E', science: '#1B7F3B' };
+/**
+ * The colour of a dataset's interval bars: a line's own colour, so that on a chart of several
+ * lines (Compare) each bar says whose it is; on a bar chart a dark grey, as a bar in the series'
+ * colour would vanish into the bar it spans.
+ */
+export function errorBarColour(chart, dataset) {
+  const line = (dataset.type ?? chart.config.type) === 'line';
+  return line && typeof dataset.borderColor === 'string' ? dataset.borderColor : '#222';
+}
+
+/**
+ * Runs draw(dataset, meta, scale) for each visible dataset that has a `key` field, between a save
+ * and a restore of the canvas state: what the plugins below share.
+ */
+function eachDatasetWith(chart, key, draw) {
+  chart.data.datasets.forEach((dataset, i) => {
+    if (!dataset[key] || !chart.isDatasetVisible(i)) return;
+    const meta = chart.getDatasetMeta(i);
+    chart.ctx.save();
+    draw(dataset, meta, chart.scales[meta.yAxisID]);
+    chart.ctx.restore();
+  });
+}
+
 /** Draws vertical interval bars from each dataset's `errorBars` ([low, high] in data units). */
 export const errorBarsPlugin = {
   id: 'errorBars',
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
-    chart.data.datasets.forEach((dataset, i) => {
-      if (!dataset.errorBars || !chart.isDatasetVisible(i)) return;
-      const meta = chart.getDatasetMeta(i);
-      const scale = chart.scales[meta.yAxisID];
-      ctx.save();
-      ctx.strokeStyle = '#222';
+    eachDatasetWith(chart, 'errorBars', (dataset, meta, scale) => {
+      ctx.strokeStyle = errorBarColour(chart, dataset);
       ctx.lineWidth = 1.2;
       meta.data.forEach((point, j) => {
         const bar = dataset.errorBars[j];
@@ -33,19 +60,52 @@ export const errorBarsPlugin = {
         ctx.lineTo(x + 4, bottom);
         ctx.stroke();
       });
-      ctx.restore();
+    });
+  },
+};
+
+/** What noGamesPlugin writes at the place of a bar with no games behind it. */
+export const NO_GAMES = 'no games';
+
+/**
+ * Writes NO_GAMES, upright from the axis, where a bar chart's dataset has `noGames[j]`: a bar of
+ * no games and a bar of 0 % both drew nothing, so "never had this wonder" read as "never won".
+ */
+export const noGamesPlugin = {
+  id: 'noGames',
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    eachDatasetWith(chart, 'noGames', (dataset, meta, scale) => {
+      const base = scale.getPixelForValue(0);
+      ctx.fillStyle = '#767676';
+      ctx.font = '9px sans-serif';
+      ctx.textBaseline = 'middle';
+      meta.data.forEach((bar, j) => {
+        if (!dataset.noGames[j] || !Number.isFinite(bar.x)) return;
+        ctx.save();
+        ctx.translate(bar.x, base - 3);
+        ctx.rotate(-Math.PI / 2);
+        ctx.fillText(NO_GAMES, 0, 0);
+        ctx.restore();
+      });
     });
   },
 };
 
 const percent = (x) => (Number.isFinite(x) ? 100 * x : null);
 
-/** A short name for a cell: its swept values, or its agents. */
+/**
+ * A short name for a cell: its swept values (a matchup's pair as `A vs B`, not two
+ * `matchup.<seat>=spec` entries that made a 12-cell matchup's labels too long to read), or its agents.
+ */
 export function cellName(cell) {
-  const swept = Object.entries(cell.swept ?? {});
-  if (swept.length) return swept.map(([k, v]) => `${k.replace(/^seats\.(\d+)\./, 's$1 ')}=${v}`).join(', ');
   // Each agent by its display name (its canonical spec), as everywhere else.
-  return cell.agents.map((a) => cell.labels?.find((l) => l.label === a)?.config ?? a).join(' / ');
+  const shown = (a) => cell.labels?.find((l) => l.label === a)?.config ?? a;
+  const swept = Object.entries(cell.swept ?? {});
+  if (!swept.length) return cell.agents.map(shown).join(' / ');
+  const pair = swept.filter(([k]) => k.startsWith('matchup.')).map(([, v]) => shown(v));
+  const values = swept.filter(([k]) => !k.startsWith('matchup.')).map(([k, v]) => `${k.replace(/^seats\.(\d+)\./, 's$1 ')}=${v}`);
+  return [...values, ...(pair.length ? [pair.join(' vs ')] : [])].join(', ');
 }
 
 /** The agents of a scope: one cell's labels, or ('all') every agent pooled over the cells by the server. */
@@ -165,18 +225,45 @@ export function sweepColours(detail) {
   return (config) => colours.get(config) ?? configColour(config);
 }
 
-/** A numeric axis spanning a decade or more is drawn logarithmic. */
+/**
+ * A numeric axis spanning a decade or more is drawn logarithmic, its ticks at the swept values:
+ * Chart.js's own log ticks (0.11, 0.12, 0.13…) named values nobody swept and not the ones swept.
+ */
 function valueAxis(series, title) {
   const values = series.points.map((p) => p.value);
   if (!series.numeric) return { type: 'category', labels: values.map(String), title: { display: true, text: title } };
   const min = Math.min(...values);
   const max = Math.max(...values);
   const log = min > 0 && max / min >= 10;
-  return { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `${title}${log ? ' (log scale)' : ''}` }, ...(log ? {} : { grace: '5%' }) };
+  if (!log) return { type: 'linear', title: { display: true, text: title }, grace: '5%' };
+  const ticks = [...new Set(values)].sort((a, b) => a - b);
+  // A margin of 4 % of the span (in log terms) at each end, as grace gives a linear axis: the first
+  // and last points are drawn whole, not cut in half by the plot's edge.
+  const pad = (max / min) ** 0.04;
+  return {
+    type: 'logarithmic',
+    min: min / pad,
+    max: max * pad,
+    title: { display: true, text: `${title} (log scale)` },
+    afterBuildTicks: (scale) => (scale.ticks = ticks.map((value) => ({ value }))),
+    ticks: { autoSkip: false, callback: (value) => String(value) },
+  };
 }
 
-/** The y axis of a win-rate curve. A fresh object per chart: Chart.js keeps what it is given. */
-const winRateAxis = () => ({ min: 0, max: 100, title: { display: true, text: 'win % (Wilson 95 % bars)' } });
+/**
+ * A y axis of percentages: from -5 to 105, so that a point at 100 % (or 0 %) is drawn whole
+ * rather than cut in half by the plot's edge, its ticks still 0 to 100 only. A fresh object per
+ * chart: Chart.js keeps what it is given.
+ */
+const percentAxis = (text) => ({
+  min: -5,
+  max: 105,
+  afterBuildTicks: (scale) => (scale.ticks = [0, 20, 40, 60, 80, 100].map((value) => ({ value }))),
+  title: { display: true, text },
+});
+
+/** The y axis of a win-rate curve. */
+const winRateAxis = () => percentAxis('win % (Wilson 95 % bars)');
 
 const xOf = (series, value) => (series.numeric ? value : String(value));
 
@@ -204,6 +291,7 @@ function publishedDataset(label, series, rows, y, bars) {
  * Win rate against one swept parameter: a line per combination of the other swept parameters (a
  * grid is never averaged), Wilson 95 % bars, and the published values with their intervals when
  * the sweep reproduces a paper's table.
+ * @returns {ChartConfig}
  */
 export function parameterChart(series, paper) {
   const lines = series.lines ?? [{ label: `win % (seat ${series.seat})`, points: series.points }];
@@ -238,6 +326,7 @@ const byValue = (a, b) => (typeof a === 'number' && typeof b === 'number' ? a - 
  * swept it, each point at its value on the sweep page's axis (numeric where every value is a
  * number, so that a curve's shape does not depend on which other sweeps are ticked), with Wilson
  * 95 % bars. `sweeps`: [{ id, detail }] with the API's sweep detail.
+ * @returns {ChartConfig}
  */
 export function comparisonChart(sweeps, key, axisTitle) {
   const swept = sweeps.map((s, i) => ({ s, i, series: s.detail.parameters.find((p) => p.key === key) })).filter((x) => x.series);
@@ -276,7 +365,10 @@ function intervalAxis(datasets, axis) {
   return { ...axis, suggestedMin: low - margin, suggestedMax: high + margin };
 }
 
-/** Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed. */
+/**
+ * Mean VP against one swept parameter, ± its 95 % interval, a line per combination of the others; the paper's mean VP where printed.
+ * @returns {ChartConfig}
+ */
 export function parameterVpChart(series, paper) {
   const lines = series.lines ?? [{ label: `mean VP (seat ${series.seat})`, points: series.points }];
   const datasets = lines.map((line, i) => ({
@@ -318,7 +410,10 @@ export function chartCsv(chart) {
   return rows.map((r) => r.map(quote).join(',')).join('\n') + '\n';
 }
 
-/** VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not); `colour`: config → colour. */
+/**
+ * VP box plots per (cell, agent) of the scope (per cell quantiles are exact; pools are not); `colour`: config → colour.
+ * @returns {ChartConfig}
+ */
 export function vpBoxplot(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
@@ -337,10 +432,31 @@ export function vpBoxplot(detail, scope, colour = configColour) {
         },
       ],
     },
-    options: baseOptions({ plugins: { legend: { display: false } }, scales: { y: { title: { display: true, text: 'VP' } } } }),
+    // A row per box, its label on lines of its own (the cell, then the agent): as columns, a
+    // 12-cell matchup's 30 labels ran into one smear. rowsHeight gives the rows their lines.
+    options: baseOptions({
+      indexAxis: 'y',
+      plugins: { legend: { display: false } },
+      scales: {
+        x: { title: { display: true, text: 'VP' } },
+        y: rowAxis({
+          ticks: {
+            lines: many ? 2 : 1,
+            callback(value) {
+              return many ? this.getLabelForValue(value).split(' · ').map((part, i) => shorten(i ? `· ${part}` : part)) : shorten(this.getLabelForValue(value));
+            },
+          },
+        }),
+      },
+    }),
   };
 }
 
+/** Characters of a row label's line: a longer one is cut in the middle (the full name is the tooltip's), so the axis leaves the plot its room. */
+const ROW_LABEL_CHARS = 40;
+const shorten = (text) => (text.length <= ROW_LABEL_CHARS ? text : `${text.slice(0, ROW_LABEL_CHARS / 2 - 1)}…${text.slice(-(ROW_LABEL_CHARS / 2))}`);
+
+/** @returns {ChartConfig} */
 export function breakdownChart(labels) {
   const cats = Object.keys(CATEGORY_COLORS);
   return {
@@ -365,6 +481,7 @@ const agentBars = (l, fields, colour) => ({ label: l.name, ...fields, background
 /**
  * Bars per wonder (city and side) that any agent played: for each agent, `fields` turns its row
  * per wonder (null where it never had that wonder) into the dataset's fields.
+ * @returns {ChartConfig}
  */
 function perWonderChart(labels, fields, options, colour) {
   const keys = wonderKeys(labels);
@@ -372,19 +489,27 @@ function perWonderChart(labels, fields, options, colour) {
   return { type: 'bar', data: { labels: keys, datasets }, options: baseOptions(options) };
 }
 
+/**
+ * Win rate per wonder: a bar of 0 % is a sliver in the agent's colour (minBarLength), where the
+ * agent never had the wonder noGamesPlugin writes "no games": the two no longer look alike.
+ * @returns {ChartConfig}
+ */
 export function wonderWinChart(labels, colour = configColour) {
   return perWonderChart(
     labels,
     (rows) => ({
-      data: rows.map((w) => (w ? percent(w.winRate) : null)),
-      errorBars: rows.map((w) => (w ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
+      data: rows.map((w) => (w && w.games > 0 ? percent(w.winRate) : null)),
+      errorBars: rows.map((w) => (w && w.games > 0 ? [percent(w.wilson.low), percent(w.wilson.high)] : null)),
       intervals: rows,
+      noGames: rows.map((w) => !w || !(w.games > 0)),
+      minBarLength: 2,
     }),
-    { scales: { y: { min: 0, max: 100, title: { display: true, text: 'win %' } } }, plugins: { tooltip: rateTooltip } },
+    { scales: { y: percentAxis('win %') }, plugins: { tooltip: rateTooltip } },
     colour,
   );
 }
 
+/** @returns {ChartConfig} */
 export function wonderStagesChart(labels, colour = configColour) {
   return perWonderChart(labels, (rows) => ({ data: rows.map((w) => w?.meanStages ?? null) }), { scales: { y: { min: 0, title: { display: true, text: 'stages per game' } } } }, colour);
 }
@@ -393,6 +518,7 @@ export function wonderStagesChart(labels, colour = configColour) {
  * Cards in winning builds as lift over their base rate: (share of the agent's wins whose city built
  * the card) ÷ (share of all its games whose city did). 1 means no more common in wins than
  * anywhere; common cards no longer look decisive. The cards with the most wins behind them.
+ * @returns {ChartConfig}
  */
 export function cardsChart(labels, colour = configColour, top = 15, minWins = 5) {
   const totals = new Map();
@@ -425,6 +551,7 @@ export function cardsChart(labels, colour = configColour, top = 15, minWins = 5)
   };
 }
 
+/** @returns {ChartConfig} */
 export function progressionChart(detail, scope, colour = configColour) {
   const cells = scope === 'all' ? detail.cells : detail.cells.filter((c) => String(c.index) === String(scope));
   const many = cells.length > 1;
@@ -445,7 +572,7 @@ export function progressionChart(detail, scope, colour = configColour) {
         pointRadius: 0,
       })),
     },
-    options: baseOptions({ parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'seat-games played' } }, y: { min: 0, max: 100, title: { display: true, text: 'cumulative win %' } } } }),
+    options: baseOptions({ parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'seat-games played' } }, y: percentAxis('cumulative win %') } }),
   };
 }
 
@@ -458,19 +585,23 @@ const rowAxis = (extra = {}) => ({ type: 'category', ...extra, ticks: { autoSkip
 
 /**
  * The height in pixels a chart with a row per category needs for every row's label to have its
- * line (taller rows where each holds a bar per agent), with its axis and legend; null for a chart
- * of another kind, which keeps its box's height.
+ * lines (the y ticks' `lines`, one unless given; taller rows where each holds a bar per agent), with
+ * its axis and legend; null for a chart of another kind, which keeps its box's height.
  */
 export function rowsHeight(config) {
   if (config.options?.indexAxis !== 'y') return null;
   const bars = config.data.datasets.filter((ds) => (ds.type ?? config.type) === 'bar').length;
-  const perRow = Math.max(20, 4 * bars + 8);
+  const lines = config.options.scales?.y?.ticks?.lines ?? 1;
+  const perRow = Math.max(20 * lines, 4 * bars + 8);
   // The x axis with its title, and the legend's lines (about four entries to a line).
   const frame = 60 + 22 * Math.ceil(config.data.datasets.length / 4);
   return config.data.labels.length * perRow + frame;
 }
 
-/** The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first. */
+/**
+ * The ratings as a ladder: each configuration's 95 % interval as a bar, its Elo as a point, best first.
+ * @returns {ChartConfig}
+ */
 export function ratingsLadder(ratings) {
   const rows = ratings.ratings.filter((r) => Number.isFinite(r.elo));
   return {
@@ -499,7 +630,10 @@ export function ratingsLadder(ratings) {
   };
 }
 
-/** Each cell's stopping test against its games: the SPRT's LLR with its two bounds as dashed lines, or the interval's half-width. */
+/**
+ * Each cell's stopping test against its games: the SPRT's LLR with its two bounds as dashed lines, or the interval's half-width.
+ * @returns {ChartConfig}
+ */
 export function stoppingChart(detail) {
   const cells = detail.cells.filter((c) => c.stopped);
   const sprt = cells.some((c) => c.stopped.rule === 'sprt');
@@ -533,6 +667,7 @@ export function stoppingChart(detail) {
 /**
  * A race (a racing tune, spec.tune): each arm's mean deal score at every look, its bar ± the
  * look's confidence radius, x the deals each arm had then; an arm's line ends at the look it left.
+ * @returns {ChartConfig}
  */
 export function raceChart(tune) {
   const race = tune.race;
@@ -552,7 +687,7 @@ export function raceChart(tune) {
     data: { datasets },
     options: baseOptions({
       parsing: true,
-      scales: { x: { type: 'linear', title: { display: true, text: 'deals each arm had played at the look' } }, y: { min: 0, max: 100, title: { display: true, text: 'mean deal score, % (± the radius)' } } },
+      scales: { x: { type: 'linear', title: { display: true, text: 'deals each arm had played at the look' } }, y: percentAxis('mean deal score, % (± the radius)') },
     }),
   };
 }

@@ -22,7 +22,7 @@ async function renderPicker() {
 }
 
 $('#pick-apply').addEventListener('click', () => {
-  const picked = [...document.querySelectorAll('#pick-list input:checked')].map((b) => b.value);
+  const picked = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#pick-list input:checked'))].map((b) => b.value);
   location.href = `/compare?ids=${picked.map(encodeURIComponent).join(',')}`;
 });
 
@@ -37,7 +37,7 @@ function renderCharts(sweeps) {
       el('div', { class: 'card' }, el('h2', {}, `Win rate by ${nameOf(key)} (${key})`), el('div', { class: 'chart-box' }, el('canvas', { id: canvasIdOf(key), role: 'img', 'aria-label': `Win rate by ${nameOf(key)}, one line per sweep, with Wilson 95 % intervals` }))),
     ),
   );
-  for (const key of keys) new Chart(document.getElementById(canvasIdOf(key)), comparisonChart(sweeps, key, nameOf(key)));
+  for (const key of keys) new Chart(/** @type {HTMLCanvasElement} */ (document.getElementById(canvasIdOf(key))), comparisonChart(sweeps, key, nameOf(key)));
 }
 
 function renderTables(sweeps) {

@@ -173,7 +173,7 @@ function draw(view) {
 let version;
 
 async function play(move) {
-  for (const b of document.querySelectorAll('#hand button')) b.disabled = true;
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('#hand button'))) b.disabled = true;
   $('#status').textContent = 'The agents are thinking…';
   const { status, body } = await call('POST', `/api/play/${id}/move`, { move, version });
   if (status !== 200) {

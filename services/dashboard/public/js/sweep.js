@@ -2,10 +2,10 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { agentName as shownAgent, bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, parameterChart, parameterVpChart, progressionChart, raceChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, noGamesPlugin, parameterChart, parameterVpChart, progressionChart, raceChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
-Chart.register(errorBarsPlugin);
+Chart.register(errorBarsPlugin, noGamesPlugin);
 if (window.ChartBoxPlot) Chart.register(window.ChartBoxPlot.BoxPlotController, window.ChartBoxPlot.BoxAndWiskers);
 
 const id = decodeURIComponent(location.pathname.split('/')[2]);
@@ -43,7 +43,7 @@ function fitRows(canvas, config) {
  * animation): the options follow the data (a mean-VP axis's range holds the newest intervals).
  */
 function draw(canvasId, config) {
-  const canvas = document.getElementById(canvasId);
+  const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById(canvasId));
   fitRows(canvas, config);
   const existing = Chart.getChart(canvas);
   if (!existing) {

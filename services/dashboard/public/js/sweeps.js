@@ -3,7 +3,7 @@ import { duration, el, getJSON } from './api.js';
 
 const body = document.querySelector('#sweeps tbody');
 const empty = document.getElementById('empty');
-const compare = document.getElementById('compare');
+const compare = /** @type {HTMLButtonElement} */ (document.getElementById('compare'));
 /** Sweeps ticked for comparison (kept across the refreshes that redraw the rows). */
 const ticked = new Set();
 compare.addEventListener('click', () => (location.href = `/compare?ids=${[...ticked].map(encodeURIComponent).join(',')}`));

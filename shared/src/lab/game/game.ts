@@ -189,7 +189,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
     step(s, moves);
   }
   const result = gameResult(s);
-  const players = playerSummaries(s, plan.agents, specs.map(canonicalSpec), { decisions, thinking, iterations, cutShort });
+  const players = playerSummaries(s, plan.agents, specs.map((s) => canonicalSpec(s)), { decisions, thinking, iterations, cutShort });
   return {
     id: plan.id,
     index: plan.index,

@@ -15,13 +15,44 @@ export function configOf(label: string): string {
 }
 
 /**
+ * The names a sweep shows its agents by (page, summary CSV, games CSV): the canonical spec, with
+ * the parameters swept at the agent's seat written even at their default value. configOf alone
+ * named the cell at the default C a bare `mcts`, as if C had not been swept; the ladder, which
+ * merges sweeps, keeps configOf's name.
+ */
+export function sweepConfigs(cells: readonly SweepCell[]): (label: string) => string {
+  const swept = new Map<string, Set<string>>();
+  for (const cell of cells) {
+    for (const field of Object.keys(cell.swept)) {
+      const m = /^seats\.(\d+)\.(.+)$/.exec(field);
+      const label = m ? cell.agents[Number(m[1])] : undefined;
+      if (!m || label === undefined) continue;
+      let keys = swept.get(label);
+      if (!keys) swept.set(label, (keys = new Set()));
+      keys.add(m[2].toLowerCase());
+    }
+  }
+  const names = new Map<string, string>();
+  return (label) => {
+    let name = names.get(label);
+    if (name === undefined) {
+      const keys = swept.get(label);
+      names.set(label, (name = keys ? canonicalSpec(parseAgentSpec(label), [...keys]) : configOf(label)));
+    }
+    return name;
+  };
+}
+
+/**
  * Every agent spec of these cells (and `more`, a matchup's) as submitted, with its configuration:
- * the one name it is shown by, the ladder's (`mcts:100,10,100` and `mcts(it=100)` are both `mcts`).
- * For display: results stay keyed by the specs as submitted.
+ * the one name it is shown by (`mcts:100,10,100` and `mcts(it=100)` are both `mcts`; a swept
+ * parameter always written, see sweepConfigs). For display: results stay keyed by the specs as
+ * submitted.
  */
 export function displayNames(cells: readonly SweepCell[], more: readonly string[] = []): Record<string, string> {
+  const nameOf = sweepConfigs(cells);
   const names = new Map<string, string>();
-  for (const text of [...cells.flatMap((c) => c.agents), ...more]) if (!names.has(text)) names.set(text, configOf(text));
+  for (const text of [...cells.flatMap((c) => c.agents), ...more]) if (!names.has(text)) names.set(text, nameOf(text));
   return Object.fromEntries(names);
 }
 

@@ -7,7 +7,7 @@
  * interval.
  */
 import { meanHalfWidth, type Interval } from '../stats/stats.js';
-import { cellLabels, configOf } from './labels.js';
+import { cellLabels, sweepConfigs } from './labels.js';
 import { rateEstimate, summarizeLabelFields, type CellFields, type LabelAggregate, type RateEstimate } from './summaries.js';
 import { parameterByKey } from '../../agents/params.js';
 import type { SweepCell, SweepSpec, SweptValues } from '../plan/sweep.js';
@@ -44,6 +44,7 @@ export function pooledLabels(byCell: ReadonlyMap<number, CellFields>, cells: rea
     });
   }
   const players = cells[0]?.agents.length ?? 0;
+  const configOf = sweepConfigs(cells);
   return [...acc].map(([label, a]) => ({ ...pooled(label, a.fields, a.cells, players), config: configOf(label) }));
 }
 

@@ -7,7 +7,7 @@ import { SCORE_CATEGORIES } from '../../engine/index.js';
 import { Z95, meanHalfWidth, normalHalfWidth, wilson, type Interval, type Summary } from '../stats/stats.js';
 import type { SweepCell, SweptValues } from '../plan/sweep.js';
 import { progressionBuckets } from './increments.js';
-import { cellLabels, configOf } from './labels.js';
+import { cellLabels, sweepConfigs } from './labels.js';
 
 export interface RateEstimate {
   games: number;
@@ -253,6 +253,7 @@ export function summarizeAggregates(
 /** The same from the table grouped by cell (groupAggregateTable). */
 export function summarizeCells(byCell: ReadonlyMap<number, CellFields>, cells: readonly SweepCell[], gamesPerCell: number): CellAggregate[] {
   const buckets = progressionBuckets(gamesPerCell);
+  const configOf = sweepConfigs(cells);
   return cells.map((cell) => {
     const slot = byCell.get(cell.index) ?? emptyCell();
     const own = (k: string) => slot.own.get(k) ?? 0;
