@@ -267,6 +267,50 @@ export const PaperComparisonSchema = z.object({
   ),
 });
 
+const ConfirmationViewSchema = z
+  .object({ sweep: z.string(), status: z.string(), games: z.number().int(), decision: z.string().nullable(), llr: z.number().nullable(), score: z.object({ mean: z.number(), halfWidth: z.number(), outcomes: z.number().int() }).nullable() })
+  .nullable()
+  .describe("The recommendation against the reference on held-out deals: the confirmation sweep, its SPRT's decision and the recommendation's score with its interval.");
+
+const RacingTuneViewSchema = z.object({
+  method: z.literal('racing'),
+  race: z
+    .object({
+      rule: z.object({ seat: z.number().int(), against: z.number().int().optional(), delta: z.number(), epsilon: z.number(), roundDeals: z.number().int() }),
+      looks: z.number().int(),
+      radius: z.number().nullable().describe('The confidence radius at the last look: sqrt(ln(4 K j² / δ) / 2t).'),
+      arms: z.array(z.object({ cell: z.number().int(), agent: z.string(), deals: z.number().int(), mean: z.number(), alive: z.boolean(), eliminatedAt: z.number().int().optional() })),
+      leader: z.number().int(),
+      decided: z.object({ cell: z.number().int(), agent: z.string(), by: z.enum(['elimination', 'epsilon', 'budget']) }).optional(),
+      history: z.array(z.object({ look: z.number().int(), deals: z.number().int(), radius: z.number(), means: z.array(z.number().nullable()) })).describe('Every look: deals per arm, the radius, each arm\'s mean (null once it has left).'),
+    })
+    .nullable()
+    .describe('The race: each arm\'s mean deal score at the last look, which left and when, the radius, and once decided the arm returned and why (budget: the deals ran out first, undecided).'),
+  recommendation: z.string().nullable().describe('The arm the race returned, as a spec to paste into a sweep.'),
+  confirmation: ConfirmationViewSchema,
+  note: z.string().nullable().describe('Why there is no confirmation, when there is none.'),
+});
+
+const SteppedTuneViewSchema = z.object({
+  method: z.enum(['spsa', 'ntbea']),
+  steps: z.number().int().describe('Steps in the budget (SPSA: game pairs; NTBEA: evaluations).'),
+  proposed: z.number().int().describe('Steps proposed so far (each a sweep of its own).'),
+  applied: z.number().int().describe('Steps whose results the search has applied, in the order recorded.'),
+  options: z.array(z.string()).describe('The options searched, by spec key.'),
+  trajectory: z
+    .array(z.object({ k: z.number().int(), values: z.array(z.number()), low: z.array(z.number()), high: z.array(z.number()), s: z.number() }))
+    .describe("SPSA: after each applied step, the options' values, the band θ ± c_k in the options' units, and the step's result s (θ+'s wins minus losses)."),
+  evaluations: z.array(z.object({ k: z.number().int(), values: z.array(z.union([z.string(), z.number()])), value: z.number().nullable() })).describe('NTBEA: every point evaluated, in order, with its mean head-to-head score (null: its games all failed).'),
+  estimates: z
+    .array(z.object({ key: z.string(), values: z.array(z.object({ value: z.union([z.string(), z.number()]), n: z.number().int(), mean: z.number().nullable(), halfWidth: z.number().nullable() })) }))
+    .describe("NTBEA: per option, each value's mean evaluation with its 95 % half-width (the 1-tuples)."),
+  inFlight: z.array(z.string()).describe('The step sweeps not yet applied.'),
+  recommendation: z.string().describe('The recommendation as a spec to paste into a sweep: final once the tune is done, else where the search stands.'),
+  final: z.boolean(),
+  confirmation: ConfirmationViewSchema,
+  note: z.string().nullable().describe('Why there is no confirmation, when there is none.'),
+});
+
 export const SweepDetailSchema = SweepOverviewSchema.extend({
   spec: z.record(z.string(), z.unknown()).describe('The spec as stored (defaults filled in).'),
   gamesPerCell: z.number().int(),
@@ -289,31 +333,13 @@ export const SweepDetailSchema = SweepOverviewSchema.extend({
   statisticsAsOf: StatisticsAsOfSchema,
   paper: PaperComparisonSchema.optional().describe("For a sweep whose spec names a published table: the paper's rows beside ours, each with REPRODUCTION.md's verdict (agrees, inconclusive, differs)."),
   tune: z
-    .object({
-      method: z.literal('racing'),
-      race: z
-        .object({
-          rule: z.object({ seat: z.number().int(), against: z.number().int().optional(), delta: z.number(), epsilon: z.number(), roundDeals: z.number().int() }),
-          looks: z.number().int(),
-          radius: z.number().nullable().describe('The confidence radius at the last look: sqrt(ln(4 K j² / δ) / 2t).'),
-          arms: z.array(z.object({ cell: z.number().int(), agent: z.string(), deals: z.number().int(), mean: z.number(), alive: z.boolean(), eliminatedAt: z.number().int().optional() })),
-          leader: z.number().int(),
-          decided: z.object({ cell: z.number().int(), agent: z.string(), by: z.enum(['elimination', 'epsilon', 'budget']) }).optional(),
-          history: z.array(z.object({ look: z.number().int(), deals: z.number().int(), radius: z.number(), means: z.array(z.number().nullable()) })).describe('Every look: deals per arm, the radius, each arm\'s mean (null once it has left).'),
-        })
-        .nullable()
-        .describe('The race: each arm\'s mean deal score at the last look, which left and when, the radius, and once decided the arm returned and why (budget: the deals ran out first, undecided).'),
-      recommendation: z.string().nullable().describe('The arm the race returned, as a spec to paste into a sweep.'),
-      confirmation: z
-        .object({ sweep: z.string(), status: z.string(), games: z.number().int(), decision: z.string().nullable(), llr: z.number().nullable(), score: z.object({ mean: z.number(), halfWidth: z.number(), outcomes: z.number().int() }).nullable() })
-        .nullable()
-        .describe("The recommendation against the reference on held-out deals: the confirmation sweep, its SPRT's decision and the recommendation's score with its interval."),
-      note: z.string().nullable().describe('Why there is no confirmation, when there is none.'),
-    })
+    .union([RacingTuneViewSchema, SteppedTuneViewSchema])
     .optional()
     .describe('For a tune (spec.tune): the search and its confirmation.'),
   confirms: z.string().optional().describe('For a confirmation sweep: the tune it confirms.'),
+  stepOf: z.string().optional().describe('For a step of an SPSA or NTBEA tune (a sweep not listed among the sweeps): the tune.'),
 });
+
 
 export const RatingsResponse = z.object({
   statisticsAsOf: StatisticsAsOfSchema,

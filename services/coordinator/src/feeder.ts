@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { CellStopper, RaceStopper, sprtBounds, type CellStop, type Sweep } from '@wonderlab/shared';
+import type { TuneDriver } from './tune-driver.js';
 import { batchJobId, bullPriority, jobId, type GameJobData, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
 export interface FeederOptions {
@@ -32,6 +33,8 @@ export interface FeederOptions {
    * returns its id; called once per tune (the link is stored with both sweeps).
    */
   confirm?: (tune: SweepMeta, recommendation: string) => Promise<string>;
+  /** Drives SPSA and NTBEA tunes: makes their steps' sweeps from their results (tune-driver.ts). */
+  tunes?: TuneDriver;
 }
 
 /** Jobs kept waiting per priority even when no slot is busy (a fresh lab): the budget doubles from there each round as slots take them. */
@@ -90,12 +93,17 @@ export class Feeder {
   reset(): void {
     this.stoppers.clear();
     this.races.clear();
+    this.o.tunes?.reset();
   }
 
   private async round(): Promise<number> {
     const { store } = this.o;
     if (this.o.gate?.()) return 0;
-    if (!(await store.ledger.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) return 0;
+    if (!(await store.ledger.holdFeederLock(this.owner, Math.max(10_000, this.o.intervalMs * 20)))) {
+      // Another coordinator feeds: what this one held of the tunes may be stale when the lock comes back.
+      this.o.tunes?.reset();
+      return 0;
+    }
     const reconcile = this.ticks++ % (this.o.reconcileEvery ?? 40) === 0;
     let queued = 0;
     const active = await store.reads.activeIds();
@@ -168,7 +176,12 @@ export class Feeder {
   private async checkStops(id: string): Promise<void> {
     const { store } = this.o;
     const loaded = await store.reads.load(id);
-    if (loaded?.spec.tune) return this.checkRace(id, loaded.sweep);
+    if (loaded?.spec.tune?.method === 'racing') return this.checkRace(id, loaded.sweep);
+    if (loaded?.spec.tune) {
+      const meta = await store.reads.meta(id);
+      if (meta) await this.o.tunes?.check(meta);
+      return;
+    }
     const rule = loaded?.spec.stop;
     if (!loaded || !rule) return;
     const { sweep } = loaded;
@@ -200,7 +213,8 @@ export class Feeder {
    */
   private async checkRace(id: string, sweep: Sweep): Promise<void> {
     const { store } = this.o;
-    const tune = sweep.spec.tune!;
+    const tune = sweep.spec.tune;
+    if (tune?.method !== 'racing') return;
     let race = this.races.get(id);
     if (!race) this.races.set(id, (race = new RaceStopper(sweep, { seat: tune.seat, against: tune.against, delta: tune.delta, epsilon: tune.epsilon, roundDeals: tune.roundDeals })));
     const status = await store.reads.status(id);

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type express from 'express';
 import { PlayTables, RatingFits } from '@wonderlab/shared';
-import { OutageLog, PlayStore, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within } from '@wonderlab/shared/store';
+import { OutageLog, PlayStore, SweepStore, closeRedis, connectRedis, connectRedisFailFast, gameQueue, within, type SweepMeta } from '@wonderlab/shared/store';
 import { hostsToAllow, reachedAt } from '@wonderlab/shared/http';
 import { createApp } from './app.js';
 import type { CoordinatorConfig } from './config.js';
@@ -19,6 +19,7 @@ import { SweepStatistics } from './statistics.js';
 import { LabHealth } from './lab-health.js';
 import { ModelChecks } from './model-checks.js';
 import { SweepCreator } from './sweep-creator.js';
+import { TuneDriver } from './tune-driver.js';
 
 export interface RunningCoordinator {
   url: string;
@@ -100,7 +101,9 @@ export async function startCoordinator(config: CoordinatorConfig, logger: Logger
   });
   // New sweeps, the API's and the lab's own (a tune's confirmation), through one path; stored with the API's connection.
   const creator: SweepCreator = new SweepCreator({ store, models, limits: config, batching: { seconds: config.BATCH_SECONDS, max: config.MAX_BATCH }, logger, created: () => feeder.kick() });
-  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger, gate: () => health.feedBlocker(), confirm: (tune, recommendation) => creator.confirm(tune, recommendation) });
+  const confirm = (tune: SweepMeta, recommendation: string) => creator.confirm(tune, recommendation);
+  const tunes = new TuneDriver({ store: feederStore, logger, makeStep: (tune, k, spec) => creator.step(tune, k, spec), confirm });
+  const feeder = new Feeder({ store: feederStore, queue, window: config.FEED_WINDOW, intervalMs: config.FEED_INTERVAL_MS, logger, gate: () => health.feedBlocker(), confirm, tunes });
   const { app, close: closeApp } = createApp({
     store,
     queue: apiQueue,

@@ -34,18 +34,24 @@ export class SweepCreator {
   }
 
   /** Stores a sweep (checked now, unless the caller checked it already); resolves with its meta and what the API reports of it. */
-  async create(body: unknown, checked?: Awaited<ReturnType<SweepCreator['check']>>) {
+  async create(body: unknown, checked?: Awaited<ReturnType<SweepCreator['check']>>, step?: { of: string; k: number }) {
     const { spec, size, cost, sweep, models } = checked ?? (await this.check(body));
     // A stopping sweep, or a racing tune, goes a game per job: its cells are decided game by game.
     const batch = spec.stop || spec.tune ? 1 : batchSize(sweep.cells, sweep.size, this.d.batching.seconds, this.d.batching.max);
-    const meta = await this.d.store.ledger.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models) });
-    this.d.logger.info({ sweep: meta.id, name: meta.name, games: meta.total, cpuHours: cost.cpuHours }, 'sweep created');
+    const meta = await this.d.store.ledger.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models), ...(step ? { step } : {}) });
+    if (step) this.d.logger.debug({ sweep: meta.id, tune: step.of, step: step.k, games: meta.total }, 'tune step created');
+    else this.d.logger.info({ sweep: meta.id, name: meta.name, games: size.total, cpuHours: cost.cpuHours }, 'sweep created');
     this.d.created?.();
     return { meta, size, cost };
   }
 
+  /** Step k of an SPSA or NTBEA tune (tune-driver.ts): a sweep of its own, checked as any, not listed among the sweeps. */
+  async step(tune: SweepMeta, k: number, spec: Record<string, unknown>): Promise<string> {
+    return (await this.create(spec, undefined, { of: tune.id, k })).meta.id;
+  }
+
   /**
-   * A racing tune's confirmation (spec.tune.confirm): the recommendation in the tuned seat against
+   * A tune's confirmation (spec.tune.confirm): the recommendation in the tuned seat against
    * the reference in the partner seat (`against`, else the next seat), the other seats as the tune
    * had them, on the confirmation's deals with the two seats swapped, until its SPRT decides.
    */

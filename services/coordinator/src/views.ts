@@ -1,5 +1,26 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
-import { displayNames, throughput, type CodeVersion, type RaceReport, type SweepStatistics as SweepStatisticsFields, type WorkerIdentity } from '@wonderlab/shared';
+import {
+  applySpsa,
+  displayNames,
+  indexValues,
+  ntbeaConfig,
+  observeNtbea,
+  recommendNtbea,
+  specAt,
+  spsaConfig,
+  startNtbea,
+  startSpsa,
+  steppedTune,
+  throughput,
+  tuneBase,
+  tuneSpace,
+  unitValues,
+  type CodeVersion,
+  type RaceReport,
+  type SweepStatistics as SweepStatisticsFields,
+  type WorkerIdentity,
+} from '@wonderlab/shared';
+import type { StepRecord } from './tune-driver.js';
 import type { StatisticsAsOf, SweepStatistics } from './statistics.js';
 import { memoryShort, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
@@ -142,36 +163,111 @@ export async function provenance(store: SweepStore, meta: SweepMeta, overview: S
   };
 }
 
+/** A tune's confirmation sweep and where its SPRT stands: the recommendation's score against the reference (deal-clustered). */
+type ConfirmationView = { sweep: string; status: string; games: number; decision: string | null; llr: number | null; score: { mean: number; halfWidth: number; outcomes: number } | null } | null;
+
 /**
  * A racing tune's state for its detail: the race (arms, looks, radius, the decision) and, once
  * made, its confirmation sweep — its SPRT's verdict, the recommendation's head-to-head score with
  * its interval and games — or why there is none. The recommendation is a spec string to paste
  * into a sweep.
  */
-export interface TuneView {
+export interface RacingTuneView {
   method: 'racing';
   race: RaceReport | null;
   /** The arm the race returned, as a spec to paste into a sweep (null until it decides). */
   recommendation: string | null;
-  /** The confirmation sweep and where its SPRT stands: the recommendation's score against the reference (deal-clustered). */
-  confirmation: { sweep: string; status: string; games: number; decision: string | null; llr: number | null; score: { mean: number; halfWidth: number; outcomes: number } | null } | null;
+  confirmation: ConfirmationView;
   /** Why there is no confirmation, when there is none. */
   note: string | null;
 }
 
+/**
+ * An SPSA or NTBEA tune's state, rebuilt from its recorded steps and results (tune-driver.ts):
+ * its steps, SPSA's trajectory (each option's value after every step, with the c_k band it was
+ * perturbed by), NTBEA's evaluations and each option value's estimate, the recommendation (so far,
+ * or final) and its confirmation.
+ */
+export interface SteppedTuneView {
+  method: 'spsa' | 'ntbea';
+  steps: number;
+  proposed: number;
+  applied: number;
+  options: string[];
+  /** SPSA: after each applied step, the options' values, and the band θ ± c_k in the options' units. */
+  trajectory: { k: number; values: number[]; low: number[]; high: number[]; s: number }[];
+  /** NTBEA: every point evaluated, in order, with its value (null: its games all failed). */
+  evaluations: { k: number; values: (string | number)[]; value: number | null }[];
+  /** NTBEA: per option, each value's mean evaluation with its 95 % half-width and evaluations (1-tuples). */
+  estimates: { key: string; values: { value: string | number; n: number; mean: number | null; halfWidth: number | null }[] }[];
+  /** The step sweeps not yet applied. */
+  inFlight: string[];
+  /** The recommendation: final once the tune is done, else where the search stands now. */
+  recommendation: string;
+  final: boolean;
+  confirmation: ConfirmationView;
+  note: string | null;
+}
+
+export type TuneView = RacingTuneView | SteppedTuneView;
+
+async function confirmationView(store: SweepStore, meta: SweepMeta): Promise<ConfirmationView> {
+  if (!meta.confirmation) return null;
+  const c = await store.reads.meta(meta.confirmation);
+  const loaded = c && (await store.reads.load(c.id));
+  const stop = loaded ? (await store.reads.stopStates(c.id)).get(0) : undefined;
+  return { sweep: meta.confirmation, status: c?.status ?? 'missing', games: c ? c.done : 0, decision: stop?.decision ?? null, llr: stop?.value ?? null, score: stop?.score ?? null };
+}
+
 export async function tuneView(store: SweepStore, meta: SweepMeta): Promise<TuneView> {
   const t = meta.spec.tune!;
-  const race = meta.race ?? null;
-  const recommendation = race?.decided?.agent ?? null;
-  let confirmation: TuneView['confirmation'] = null;
-  if (meta.confirmation) {
-    const c = await store.reads.meta(meta.confirmation);
-    const loaded = c && (await store.reads.load(c.id));
-    const stop = loaded ? (await store.reads.stopStates(c.id)).get(0) : undefined;
-    confirmation = { sweep: meta.confirmation, status: c?.status ?? 'missing', games: c ? c.done : 0, decision: stop?.decision ?? null, llr: stop?.value ?? null, score: stop?.score ?? null };
+  const confirmation = await confirmationView(store, meta);
+  const note = !t.confirm
+    ? `this tune has no confirmation (spec.tune.confirm): its recommendation is as good as the ${t.method === 'racing' ? 'race' : 'search'} says, on the deals it was chosen on`
+    : meta.confirmationError
+      ? `no confirmation: ${meta.confirmationError}`
+      : null;
+  if (t.method === 'racing') {
+    const race = meta.race ?? null;
+    return { method: 'racing', race, recommendation: race?.decided?.agent ?? null, confirmation, note };
   }
-  const note = !t.confirm ? 'this tune has no confirmation (spec.tune.confirm): its recommendation is as good as the race says, on the deals it was chosen on' : meta.confirmationError ? `no confirmation: ${meta.confirmationError}` : null;
-  return { method: t.method, race, recommendation, confirmation, note };
+  const stepped = steppedTune(meta.spec)!;
+  const dims = tuneSpace(meta.spec, stepped);
+  const { steps, applied } = await store.reads.tuneSteps(meta.id);
+  const records = new Map([...steps].map(([k, json]) => [k, JSON.parse(json) as StepRecord]));
+  const appliedKs = new Set(applied.map((a) => a.k));
+  const inFlight = [...records].filter(([k, r]) => !appliedKs.has(k) && r.sweep).map(([, r]) => r.sweep!);
+  const base = tuneBase(meta.spec, stepped);
+  const view: SteppedTuneView = { method: stepped.method, steps: stepped.steps, proposed: records.size, applied: applied.length, options: dims.map((d) => d.key), trajectory: [], evaluations: [], estimates: [], inFlight, recommendation: '', final: meta.recommendation !== undefined, confirmation, note };
+  if (stepped.method === 'spsa') {
+    let state = startSpsa(spsaConfig(meta.spec, stepped, dims));
+    for (const { k, value } of applied) {
+      const p = records.get(k)!.proposal!;
+      state = applySpsa(state, p, value ?? 0);
+      view.trajectory.push({ k, values: unitValues(dims, state.theta), low: unitValues(dims, state.theta.map((x) => x - p.ck)), high: unitValues(dims, state.theta.map((x) => x + p.ck)), s: value ?? 0 });
+    }
+    view.recommendation = meta.recommendation ?? specAt(base, dims, unitValues(dims, state.theta));
+  } else {
+    const config = ntbeaConfig(meta.spec, stepped, dims);
+    let state = startNtbea(config);
+    for (const { k, value } of applied) {
+      view.evaluations.push({ k, values: indexValues(dims, records.get(k)!.point!), value });
+      if (value !== null) state = observeNtbea(config, state, value);
+    }
+    view.estimates = dims.map((d, i) => ({
+      key: d.key,
+      values: d.values!.map((value, j) => {
+        const seen = state.history.filter((h) => h.point[i] === j).map((h) => h.value);
+        const n = seen.length;
+        const mean = n ? seen.reduce((a, b) => a + b, 0) / n : null;
+        const sd = n > 1 && mean !== null ? Math.sqrt(seen.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : null;
+        return { value, n, mean, halfWidth: sd === null ? null : (1.96 * sd) / Math.sqrt(n) };
+      }),
+    }));
+    const best = recommendNtbea(state)?.point ?? state.current;
+    view.recommendation = meta.recommendation ?? specAt(base, dims, indexValues(dims, best));
+  }
+  return view;
 }
 
 /**
@@ -194,6 +290,7 @@ export async function sweepDetail(store: SweepStore, meta: SweepMeta, page: Cell
     statisticsAsOf: stats.asOf,
     ...(meta.spec.tune ? { tune: await tuneView(store, meta) } : {}),
     ...(meta.confirms ? { confirms: meta.confirms } : {}),
+    ...(meta.stepOf ? { stepOf: meta.stepOf } : {}),
   };
   const text = JSON.stringify(head);
   return stats.json === '{}' ? text : `${text.slice(0, -1)},${stats.json.slice(1)}`;

@@ -30,6 +30,7 @@ export * from './plan/limits.js';
 export * from './plan/cost.js';
 export * from './plan/stopping.js';
 export * from './plan/race.js';
+export * from './plan/tune-steps.js';
 export * from './tune/racing.js';
 export * from './tune/space.js';
 export * from './tune/spsa.js';

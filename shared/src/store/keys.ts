@@ -56,6 +56,10 @@ export interface SweepKeys {
   stops: string;
   /** Set: cells whose stopping test has decided; the claim script skips their games not yet queued. */
   stopped: string;
+  /** Hash, an SPSA or NTBEA tune's: step k → JSON of the step as proposed (its point, and its sweep once made). */
+  steps: string;
+  /** List, an SPSA or NTBEA tune's: JSON {k, value} of each step's result, in the order the tune applied them. */
+  applied: string;
 }
 
 export function keys(prefix: string): Keys {
@@ -88,6 +92,8 @@ export function keys(prefix: string): Keys {
         workers: `${base}:workers`,
         stops: `${base}:stops`,
         stopped: `${base}:stopped`,
+        steps: `${base}:steps`,
+        applied: `${base}:applied`,
       };
     },
   };

@@ -34,11 +34,22 @@ export interface CreateOptions {
   batch?: number;
   /** The policy models the sweep's agents name, with their files' sha256 (checkSweepSpec's). */
   models?: Record<string, string>;
+  /**
+   * A step of an SPSA or NTBEA tune: its id, made from the tune's and the step's (so that a step
+   * made again after a restart is the same sweep, never a second one), and the tune it belongs to.
+   * Steps are not in the list of sweeps (the tune is).
+   */
+  step?: { of: string; k: number };
 }
 
 /** Sortable and short (it is in every job's id): time in base 36 and 16 random bits. */
 export function newSweepId(now = Date.now()): string {
   return `${now.toString(36)}${randomBytes(2).toString('hex')}`;
+}
+
+/** The id of an SPSA or NTBEA tune's step k: the tune's id, 's', k (a sweep id still: lowercase letters and digits). */
+export function stepSweepId(tune: string, k: number): string {
+  return `${tune}s${k}`;
 }
 
 /** A stopping sweep's claim scans at most this many positions past decided cells at a time. */
@@ -122,12 +133,14 @@ export class SweepLedger {
    * from there, in the interleaved order. The expansion given is the one this store keeps for it
    * (unless it lacks the `models` given).
    */
-  async create(sweep: Sweep, { now = Date.now(), code, batch = 1, models }: CreateOptions = {}): Promise<SweepMeta> {
+  async create(sweep: Sweep, { now = Date.now(), code, batch = 1, models, step }: CreateOptions = {}): Promise<SweepMeta> {
     // The store's shape fields say the interleaved order: a sweep in another order would be fed wrong.
     if (sweep.schedule !== 'interleaved') throw new Error(`a new sweep is stored in the interleaved order, not '${sweep.schedule}'`);
     const { spec } = sweep;
-    const id = newSweepId(now);
+    const id = step ? stepSweepId(step.of, step.k) : newSweepId(now);
     const k = this.k(id);
+    // A step made before (the coordinator stopped between making it and recording it): that one.
+    if (step && (await this.redis.hexists(k.meta, 'spec'))) return (await this.reads.meta(id))!;
     const specText = JSON.stringify(spec);
     const fields = {
       name: spec.name,
@@ -151,8 +164,10 @@ export class SweepLedger {
       ...(code ? { code: JSON.stringify(code) } : {}),
       ...(models && Object.keys(models).length ? { models: JSON.stringify(models) } : {}),
       ...(this.epoch ? { epoch: this.epoch } : {}),
+      ...(step ? { stepOf: step.of } : {}),
     };
-    await this.redis.multi().hset(k.meta, fields).zadd(this.keys.sweeps, now, id).zadd(this.keys.active, spec.priority, id).exec();
+    const multi = this.redis.multi().hset(k.meta, fields).zadd(this.keys.active, spec.priority, id);
+    await (step ? multi : multi.zadd(this.keys.sweeps, now, id)).exec();
     // An expansion without the models recorded here would play its games unchecked: such a sweep
     // is expanded again, with them, when it is first loaded.
     if (sweep.models || !fields.models) this.reads.remember({ id, spec, specText, sweep });
@@ -242,6 +257,27 @@ export class SweepLedger {
     await multi.exec();
   }
 
+
+  /** Records an SPSA or NTBEA tune's step k as proposed (once: a step proposed before keeps its record). */
+  async proposeStep(id: string, k: number, record: string): Promise<void> {
+    await this.redis.hsetnx(this.k(id).steps, String(k), record);
+  }
+
+  /** Rewrites a step's record (its sweep made). */
+  async saveStep(id: string, k: number, record: string): Promise<void> {
+    await this.redis.hset(this.k(id).steps, String(k), record);
+  }
+
+  /** Appends a step's result to the tune's applied results, in the order the tune applies them. */
+  async applyStep(id: string, k: number, value: number): Promise<void> {
+    await this.redis.rpush(this.k(id).applied, JSON.stringify({ k, value }));
+  }
+
+  /** An SPSA or NTBEA tune has spent its budget: its recommendation saved, the tune done. */
+  async finishTune(id: string, recommendation: string, priority: number, now = Date.now()): Promise<void> {
+    await this.redis.hset(this.k(id).meta, 'recommendation', recommendation);
+    if (await this.transition(id, ['running', 'paused'], 'done', priority, now)) await this.redis.hset(this.k(id).meta, 'finishedAt', now);
+  }
 
   /** Why a tune's confirmation could not be made. */
   async saveConfirmationError(tune: string, message: string): Promise<void> {

@@ -66,6 +66,10 @@ export interface SweepMeta {
   confirms?: string;
   /** Why the lab could not make a tune's confirmation. */
   confirmationError?: string;
+  /** An SPSA or NTBEA tune's recommendation, once its budget is spent. */
+  recommendation?: string;
+  /** For a step of an SPSA or NTBEA tune: the tune. */
+  stepOf?: string;
 }
 
 /**
@@ -109,6 +113,8 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ...(h.confirmation ? { confirmation: h.confirmation } : {}),
     ...(h.confirms ? { confirms: h.confirms } : {}),
     ...(h.confirmationError ? { confirmationError: h.confirmationError } : {}),
+    ...(h.recommendation ? { recommendation: h.recommendation } : {}),
+    ...(h.stepOf ? { stepOf: h.stepOf } : {}),
   };
 }
 
@@ -182,6 +188,13 @@ export class SweepReads {
     return positions.map((p) => scheduledIndex({ cells, sets, deals, orders }, p));
   }
 
+
+  /** An SPSA or NTBEA tune's steps as recorded (step k → its record's JSON), and its results in the order applied. */
+  async tuneSteps(id: string): Promise<{ steps: Map<number, string>; applied: { k: number; value: number }[] }> {
+    const k = this.k(id);
+    const [steps, applied] = await Promise.all([this.redis.hgetall(k.steps), this.redis.lrange(k.applied, 0, -1)]);
+    return { steps: new Map(Object.entries(steps).map(([step, json]) => [Number(step), json])), applied: applied.map((json) => JSON.parse(json) as { k: number; value: number }) };
+  }
 
   /** Each cell's stopping test as last saved (spec.stop), by cell. */
   async stopStates(id: string): Promise<Map<number, CellStop>> {

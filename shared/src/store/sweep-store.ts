@@ -9,7 +9,7 @@ import { SweepLedger } from './sweep-ledger.js';
 import { SweepReads } from './sweep-reads.js';
 
 export { SWEEP_STATUSES, SweepReads, type LoadedSweep, type SweepMeta, type SweepStatus } from './sweep-reads.js';
-export { KeyspaceLostError, SweepLedger, claimOffer, newSweepId, type CreateOptions, type GameMaking } from './sweep-ledger.js';
+export { KeyspaceLostError, SweepLedger, claimOffer, newSweepId, stepSweepId, type CreateOptions, type GameMaking } from './sweep-ledger.js';
 
 export class SweepStore {
   readonly keys: Keys;

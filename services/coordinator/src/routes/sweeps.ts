@@ -4,7 +4,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { SweepSpecError, type SweepCost } from '@wonderlab/shared';
+import { SweepSpecError, steppedTune, type SweepCost } from '@wonderlab/shared';
 import type { SweepMeta, SweepStatus, SweepStore } from '@wonderlab/shared/store';
 import { DetailQuery, ListQuery } from '../api-schemas.js';
 import type { LimitsConfig } from '../config.js';
@@ -15,6 +15,7 @@ import type { SweepCreator } from '../sweep-creator.js';
 import { HttpError, parse } from '../http.js';
 import { sweepDetail, sweepOverview } from '../views.js';
 import { findSweep } from './find.js';
+import { stepsInFlight } from '../tune-driver.js';
 import type { SweepStatistics } from '../statistics.js';
 
 export interface SweepRouteDeps {
@@ -70,7 +71,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
     res
       .status(201)
       .location(`/api/sweeps/${meta.id}`)
-      .json({ id: meta.id, name: meta.name, games: meta.total, cells: size.cells, estimate: estimateOf(cost), url: `/sweeps/${meta.id}`, api: `/api/sweeps/${meta.id}` });
+      .json({ id: meta.id, name: meta.name, games: size.total, cells: size.cells, estimate: estimateOf(cost), url: `/sweeps/${meta.id}`, api: `/api/sweeps/${meta.id}` });
   });
 
   router.get('/api/sweeps', async (req, res) => {
@@ -99,18 +100,31 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
       res.json(await sweepOverview(store, (await store.reads.meta(meta.id))!));
     });
   };
+  /** The sweep, and for an SPSA or NTBEA tune the steps it has in flight (its games are theirs): what an action acts on. */
+  const withSteps = async (meta: SweepMeta) => [meta.id, ...(steppedTune(meta.spec) ? await stepsInFlight(store, meta.id) : [])];
   action('cancel', async (meta) => {
     const old = await store.ledger.transition(meta.id, ['running', 'paused'], 'cancelled', meta.priority);
-    if (old) await feeder.takeBack(meta.id, 'drop');
+    if (old) {
+      for (const id of await withSteps(meta)) {
+        if (id !== meta.id) await store.ledger.transition(id, ['running', 'paused'], 'cancelled', meta.priority);
+        await feeder.takeBack(id, 'drop');
+      }
+    }
     return old;
   });
   action('pause', async (meta) => {
     const old = await store.ledger.transition(meta.id, ['running'], 'paused', meta.priority);
-    if (old) await feeder.takeBack(meta.id, 'requeue');
+    if (old) {
+      for (const id of await withSteps(meta)) {
+        if (id !== meta.id) await store.ledger.transition(id, ['running'], 'paused', meta.priority);
+        await feeder.takeBack(id, 'requeue');
+      }
+    }
     return old;
   });
   action('resume', async (meta) => {
     const old = await store.ledger.transition(meta.id, ['paused'], 'running', meta.priority);
+    if (old) for (const id of await withSteps(meta)) if (id !== meta.id) await store.ledger.transition(id, ['paused'], 'running', meta.priority);
     feeder.kick();
     return old;
   });

@@ -15,6 +15,9 @@ import { specProblems, type SpecProblem } from './spec-issues.js';
 import { cellPlayRank, scheduledIndex, schedulePosition, type ScheduleKind, type ScheduleShape } from './schedule.js';
 import { DEFAULT_PAIR, ROBILLIARD_SETS, SEATINGS, THESIS_WONDER_SETS } from '../game/setups.js';
 import { Tournament, type TournamentOptions } from '../game/tournament.js';
+import { SPSA_C_END, SPSA_R_END } from '../tune/spsa.js';
+import { NTBEA_K } from '../tune/ntbea.js';
+import { SpaceError, searchSpace, specAt, type Dimension } from '../tune/space.js';
 
 /**
  * An agent option's value as the parameter table types it, or a list of values to sweep: a number
@@ -28,6 +31,72 @@ function paramValue(def: ParamDef) {
   const one = def.type === 'integer' || def.type === 'number' ? z.number({ error }) : def.type === 'perAge' ? z.union([z.number(), z.string()], { error }) : z.string({ error });
   return z.union([one, z.array(one).min(1)], { error: (issue) => `expected ${describeRange(def)}, or a list of such values; ${got(issue)}` });
 }
+
+/** A tune's confirmation: the recommendation against a reference on held-out deals, under an SPRT. */
+const TuneConfirmSchema = z
+  .strictObject({
+    reference: z.string().min(1).max(500).optional().meta({ title: 'reference', description: "the agent the recommendation plays head to head; default: the tuned seat's agent without its swept values" }),
+    firstSeed: z.number().int().min(0).max(2 ** 32 - 1).meta({ title: 'first seed', description: "the confirmation's deals: disjoint from the tune's" }),
+    deals: z.number().int().min(1).max(1_000_000).default(500).meta({ title: 'deals', description: 'at most this many deals, seats swapped (the SPRT may stop sooner)' }),
+    elo0: z.number().min(-1000).max(1000).default(0).meta({ title: 'elo0' }),
+    elo1: z.number().min(-1000).max(1000).default(20).meta({ title: 'elo1' }),
+    alpha: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'alpha' }),
+    beta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'beta' }),
+  })
+  .optional()
+  .meta({ title: 'confirmation', description: "once the tune has decided, the recommendation plays the reference on held-out deals, seats swapped, under this SPRT (a sweep of its own); absent: no confirmation, and the tune says so" });
+
+const tunedSeat = z.number().int().min(0).default(0).meta({ title: 'tuned seat', description: 'the seat whose agent is tuned' });
+
+const RacingTuneSchema = z.strictObject({
+  method: z.literal('racing').meta({ title: 'method', description: "racing: the sweep's cells are the arms (the tuned seat's swept values, or a matchup's specs); arms that fall behind leave the race (docs/tuning.md)" }),
+  seat: tunedSeat,
+  against: z.number().int().min(0).optional().meta({ title: 'against', description: "the objective: scores more VP than this seat's agent (½ on a tie); absent, wins (strictly the most VP) at its table" }),
+  delta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'δ', description: 'the chance that the arm returned is not within ε of the best' }),
+  epsilon: z.number().min(0).lt(0.5).default(0.02).meta({ title: 'ε', description: 'arms within ε of the best are as good' }),
+  roundDeals: z.number().int().min(1).max(10_000).default(10).meta({ title: 'deals per look', description: 'deals every arm still racing plays between two looks' }),
+  confirm: TuneConfirmSchema,
+});
+
+/** One option to search (lab/tune/space.ts), by its spec key, with its range and scale. */
+const DimensionSchema = z.strictObject({
+  key: z.string().min(1).max(40).meta({ title: 'option', description: "the option's spec key, e.g. c, pw, playout" }),
+  scale: z.enum(['linear', 'log', 'integer', 'choice']).optional().meta({ title: 'scale', description: "linear or log for numbers, integer (rounded), choice (listed values); default: the option's own (integer or linear, choice for a choice)" }),
+  min: z.number().optional().meta({ title: 'min', description: "default: the option's least value" }),
+  max: z.number().optional().meta({ title: 'max', description: "default: the option's greatest value" }),
+  values: z
+    .array(z.union([z.string().min(1).max(40), z.number()]))
+    .min(2)
+    .max(50)
+    .optional()
+    .meta({ title: 'values', description: "a choice's values to search (default: all of them), or numbers to search as a list" }),
+});
+
+const tuneParams = z.array(DimensionSchema).min(1).max(20).meta({ title: 'options', description: "the tuned seat's options to search" });
+
+const SpsaTuneSchema = z.strictObject({
+  method: z.literal('spsa').meta({ title: 'method', description: "SPSA (fishtest's): every step plays θ + c_k·δ against θ − c_k·δ on one deal, seats swapped, and moves θ by the result (docs/tuning.md)" }),
+  seat: tunedSeat,
+  against: z.number().int().min(0).optional().meta({ title: 'θ− seat', description: 'the seat θ − c_k·δ plays in (default: the next seat); the other seats play as given' }),
+  params: tuneParams,
+  steps: z.number().int().min(1).max(100_000).meta({ title: 'steps', description: 'game pairs in the budget: step k plays on deal firstSeed + k, seats swapped (2 games)' }),
+  inFlight: z.number().int().min(1).max(64).default(4).meta({ title: 'steps at once', description: "steps proposed before the earlier ones' results are in (asynchronous SPSA, as fishtest's workers play)" }),
+  cEnd: z.number().gt(0).max(0.5).default(SPSA_C_END).meta({ title: 'c_end', description: "the last step's perturbation, as a share of each option's range" }),
+  rEnd: z.number().gt(0).max(1).default(SPSA_R_END).meta({ title: 'r_end', description: "the last step's learning rate" }),
+  confirm: TuneConfirmSchema,
+});
+
+const NtbeaTuneSchema = z.strictObject({
+  method: z.literal('ntbea').meta({ title: 'method', description: "NTBEA (TAG's): every step evaluates a point against the reference on new deals, seats swapped, then moves to the best-looking neighbour by the n-tuple model's UCB (docs/tuning.md)" }),
+  seat: tunedSeat,
+  against: z.number().int().min(0).optional().meta({ title: 'reference seat', description: "the seat of the agent each point plays head to head (default: the next seat)" }),
+  params: tuneParams,
+  steps: z.number().int().min(1).max(10_000).meta({ title: 'evaluations', description: 'points evaluated in the budget, one after another' }),
+  dealsPerStep: z.number().int().min(1).max(1000).default(5).meta({ title: 'deals per evaluation', description: 'each on new deals, seats swapped (2 games a deal)' }),
+  pairs: z.boolean().default(true).meta({ title: 'pairs', description: 'model every pair of options too (TAG: 2-tuples), not only each option alone' }),
+  k: z.number().gt(0).max(10).default(NTBEA_K).meta({ title: 'k', description: 'the UCB exploration factor' }),
+  confirm: TuneConfirmSchema,
+});
 
 /**
  * The MCTS and minimax options by their spec keys, from the agents' parameter tables (a key both
@@ -146,28 +215,9 @@ export const SweepSpecSchema = z
       .optional()
       .meta({ title: 'Published table', description: "the published table this sweep reproduces: the sweep page draws the paper's numbers beside ours, each row with its verdict (agrees, inconclusive or differs)" }),
     tune: z
-      .strictObject({
-        method: z.literal('racing').meta({ title: 'method', description: "racing: the sweep's cells are the arms (the tuned seat's swept values, or a matchup's specs); arms that fall behind leave the race (docs/tuning.md)" }),
-        seat: z.number().int().min(0).default(0).meta({ title: 'tuned seat', description: 'the seat whose agent differs between the arms' }),
-        against: z.number().int().min(0).optional().meta({ title: 'against', description: "the objective: scores more VP than this seat's agent (½ on a tie); absent, wins (strictly the most VP) at its table" }),
-        delta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'δ', description: 'the chance that the arm returned is not within ε of the best' }),
-        epsilon: z.number().min(0).lt(0.5).default(0.02).meta({ title: 'ε', description: 'arms within ε of the best are as good' }),
-        roundDeals: z.number().int().min(1).max(10_000).default(10).meta({ title: 'deals per look', description: 'deals every arm still racing plays between two looks' }),
-        confirm: z
-          .strictObject({
-            reference: z.string().min(1).max(500).optional().meta({ title: 'reference', description: "the agent the recommendation plays head to head; default: the tuned seat's agent without its swept values" }),
-            firstSeed: z.number().int().min(0).max(2 ** 32 - 1).meta({ title: 'first seed', description: "the confirmation's deals: disjoint from the tune's" }),
-            deals: z.number().int().min(1).max(1_000_000).default(500).meta({ title: 'deals', description: 'at most this many deals, seats swapped (the SPRT may stop sooner)' }),
-            elo0: z.number().min(-1000).max(1000).default(0).meta({ title: 'elo0' }),
-            elo1: z.number().min(-1000).max(1000).default(20).meta({ title: 'elo1' }),
-            alpha: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'alpha' }),
-            beta: z.number().gt(0).lt(0.5).default(0.05).meta({ title: 'beta' }),
-          })
-          .optional()
-          .meta({ title: 'confirmation', description: "when the race decides, the recommendation plays the reference on held-out deals, seats swapped, under this SPRT (a sweep of its own); absent: no confirmation, and the tune says so" }),
-      })
+      .discriminatedUnion('method', [RacingTuneSchema, SpsaTuneSchema, NtbeaTuneSchema])
       .optional()
-      .meta({ title: 'Tune', description: "the lab searches the sweep's cells for the best itself (docs/tuning.md)" }),
+      .meta({ title: 'Tune', description: "the lab searches for the best setting itself: racing over the sweep's cells, SPSA or NTBEA over the tuned seat's options (docs/tuning.md)" }),
     /** Queue priority: 1 (the default) is served first, then 2, 3, … */
     priority: z.number().int().min(1).max(1000).default(1).meta({ title: 'Priority', description: '1 is served first, then 2, 3, …' }),
   })
@@ -196,8 +246,10 @@ export const SweepSpecSchema = z
       if (t.seat >= spec.players) ctx.addIssue({ code: 'custom', path: ['tune', 'seat'], message: `expected a seat from 0 to ${spec.players - 1}` });
       if (t.against !== undefined && (t.against >= spec.players || t.against === t.seat)) ctx.addIssue({ code: 'custom', path: ['tune', 'against'], message: `expected a seat from 0 to ${spec.players - 1} other than the tuned seat (${t.seat})` });
       if (t.confirm && t.confirm.elo1 <= t.confirm.elo0) ctx.addIssue({ code: 'custom', path: ['tune', 'confirm', 'elo1'], message: `expected more than elo0 (${t.confirm.elo0})` });
-      if (t.confirm && t.confirm.firstSeed < spec.deals.firstSeed + spec.deals.count && spec.deals.firstSeed < t.confirm.firstSeed + t.confirm.deals) {
-        ctx.addIssue({ code: 'custom', path: ['tune', 'confirm', 'firstSeed'], message: `the confirmation's deals (${t.confirm.firstSeed}…${t.confirm.firstSeed + t.confirm.deals - 1}) overlap the tune's (${spec.deals.firstSeed}…${spec.deals.firstSeed + spec.deals.count - 1}): a held-out confirmation needs deals the tune never played` });
+      // The tune's deals: the sweep's, or for SPSA and NTBEA its steps' (tune-steps.ts), one after another.
+      const tuneDeals = t.method === 'racing' ? spec.deals.count : t.steps * (t.method === 'spsa' ? 1 : t.dealsPerStep);
+      if (t.confirm && t.confirm.firstSeed < spec.deals.firstSeed + tuneDeals && spec.deals.firstSeed < t.confirm.firstSeed + t.confirm.deals) {
+        ctx.addIssue({ code: 'custom', path: ['tune', 'confirm', 'firstSeed'], message: `the confirmation's deals (${t.confirm.firstSeed}…${t.confirm.firstSeed + t.confirm.deals - 1}) overlap the tune's (${spec.deals.firstSeed}…${spec.deals.firstSeed + tuneDeals - 1}): a held-out confirmation needs deals the tune never played` });
       }
     }
     if (spec.stop && 'seat' in spec.stop && spec.stop.seat >= spec.players) {
@@ -429,14 +481,24 @@ export function raceReference(spec: SweepSpec): string | undefined {
   if (!t?.confirm) return undefined;
   if (t.confirm.reference) return t.confirm.reference;
   const seat = spec.seats[t.seat];
+  // SPSA and NTBEA start from the tuned seat's agent: the recommendation is confirmed against it.
+  if (t.method !== 'racing') return seatSpec(seat);
   if (typeof seat === 'string' || spec.matchup?.seats.includes(t.seat)) return undefined;
   const fixed = Object.entries(seat.params ?? {}).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length > 1));
   return fixed.length ? `${seat.agent}(${fixed.map(([k, v]) => `${k}=${Array.isArray(v) ? v[0] : v}`).join(',')})` : seat.agent;
 }
 
-/** A racing tune's arms: two cells or more, differing in the tuned seat's agent only. */
+/** A seat without lists as a spec string (an object seat's values written in). */
+export function seatSpec(seat: SweepSpec['seats'][number]): string {
+  if (typeof seat === 'string') return seat;
+  const params = Object.entries(seat.params ?? {}).filter(([, v]) => v !== undefined);
+  return params.length ? `${seat.agent}(${params.map(([k, v]) => `${k}=${Array.isArray(v) ? v[0] : v}`).join(',')})` : seat.agent;
+}
+
+/** A racing tune's arms: two cells or more, differing in the tuned seat's agent only; an SPSA or NTBEA tune's space. */
 function checkTune(spec: SweepSpec, limits?: SweepLimits): void {
   const t = spec.tune!;
+  if (t.method !== 'racing') return checkSteppedTune(spec, t, limits);
   const cells = sweepCells(spec);
   if (cells.length < 2) throw new SweepSpecError('tune', `racing needs two arms or more: list values in seats.${t.seat}.params (e.g. "c": [0.3, 0.5, 0.7]) or race a matchup's specs`);
   cells[0].agents.forEach((agent, q) => {
@@ -453,6 +515,51 @@ function checkTune(spec: SweepSpec, limits?: SweepLimits): void {
   } catch (err) {
     if (err instanceof SweepSpecError) throw err;
     throw new SweepSpecError('tune.confirm.reference', (err as Error).message);
+  }
+}
+
+/**
+ * An SPSA or NTBEA tune: one cell (no lists: the options searched are tune.params), the tuned
+ * seat's agent has the options (space.ts, each checked against the parameter table), SPSA's are
+ * numbers and NTBEA's listed values, and the agents at the edges of the space within the lab's
+ * limits per move.
+ */
+function checkSteppedTune(spec: SweepSpec, t: Extract<NonNullable<SweepSpec['tune']>, { method: 'spsa' | 'ntbea' }>, limits?: SweepLimits): void {
+  spec.seats.forEach((seat, q) => {
+    if (typeof seat !== 'string' && Object.values(seat.params ?? {}).some((v) => Array.isArray(v) && v.length > 1)) {
+      throw new SweepSpecError(`seats.${q}`, `an ${t.method.toUpperCase()} tune searches tune.params: list no values in the seats`);
+    }
+  });
+  if (spec.matchup) throw new SweepSpecError('matchup', `an ${t.method.toUpperCase()} tune plays one agent against another of its own steps: give no matchup`);
+  const partner = t.against ?? (t.seat + 1) % spec.players;
+  if (partner === t.seat || partner >= spec.players) throw new SweepSpecError('tune.against', `expected a seat from 0 to ${spec.players - 1} other than the tuned seat (${t.seat})`);
+  const base = seatSpec(spec.seats[t.seat]);
+  let dims: Dimension[];
+  try {
+    dims = searchSpace(base, t.params, 'tune.params');
+  } catch (err) {
+    if (err instanceof SpaceError) throw new SweepSpecError(err.field, err.message.slice(err.field.length + 2));
+    throw err;
+  }
+  dims.forEach((d, i) => {
+    if (t.method === 'spsa' && d.scale === 'choice') throw new SweepSpecError(`tune.params.${i}`, `SPSA moves numbers: '${d.key}' ${d.values ? 'is searched over listed values' : 'is a choice'}; search it with NTBEA`);
+    if (t.method === 'ntbea' && !d.values) throw new SweepSpecError(`tune.params.${i}.values`, `NTBEA searches listed values: list the values of '${d.key}' to try (e.g. "values": [${d.min}, ${d.max}])`);
+  });
+  const edges = t.method === 'spsa' ? [dims.map((d) => d.min), dims.map((d) => d.max)] : [dims.map((d) => d.values![0]), dims.map((d) => d.values![d.values!.length - 1])];
+  for (const point of edges) {
+    const text = specAt(base, dims, point);
+    const problem = limits && moveProblem({ text, field: 'tune.params' }, parseAgentSpec(text), limits);
+    if (problem) throw new SweepSpecError('tune.params', `at the edge of the space, ${problem.message}`);
+  }
+  const reference = raceReference(spec);
+  if (reference) {
+    try {
+      const parsed = parseAgentSpec(reference);
+      if (limits) refuse(moveProblem({ text: reference, field: 'tune.confirm.reference' }, parsed, limits));
+    } catch (err) {
+      if (err instanceof SweepSpecError) throw err;
+      throw new SweepSpecError('tune.confirm.reference', (err as Error).message);
+    }
   }
 }
 
@@ -479,11 +586,21 @@ export function sweepSize(spec: SweepSpec): SweepSize {
   const w = spec.wonders;
   const sets = w.mode === 'fixed' ? w.sets.length : w.mode === 'duplicated' ? w.sets : { random: 1, thesis: THESIS_WONDER_SETS.length, robilliard: ROBILLIARD_SETS }[w.mode];
   const orders = { fixed: 1, swap: 2, rotate: spec.players, permute: factorial(spec.players) }[spec.seating];
-  const gameFactors: Factor[] = [
-    { field: 'wonders', count: sets, what: 'wonder sets' },
-    { field: 'deals.count', count: spec.deals.count, what: 'deals' },
-    { field: 'seating', count: orders, what: 'seat orders' },
-  ];
+  const t = spec.tune;
+  // An SPSA or NTBEA tune's games are its steps': each on its own deals, seats swapped.
+  const gameFactors: Factor[] =
+    t && t.method !== 'racing'
+      ? [
+          { field: 'wonders', count: sets, what: 'wonder sets' },
+          { field: 'tune.steps', count: t.steps, what: 'steps' },
+          { field: 'tune.dealsPerStep', count: t.method === 'ntbea' ? t.dealsPerStep : 1, what: 'deals per step' },
+          { field: 'tune.seat', count: 2, what: 'seat orders (swapped)' },
+        ]
+      : [
+          { field: 'wonders', count: sets, what: 'wonder sets' },
+          { field: 'deals.count', count: spec.deals.count, what: 'deals' },
+          { field: 'seating', count: orders, what: 'seat orders' },
+        ];
   const cells = cellFactors.reduce((p, f) => p * f.count, 1);
   const gamesPerCell = gameFactors.reduce((p, f) => p * f.count, 1);
   return { cells, gamesPerCell, total: cells * gamesPerCell, cellFactors, gameFactors };
@@ -625,7 +742,9 @@ export class Sweep {
     this.gamesPerCell = this.tournaments[0].size;
     this.ordersPerDeal = this.tournaments[0].orders.length;
     this.orders = this.tournaments[0].orders;
-    this.size = this.cells.length * this.gamesPerCell;
+    // An SPSA or NTBEA tune plays no game of its own: its games are its steps', sweeps the
+    // coordinator makes one after another from the results (tune-steps.ts).
+    this.size = spec.tune?.method === 'spsa' || spec.tune?.method === 'ntbea' ? 0 : this.cells.length * this.gamesPerCell;
     this.schedule = options.schedule ?? 'interleaved';
     this.models = options.models;
     this.shape = { cells: this.cells.length, sets: this.tournaments[0].sets.length, deals: this.tournaments[0].deals, orders: this.ordersPerDeal };

@@ -83,7 +83,8 @@ export function searchSpace(base: string, specs: readonly DimensionSpec[], field
     if (!(min >= lo && min <= hi)) throw new SpaceError(`${at}.min`, `${min} is outside ${d.key}'s range ${lo} to ${hi}`);
     if (!(max >= lo && max <= hi)) throw new SpaceError(`${at}.max`, `${max} is outside ${d.key}'s range ${lo} to ${hi}`);
     if (!(max > min)) throw new SpaceError(`${at}.max`, `expected more than min (${min})`);
-    const scale = d.scale ?? (def.type === 'integer' ? 'integer' : 'linear');
+    // Numbers listed without a scale are searched as the list (NTBEA, racing), not over their range.
+    const scale = d.scale ?? (d.values ? 'choice' : def.type === 'integer' ? 'integer' : 'linear');
     if (scale === 'choice') {
       const values = d.values ?? [];
       if (values.length < 2) throw new SpaceError(`${at}.values`, 'listed values need two or more');

@@ -1,0 +1,211 @@
+/**
+ * SPSA and NTBEA tunes on the cluster (lab/plan/tune-steps.ts): the feeder calls `check` for each
+ * running tune every round. A tune's steps are sweeps of their own, made from its state; when a
+ * step's sweep is done its result is appended to the tune's applied results (Redis: the order
+ * they were applied in), and the state moves. When every step is applied, the recommendation is
+ * confirmed (a sweep, as a racing tune's) and saved, and the tune is done.
+ *
+ * Exactly once, and the same trajectory after a restart: a step is recorded (HSETNX) before its
+ * sweep is made, its sweep's id is made from the tune's and the step's (stepSweepId: a step made
+ * again is the same sweep), and the state is rebuilt from the recorded steps and the applied
+ * results in their order (replaySpsa, replayNtbea) — never from what arrived when. What one
+ * coordinator keeps in memory is a cache of that, dropped whenever it loses the feeder's lock.
+ */
+import type { Logger } from 'pino';
+import {
+  ntbeaConfig,
+  ntbeaStepAgents,
+  observeNtbea,
+  proposeSpsa,
+  applySpsa,
+  recommendNtbea,
+  spsaConfig,
+  spsaStepAgents,
+  specAt,
+  startNtbea,
+  startSpsa,
+  stepResult,
+  stepSpec,
+  steppedTune,
+  tuneBase,
+  tuneSpace,
+  unitValues,
+  indexValues,
+  type Dimension,
+  type NtbeaState,
+  type SpsaProposal,
+  type SpsaState,
+  type StepAgents,
+  type SteppedTune,
+  type SweepSpec,
+} from '@wonderlab/shared';
+import type { SweepMeta, SweepStore } from '@wonderlab/shared/store';
+
+/** A step as recorded: its point (SPSA's proposal, or NTBEA's value indices), its agents, and its sweep once made. */
+export interface StepRecord {
+  k: number;
+  proposal?: SpsaProposal;
+  point?: number[];
+  agents: StepAgents;
+  sweep?: string;
+}
+
+export interface TuneDriverOptions {
+  store: SweepStore;
+  logger: Logger;
+  /** Makes step k's sweep (its id stepSweepId(tune, k)); resolves with its id. */
+  makeStep: (tune: SweepMeta, k: number, spec: Record<string, unknown>) => Promise<string>;
+  /** Makes the recommendation's confirmation (spec.tune.confirm); resolves with its id. */
+  confirm?: (tune: SweepMeta, recommendation: string) => Promise<string>;
+}
+
+/** A tune's state as this coordinator holds it: the algorithm's, the steps proposed and those not yet applied. */
+interface Held {
+  t: SteppedTune;
+  dims: Dimension[];
+  spsa?: SpsaState;
+  ntbea?: NtbeaState;
+  steps: Map<number, StepRecord>;
+  applied: number;
+  inFlight: Set<number>;
+}
+
+export class TuneDriver {
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly o: TuneDriverOptions) {}
+
+  /** Forgets what it holds (the feeder's lock went to another coordinator, or the keyspace lost its data). */
+  reset(): void {
+    this.held.clear();
+  }
+
+  /** One look at a running tune: finished steps applied, new steps proposed up to the budget, the end made. */
+  async check(meta: SweepMeta): Promise<void> {
+    const t = steppedTune(meta.spec);
+    if (!t || meta.status !== 'running') return;
+    const h = this.held.get(meta.id) ?? (await this.rebuild(meta.id, meta.spec, t));
+    this.held.set(meta.id, h);
+    await this.applyFinished(meta, h);
+    await this.propose(meta, h);
+    if (h.applied >= t.steps) await this.finish(meta, h);
+  }
+
+  /** The state from the recorded steps and results, in the order applied. */
+  private async rebuild(id: string, spec: SweepSpec, t: SteppedTune): Promise<Held> {
+    const dims = tuneSpace(spec, t);
+    const { steps: recorded, applied } = await this.o.store.reads.tuneSteps(id);
+    const steps = new Map([...recorded].map(([k, json]) => [k, JSON.parse(json) as StepRecord]));
+    const h: Held = { t, dims, steps, applied: 0, inFlight: new Set(steps.keys()) };
+    if (t.method === 'spsa') h.spsa = startSpsa(spsaConfig(spec, t, dims));
+    else h.ntbea = startNtbea(ntbeaConfig(spec, t, dims));
+    for (const { k, value } of applied) this.apply(spec, id, h, k, value);
+    return h;
+  }
+
+  /** Applies step k's result (null: its games all failed; SPSA then moves by 0, NTBEA observes nothing). */
+  private apply(spec: SweepSpec, id: string, h: Held, k: number, value: number | null): void {
+    const step = h.steps.get(k);
+    if (!step) throw new Error(`tune ${id}: step ${k} has a result but no record`);
+    if (h.t.method === 'spsa') h.spsa = applySpsa(h.spsa!, step.proposal!, value ?? 0);
+    else if (value !== null) h.ntbea = observeNtbea(ntbeaConfig(spec, h.t as Extract<SteppedTune, { method: 'ntbea' }>, h.dims), h.ntbea!, value);
+    h.applied++;
+    h.inFlight.delete(k);
+  }
+
+  private async applyFinished(meta: SweepMeta, h: Held): Promise<void> {
+    const { store } = this.o;
+    for (const k of [...h.inFlight].sort((a, b) => a - b)) {
+      const step = h.steps.get(k)!;
+      if (!step.sweep) continue;
+      const stepMeta = await store.reads.meta(step.sweep);
+      if (stepMeta?.status !== 'done') continue;
+      const value = (await this.stepValue(meta.spec, h.t, step.sweep)) ?? null;
+      await store.ledger.applyStep(meta.id, k, value as number);
+      this.apply(meta.spec, meta.id, h, k, value);
+      this.o.logger.debug({ tune: meta.id, step: k, value }, 'tune step applied');
+    }
+  }
+
+  /** A step's result from its stored games (tune-steps.ts stepResult). */
+  private async stepValue(spec: SweepSpec, t: SteppedTune, stepId: string): Promise<number | undefined> {
+    const loaded = await this.o.store.reads.load(stepId);
+    if (!loaded) return undefined;
+    const { sweep } = loaded;
+    const plans = Array.from({ length: sweep.size }, (_, k) => sweep.game(k));
+    const results = await this.o.store.reads.results(stepId, plans.map((p) => p.id));
+    const games = results.flatMap((g, i) => (g ? [{ g, roles: sweep.orders[plans[i].seating] }] : []));
+    return stepResult(spec, t, games.map((x) => x.g), games.map((x) => x.roles));
+  }
+
+  private async propose(meta: SweepMeta, h: Held): Promise<void> {
+    const { store } = this.o;
+    // NTBEA moves after each evaluation: one step at a time. SPSA: up to inFlight at once.
+    const atOnce = h.t.method === 'spsa' ? h.t.inFlight : 1;
+    for (let k = this.proposed(h); h.inFlight.size < atOnce && k < h.t.steps; k++) {
+      const step = this.makeRecord(meta, h, k);
+      await store.ledger.proposeStep(meta.id, k, JSON.stringify(step));
+      h.steps.set(k, step);
+      h.inFlight.add(k);
+    }
+    // Every step in flight has its sweep (made now for one recorded before a stop).
+    for (const k of [...h.inFlight].sort((a, b) => a - b)) {
+      const step = h.steps.get(k)!;
+      if (step.sweep) continue;
+      step.sweep = await this.o.makeStep(meta, k, stepSpec(meta.spec, h.t, k, step.agents));
+      await store.ledger.saveStep(meta.id, k, JSON.stringify(step));
+      this.o.logger.debug({ tune: meta.id, step: k, sweep: step.sweep }, 'tune step made');
+    }
+  }
+
+  private proposed(h: Held): number {
+    let k = 0;
+    while (h.steps.has(k)) k++;
+    return k;
+  }
+
+  private makeRecord(meta: SweepMeta, h: Held, k: number): StepRecord {
+    if (h.t.method === 'spsa') {
+      const proposal = proposeSpsa(spsaConfig(meta.spec, h.t, h.dims), h.spsa!, k);
+      return { k, proposal, agents: spsaStepAgents(meta.spec, h.t, h.dims, proposal) };
+    }
+    const point = [...h.ntbea!.current];
+    return { k, point, agents: ntbeaStepAgents(meta.spec, h.t, h.dims, point) };
+  }
+
+  /** The recommendation now: SPSA's θ, or NTBEA's evaluated point of best estimate (its start before any). */
+  recommendation(spec: SweepSpec, h: Held): string {
+    const base = tuneBase(spec, h.t);
+    if (h.spsa) return specAt(base, h.dims, unitValues(h.dims, h.spsa.theta));
+    const best = recommendNtbea(h.ntbea!)?.point ?? h.ntbea!.current;
+    return specAt(base, h.dims, indexValues(h.dims, best));
+  }
+
+  private async finish(meta: SweepMeta, h: Held): Promise<void> {
+    const { store, logger } = this.o;
+    const recommendation = this.recommendation(meta.spec, h);
+    if (h.t.confirm && !meta.confirmation && !meta.confirmationError && this.o.confirm) {
+      try {
+        const confirmation = await this.o.confirm(meta, recommendation);
+        await store.ledger.linkConfirmation(meta.id, confirmation);
+        logger.info({ sweep: meta.id, confirmation, recommendation }, 'tune confirmation created');
+      } catch (err) {
+        await store.ledger.saveConfirmationError(meta.id, (err as Error).message);
+        logger.warn({ sweep: meta.id, err }, 'tune confirmation refused');
+      }
+    }
+    await store.ledger.finishTune(meta.id, recommendation, meta.priority);
+    this.held.delete(meta.id);
+    logger.info({ sweep: meta.id, recommendation, steps: h.applied }, 'tune finished');
+  }
+}
+
+/** The steps of a tune not yet applied that have a sweep: what pausing, resuming or cancelling the tune acts on. */
+export async function stepsInFlight(store: SweepStore, id: string): Promise<string[]> {
+  const { steps, applied } = await store.reads.tuneSteps(id);
+  const done = new Set(applied.map((a) => a.k));
+  return [...steps]
+    .filter(([k]) => !done.has(k))
+    .map(([, json]) => (JSON.parse(json) as StepRecord).sweep)
+    .filter((s): s is string => s !== undefined);
+}
