@@ -297,6 +297,7 @@ const SteppedTuneViewSchema = z.object({
   proposed: z.number().int().describe('Steps proposed so far (each a sweep of its own).'),
   applied: z.number().int().describe('Steps whose results the search has applied, in the order recorded.'),
   options: z.array(z.string()).describe('The options searched, by spec key.'),
+  space: z.array(z.object({ key: z.string(), scale: z.string(), min: z.number(), max: z.number(), values: z.array(z.union([z.string(), z.number()])).optional() })).describe("The space searched: each option's scale and bounds (SPSA), or its listed values (NTBEA; min and max then index them)."),
   trajectory: z
     .array(z.object({ k: z.number().int(), values: z.array(z.number()), low: z.array(z.number()), high: z.array(z.number()), s: z.number() }))
     .describe("SPSA: after each applied step, the options' values, the band θ ± c_k in the options' units, and the step's result s (θ+'s wins minus losses)."),

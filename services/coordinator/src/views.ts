@@ -194,6 +194,8 @@ export interface SteppedTuneView {
   proposed: number;
   applied: number;
   options: string[];
+  /** The space searched: each option's scale and bounds (SPSA), or its listed values (NTBEA). */
+  space: { key: string; scale: string; min: number; max: number; values?: (string | number)[] }[];
   /** SPSA: after each applied step, the options' values, and the band θ ± c_k in the options' units. */
   trajectory: { k: number; values: number[]; low: number[]; high: number[]; s: number }[];
   /** NTBEA: every point evaluated, in order, with its value (null: its games all failed). */
@@ -238,7 +240,7 @@ export async function tuneView(store: SweepStore, meta: SweepMeta): Promise<Tune
   const appliedKs = new Set(applied.map((a) => a.k));
   const inFlight = [...records].filter(([k, r]) => !appliedKs.has(k) && r.sweep).map(([, r]) => r.sweep!);
   const base = tuneBase(meta.spec, stepped);
-  const view: SteppedTuneView = { method: stepped.method, steps: stepped.steps, proposed: records.size, applied: applied.length, options: dims.map((d) => d.key), trajectory: [], evaluations: [], estimates: [], inFlight, recommendation: '', final: meta.recommendation !== undefined, confirmation, note };
+  const view: SteppedTuneView = { method: stepped.method, steps: stepped.steps, proposed: records.size, applied: applied.length, options: dims.map((d) => d.key), space: dims.map((d) => ({ key: d.key, scale: d.scale, min: d.min, max: d.max, ...(d.values ? { values: d.values } : {}) })), trajectory: [], evaluations: [], estimates: [], inFlight, recommendation: '', final: meta.recommendation !== undefined, confirmation, note };
   if (stepped.method === 'spsa') {
     let state = startSpsa(spsaConfig(meta.spec, stepped, dims));
     for (const { k, value } of applied) {

@@ -1,6 +1,7 @@
 /**
- * A racing tune's page in a real browser: the arms with their state, the race chart (an arm's line
- * ends where it left), the recommendation as a spec and its confirmation, all as the API has them.
+ * A tune's page in a real browser. Racing: the arms with their state, the race chart (an arm's line
+ * ends where it left), the recommendation as a spec and its confirmation. SPSA: each option's
+ * trajectory with its c_k band; NTBEA: each option value's estimate. All as the API has them.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, waitFor, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
@@ -64,6 +65,74 @@ describe('a racing tune on its page', () => {
         if (arm.eliminatedAt !== undefined) expect(chart[i].label).toContain(`left at look ${arm.eliminatedAt}`);
       });
       await page.screenshot({ path: `${browser.artifacts}tune-race.png`, fullPage: true });
+      expect(browser.pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 240_000);
+});
+
+const SPSA = {
+  name: 'spsa on the page',
+  players: 3,
+  seats: ['mcts(it=12,depth=2)', 'random', 'random'],
+  deals: { firstSeed: 900, count: 1 },
+  tune: { method: 'spsa', params: [{ key: 'c', min: 0.1, max: 2, scale: 'log' }, { key: 'it', min: 4, max: 24 }], steps: 6, inFlight: 2 },
+};
+
+const NTBEA = {
+  name: 'ntbea on the page',
+  players: 3,
+  seats: ['mcts(it=12,depth=2)', 'mcts(it=12,depth=2)', 'random'],
+  deals: { firstSeed: 950, count: 1 },
+  tune: { method: 'ntbea', params: [{ key: 'it', values: [2, 12, 30] }], steps: 4, dealsPerStep: 1 },
+};
+
+describe('SPSA and NTBEA tunes on their page', () => {
+  test('SPSA: the options, their trajectory with the c_k band, the recommendation; NTBEA: each value estimated', async () => {
+    const ids: string[] = [];
+    for (const spec of [SPSA, NTBEA]) {
+      const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    const [spsa, ntbea] = await Promise.all(ids.map((id) => waitForSweep(lab, id, 120_000)));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(`${lab.url}/sweeps/${ids[0]}`);
+      await page.waitForFunction(() => (window as any).Chart?.getChart(document.getElementById('chart-search')));
+      expect(await page.isHidden('#tune')).toBe(true);
+      expect(await page.textContent('#search-title')).toBe('Tune: SPSA over the options');
+      expect(await page.textContent('#search-summary')).toBe('c, it searched: θ + c_k·δ in seat 0 against θ − c_k·δ in seat 1, a deal a step, seats swapped; 6 of 6 steps applied, 0 playing.');
+      expect(await page.textContent('#search-spec')).toBe(spsa.tune.recommendation);
+      expect(await page.textContent('#search-confirmation')).toMatch(/no confirmation/);
+      const rows = await page.$$eval('#search-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+      expect(rows.map((r) => r.slice(0, 2))).toEqual([['c', 'log'], ['it', 'integer']]);
+      const chart = await page.evaluate(() => {
+        const c = (window as any).Chart.getChart(document.getElementById('chart-search'));
+        return c.data.datasets.map((ds: any) => ({ label: ds.label, ys: ds.data.map((p: any) => p.y), bars: ds.errorBars }));
+      });
+      expect(chart.map((c: any) => c.label)).toEqual(['c', 'it']);
+      for (const c of chart) {
+        expect(c.ys).toHaveLength(6);
+        c.ys.forEach((y: number, i: number) => {
+          expect(y).toBeGreaterThanOrEqual(0);
+          expect(y).toBeLessThanOrEqual(100);
+          expect(c.bars[i][0]).toBeLessThanOrEqual(y + 1e-9);
+          expect(c.bars[i][1]).toBeGreaterThanOrEqual(y - 1e-9);
+        });
+      }
+      await page.screenshot({ path: `${browser.artifacts}tune-spsa.png`, fullPage: true });
+
+      await page.goto(`${lab.url}/sweeps/${ids[1]}`);
+      await page.waitForFunction(() => (window as any).Chart?.getChart(document.getElementById('chart-search')));
+      expect(await page.textContent('#search-title')).toBe('Tune: NTBEA over the options');
+      const estimates = await page.$$eval('#search-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+      expect(estimates.map((r) => r[0])).toEqual(['it = 2', 'it = 12', 'it = 30']);
+      expect(estimates.reduce((n, r) => n + Number(r[1]), 0)).toBe(ntbea.tune.applied);
+      const bars = await page.evaluate(() => (window as any).Chart.getChart(document.getElementById('chart-search')).data.labels);
+      expect(bars).toEqual(ntbea.tune.estimates[0].values.map((v: any) => `it = ${v.value} (${v.n})`));
+      await page.screenshot({ path: `${browser.artifacts}tune-ntbea.png`, fullPage: true });
       expect(browser.pageErrors).toEqual([]);
     } finally {
       await page.close();

@@ -691,3 +691,44 @@ export function raceChart(tune) {
     }),
   };
 }
+
+/**
+ * An SPSA or NTBEA tune's search (spec.tune). SPSA: each option's θ after every step as a share of
+ * its searched range (on its scale: a log option's share of its log range), with the band θ ± c_k
+ * it was perturbed by as its bar; NTBEA: each option value's mean evaluation (the point's score
+ * against the reference) ± its 95 % half-width, with its evaluations in the label.
+ * @returns {ChartConfig}
+ */
+export function searchChart(tune) {
+  if (tune.method === 'spsa') {
+    const share = (s, v) => (s.scale === 'log' ? Math.log(v / s.min) / Math.log(s.max / s.min) : (v - s.min) / (s.max - s.min));
+    const datasets = tune.space.map((s, i) => ({
+      label: s.key,
+      data: tune.trajectory.map((t) => ({ x: t.k + 1, y: 100 * share(s, t.values[i]) })),
+      errorBars: tune.trajectory.map((t) => [100 * Math.max(0, share(s, t.low[i])), 100 * Math.min(1, share(s, t.high[i]))]),
+      borderColor: COLORS[i % COLORS.length],
+      backgroundColor: COLORS[i % COLORS.length],
+    }));
+    return {
+      type: 'line',
+      data: { datasets },
+      options: baseOptions({ parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'steps applied' } }, y: percentAxis("θ, % of the option's searched range (± c_k)") } }),
+    };
+  }
+  const rows = tune.estimates.flatMap((e, i) => e.values.map((v) => ({ label: `${e.key} = ${v.value} (${v.n})`, mean: v.mean, halfWidth: v.halfWidth, colour: COLORS[i % COLORS.length] })));
+  return {
+    type: 'bar',
+    data: {
+      labels: rows.map((r) => r.label),
+      datasets: [
+        {
+          label: 'mean score against the reference',
+          data: rows.map((r) => (r.mean === null ? null : percent(r.mean))),
+          errorBars: rows.map((r) => (r.mean === null || r.halfWidth === null ? null : [percent(Math.max(0, r.mean - r.halfWidth)), percent(Math.min(1, r.mean + r.halfWidth))])),
+          backgroundColor: rows.map((r) => r.colour),
+        },
+      ],
+    },
+    options: baseOptions({ scales: { y: percentAxis('mean score against the reference, % (± 95 %)') } }),
+  };
+}

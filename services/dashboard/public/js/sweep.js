@@ -2,7 +2,7 @@
 // plots, score breakdown, per-wonder results, cards in winning builds, progression, every number,
 // and the games. Updated from the coordinator's Server-Sent Events.
 import { agentName as shownAgent, bindToken, duration, el, fillTable, getJSON, num, pct, postJSON } from './api.js';
-import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, noGamesPlugin, parameterChart, parameterVpChart, progressionChart, raceChart, ratingsLadder, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
+import { breakdownChart, cardsChart, cellName, chartCsv, errorBarsPlugin, inSweepOrder, noGamesPlugin, parameterChart, parameterVpChart, progressionChart, raceChart, ratingsLadder, searchChart, rowsHeight, scopedLabels, stoppingChart, sweepColours, vpBoxplot, wonderStagesChart, wonderWinChart } from './charts.js';
 
 const Chart = window.Chart;
 Chart.register(errorBarsPlugin, noGamesPlugin);
@@ -239,10 +239,47 @@ function heatCell(value, colour, attrs, text) {
   return td;
 }
 
+/** A tune's confirmation as a line: its sweep, state and the recommendation's score, or why there is none yet. */
+function confirmationLine(tune, pending) {
+  const c = tune.confirmation;
+  return c
+    ? el('span', {}, 'Confirmation on held-out deals: ', el('a', { href: `/sweeps/${c.sweep}` }, c.sweep), ` (${c.status}, ${c.games} games): SPRT ${c.decision ?? 'undecided'}${c.score ? `; the recommendation's score against the reference ${pct(c.score.mean)} % ± ${pct(c.score.halfWidth)}` : ''}.`)
+    : (tune.note ?? pending);
+}
+
+/** An SPSA or NTBEA tune: its steps, the search (SPSA's trajectory, NTBEA's estimates), the recommendation and its confirmation. */
+function renderSearch(d) {
+  const tune = d.tune;
+  const searching = tune?.method === 'spsa' || tune?.method === 'ntbea';
+  $('#search').hidden = !searching;
+  if (!searching) return;
+  const rule = d.spec.tune;
+  const spsa = tune.method === 'spsa';
+  $('#search-title').textContent = spsa ? 'Tune: SPSA over the options' : 'Tune: NTBEA over the options';
+  const partner = rule.against ?? (rule.seat + 1) % d.spec.players;
+  const what = spsa ? `θ + c_k·δ in seat ${rule.seat} against θ − c_k·δ in seat ${partner}, a deal a step, seats swapped` : `each point in seat ${rule.seat} against seat ${partner}'s agent on ${rule.dealsPerStep} deals a step, seats swapped`;
+  $('#search-summary').textContent = `${tune.options.join(', ')} searched: ${what}; ${tune.applied} of ${tune.steps} steps applied, ${tune.inFlight.length} playing.`;
+  $('#search-spec').textContent = tune.recommendation;
+  $('#search-recommendation').firstChild.textContent = tune.final ? 'Recommendation, to paste into a sweep: ' : 'Where the search stands (not final): ';
+  $('#search-confirmation').replaceChildren(confirmationLine(tune, tune.final ? 'The confirmation is being made.' : 'The confirmation follows the last step.'));
+  if (spsa) {
+    const last = tune.trajectory[tune.trajectory.length - 1];
+    const rows = tune.space.map((s, i) => [s.key, s.scale, `${num(s.min, 3)} to ${num(s.max, 3)}`, last ? num(last.values[i], 3) : '–']);
+    fillTable($('#search-table'), ['option', 'scale', 'range', { text: 'θ now', num: true }], rows);
+    $('#search-note').textContent = "SPSA (fishtest's): each step perturbs every option at once by ±c_k and moves θ by θ+'s wins minus losses against θ−; c_k and the step size shrink to c_end and r_end at the last step (docs/tuning.md).";
+  } else {
+    const rows = tune.estimates.flatMap((e) => e.values.map((v) => [`${e.key} = ${v.value}`, v.n, v.mean === null ? '–' : `${pct(v.mean)} %`, v.halfWidth === null ? '–' : `± ${pct(v.halfWidth)}`]));
+    fillTable($('#search-table'), ['option value', { text: 'evaluations', num: true }, { text: 'mean score', num: true }, { text: '95 %', num: true }], rows);
+    $('#search-note').textContent = "NTBEA (TAG's): each step evaluates the current point, then moves to the neighbour of highest UCB under the model of every option and every pair; the recommendation is the evaluated point of best estimate (docs/tuning.md).";
+  }
+  draw('chart-search', searchChart(tune));
+}
+
 /** A racing tune: its arms, the race over the looks, the recommendation and its confirmation. */
 function renderTune(d) {
-  const tune = d.tune;
+  const tune = d.tune?.method === 'racing' ? d.tune : undefined;
   $('#tune').hidden = !tune;
+  renderSearch(d);
   if (!tune) return;
   const race = tune.race;
   const rule = d.spec.tune;
@@ -251,12 +288,7 @@ function renderTune(d) {
   $('#tune-summary').textContent = `${d.cellCount} arms in seat ${rule.seat}, the objective: ${objective}; δ = ${rule.delta}, ε = ${rule.epsilon}, a look every ${rule.roundDeals} deals: ${state}.`;
   $('#tune-recommendation').hidden = !tune.recommendation;
   $('#tune-spec').textContent = tune.recommendation ?? '';
-  const c = tune.confirmation;
-  $('#tune-confirmation').replaceChildren(
-    c
-      ? el('span', {}, 'Confirmation on held-out deals: ', el('a', { href: `/sweeps/${c.sweep}` }, c.sweep), ` (${c.status}, ${c.games} games): SPRT ${c.decision ?? 'undecided'}${c.score ? `; the recommendation's score against the reference ${pct(c.score.mean)} % ± ${pct(c.score.halfWidth)}` : ''}.`)
-      : (tune.note ?? (race?.decided ? 'The confirmation is being made.' : 'The confirmation follows the race.')),
-  );
+  $('#tune-confirmation').replaceChildren(confirmationLine(tune, race?.decided ? 'The confirmation is being made.' : 'The confirmation follows the race.'));
   const arms = (race?.arms ?? []).map((a) => [a.agent, a.deals, `${pct(a.mean)} %`, a.alive ? (race.decided?.cell === a.cell ? 'returned' : 'racing') : `left at look ${a.eliminatedAt}`]);
   fillTable($('#tune-arms'), ['arm', { text: 'deals at the last look', num: true }, { text: 'mean score', num: true }, 'state'], arms);
   draw('chart-race', raceChart(tune));
