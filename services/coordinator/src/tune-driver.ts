@@ -13,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import {
+  SweepSpecError,
   ntbeaConfig,
   ntbeaStepAgents,
   observeNtbea,
@@ -48,6 +49,8 @@ export interface StepRecord {
   point?: number[];
   agents: StepAgents;
   sweep?: string;
+  /** Why the lab refused to make the step's sweep (its result is then 0). */
+  refused?: string;
 }
 
 export interface TuneDriverOptions {
@@ -152,9 +155,22 @@ export class TuneDriver {
     for (const k of [...h.inFlight].sort((a, b) => a - b)) {
       const step = h.steps.get(k)!;
       if (step.sweep) continue;
-      step.sweep = await this.o.makeStep(meta, k, stepSpec(meta.spec, h.t, k, step.agents));
-      await store.ledger.saveStep(meta.id, k, JSON.stringify(step));
-      this.o.logger.debug({ tune: meta.id, step: k, sweep: step.sweep }, 'tune step made');
+      if (!step.refused) {
+        try {
+          step.sweep = await this.o.makeStep(meta, k, stepSpec(meta.spec, h.t, k, step.agents));
+        } catch (err) {
+          if (!(err instanceof SweepSpecError)) throw err;
+          step.refused = err.message;
+        }
+        await store.ledger.saveStep(meta.id, k, JSON.stringify(step));
+      }
+      if (step.refused) {
+        // A step the lab refuses to play (options that do not go together, a limit): NTBEA scores
+        // the point 0, so the search moves away from it; SPSA learns nothing from it (s = 0).
+        this.o.logger.warn({ tune: meta.id, step: k, agents: step.agents, err: step.refused }, 'tune step refused: scored 0');
+        await store.ledger.applyStep(meta.id, k, 0);
+        this.apply(meta.spec, meta.id, h, k, 0);
+      } else this.o.logger.debug({ tune: meta.id, step: k, sweep: step.sweep }, 'tune step made');
     }
   }
 
@@ -164,13 +180,16 @@ export class TuneDriver {
     return k;
   }
 
+  /** Step k as proposed now; a point whose options do not go together is recorded refused (its agents as far as they are known). */
   private makeRecord(meta: SweepMeta, h: Held, k: number): StepRecord {
-    if (h.t.method === 'spsa') {
-      const proposal = proposeSpsa(spsaConfig(meta.spec, h.t, h.dims), h.spsa!, k);
-      return { k, proposal, agents: spsaStepAgents(meta.spec, h.t, h.dims, proposal) };
+    const proposal = h.t.method === 'spsa' ? proposeSpsa(spsaConfig(meta.spec, h.t, h.dims), h.spsa!, k) : undefined;
+    const point = proposal ? undefined : [...h.ntbea!.current];
+    const at = proposal ? { proposal } : { point };
+    try {
+      return { k, ...at, agents: proposal ? spsaStepAgents(meta.spec, h.t, h.dims, proposal) : ntbeaStepAgents(meta.spec, h.t, h.dims, point!) };
+    } catch (err) {
+      return { k, ...at, agents: { tuned: '', partner: '' }, refused: (err as Error).message };
     }
-    const point = [...h.ntbea!.current];
-    return { k, point, agents: ntbeaStepAgents(meta.spec, h.t, h.dims, point) };
   }
 
   /** The recommendation now: SPSA's θ, or NTBEA's evaluated point of best estimate (its start before any). */

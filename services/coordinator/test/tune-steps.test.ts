@@ -128,4 +128,22 @@ describe('SPSA and NTBEA tunes', () => {
     expect(step.spec).toMatchObject({ deals: { firstSeed: 502, count: 2 }, swapSeats: [0, 1] });
     expect(step.spec.seats[1]).toBe('mcts(it=12,depth=2)');
   }, 300_000);
+
+  test('a point the lab refuses to play (options that do not go together) scores 0 and the search goes on', async () => {
+    const spec = {
+      name: 'ntbea: det and reuse',
+      players: 3,
+      seats: ['mcts(it=8,depth=2,tree=joint)', 'mcts(it=8,depth=2,tree=joint)', 'random'],
+      deals: { firstSeed: 800, count: 1 },
+      tune: { method: 'ntbea', params: [{ key: 'det' }, { key: 'reuse' }], steps: 8, dealsPerStep: 1 },
+    };
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+    expect(created.status).toBe(201);
+    const done = await waitForSweep(lab, created.body.id, 120_000);
+    expect(done.tune.applied).toBe(8);
+    const refused = done.tune.evaluations.filter((e: any) => e.values[0] === 'pimc' && e.values[1] === 'on');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const e of refused) expect(e.value).toBe(0);
+    expect(done.tune.recommendation).not.toMatch(/det=pimc.*reuse=on|reuse=on.*det=pimc/);
+  }, 120_000);
 });

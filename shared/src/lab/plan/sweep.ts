@@ -547,8 +547,17 @@ function checkSteppedTune(spec: SweepSpec, t: Extract<NonNullable<SweepSpec['tun
   });
   const edges = t.method === 'spsa' ? [dims.map((d) => d.min), dims.map((d) => d.max)] : [dims.map((d) => d.values![0]), dims.map((d) => d.values![d.values!.length - 1])];
   for (const point of edges) {
-    const text = specAt(base, dims, point);
-    const problem = limits && moveProblem({ text, field: 'tune.params' }, parseAgentSpec(text), limits);
+    let text: string;
+    let parsed: AgentSpec;
+    try {
+      text = specAt(base, dims, point);
+      parsed = parseAgentSpec(text);
+    } catch {
+      // Options that do not go together at this corner: such a point is refused when proposed
+      // (and scored 0), not the whole tune. The limits are checked where the agent exists.
+      continue;
+    }
+    const problem = limits && moveProblem({ text, field: 'tune.params' }, parsed, limits);
     if (problem) throw new SweepSpecError('tune.params', `at the edge of the space, ${problem.message}`);
   }
   const reference = raceReference(spec);
