@@ -151,7 +151,7 @@ describe('every command answers --help and -h with its usage, exit 0, and does n
 
   it('wonderlab --help lists every command, serve (what npm start runs) among them', () => {
     expect(help.code).toBe(0);
-    expect(commands).toEqual(['serve', 'play', 'sweep', 'remote', 'learn', 'agents', 'eval', 'cards', 'replay', 'demo', 'env']);
+    expect(commands).toEqual(['serve', 'play', 'sweep', 'tune', 'remote', 'learn', 'agents', 'eval', 'cards', 'replay', 'demo', 'env']);
   });
 
   it.each(['--help', '-h'])('%s', (flag) => {

@@ -5,7 +5,7 @@
  * models' hashes, and the feeder kicked. A bad spec is a SweepSpecError naming the field.
  */
 import type { Logger } from 'pino';
-import { batchSize, checkSweepSpec, codeVersion, raceReference, sweepModelNames, sweepModels, type SweepSpec } from '@wonderlab/shared';
+import { batchSize, checkSweepSpec, codeVersion, confirmationSpec, sweepModelNames, sweepModels } from '@wonderlab/shared';
 import type { SweepMeta, SweepStore } from '@wonderlab/shared/store';
 import { sweepLimits, type LimitsConfig } from './config.js';
 import type { ModelChecks } from './model-checks.js';
@@ -56,30 +56,6 @@ export class SweepCreator {
    * had them, on the confirmation's deals with the two seats swapped, until its SPRT decides.
    */
   async confirm(tune: SweepMeta, recommendation: string): Promise<string> {
-    const spec = tune.spec;
-    const t = spec.tune!;
-    const c = t.confirm!;
-    const partner = t.against ?? (t.seat + 1) % spec.players;
-    const seats = spec.seats.map((seat, q) => (q === t.seat ? recommendation : q === partner ? raceReference(spec)! : typeof seat === 'string' ? seat : canonicalSeat(seat)));
-    const confirmation: Partial<SweepSpec> & Record<string, unknown> = {
-      name: `${spec.name} / confirmation`,
-      players: spec.players,
-      seats,
-      wonders: spec.wonders,
-      sides: spec.sides,
-      deals: { firstSeed: c.firstSeed, count: c.deals },
-      seating: 'swap',
-      swapSeats: [t.seat, partner],
-      keepRecords: spec.keepRecords,
-      priority: spec.priority,
-      stop: { sprt: { seats: [t.seat, partner], elo0: c.elo0, elo1: c.elo1, alpha: c.alpha, beta: c.beta } },
-    };
-    return (await this.create(confirmation)).meta.id;
+    return (await this.create(confirmationSpec(tune.spec, recommendation))).meta.id;
   }
-}
-
-/** A seat given as an object without lists (the tune's other seats do not vary), as a spec string. */
-function canonicalSeat(seat: { agent: string; params?: Record<string, unknown> }): string {
-  const params = Object.entries(seat.params ?? {}).filter(([, v]) => v !== undefined);
-  return params.length ? `${seat.agent}(${params.map(([k, v]) => `${k}=${Array.isArray(v) ? v[0] : v}`).join(',')})` : seat.agent;
 }

@@ -4,12 +4,19 @@
  * θ− on a deal per step, seats swapped, and its trajectory is the same when the coordinator is
  * stopped mid-tune and another takes over; NTBEA evaluates points against the reference and
  * reports each value's estimate; both end in a recommendation and its confirmation on held-out
- * deals. Bad tunes are 400s naming the field.
+ * deals; `wonderlab tune` plays the same SPSA trajectory on this machine. Bad tunes are 400s
+ * naming the field.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CoordinatorEnvSchema, startCoordinator } from '@wonderlab/coordinator';
 import { SweepStore, stepSweepId } from '@wonderlab/shared/store';
 import { REDIS_URL, api, silent, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
+
+const BIN = resolve(import.meta.dirname, '../../../bin/wonderlab.mjs');
 
 let lab: TestLab;
 beforeAll(async () => {
@@ -83,6 +90,16 @@ describe('SPSA and NTBEA tunes', () => {
     const confirmation = await waitFor(async () => (await api(lab.url, `/api/sweeps/${first.body.id}`)).body.tune.confirmation?.sweep, 'the confirmation', 30_000);
     const c = (await api(lab.url, `/api/sweeps/${confirmation}`)).body;
     expect(c.spec).toMatchObject({ seats: [a.tune.recommendation, 'mcts(it=12,depth=2)', 'random'], deals: { firstSeed: 70_000, count: 4 }, stop: { sprt: { seats: [0, 1] } } });
+
+    // `wonderlab tune` on this machine plays the same steps (one in flight): the same trajectory and recommendation.
+    const file = join(mkdtempSync(join(tmpdir(), 'wl-tune-')), 'spsa.json');
+    writeFileSync(file, JSON.stringify(SPSA));
+    const local = spawnSync(process.execPath, [BIN, 'tune', file, '--json', '--threads', '1'], { encoding: 'utf8' });
+    expect(local.status).toBe(0);
+    const ran = JSON.parse(local.stdout);
+    expect(ran.recommendation).toBe(a.tune.recommendation);
+    expect(ran.search.trajectory.map((s: any) => [s.k, s.values, s.s])).toEqual(a.tune.trajectory.map((s: any) => [s.k, s.values, s.s]));
+    expect(ran.confirmation.deals).toEqual({ firstSeed: 70_000, count: 4 });
 
     // The same spec again, its coordinator stopped after three steps and another started on the same Redis.
     const second = await api(lab.url, '/api/sweeps', { method: 'POST', json: SPSA });

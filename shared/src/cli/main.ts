@@ -28,6 +28,7 @@ import { PLAY_USAGE, interactivePlay, parsePlayArgs, runPlay } from './play.js';
 import { cmdLearn } from './learn.js';
 import { cmdRemote } from './remote.js';
 import { cmdSweep } from './sweep.js';
+import { cmdTune } from './tune.js';
 
 const USAGE = `usage: wonderlab <command> [options]     (every command answers --help)
 
@@ -39,6 +40,9 @@ commands:
   sweep run <preset | spec.json> [--deals N] [--cells LIST] [--by-order] [--out F] [--json]
                                 a sweep spec (e.g. a paper's experiment from presets/) on this
                                 machine, no Redis needed ('wonderlab sweep presets' lists them)
+  tune <preset | spec.json> [--json]
+                                a tune (racing, SPSA or NTBEA: the spec's "tune") and its
+                                confirmation on this machine ('wonderlab tune --help')
   remote submit|status|wait|export|cancel|list ... [--url URL] [--token T]
                                 a running lab: submit a sweep, follow it, wait with a progress bar,
                                 export it, cancel it ('wonderlab remote --help')
@@ -217,6 +221,8 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
       case 'sweep':
         await cmdSweep(rest, out);
         return 0;
+      case 'tune':
+        return await cmdTune(rest, out, err);
       case 'remote':
         return await cmdRemote(rest, out, err);
       case 'learn':
@@ -266,7 +272,7 @@ export async function main(argv: string[], out = (s: string) => console.log(s), 
 }
 
 /** The commands with a usage text of their own (serve's is bin/wonderlab.mjs's). */
-const HAS_HELP = new Set(['play', 'sweep', 'remote', 'learn', 'agents', 'eval', 'cards', 'replay', 'demo', 'env']);
+const HAS_HELP = new Set(['play', 'sweep', 'tune', 'remote', 'learn', 'agents', 'eval', 'cards', 'replay', 'demo', 'env']);
 
 /**
  * node:util's parseArgs errors in the words of the other usage errors: its own messages are about

@@ -21,7 +21,7 @@ import type { SpsaConfig, SpsaProposal } from '../tune/spsa.js';
 import type { NtbeaConfig } from '../tune/ntbea.js';
 import { MINIMAX_LIST, PARAMETER_LIST, canonicalSpec, parseAgentSpec } from '../../agents/index.js';
 import { raceOutcome } from './race.js';
-import { seatSpec, type SweepSpec } from './sweep.js';
+import { raceReference, seatSpec, type SweepSpec } from './sweep.js';
 
 export type SteppedTune = Extract<NonNullable<SweepSpec['tune']>, { method: 'spsa' | 'ntbea' }>;
 
@@ -159,3 +159,27 @@ export function stepResult(spec: SweepSpec, t: SteppedTune, games: readonly Game
   return outcomes.reduce((s, o) => s + o, 0) / outcomes.length;
 }
 
+/**
+ * A tune's confirmation (spec.tune.confirm), any method's: the recommendation in the tuned seat
+ * against the reference (raceReference) in the partner seat (`against`, else the next seat), the
+ * other seats as the tune had them, on the confirmation's deals with the two seats swapped, until
+ * its SPRT decides.
+ */
+export function confirmationSpec(spec: SweepSpec, recommendation: string): Record<string, unknown> {
+  const t = spec.tune!;
+  const c = t.confirm!;
+  const partner = partnerSeat(spec, t);
+  return {
+    name: `${spec.name} / confirmation`,
+    players: spec.players,
+    seats: spec.seats.map((seat, q) => (q === t.seat ? recommendation : q === partner ? raceReference(spec)! : seatSpec(seat))),
+    wonders: spec.wonders,
+    sides: spec.sides,
+    deals: { firstSeed: c.firstSeed, count: c.deals },
+    seating: 'swap',
+    swapSeats: [t.seat, partner],
+    keepRecords: spec.keepRecords,
+    priority: spec.priority,
+    stop: { sprt: { seats: [t.seat, partner], elo0: c.elo0, elo1: c.elo1, alpha: c.alpha, beta: c.beta } },
+  };
+}
