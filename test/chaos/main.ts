@@ -7,7 +7,9 @@
  * must show degraded, and once the limit is lifted it must finish with every game once. Then a fuzz run of bad and
  * huge requests on every route checks that none gets a 5xx and that the coordinator's memory stays
  * bounded, and a second one does the same on the dashboard's own process (pages, /vendor, /static,
- * presets, and what it passes on to the API). Prints the figures; exits non-zero when a check fails.
+ * presets, and what it passes on to the API). Then the doors added since (doors.ts), and an SPSA
+ * tune through kills of the coordinator, a worker and Redis (tune.ts). Prints the figures; exits
+ * non-zero when a check fails.
  *
  * Settings (environment): CHAOS_GAMES (deals of the sweep, 3 seat rotations each; default 100),
  * CHAOS_WORKERS (2), CHAOS_WORKER_KILLS (3), CHAOS_COORDINATOR_KILLS (2), CHAOS_FUZZ (requests,
@@ -19,6 +21,7 @@ import { SweepStore, closeRedis, connectRedis, redisMemory, type SweepMeta } fro
 import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabProcess, type PrivateRedis } from '../support/processes.js';
 import { playFlood, playWhileThinking, trainingUnderLoad, type DoorsContext } from './doors.js';
 import { fuzzDashboardRequest, fuzzRequest, type FuzzRequest } from './fuzz.js';
+import { tuneUnderFaults } from './tune.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const DEALS = env('CHAOS_GAMES', 100);
@@ -29,8 +32,8 @@ const FUZZ = env('CHAOS_FUZZ', 2000);
 const DASHBOARD_FUZZ = env('CHAOS_DASHBOARD_FUZZ', 1000);
 const SEED = env('CHAOS_SEED', 1);
 const RSS_LIMIT = env('CHAOS_RSS_LIMIT_MB', 300) * 1024 * 1024;
-/** Only the phase for the new doors (issue 57; CHAOS_ONLY=doors), for a quick run while working on them. */
-const ONLY_DOORS = process.env.CHAOS_ONLY === 'doors';
+/** Only one phase, for a quick run while working on it: the new doors (issue 57; CHAOS_ONLY=doors), or a tune (issue 61; CHAOS_ONLY=tune). */
+const ONLY = process.env.CHAOS_ONLY;
 
 const TOKEN = 'chaos-token';
 const PREFIX = 'chaos';
@@ -307,8 +310,12 @@ async function main(): Promise<number> {
   redis = await privateRedis();
   const doors: DoorsContext = { coordinator, worker, kill, log, check, token: TOKEN };
   try {
-    if (ONLY_DOORS) {
+    if (ONLY === 'doors') {
       await newDoors(doors);
+      return finish(started);
+    }
+    if (ONLY === 'tune') {
+      await tuneUnderFaults(doors, redis, PREFIX);
       return finish(started);
     }
     const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
@@ -318,6 +325,7 @@ async function main(): Promise<number> {
     const { p: dashboardProcess, url: dashboardUrl } = await dashboard(coordinatorUrl);
     await fuzz('dashboard', dashboardUrl, dashboardProcess, (rng) => fuzzDashboardRequest(rng, target), DASHBOARD_FUZZ, `fuzz-dashboard-${SEED}`, '/dashboard/healthz');
     await newDoors(doors);
+    await tuneUnderFaults(doors, redis, PREFIX);
   } finally {
     for (const p of processes) p.proc.kill('SIGKILL');
     await Promise.all([...processes].map((p) => p.exit));
