@@ -59,7 +59,11 @@ describe('a racing tune', () => {
     expect(c.confirms).toBe(id);
     expect(c.spec).toMatchObject({ seats: ['mcts(it=60,depth=3)', 'mcts(depth=3)', 'random'], seating: 'swap', swapSeats: [0, 1], deals: { firstSeed: 50_000, count: 8 }, stop: { sprt: { seats: [0, 1], elo0: 0, elo1: 100 } } });
     await waitForSweep(lab, confirmation, 120_000);
-    const reported = (await api(lab.url, `/api/sweeps/${id}`)).body.tune.confirmation;
+    // The feeder saves the confirmation's last stopping look in its round after the sweep ends.
+    const reported = await waitFor(async () => {
+      const c = (await api(lab.url, `/api/sweeps/${id}`)).body.tune.confirmation;
+      return c.decision !== null ? c : undefined;
+    }, "the confirmation's decision", 10_000);
     expect(reported).toMatchObject({ sweep: confirmation, status: 'done' });
     expect(reported.games).toBeGreaterThan(0);
     expect(reported.decision).toMatch(/^(H0|H1|max)$/);
