@@ -15,6 +15,9 @@ Our reading where the paper is silent or garbled (docs/deviations.md, "Dawieang 
   128, ε 0.9 → 0.05, target every 10 episodes): replay memory of 10,000 transitions, RMSprop at
   learning rate 0.01, one optimisation step per action, gradients clipped to [−1, 1], the target's
   max over all actions of the next state.
+- The reward: each action's stored reward is the discounted final reward k^(n-1-i)·r_n and its
+  target adds γ·max Q of the next state, as the paper's text gives it; so the outcome is counted
+  more than once (docs/deviations.md flags it as our reading; kept, not fixed).
 - The networks read this package's observation (675 values at 3 players, 846 at 4) instead of
   the paper's 70, and give 390 action values instead of 300; no activation between the layers,
   as printed.

@@ -3,11 +3,15 @@ ONNX policy for the lab, with its learning curve (reward per episode and its 100
 average, the paper's figures) as CSV and SVG, and a manifest (configuration, seeds, time, code
 version, model hashes).
 
-  .venv/bin/python reproduction/scripts/dqn_2021.py [--episodes 2600] [--only NAME]
+  .venv/bin/python reproduction/scripts/dqn_2021.py [--seed-index S] [--episodes 2600] [--only NAME]
 
-Writes reproduction/dqn-2021/. The evaluation is played on the lab (reproduction/scripts/
-dqn-2021-evaluate.mjs). Training episode e of setup k is dealt from seed 2,000,000 + 10,000·k + e:
-no other result uses those seeds, and the evaluation's (3,000,000 on) are disjoint from them.
+A study of several training runs per setup: training seed index S (default 0) writes
+reproduction/dqn-2021/ for S = 0 (the first run, kept where it was) and reproduction/dqn-2021/
+seed-S/ for S ≥ 1, each with its own training.json. The evaluation is played on the lab
+(reproduction/scripts/dqn-2021-evaluate.mjs). Training episode e of setup k is dealt from seed
+2,000,000 + 10,000·k + e at S = 0 (as the first run was) and 2,000,000 + 100,000·S + 10,000·k + e
+at S ≥ 1 (S ≤ 9), torch seeded with k + 10·S: the runs' seeds are disjoint from each other's, no
+other result uses them, and the evaluation's (3,000,000 on) are disjoint from them all.
 """
 import argparse
 import hashlib
@@ -32,11 +36,23 @@ SETUPS = {
     "4p-random-random-random": ["random", "random", "random"],
 }
 TRAINING_SEED = 2_000_000
+MAX_SEED_INDEX = 9
+
+
+def first_seed(seed_index: int, k: int) -> int:
+    """Training episode 0 of setup k in run seed_index: 2,000,000 + 100,000·S + 10,000·k (S = 0 is the first run's)."""
+    if not 0 <= seed_index <= MAX_SEED_INDEX:
+        raise ValueError(f"seed index {seed_index}: 0 … {MAX_SEED_INDEX} keep the runs' seeds below the evaluation's 3,000,000")
+    return TRAINING_SEED + 100_000 * seed_index + 10_000 * k
+
+
+def out_dir(seed_index: int) -> Path:
+    return OUT if seed_index == 0 else OUT / f"seed-{seed_index}"
 
 
 def commit() -> dict:
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "python", "shared/src"], cwd=ROOT, capture_output=True, text=True).stdout.strip() != ""
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "python", "shared/src", "reproduction/scripts/dqn_2021.py"], cwd=ROOT, capture_output=True, text=True).stdout.strip() != ""
     return {"commit": head, "dirty": dirty}
 
 
@@ -69,10 +85,12 @@ def svg_curve(title: str, rewards: list[float], lo: float, hi: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--episodes", type=int, default=2600)
+    parser.add_argument("--seed-index", type=int, default=0, help="training run S: 0 is the first run's seeds and folder")
     parser.add_argument("--only", help="comma-separated setup names (several processes may train disjoint ones at once)")
     args = parser.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
-    manifest_path = OUT / "training.json"
+    out = out_dir(args.seed_index)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest_path = out / "training.json"
     only = set(args.only.split(",")) if args.only else None
     import torch
 
@@ -81,23 +99,24 @@ def main() -> None:
     for k, (name, opponents) in enumerate(SETUPS.items()):
         if only is not None and name not in only:
             continue
-        config = DqnConfig(opponents=opponents, episodes=args.episodes, first_seed=TRAINING_SEED + 10_000 * k, torch_seed=k)
+        config = DqnConfig(opponents=opponents, episodes=args.episodes, first_seed=first_seed(args.seed_index, k), torch_seed=k + 10 * args.seed_index)
         started = time.time()
         network, rewards = train(config)
         seconds = time.time() - started
         size = network[0].in_features
-        model = OUT / f"{name}.onnx"
+        model = out / f"{name}.onnx"
         export_onnx(network, size, model)
         sma = moving_average(rewards)
-        with (OUT / f"{name}-curve.csv").open("w") as f:
+        with (out / f"{name}-curve.csv").open("w") as f:
             f.write("episode,reward,moving_average_100\n")
             for i, (r, m) in enumerate(zip(rewards, sma)):
                 f.write(f"{i + 1},{r:g},{m:.4f}\n")
         lo = min(RANK_REWARDS_LOW[config.players], -1)
-        (OUT / f"{name}-curve.svg").write_text(svg_curve(f"DQN + {' + '.join(opponents)}", rewards, lo, 2))
+        (out / f"{name}-curve.svg").write_text(svg_curve(f"DQN + {' + '.join(opponents)}", rewards, lo, 2))
         # Read again just before writing: another process may have added its setups meanwhile.
-        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"setups": {}}
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"seedIndex": args.seed_index, "setups": {}}
         manifest["setups"][name] = {
+            "seedIndex": args.seed_index,
             "opponents": opponents,
             "config": config_dict(config),
             "trainingSeeds": [config.first_seed, config.first_seed + config.episodes - 1],
