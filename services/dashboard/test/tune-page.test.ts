@@ -44,6 +44,7 @@ describe('a racing tune on its page', () => {
       await page.waitForFunction(() => document.getElementById('status')!.textContent === 'done');
       await page.waitForFunction(() => (window as any).Chart?.getChart(document.getElementById('chart-race')));
       expect(await page.textContent('#tune-spec')).toBe(d.tune.recommendation);
+      expect(await page.isVisible('#chart-vp')).toBe(true);
       expect(await page.textContent('#tune-summary')).toMatch(/3 arms in seat 0, the objective: wins at its table; δ = 0\.2, ε = 0\.45, a look every 5 deals: decided at look \d+/);
       const rows = await page.$$eval('#tune-arms tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
       expect(rows.map((r) => r[0])).toEqual(d.tune.race.arms.map((a: any) => a.agent));
@@ -102,6 +103,9 @@ describe('SPSA and NTBEA tunes on their page', () => {
       await page.goto(`${lab.url}/sweeps/${ids[0]}`);
       await page.waitForFunction(() => (window as any).Chart?.getChart(document.getElementById('chart-search')));
       expect(await page.isHidden('#tune')).toBe(true);
+      // Its own (empty) per-agent charts, numbers and games are left out; the first step is linked.
+      for (const own of ['#headline-agents', '#chart-vp', '#numbers', '#games', '#scope']) expect(await page.isHidden(own)).toBe(true);
+      expect(await page.getAttribute('#search-first-step', 'href')).toBe(`/sweeps/${ids[0]}s0`);
       expect(await page.textContent('#search-title')).toBe('Tune: SPSA over the options');
       expect(await page.textContent('#search-summary')).toBe('c, it searched: θ + c_k·δ in seat 0 against θ − c_k·δ in seat 1, a deal a step, seats swapped; 6 of 6 steps applied, 0 playing.');
       expect(await page.textContent('#search-spec')).toBe(spsa.tune.recommendation);

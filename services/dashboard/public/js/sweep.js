@@ -252,7 +252,9 @@ function renderSearch(d) {
   const tune = d.tune;
   const searching = tune?.method === 'spsa' || tune?.method === 'ntbea';
   $('#search').hidden = !searching;
+  document.querySelector('main')?.classList.toggle('stepped-tune', searching);
   if (!searching) return;
+  /** @type {HTMLAnchorElement} */ ($('#search-first-step')).href = `/sweeps/${d.id}s0`;
   const rule = d.spec.tune;
   const spsa = tune.method === 'spsa';
   $('#search-title').textContent = spsa ? 'Tune: SPSA over the options' : 'Tune: NTBEA over the options';
