@@ -8,50 +8,30 @@
  * Exactly once, and the same trajectory after a restart: a step is recorded (HSETNX) before its
  * sweep is made, its sweep's id is made from the tune's and the step's (stepSweepId: a step made
  * again is the same sweep), and the state is rebuilt from the recorded steps and the applied
- * results in their order (replaySpsa, replayNtbea) — never from what arrived when. What one
+ * results in their order (replayTune) — never from what arrived when. What one
  * coordinator keeps in memory is a cache of that, dropped whenever it loses the feeder's lock.
  */
 import type { Logger } from 'pino';
 import {
   SweepSpecError,
-  ntbeaConfig,
+  applyTuneStep,
   ntbeaStepAgents,
-  observeNtbea,
   proposeSpsa,
-  applySpsa,
-  recommendNtbea,
+  replayTune,
   spsaConfig,
   spsaStepAgents,
-  specAt,
-  startNtbea,
-  startSpsa,
   stepResult,
   stepSpec,
   steppedTune,
-  tuneBase,
-  tuneSpace,
-  unitValues,
-  indexValues,
-  type Dimension,
-  type NtbeaState,
-  type SpsaProposal,
-  type SpsaState,
-  type StepAgents,
+  tuneRecommendation,
+  type StepRecord,
   type SteppedTune,
   type SweepSpec,
+  type TuneState,
 } from '@wonderlab/shared';
 import type { SweepMeta, SweepStore } from '@wonderlab/shared/store';
 
-/** A step as recorded: its point (SPSA's proposal, or NTBEA's value indices), its agents, and its sweep once made. */
-export interface StepRecord {
-  k: number;
-  proposal?: SpsaProposal;
-  point?: number[];
-  agents: StepAgents;
-  sweep?: string;
-  /** Why the lab refused to make the step's sweep (its result is then 0). */
-  refused?: string;
-}
+export type { StepRecord } from '@wonderlab/shared';
 
 export interface TuneDriverOptions {
   store: SweepStore;
@@ -65,9 +45,7 @@ export interface TuneDriverOptions {
 /** A tune's state as this coordinator holds it: the algorithm's, the steps proposed and those not yet applied. */
 interface Held {
   t: SteppedTune;
-  dims: Dimension[];
-  spsa?: SpsaState;
-  ntbea?: NtbeaState;
+  state: TuneState;
   steps: Map<number, StepRecord>;
   applied: number;
   inFlight: Set<number>;
@@ -94,26 +72,20 @@ export class TuneDriver {
     if (h.applied >= t.steps) await this.finish(meta, h);
   }
 
-  /** The state from the recorded steps and results, in the order applied. */
+  /** The state from the recorded steps and results, in the order applied (replayTune). */
   private async rebuild(id: string, spec: SweepSpec, t: SteppedTune): Promise<Held> {
-    const dims = tuneSpace(spec, t);
     const { steps: recorded, applied } = await this.o.store.reads.tuneSteps(id);
     const steps = new Map([...recorded].map(([k, json]) => [k, JSON.parse(json) as StepRecord]));
-    const h: Held = { t, dims, steps, applied: 0, inFlight: new Set(steps.keys()) };
-    if (t.method === 'spsa') h.spsa = startSpsa(spsaConfig(spec, t, dims));
-    else h.ntbea = startNtbea(ntbeaConfig(spec, t, dims));
-    for (const { k, value } of applied) this.apply(spec, id, h, k, value);
-    return h;
+    const appliedKs = new Set(applied.map((a) => a.k));
+    return { t, state: replayTune(spec, t, steps, applied), steps, applied: applied.length, inFlight: new Set([...steps.keys()].filter((k) => !appliedKs.has(k))) };
   }
 
-  /** Applies step k's result (null: its games all failed; SPSA then moves by 0, NTBEA observes nothing). */
-  private apply(spec: SweepSpec, id: string, h: Held, k: number, value: number | null): void {
-    const step = h.steps.get(k);
-    if (!step) throw new Error(`tune ${id}: step ${k} has a result but no record`);
-    if (h.t.method === 'spsa') h.spsa = applySpsa(h.spsa!, step.proposal!, value ?? 0);
-    else if (value !== null) h.ntbea = observeNtbea(ntbeaConfig(spec, h.t as Extract<SteppedTune, { method: 'ntbea' }>, h.dims), h.ntbea!, value);
+  /** A step's result recorded (appended to the applied list: the order replayTune follows), then applied here. */
+  private async applyStep(meta: SweepMeta, h: Held, step: StepRecord, value: number | null): Promise<void> {
+    await this.o.store.ledger.applyStep(meta.id, step.k, value);
+    h.state = applyTuneStep(meta.spec, h.t, h.state, step, value);
     h.applied++;
-    h.inFlight.delete(k);
+    h.inFlight.delete(step.k);
   }
 
   private async applyFinished(meta: SweepMeta, h: Held): Promise<void> {
@@ -124,8 +96,7 @@ export class TuneDriver {
       const stepMeta = await store.reads.meta(step.sweep);
       if (stepMeta?.status !== 'done') continue;
       const value = (await this.stepValue(meta.spec, h.t, step.sweep)) ?? null;
-      await store.ledger.applyStep(meta.id, k, value as number);
-      this.apply(meta.spec, meta.id, h, k, value);
+      await this.applyStep(meta, h, step, value);
       this.o.logger.debug({ tune: meta.id, step: k, value }, 'tune step applied');
     }
   }
@@ -168,8 +139,7 @@ export class TuneDriver {
         // A step the lab refuses to play (options that do not go together, a limit): NTBEA scores
         // the point 0, so the search moves away from it; SPSA learns nothing from it (s = 0).
         this.o.logger.warn({ tune: meta.id, step: k, agents: step.agents, err: step.refused }, 'tune step refused: scored 0');
-        await store.ledger.applyStep(meta.id, k, 0);
-        this.apply(meta.spec, meta.id, h, k, 0);
+        await this.applyStep(meta, h, step, 0);
       } else this.o.logger.debug({ tune: meta.id, step: k, sweep: step.sweep }, 'tune step made');
     }
   }
@@ -182,27 +152,19 @@ export class TuneDriver {
 
   /** Step k as proposed now; a point whose options do not go together is recorded refused (its agents as far as they are known). */
   private makeRecord(meta: SweepMeta, h: Held, k: number): StepRecord {
-    const proposal = h.t.method === 'spsa' ? proposeSpsa(spsaConfig(meta.spec, h.t, h.dims), h.spsa!, k) : undefined;
-    const point = proposal ? undefined : [...h.ntbea!.current];
+    const proposal = h.t.method === 'spsa' ? proposeSpsa(spsaConfig(meta.spec, h.t, h.state.dims), h.state.spsa!, k) : undefined;
+    const point = proposal ? undefined : [...h.state.ntbea!.current];
     const at = proposal ? { proposal } : { point };
     try {
-      return { k, ...at, agents: proposal ? spsaStepAgents(meta.spec, h.t, h.dims, proposal) : ntbeaStepAgents(meta.spec, h.t, h.dims, point!) };
+      return { k, ...at, agents: proposal ? spsaStepAgents(meta.spec, h.t, h.state.dims, proposal) : ntbeaStepAgents(meta.spec, h.t, h.state.dims, point!) };
     } catch (err) {
       return { k, ...at, agents: { tuned: '', partner: '' }, refused: (err as Error).message };
     }
   }
 
-  /** The recommendation now: SPSA's θ, or NTBEA's evaluated point of best estimate (its start before any). */
-  recommendation(spec: SweepSpec, h: Held): string {
-    const base = tuneBase(spec, h.t);
-    if (h.spsa) return specAt(base, h.dims, unitValues(h.dims, h.spsa.theta));
-    const best = recommendNtbea(h.ntbea!)?.point ?? h.ntbea!.current;
-    return specAt(base, h.dims, indexValues(h.dims, best));
-  }
-
   private async finish(meta: SweepMeta, h: Held): Promise<void> {
     const { store, logger } = this.o;
-    const recommendation = this.recommendation(meta.spec, h);
+    const recommendation = tuneRecommendation(meta.spec, h.t, h.state);
     if (h.t.confirm && !meta.confirmation && !meta.confirmationError && this.o.confirm) {
       try {
         const confirmation = await this.o.confirm(meta, recommendation);

@@ -1,26 +1,19 @@
 /** What the API returns for a sweep: its state and counts, and (in detail) its aggregates. */
 import {
-  applySpsa,
   displayNames,
   indexValues,
-  ntbeaConfig,
-  observeNtbea,
-  recommendNtbea,
-  specAt,
-  spsaConfig,
-  startNtbea,
-  startSpsa,
+  replayTune,
   steppedTune,
   throughput,
-  tuneBase,
+  tuneRecommendation,
   tuneSpace,
   unitValues,
   type CodeVersion,
   type RaceReport,
+  type StepRecord,
   type SweepStatistics as SweepStatisticsFields,
   type WorkerIdentity,
 } from '@wonderlab/shared';
-import type { StepRecord } from './tune-driver.js';
 import type { StatisticsAsOf, SweepStatistics } from './statistics.js';
 import { memoryShort, type LoadedSweep, type SweepMeta, type SweepStore } from '@wonderlab/shared/store';
 
@@ -239,36 +232,28 @@ export async function tuneView(store: SweepStore, meta: SweepMeta): Promise<Tune
   const records = new Map([...steps].map(([k, json]) => [k, JSON.parse(json) as StepRecord]));
   const appliedKs = new Set(applied.map((a) => a.k));
   const inFlight = [...records].filter(([k, r]) => !appliedKs.has(k) && r.sweep).map(([, r]) => r.sweep!);
-  const base = tuneBase(meta.spec, stepped);
   const view: SteppedTuneView = { method: stepped.method, steps: stepped.steps, proposed: records.size, applied: applied.length, options: dims.map((d) => d.key), space: dims.map((d) => ({ key: d.key, scale: d.scale, min: d.min, max: d.max, ...(d.values ? { values: d.values } : {}) })), trajectory: [], evaluations: [], estimates: [], inFlight, recommendation: '', final: meta.recommendation !== undefined, confirmation, note };
-  if (stepped.method === 'spsa') {
-    let state = startSpsa(spsaConfig(meta.spec, stepped, dims));
-    for (const { k, value } of applied) {
-      const p = records.get(k)!.proposal!;
-      state = applySpsa(state, p, value ?? 0);
-      view.trajectory.push({ k, values: unitValues(dims, state.theta), low: unitValues(dims, state.theta.map((x) => x - p.ck)), high: unitValues(dims, state.theta.map((x) => x + p.ck)), s: value ?? 0 });
-    }
-    view.recommendation = meta.recommendation ?? specAt(base, dims, unitValues(dims, state.theta));
-  } else {
-    const config = ntbeaConfig(meta.spec, stepped, dims);
-    let state = startNtbea(config);
-    for (const { k, value } of applied) {
-      view.evaluations.push({ k, values: indexValues(dims, records.get(k)!.point!), value });
-      if (value !== null) state = observeNtbea(config, state, value);
-    }
+  // The page's story of the search, told step by step by the same replay the driver runs.
+  const state = replayTune(meta.spec, stepped, records, applied, (step, value, after) => {
+    if (after.spsa) {
+      const p = step.proposal!;
+      view.trajectory.push({ k: step.k, values: unitValues(dims, after.spsa.theta), low: unitValues(dims, after.spsa.theta.map((x) => x - p.ck)), high: unitValues(dims, after.spsa.theta.map((x) => x + p.ck)), s: value ?? 0 });
+    } else view.evaluations.push({ k: step.k, values: indexValues(dims, step.point!), value });
+  });
+  if (state.ntbea) {
+    const history = state.ntbea.history;
     view.estimates = dims.map((d, i) => ({
       key: d.key,
       values: d.values!.map((value, j) => {
-        const seen = state.history.filter((h) => h.point[i] === j).map((h) => h.value);
+        const seen = history.filter((h) => h.point[i] === j).map((h) => h.value);
         const n = seen.length;
         const mean = n ? seen.reduce((a, b) => a + b, 0) / n : null;
         const sd = n > 1 && mean !== null ? Math.sqrt(seen.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : null;
         return { value, n, mean, halfWidth: sd === null ? null : (1.96 * sd) / Math.sqrt(n) };
       }),
     }));
-    const best = recommendNtbea(state)?.point ?? state.current;
-    view.recommendation = meta.recommendation ?? specAt(base, dims, indexValues(dims, best));
   }
+  view.recommendation = meta.recommendation ?? tuneRecommendation(meta.spec, stepped, state);
   return view;
 }
 

@@ -269,7 +269,7 @@ export class SweepLedger {
   }
 
   /** Appends a step's result to the tune's applied results, in the order the tune applies them. */
-  async applyStep(id: string, k: number, value: number): Promise<void> {
+  async applyStep(id: string, k: number, value: number | null): Promise<void> {
     await this.redis.rpush(this.k(id).applied, JSON.stringify({ k, value }));
   }
 

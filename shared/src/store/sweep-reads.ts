@@ -190,10 +190,10 @@ export class SweepReads {
 
 
   /** An SPSA or NTBEA tune's steps as recorded (step k → its record's JSON), and its results in the order applied. */
-  async tuneSteps(id: string): Promise<{ steps: Map<number, string>; applied: { k: number; value: number }[] }> {
+  async tuneSteps(id: string): Promise<{ steps: Map<number, string>; applied: { k: number; value: number | null }[] }> {
     const k = this.k(id);
     const [steps, applied] = await Promise.all([this.redis.hgetall(k.steps), this.redis.lrange(k.applied, 0, -1)]);
-    return { steps: new Map(Object.entries(steps).map(([step, json]) => [Number(step), json])), applied: applied.map((json) => JSON.parse(json) as { k: number; value: number }) };
+    return { steps: new Map(Object.entries(steps).map(([step, json]) => [Number(step), json])), applied: applied.map((json) => JSON.parse(json) as { k: number; value: number | null }) };
   }
 
   /** Each cell's stopping test as last saved (spec.stop), by cell. */

@@ -17,8 +17,8 @@
  */
 import type { GameSummary } from '../game/game.js';
 import { fromUnit, searchSpace, specAt, toUnit, type Dimension } from '../tune/space.js';
-import type { SpsaConfig, SpsaProposal } from '../tune/spsa.js';
-import type { NtbeaConfig } from '../tune/ntbea.js';
+import { observeNtbea, recommendNtbea, startNtbea, type NtbeaConfig, type NtbeaState } from '../tune/ntbea.js';
+import { applySpsa, startSpsa, type SpsaConfig, type SpsaProposal, type SpsaState } from '../tune/spsa.js';
 import { MINIMAX_LIST, PARAMETER_LIST, canonicalSpec, parseAgentSpec } from '../../agents/index.js';
 import { raceOutcome } from './race.js';
 import { raceReference, seatSpec, type SweepSpec } from './sweep.js';
@@ -182,4 +182,64 @@ export function confirmationSpec(spec: SweepSpec, recommendation: string): Recor
     priority: spec.priority,
     stop: { sprt: { seats: [t.seat, partner], elo0: c.elo0, elo1: c.elo1, alpha: c.alpha, beta: c.beta } },
   };
+}
+
+/** A step as recorded: its point (SPSA's proposal, or NTBEA's value indices), its agents, and its sweep once made. */
+export interface StepRecord {
+  k: number;
+  proposal?: SpsaProposal;
+  point?: number[];
+  agents: StepAgents;
+  sweep?: string;
+  /** Why the lab refused to make the step's sweep (its result is then 0). */
+  refused?: string;
+}
+
+/** A stepped tune's algorithm state: SPSA's or NTBEA's, over the tune's dimensions. */
+export interface TuneState {
+  dims: Dimension[];
+  spsa?: SpsaState;
+  ntbea?: NtbeaState;
+}
+
+/** The state before any step: θ (SPSA) or the current point (NTBEA) at the base agent's values. */
+export function startTune(spec: SweepSpec, t: SteppedTune): TuneState {
+  const dims = tuneSpace(spec, t);
+  return t.method === 'spsa' ? { dims, spsa: startSpsa(spsaConfig(spec, t, dims)) } : { dims, ntbea: startNtbea(ntbeaConfig(spec, t, dims)) };
+}
+
+/** Step `step`'s result applied (null: its games all failed; SPSA then moves by 0, NTBEA observes nothing). */
+export function applyTuneStep(spec: SweepSpec, t: SteppedTune, state: TuneState, step: StepRecord, value: number | null): TuneState {
+  if (t.method === 'spsa') return { ...state, spsa: applySpsa(state.spsa!, step.proposal!, value ?? 0) };
+  return value === null ? state : { ...state, ntbea: observeNtbea(ntbeaConfig(spec, t, state.dims), state.ntbea!, value) };
+}
+
+/**
+ * The state rebuilt from the recorded steps and the applied results, in the order they were
+ * applied — the one way a tune's state is known (the coordinator's driver and the tune's page
+ * both read it so); `each` sees every step as it is applied, with the state after it.
+ */
+export function replayTune(
+  spec: SweepSpec,
+  t: SteppedTune,
+  steps: ReadonlyMap<number, StepRecord>,
+  applied: readonly { k: number; value: number | null }[],
+  each?: (step: StepRecord, value: number | null, state: TuneState) => void,
+): TuneState {
+  let state = startTune(spec, t);
+  for (const { k, value } of applied) {
+    const step = steps.get(k);
+    if (!step) throw new Error(`tune: step ${k} has a result but no record`);
+    state = applyTuneStep(spec, t, state, step, value);
+    each?.(step, value, state);
+  }
+  return state;
+}
+
+/** The recommendation a state makes: SPSA's θ, or NTBEA's evaluated point of best estimate (its start before any), as a spec string. */
+export function tuneRecommendation(spec: SweepSpec, t: SteppedTune, state: TuneState): string {
+  const base = tuneBase(spec, t);
+  if (state.spsa) return specAt(base, state.dims, unitValues(state.dims, state.spsa.theta));
+  const best = recommendNtbea(state.ntbea!)?.point ?? state.ntbea!.current;
+  return specAt(base, state.dims, indexValues(state.dims, best));
 }
