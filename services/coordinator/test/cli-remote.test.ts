@@ -112,6 +112,34 @@ describe('wonderlab remote', () => {
     await run('remote', 'cancel', id, '--url', lab.url, '--token', TOKEN);
   }, 60_000);
 
+  test('tune --wait follows a tune and its confirmation, then prints the recommendation and the verdict as the API has them', async () => {
+    const file = join(dir, 'race.json');
+    const race = {
+      name: 'remote race',
+      players: 3,
+      seats: [{ agent: 'mcts', params: { it: [1, 20], depth: 3 } }, 'random', 'random'],
+      seating: 'rotate',
+      deals: { firstSeed: 300, count: 30 },
+      tune: { method: 'racing', delta: 0.2, epsilon: 0.45, roundDeals: 5, confirm: { firstSeed: 60_000, deals: 4 } },
+    };
+    writeFileSync(file, JSON.stringify(race));
+    const tuned = await run('remote', 'tune', file, '--wait', '--every', '0.2', '--url', lab.url, '--token', TOKEN);
+    expect(tuned.code, tuned.stderr).toBe(0);
+    const id = tuned.stdout.split(/\s+/)[0];
+    const d = (await api(lab.url, `/api/sweeps/${id}`)).body;
+    expect(d.tune.confirmation.status).toBe('done');
+    expect(tuned.stdout).toContain(`recommendation: ${d.tune.recommendation}`);
+    expect(tuned.stdout).toMatch(new RegExp(`confirmation ${d.tune.confirmation.sweep} \\(done\\): ${d.tune.confirmation.games} games, SPRT `));
+    expect(tuned.stderr).toMatch(/^racing: /);
+    // status names the tune's part too; a spec without "tune" is refused before anything is sent.
+    expect((await run('remote', 'status', id, '--url', lab.url)).stdout).toContain(`recommendation: ${d.tune.recommendation}`);
+    const sweepFile = join(dir, 'not-a-tune.json');
+    writeFileSync(sweepFile, JSON.stringify(spec));
+    const refused = await run('remote', 'tune', sweepFile, '--url', lab.url, '--token', TOKEN);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe('wonderlab remote: remote tune submits a tune: give a spec with "tune" (docs/tuning.md), or use remote submit for a sweep');
+  }, 120_000);
+
   test('bad input exits 2, an unknown sweep or an unreachable lab exits 1, each with one line saying what is wrong', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...spec, seats: ['mcts(it=abc)', 'rulebased', 'random'] }));

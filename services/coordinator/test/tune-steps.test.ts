@@ -86,6 +86,15 @@ describe('SPSA and NTBEA tunes', () => {
     const listed = (await api(lab.url, '/api/sweeps')).body.map((s: any) => s.id);
     expect(listed).toContain(first.body.id);
     expect(listed).not.toContain(step.id);
+    // The tune's export is its steps' games in step order, each row naming its step's sweep.
+    const text = async (path: string) => (await fetch(`${lab.url}${path}`)).text();
+    const whole = await text(`/api/sweeps/${first.body.id}/export?format=jsonl`);
+    const bySteps = (await Promise.all(Array.from({ length: 8 }, (_, k) => text(`/api/sweeps/${stepSweepId(first.body.id, k)}/export?format=jsonl`)))).join('');
+    expect(whole).toBe(bySteps);
+    expect(whole.trim().split('\n')).toHaveLength(16);
+    const csv = (await text(`/api/sweeps/${first.body.id}/export?format=csv`)).trim().split('\n');
+    expect(csv).toHaveLength(1 + 16 * 3);
+    expect(new Set(csv.slice(1).map((row) => row.split(',')[0]))).toEqual(new Set(Array.from({ length: 8 }, (_, k) => stepSweepId(first.body.id, k))));
     // The confirmation: the recommendation against the seat's own agent on held-out deals.
     const confirmation = await waitFor(async () => (await api(lab.url, `/api/sweeps/${first.body.id}`)).body.tune.confirmation?.sweep, 'the confirmation', 30_000);
     const c = (await api(lab.url, `/api/sweeps/${confirmation}`)).body;

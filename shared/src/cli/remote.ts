@@ -20,6 +20,10 @@ export const REMOTE_USAGE = `usage: wonderlab remote <command> [options] [--url 
                                          submit a sweep; prints its id (with --wait, then waits as below);
                                          --deals N: N deals per board set instead of the spec's (a smaller
                                          run of the same design, as 'sweep run --deals')
+  tune <spec.json | preset> [--deals N] [--wait]
+                                         submit a tune (a spec with "tune": racing, spsa or ntbea;
+                                         docs/tuning.md); with --wait, follow its search and then its
+                                         confirmation, and print the recommendation and the verdict
   status <id> [--json]                   its status, counts, progress per cell and, once games are in,
                                          the summary over its cells (agents pooled, ratings, intervals)
   wait <id> [--timeout S] [--every S]    a progress bar until it is done (exit 0) or cancelled (exit 1),
@@ -105,6 +109,61 @@ export interface Overview {
 interface Detail extends Overview, Omit<SweepStatistics, 'cells'> {
   cellProgress: { index: number; total: number; done: number; failed: number; queued: number }[];
   provenance: { code: { version: string; commit?: string; dirty?: boolean } | null; wallSeconds: number | null; activeSeconds: number | null; cpuSeconds: number | null; workers: unknown[] };
+  tune?: Tune;
+}
+
+/** A tune's part of its detail, as the lab's API has it (coordinator views.ts TuneView): what this client prints. */
+interface Tune {
+  method: 'racing' | 'spsa' | 'ntbea';
+  recommendation: string | null;
+  confirmation: { sweep: string; status: string; games: number; decision: string | null; score: { mean: number; halfWidth: number } | null } | null;
+  note: string | null;
+  race?: { looks: number; arms: { agent: string; alive: boolean }[]; decided?: { agent: string; by: string } } | null;
+  steps?: number;
+  applied?: number;
+  final?: boolean;
+}
+
+/** Where a tune's search stands, in one line. */
+function tuneLine(d: Detail): string {
+  const t = d.tune!;
+  if (t.method === 'racing') {
+    const r = t.race;
+    const search = r ? `look ${r.looks}, ${r.arms.filter((a) => a.alive).length} of ${r.arms.length} arms racing${r.decided ? `, decided by ${r.decided.by}` : ''}` : 'no look yet';
+    return `racing: ${search}, ${d.counts.done} games (${d.status})`;
+  }
+  return `${t.method}: ${t.applied} of ${t.steps} steps applied (${d.status})`;
+}
+
+/** A tune's recommendation and its confirmation's verdict, or why there is none. */
+function tuneText(d: Detail): string {
+  const t = d.tune!;
+  const lines = [tuneLine(d), `recommendation${t.method !== 'racing' && !t.final ? ' so far' : ''}: ${t.recommendation ?? 'none yet'}`];
+  const c = t.confirmation;
+  if (c) {
+    const score = c.score ? `; score against the reference ${pct(c.score.mean)} % ± ${pct(c.score.halfWidth)}` : '';
+    lines.push(`confirmation ${c.sweep} (${c.status}): ${c.games} games, SPRT ${c.decision ?? 'undecided'}${score}`);
+  } else if (t.note) lines.push(t.note);
+  else lines.push('confirmation: not made yet');
+  return lines.join('\n');
+}
+
+/** A tune has nothing left to do: it is finished, and so is its confirmation (or it has none). */
+const tuneEnded = (d: Detail) => (d.status === 'done' || d.status === 'cancelled') && (d.tune!.note !== null || (d.tune!.confirmation !== null && ['done', 'cancelled', 'missing'].includes(d.tune!.confirmation.status)));
+
+async function waitTune(lab: Lab, id: string, timeoutS: number, everyS: number, err: (s: string) => void): Promise<Detail> {
+  const deadline = Date.now() + timeoutS * 1000;
+  let last = '';
+  for (;;) {
+    const d = await getJson<Detail>(lab, `/api/sweeps/${encodeURIComponent(id)}?cellLimit=1`);
+    const c = d.tune?.confirmation;
+    const line = c ? `confirmation: ${c.games} games (${c.status})` : tuneLine(d);
+    if (line !== last) err(line);
+    last = line;
+    if (tuneEnded(d)) return d;
+    if (Date.now() > deadline) throw new RemoteError(`tune ${id} has not ended after ${timeoutS} s (--timeout): ${line}`);
+    await new Promise((r) => setTimeout(r, everyS * 1000));
+  }
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
@@ -127,6 +186,7 @@ function statusText(d: Detail): string {
     lines.push('', table(['cell', 'done', 'total', '% done', 'failed', 'queued'], d.cellProgress.map((c) => [String(c.index), String(c.done), String(c.total), pct(c.done / c.total), String(c.failed), String(c.queued)])));
   }
   if (d.counts.done > 0) lines.push('', formatSweepSummary({ cells: [], ...d }));
+  if (d.tune) lines.push('', tuneText(d));
   return lines.join('\n');
 }
 
@@ -215,7 +275,7 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
     return 0;
   }
   const lab: Lab = { url: labUrl(values.url), token: values.token ?? process.env.WONDERLAB_TOKEN };
-  if (values.deals !== undefined && sub !== 'submit') throw new UsageError(`--deals is an option of remote submit, not of remote ${sub}`);
+  if (values.deals !== undefined && sub !== 'submit' && sub !== 'tune') throw new UsageError(`--deals is an option of remote submit and remote tune, not of remote ${sub}`);
   const seconds = (name: 'timeout' | 'every', fallback: number) => {
     const v = values[name];
     if (v === undefined) return fallback;
@@ -237,6 +297,16 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
       if (!values.wait) return 0;
       const end = await wait(lab, created.id, seconds('timeout', 7 * 24 * 3600), seconds('every', 2), err, tty);
       out(statusText(await getJson<Detail>(lab, `/api/sweeps/${created.id}`)));
+      return end.status === 'done' ? 0 : 1;
+    }
+    case 'tune': {
+      const spec = withDeals(readSpecInput(one('preset or spec file')).input, values.deals);
+      if (typeof spec !== 'object' || spec === null || !('tune' in spec)) throw new UsageError('remote tune submits a tune: give a spec with "tune" (docs/tuning.md), or use remote submit for a sweep');
+      const created = (await (await call(lab, '/api/sweeps', { method: 'POST', json: spec, auth: true })).json()) as { id: string; name: string };
+      out(`${created.id}  ${created.name}: a tune; ${new URL(`sweeps/${created.id}`, lab.url)}`);
+      if (!values.wait) return 0;
+      const end = await waitTune(lab, created.id, seconds('timeout', 7 * 24 * 3600), seconds('every', 2), err);
+      out(tuneText(end));
       return end.status === 'done' ? 0 : 1;
     }
     case 'status': {
@@ -283,6 +353,6 @@ export async function cmdRemote(args: string[], out: (s: string) => void, err: (
       return 0;
     }
     default:
-      throw new UsageError(`unknown remote command '${sub}' (submit, status, wait, export, cancel, list)`);
+      throw new UsageError(`unknown remote command '${sub}' (submit, tune, status, wait, export, cancel, list)`);
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Every finished game of a sweep, streamed a chunk at a time whatever the sweep's size: CSV with one
- * row per seat (for R / pandas), or JSONL with one summary per line.
+ * row per seat (for R / pandas), or JSONL with one summary per line. An SPSA or NTBEA tune has no
+ * games of its own: its export is its steps' games, step by step, each row naming its step's
+ * sweep (a tune's confirmation is a sweep of its own, exported by its id).
  */
 import { Router } from 'express';
-import { SCORE_CATEGORIES, sweepConfigs, type GameSummary } from '@wonderlab/shared';
+import { SCORE_CATEGORIES, steppedTune, sweepConfigs, type GameSummary, type StepRecord } from '@wonderlab/shared';
 import type { SweepStore } from '@wonderlab/shared/store';
 import { ExportQuery } from '../api-schemas.js';
 import { parse } from '../http.js';
@@ -43,8 +45,6 @@ export function exportRoutes(store: SweepStore): Router {
   router.get('/api/sweeps/:id/export', async (req, res) => {
     const meta = await findSweep(store, req);
     const { format } = parse(ExportQuery, req.query, 'query');
-    const { sweep } = (await store.reads.load(meta.id))!;
-    const configOf = sweepConfigs(sweep.cells);
     const filename = `${meta.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${meta.id}.${format}`;
     res.setHeader('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="${filename}"`);
@@ -52,16 +52,30 @@ export function exportRoutes(store: SweepStore): Router {
     if (format === 'csv') await write(CSV_HEADER.join(',') + '\n');
     let aborted = false;
     req.on('close', () => (aborted = true));
-    for (let start = 0; start < meta.total && !aborted; start += CHUNK) {
-      const plans: ReturnType<typeof sweep.game>[] = [];
-      for (let k = start; k < Math.min(meta.total, start + CHUNK); k++) plans.push(sweep.game(k));
-      const summaries = await store.reads.results(meta.id, plans.map((p) => p.id));
-      const lines: string[] = [];
-      summaries.forEach((g, i) => {
-        if (g) lines.push(format === 'csv' ? csvRows(meta.id, plans[i].cell, g, configOf) : JSON.stringify({ sweep: meta.id, cell: plans[i].cell, ...g }));
-      });
-      if (lines.length) await write(lines.join('\n') + '\n');
-    }
+    /** One sweep's finished games, CHUNK at a time. */
+    const games = async (id: string) => {
+      const loaded = await store.reads.load(id);
+      if (!loaded) return;
+      const { sweep } = loaded;
+      const configOf = sweepConfigs(sweep.cells);
+      for (let start = 0; start < sweep.size && !aborted; start += CHUNK) {
+        const plans: ReturnType<typeof sweep.game>[] = [];
+        for (let k = start; k < Math.min(sweep.size, start + CHUNK); k++) plans.push(sweep.game(k));
+        const summaries = await store.reads.results(id, plans.map((p) => p.id));
+        const lines: string[] = [];
+        summaries.forEach((g, i) => {
+          if (g) lines.push(format === 'csv' ? csvRows(id, plans[i].cell, g, configOf) : JSON.stringify({ sweep: id, cell: plans[i].cell, ...g }));
+        });
+        if (lines.length) await write(lines.join('\n') + '\n');
+      }
+    };
+    if (steppedTune(meta.spec)) {
+      const { steps } = await store.reads.tuneSteps(meta.id);
+      for (const k of [...steps.keys()].sort((x, y) => x - y)) {
+        const step = JSON.parse(steps.get(k)!) as StepRecord;
+        if (step.sweep && !aborted) await games(step.sweep);
+      }
+    } else await games(meta.id);
     res.end();
   });
 
