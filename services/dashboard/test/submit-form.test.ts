@@ -200,6 +200,34 @@ describe('the New-sweep form and every preset', () => {
     }
   }, 30_000);
 
+  test('a tune built in the form: its block included, a method chosen, an option named; submitted, the lab runs it as a tune', async () => {
+    const page = await newPage();
+    try {
+      await open(page, `${lab.url}/submit`);
+      await page.fill('#f-json', JSON.stringify({ name: 'tune from the form', players: 3, seats: ['mcts(it=8,depth=2)', 'mcts(it=8,depth=2)', 'random'], deals: { firstSeed: 500, count: 2 } }));
+      await page.setChecked('#f-tune-include', true);
+      expect(await page.inputValue('#f-tune-method')).toBe('racing');
+      await page.selectOption('#f-tune-method', 'spsa');
+      await page.fill('#f-tune-params-0-key', 'c');
+      await page.fill('#f-tune-steps', '6');
+      await page.setChecked('#f-tune-confirm-include', true);
+      await page.fill('#f-tune-confirm-firstSeed', '90000');
+      const tune = { method: 'spsa', params: [{ key: 'c' }], steps: 6, confirm: { firstSeed: 90000 } };
+      expect(((await jsonView(page)) as any).tune).toMatchObject(tune);
+      await page.waitForFunction(() => /^Valid: an SPSA tune of 6 steps, 12 games/.test(document.querySelector('#validation')?.textContent ?? ''), undefined, { timeout: 5000 });
+      const posted = page.waitForRequest((r) => r.url() === `${lab.url}/api/sweeps` && r.method() === 'POST');
+      await page.click('#submit');
+      expect((await posted).postDataJSON().tune).toMatchObject(tune);
+      await page.waitForURL(/\/sweeps\/[^/]+$/);
+      const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+      const stored = (await api(lab.url, `/api/sweeps/${id}?cellLimit=1`)).body;
+      expect(stored.spec.tune).toMatchObject({ ...tune, confirm: { firstSeed: 90000, deals: 500 } });
+      expect(stored.tune).toMatchObject({ method: 'spsa', steps: 6, options: ['c'] });
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
   test('an option list typed as JSON writes it, [0.2, 0.7, 1.5], sweeps those three values', async () => {
     const page = await newPage();
     try {

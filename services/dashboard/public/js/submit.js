@@ -132,6 +132,15 @@ function cpuTime(hours) {
   return `${hours < 10 ? hours.toFixed(1) : Math.round(hours)} h`;
 }
 
+/** What a valid spec will play: a sweep's cells, a race's arms, or a stepped tune's steps (its confirmation comes after). */
+function sizeText(spec, body) {
+  const tune = spec?.tune;
+  const then = tune?.confirm ? ', then its confirmation' : '';
+  if (tune?.method === 'spsa' || tune?.method === 'ntbea') return `an ${tune.method === 'spsa' ? 'SPSA' : 'NTBEA'} tune of ${tune.steps} steps, ${body.games} games${then}`;
+  if (tune?.method === 'racing') return `a race over ${body.cells} arms, up to ${body.games} games${then}`;
+  return `${body.games} games in ${body.cells} cell${body.cells === 1 ? '' : 's'} of ${body.gamesPerCell}`;
+}
+
 let checkTimer;
 let checkSeq = 0;
 async function check(spec) {
@@ -140,7 +149,7 @@ async function check(spec) {
   if (seq !== checkSeq) return false;
   clearErrors();
   if (status === 200) {
-    $('#validation').textContent = `Valid: ${body.games} games in ${body.cells} cell${body.cells === 1 ? '' : 's'} of ${body.gamesPerCell}, about ${cpuTime(body.estimate.cpuHours)} of CPU.`;
+    $('#validation').textContent = `Valid: ${sizeText(spec, body)}, about ${cpuTime(body.estimate.cpuHours)} of CPU.`;
     return true;
   }
   $('#validation').textContent = '';
