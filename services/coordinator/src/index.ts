@@ -5,3 +5,4 @@ export * from './server.js';
 export * from './views.js';
 export * from './metrics.js';
 export * from './openapi.js';
+export * from './tune-driver.js';
