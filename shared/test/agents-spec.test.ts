@@ -173,12 +173,26 @@ describe('keyed syntax', () => {
     expect(params('mcts(IT=5)').it).toBe(5);
   });
 
-  it('every kind listed in AGENT_KINDS parses (policy with its required model)', () => {
+  it('every kind listed in AGENT_KINDS parses (policy with its required model, ext with its name)', () => {
     for (const kind of AGENT_KINDS) {
-      const text = kind === 'policy' ? 'policy(model=a.onnx)' : kind;
+      const text = kind === 'policy' ? 'policy(model=a.onnx)' : kind === 'ext' ? 'ext(name=a)' : kind;
       expect(parseAgentSpec(text).kind).toBe(kind);
     }
     expect(() => parseAgentSpec('policy')).toThrow(/policy\(model=NAME.onnx\)/);
+  });
+
+  it('ext(name=…, key=value…): the name required and plain, the keys passed through as written, time a budget', () => {
+    expect(parseAgentSpec('ext(name=py-random)')).toEqual({ kind: 'ext', text: 'ext(name=py-random)', name: 'py-random', options: {} });
+    expect(parseAgentSpec('ext( temp = 0.5 , name=my.agent_2, time=3)')).toMatchObject({ name: 'my.agent_2', options: { temp: '0.5', time: '3' } });
+    expect(canonicalSpec(parseAgentSpec('ext(time=3,name=a,depth=4)'))).toBe('ext(name=a,depth=4,time=3)');
+    expect(() => parseAgentSpec('ext')).toThrow("agent 'ext': expected 'ext(name=AGENT)' or 'ext(name=AGENT,key=value,…)'");
+    expect(() => parseAgentSpec('ext(temp=1)')).toThrow('name: required');
+    // A name is a folder under AGENTS_DIR, never a path; a value is never a command line.
+    expect(() => parseAgentSpec('ext(name=../evil)')).toThrow("name: lower-case letters, digits, '.', '_' and '-'");
+    expect(() => parseAgentSpec('ext(name=/bin/sh)')).toThrow("name: lower-case letters");
+    expect(() => parseAgentSpec('ext(name=a,cmd=rm -rf)')).toThrow("cmd: a value is 1 to 64 letters, digits and . _ + - /, got 'rm -rf'");
+    expect(() => parseAgentSpec('ext(name=a,time=0)')).toThrow('time:');
+    expect(() => parseAgentSpec('ext(name=a,name=b)')).toThrow("parameter 'name' given twice");
   });
 });
 

@@ -18,9 +18,13 @@ export { MinimaxAgent } from './minimax/agent.js';
 export { MINIMAX_AGENT, MINIMAX_LIST, MINIMAX_PARAMETERS, minimaxDefaults, minimaxTable, type MinimaxParams } from './minimax/params.js';
 export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
+export { ExternalAgent, DEFAULT_EXT_TIME } from './external/agent.js';
+export { AgentFault } from './external/agent-process.js';
+export { AGENT_NAME, DEFAULT_AGENTS_DIR, ExternalAgentError, PROTOCOL_VERSION, agentFingerprint, agentsDirs, checkAgentParams, findAgent, listAgents, type AgentManifest, type InstalledAgent } from './external/manifest.js';
 export { VALUE_SCALE, checkNetworkPlayers, inspectNetwork, loadNetwork, type LoadOptions, type ModelLookup, type Network, type NetworkShape } from './network.js';
 export { DEFAULT_MAX_MODEL_BYTES, MODEL_NAME, ModelError, ONNX_MAX_BYTES, DEFAULT_MODELS_DIR, modelFile, modelFileAsync, modelPath, modelsDirs, type ModelFile } from './model-files.js';
 import { PolicyAgent } from './policy.js';
+import { ExternalAgent } from './external/agent.js';
 import { checkNetworkPlayers, loadNetwork, type ModelLookup, type NetworkShape } from './network.js';
 import { DEFAULT_MAX_MODEL_BYTES } from './model-files.js';
 import { checkEvalValues } from './mcts/network-guide.js';
@@ -80,6 +84,8 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
       return new MinimaxAgent(s.minimax, options);
     case 'policy':
       return new PolicyAgent(loadNetwork(s.model, { sha256: options.models?.[s.model] }), s.temp);
+    case 'ext':
+      return new ExternalAgent(s.name, s.options);
   }
 }
 export { thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from './playout-rules.js';

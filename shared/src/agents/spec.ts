@@ -15,6 +15,7 @@ import { MODEL_NAME } from './model-files.js';
 import { z } from 'zod';
 import { MCTS_AGENTS, MCTS_KINDS, NO_MODEL, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
 import { MINIMAX_AGENT, MINIMAX_LIST, minimaxDefaults, type MinimaxField, type MinimaxParams } from './minimax/params.js';
+import { AGENT_NAME, PARAM_KEY, PARAM_VALUE } from './external/manifest.js';
 
 export type { MctsParams } from './params.js';
 
@@ -38,14 +39,26 @@ export const POLICY_AGENT = {
   },
 } as const;
 
-export const AGENT_KINDS = [...(Object.keys(SIMPLE_AGENTS) as SimpleKind[]), ...MCTS_KINDS, MINIMAX_AGENT.kind, POLICY_AGENT.kind] as const;
-export type AgentKind = SimpleKind | MctsKind | 'minimax' | 'policy';
+/** An outside agent (agents/external/): installed under AGENTS_DIR by the operator, named by a spec. */
+export const EXT_AGENT = {
+  kind: 'ext',
+  summary: 'an outside agent installed under AGENTS_DIR (wonderlab agents lists them), speaking the agent protocol (docs/agent-protocol.md)',
+  keys: {
+    name: 'the agent, as installed (its folder under AGENTS_DIR); required',
+    time: 'seconds a decision may take (its budget; past twice that the process is killed); default 1',
+  },
+} as const;
+
+export const AGENT_KINDS = [...(Object.keys(SIMPLE_AGENTS) as SimpleKind[]), ...MCTS_KINDS, MINIMAX_AGENT.kind, POLICY_AGENT.kind, EXT_AGENT.kind] as const;
+export type AgentKind = SimpleKind | MctsKind | 'minimax' | 'policy' | 'ext';
 
 export type AgentSpec =
   | { kind: SimpleKind; text: string }
   | { kind: MctsKind; text: string; params: MctsParams }
   | { kind: 'minimax'; text: string; minimax: MinimaxParams }
-  | { kind: 'policy'; text: string; model: string; temp: number };
+  | { kind: 'policy'; text: string; model: string; temp: number }
+  /** options: what the spec passes the agent (its handshake), `time` included, as written. */
+  | { kind: 'ext'; text: string; name: string; options: Record<string, string> };
 
 /** Defaults of `mcts`: our reading of the thesis's agent. */
 export const MCTS_DEFAULTS: MctsParams = mctsDefaults('mcts');
@@ -130,6 +143,7 @@ export function parseAgentSpec(input: string): AgentSpec {
   const positional = m[2];
   const keyed = m[3];
   if (kind === 'policy') return parsePolicy(text, positional, keyed);
+  if (kind === 'ext') return parseExt(text, positional, keyed);
   if (kind === 'minimax') return parseMinimax(text, positional, keyed);
   if (!isMctsKind(kind)) {
     if ((positional ?? keyed ?? '').trim() !== '') fail(text, `'${kind}' takes no parameters`);
@@ -210,6 +224,31 @@ function parsePolicy(text: string, positional: string | undefined, keyed: string
   return { kind: 'policy', text, model, temp };
 }
 
+/**
+ * `ext(name=AGENT, key=value…)`: keyed only, the name required. The other keys are the agent's own
+ * (checked against its manifest at submit), passed to it as written; `time` is the lab's, the
+ * decision budget in seconds.
+ */
+function parseExt(text: string, positional: string | undefined, keyed: string | undefined): AgentSpec {
+  if (positional !== undefined || keyed === undefined || keyed.trim() === '') fail(text, "expected 'ext(name=AGENT)' or 'ext(name=AGENT,key=value,…)'");
+  const raw = keyedPairs(text, keyed);
+  const name = raw.name;
+  if (name === undefined) fail(text, 'name: required (ext(name=AGENT), an agent installed under AGENTS_DIR)');
+  if (!AGENT_NAME.test(name)) fail(text, `name: lower-case letters, digits, '.', '_' and '-' (the agent's folder under AGENTS_DIR), got '${name}'`);
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'name') continue;
+    if (!PARAM_KEY.test(key)) fail(text, `parameter '${key}': a name is a lower-case letter, then letters, digits and '_'`);
+    if (!PARAM_VALUE.test(value)) fail(text, `${key}: a value is 1 to 64 letters, digits and . _ + - /, got '${value}'`);
+    if (key === 'time') {
+      const t = Number(value);
+      if (!Number.isFinite(t) || t <= 0 || t > 3600) fail(text, `time: ${EXT_AGENT.keys.time} (above 0, at most 3600), got '${value}'`);
+    }
+    params[key] = value;
+  }
+  return { kind: 'ext', text, name, options: params };
+}
+
 /** Parses a `;`-separated list of specs, one per seat; errors name the seat as sweeps and the dashboard do, from 0. */
 export function parseAgentList(input: string): AgentSpec[] {
   const parts = input.split(';');
@@ -232,6 +271,7 @@ export function parseAgentList(input: string): AgentSpec[] {
  */
 export function canonicalSpec(spec: AgentSpec, keep: readonly string[] = []): string {
   if (spec.kind === 'policy') return `policy(model=${spec.model}${spec.temp !== 0 ? `,temp=${spec.temp}` : ''})`;
+  if (spec.kind === 'ext') return `ext(${[`name=${spec.name}`, ...Object.keys(spec.options).sort().map((k) => `${k}=${spec.options[k]}`)].join(',')})`;
   if (spec.kind === 'minimax') {
     const defaults = minimaxDefaults();
     const parts = MINIMAX_LIST.filter((def) => keep.includes(def.key) || formatParam(spec.minimax[def.field]) !== formatParam(defaults[def.field])).map((def) => `${def.key}=${formatParam(spec.minimax[def.field])}`);

@@ -97,4 +97,6 @@ export interface Agent {
   /** Which payments the legal moves offered to it should carry. */
   readonly moveMode: MoveMode;
   decide(ctx: DecisionContext): Decision;
+  /** The game is over, or failed (an outside agent's process may then forget it). */
+  endGame?(): void;
 }

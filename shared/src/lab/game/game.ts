@@ -168,25 +168,30 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   const log = options.record ? startLog(config) : undefined;
   const moves = new Array<number>(n).fill(0);
   const searches = new Array<Omit<LoggedSearch, 'at'> | undefined>(n);
-  while (!s.isOver()) {
-    for (const seat of actingSeats(s)) {
-      const agent = agents[seat];
-      const legal = legalMoves(s, seat, agent.moveMode, []);
-      const started = performance.now();
-      const decision = agent.decide(decisionContext(s, seat, legal, rngs[seat], plan.open));
-      const ms = performance.now() - started;
-      thinking[seat] += ms;
-      searches[seat] = decision.search && loggedSearch(decision.search, ms);
-      decisions[seat]++;
-      iterations[seat] += decision.iterations ?? 0;
-      if (decision.cutShort) cutShort[seat]++;
-      if (!legal.includes(decision.move)) {
-        throw new Error(`game ${plan.id}: agent '${plan.agents[seat]}' at seat ${seat} chose an illegal move (${decision.move})`);
+  // A finished or failed game is ended for every agent (an outside agent's process forgets it).
+  try {
+    while (!s.isOver()) {
+      for (const seat of actingSeats(s)) {
+        const agent = agents[seat];
+        const legal = legalMoves(s, seat, agent.moveMode, []);
+        const started = performance.now();
+        const decision = agent.decide(decisionContext(s, seat, legal, rngs[seat], plan.open));
+        const ms = performance.now() - started;
+        thinking[seat] += ms;
+        searches[seat] = decision.search && loggedSearch(decision.search, ms);
+        decisions[seat]++;
+        iterations[seat] += decision.iterations ?? 0;
+        if (decision.cutShort) cutShort[seat]++;
+        if (!legal.includes(decision.move)) {
+          throw new Error(`game ${plan.id}: agent '${plan.agents[seat]}' at seat ${seat} chose an illegal move (${decision.move})`);
+        }
+        moves[seat] = decision.move;
       }
-      moves[seat] = decision.move;
+      if (log) logStep(log, s, moves, searches);
+      step(s, moves);
     }
-    if (log) logStep(log, s, moves, searches);
-    step(s, moves);
+  } finally {
+    for (const agent of agents) agent.endGame?.();
   }
   const result = gameResult(s);
   const players = playerSummaries(s, plan.agents, specs.map((s) => canonicalSpec(s)), { decisions, thinking, iterations, cutShort });

@@ -16,7 +16,7 @@
  * worker's grace need (gameSeconds). The CPU a game really uses — what a sweep costs, shown at
  * submit — is CPU_SHARE of it (expectedCpuSeconds).
  */
-import { NO_MODEL, parseAgentSpec, type MctsParams, type MinimaxParams } from '../../agents/index.js';
+import { DEFAULT_EXT_TIME, NO_MODEL, parseAgentSpec, type AgentSpec, type MctsParams, type MinimaxParams } from '../../agents/index.js';
 
 /**
  * µs per iteration when every seat's simulated moves follow one policy, at 3 and at 7 players
@@ -132,12 +132,19 @@ export function minimaxDecisionSeconds(params: MinimaxParams, players: number): 
   return params.time > 0 ? Math.min(params.time, seconds) : seconds;
 }
 
+/** An outside agent's budget per decision, seconds (its spec's time, else DEFAULT_EXT_TIME). */
+export function extBudgetSeconds(spec: Extract<AgentSpec, { kind: 'ext' }>): number {
+  return spec.options.time !== undefined ? Number(spec.options.time) : DEFAULT_EXT_TIME;
+}
+
 /** Estimated CPU seconds one agent (a spec string) thinks in a game of `players` seats. */
 export function agentSeconds(text: string, players: number): number {
   const spec = parseAgentSpec(text);
   if (spec.kind === 'minimax') return AGES * DECISIONS_PER_AGE * minimaxDecisionSeconds(spec.minimax, players);
   // The network agent: one logits call a decision.
   if (spec.kind === 'policy') return (AGES * DECISIONS_PER_AGE * NETWORK_LOGITS_MICROS) / 1e6;
+  // An outside agent: its budget, the most each decision may take (what it really takes is its own).
+  if (spec.kind === 'ext') return AGES * DECISIONS_PER_AGE * extBudgetSeconds(spec);
   if (!('params' in spec)) return 0;
   return decisionSeconds(spec.params, players).reduce((sum, perDecision) => sum + DECISIONS_PER_AGE * perDecision, 0);
 }
@@ -150,6 +157,7 @@ export function decisionBoundSeconds(text: string, players: number): number {
   const spec = parseAgentSpec(text);
   if (spec.kind === 'minimax') return minimaxDecisionSeconds(spec.minimax, players);
   if (spec.kind === 'policy') return NETWORK_LOGITS_MICROS / 1e6;
+  if (spec.kind === 'ext') return extBudgetSeconds(spec);
   if (!('params' in spec)) return 0;
   return Math.max(...decisionSeconds(spec.params, players));
 }

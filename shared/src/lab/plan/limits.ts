@@ -5,7 +5,7 @@
  * Every refusal is a SweepSpecError naming the field (or the product), the value and the limit.
  */
 import type { AgentSpec } from '../../agents/index.js';
-import { CPU_SHARE, agentSeconds, baseGameSeconds, decisionBoundSeconds } from './cost.js';
+import { CPU_SHARE, agentSeconds, baseGameSeconds, decisionBoundSeconds, extBudgetSeconds } from './cost.js';
 
 export interface SweepLimits {
   /** Points of the parameter grid (MAX_CELLS). */
@@ -96,6 +96,9 @@ export function moveProblem(source: AgentSource, spec: AgentSpec, limits: SweepL
   if (spec.kind === 'minimax' && spec.minimax.time > limits.maxMoveSeconds) {
     const field = source.keys?.includes('time') ? `${source.field}.params.time` : source.field;
     return { field, message: `agent '${source.text}': time=${spec.minimax.time} seconds per move, over this lab's limit of ${limits.maxMoveSeconds} (${LIMIT_SETTINGS.maxMoveSeconds})` };
+  }
+  if (spec.kind === 'ext' && extBudgetSeconds(spec) > limits.maxMoveSeconds) {
+    return { field: source.field, message: `agent '${source.text}': time=${extBudgetSeconds(spec)} seconds per move, over this lab's limit of ${limits.maxMoveSeconds} (${LIMIT_SETTINGS.maxMoveSeconds})` };
   }
   if (!('params' in spec)) return undefined;
   const p = spec.params;

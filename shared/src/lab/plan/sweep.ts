@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, describeRange, localModels, parseAgentSpec, type AgentSpec, type ModelLookup, type ParamDef } from '../../agents/index.js';
+import { ExternalAgentError, MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, checkAgentParams, describeRange, findAgent, localModels, parseAgentSpec, type AgentSpec, type InstalledAgent, type ModelLookup, type ParamDef } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
@@ -455,6 +455,8 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits, models: Mod
       // A model (a policy's, or an MCTS agent's model=…) is checked now: a missing or mis-shaped
       // file is a 400 naming it, not a failed game.
       checkAgentModel(source.parsed, spec.players, models);
+      // An outside agent likewise: installed, playing this many players, taking these parameters.
+      if (source.parsed.kind === 'ext') checkOutsideAgent(source.parsed, spec.players);
     } catch (err) {
       problems.push({ field: source.field, message: (err as Error).message });
       continue;
@@ -469,6 +471,14 @@ export function checkSweepSpec(input: unknown, limits?: SweepLimits, models: Mod
   const cost = sweepCost(sweep.cells, size.gamesPerCell);
   refuse(costProblem(cost, sweep.cells, size, limits));
   return { spec, size, cost, sweep };
+}
+
+/** An outside agent of a spec as this lab has it installed (ExternalAgentError naming what is wrong). */
+export function checkOutsideAgent(spec: Extract<AgentSpec, { kind: 'ext' }>, players: number): InstalledAgent {
+  const agent = findAgent(spec.name);
+  if (!agent.manifest.players.includes(players)) throw new ExternalAgentError(`outside agent '${spec.name}' plays ${agent.manifest.players.join(', ')} players, not ${players} (its agent.json)`);
+  checkAgentParams(agent, spec.options);
+  return agent;
 }
 
 /**

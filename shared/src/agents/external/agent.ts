@@ -1,0 +1,115 @@
+/**
+ * An outside agent in a seat (`ext(name=…, key=value…)`): each decision goes to its process over
+ * the protocol's JSON lines (docs/agent-protocol.md) — the observation (the env's bytes, base64),
+ * the action mask and the legal moves in words, the time budget — and the answer is one of the
+ * legal actions. The rules never leave the engine: the agent only chooses among the moves the
+ * engine listed. Whatever the agent does wrong is an AgentFault naming it and what it did; the
+ * game fails with it (the lab's other games go on).
+ */
+import { ACTION_NAMES, BOARDS, CARDS, moveAction, moveCard, movePayLeft, movePayRight } from '../../engine/index.js';
+import { ACTION_COUNT, actionIndex, observationSize } from '../encoding.js';
+import type { Agent, Decision, DecisionContext } from '../types.js';
+import { AgentFault, AgentProcess } from './agent-process.js';
+import { PROTOCOL_VERSION, findAgent, type InstalledAgent } from './manifest.js';
+
+/** The budget of a decision when the spec gives no `time` (seconds). */
+export const DEFAULT_EXT_TIME = 1;
+/** A decision may take this many times its budget before the process is killed. */
+export const DEADLINE_FACTOR = 2;
+/** The handshake's deadline: an interpreter and its imports start within it. */
+export const HELLO_MS = 20_000;
+
+/** The processes of this thread, by agent and parameters (module state: one set per game thread). */
+const processes = new Map<string, AgentProcess>();
+let games = 0;
+
+function processFor(agent: InstalledAgent, params: Readonly<Record<string, string>>, label: string): AgentProcess {
+  const key = `${agent.manifest.name}\0${JSON.stringify(params)}`;
+  const held = processes.get(key);
+  if (held && !held.gone) return held;
+  const p = new AgentProcess(agent, label);
+  processes.set(key, p);
+  const hello = parse(p, p.ask(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, agent: agent.manifest.name, params }), HELLO_MS, 'starting'), 'hello');
+  if (hello.protocol !== PROTOCOL_VERSION) {
+    p.kill(`speaks protocol ${JSON.stringify(hello.protocol)}, the lab ${PROTOCOL_VERSION}`);
+    throw new AgentFault(`${label} ${p.gone}`);
+  }
+  return p;
+}
+
+/** One answer line as JSON of the type expected (AgentFault otherwise, and the process killed). */
+function parse(p: AgentProcess, line: string, type: string): Record<string, unknown> {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    msg = undefined;
+  }
+  if (typeof msg !== 'object' || msg === null || (msg as { type?: unknown }).type !== type) {
+    p.kill(`printed ${JSON.stringify(line.slice(0, 120))} where a "${type}" message was due: killed`);
+    throw new AgentFault(`${p.label} ${p.gone}`);
+  }
+  return msg as Record<string, unknown>;
+}
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
+export class ExternalAgent implements Agent {
+  readonly moveMode = 'cheapest' as const;
+  private readonly agent: InstalledAgent;
+  private readonly label: string;
+  private readonly budgetMs: number;
+  private process: AgentProcess | undefined;
+  private game: string | undefined;
+  private obs: Uint8Array | undefined;
+  private readonly mask = new Uint8Array(ACTION_COUNT);
+  private requests = 0;
+  private seat = -1;
+
+  constructor(
+    name: string,
+    private readonly params: Readonly<Record<string, string>>,
+  ) {
+    this.agent = findAgent(name);
+    this.label = `outside agent '${name}'`;
+    this.budgetMs = 1000 * (params.time !== undefined ? Number(params.time) : DEFAULT_EXT_TIME);
+  }
+
+  decide(ctx: DecisionContext): Decision {
+    const p = (this.process ??= processFor(this.agent, this.params, this.label));
+    if (this.game === undefined) {
+      this.game = `${process.pid}-${++games}`;
+      this.seat = ctx.seat;
+      const me = ctx.observe().seats[ctx.seat];
+      // The agent's own randomness: the state of the generator the lab gives this seat (sfc32), and a seed drawn from a copy of it.
+      const rng = Array.from(ctx.rng.s);
+      p.send(JSON.stringify({ type: 'game', game: this.game, seat: ctx.seat, players: ctx.players, wonder: BOARDS[me.board].city, side: me.side === 0 ? 'A' : 'B', seed: ctx.rng.fork().nextU32(), rng }));
+      this.obs = new Uint8Array(observationSize(ctx.players));
+    }
+    ctx.writeObservation(this.obs!);
+    this.mask.fill(0);
+    const byAction = new Map<number, number>();
+    const legal = ctx.legal.map((m) => {
+      const action = actionIndex(m);
+      this.mask[action] = 1;
+      byAction.set(action, m);
+      return { action, card: CARDS[moveCard(m)].name, kind: ACTION_NAMES[moveAction(m)], left: movePayLeft(m), right: movePayRight(m) };
+    });
+    const id = ++this.requests;
+    const request = { type: 'act', id, game: this.game, seat: ctx.seat, age: ctx.age, budget_ms: this.budgetMs, observation: base64(this.obs!), mask: base64(this.mask), legal };
+    const answer = parse(p, p.ask(JSON.stringify(request), DEADLINE_FACTOR * this.budgetMs, `deciding move ${id}`), 'move');
+    if (answer.id !== id || (answer.game !== undefined && answer.game !== this.game)) {
+      p.kill(`answered ${JSON.stringify({ id: answer.id, game: answer.game })} to request ${id} of game ${this.game}: killed`);
+      throw new AgentFault(`${this.label} ${p.gone}`);
+    }
+    const move = typeof answer.action === 'number' ? byAction.get(answer.action) : undefined;
+    if (move === undefined) throw new AgentFault(`${this.label} chose action ${JSON.stringify(answer.action)}, not one of the ${legal.length} legal (${legal.map((l) => l.action).join(', ')})`);
+    return { move };
+  }
+
+  /** The game is over (or failed): the agent may forget it. */
+  endGame(): void {
+    if (this.game !== undefined && this.process && !this.process.gone) this.process.send(JSON.stringify({ type: 'end', game: this.game, seat: this.seat }));
+    this.game = undefined;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Outside agents' manifests: an agent installed by the operator under AGENTS_DIR, one folder per
+ * agent holding `agent.json` (docs/agent-protocol.md#installing-an-agent). A spec only names an
+ * installed agent (`ext(name=…)`): it can never give a command or a path. The manifest says how
+ * to start the agent (its command, run in its folder), the player counts it plays and the
+ * parameters it accepts; the lab records the manifest and a hash of the folder's files with the
+ * sweep (agentFingerprint).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, join, relative, resolve, sep } from 'node:path';
+import { z } from 'zod';
+
+export class ExternalAgentError extends Error {}
+
+/** The protocol version this lab speaks (docs/agent-protocol.md). */
+export const PROTOCOL_VERSION = 1;
+
+/** An agent's name: its folder's name too, so never a path. */
+export const AGENT_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** A parameter's name and value as a spec gives them (ext(name=x, temp=0.5)): plain words, never quoting. */
+export const PARAM_KEY = /^[a-z][a-z0-9_]{0,31}$/;
+export const PARAM_VALUE = /^[A-Za-z0-9_.+\-/]{1,64}$/;
+
+/** AGENTS_DIR when it is not set: the repository's `agents/`, which holds the examples. */
+export const DEFAULT_AGENTS_DIR = 'agents';
+
+const Manifest = z.strictObject({
+  protocol: z.literal(PROTOCOL_VERSION),
+  name: z.string().regex(AGENT_NAME),
+  version: z.string().min(1).max(64),
+  summary: z.string().min(1).max(300),
+  /** argv; run with the agent's folder as its working directory. */
+  command: z.array(z.string().min(1)).min(1),
+  /** The player counts it plays. */
+  players: z.array(z.number().int().min(3).max(7)).min(1),
+  /** The parameters a spec may pass it (through the handshake), with what each means. */
+  params: z.record(z.string().regex(PARAM_KEY), z.string()).default({}),
+});
+export type AgentManifest = z.infer<typeof Manifest>;
+
+/** An installed agent: its manifest and folder. */
+export interface InstalledAgent {
+  manifest: AgentManifest;
+  dir: string;
+}
+
+/** The folders agents are looked up in, in order: AGENTS_DIR's entries (':'-separated), resolved from `base`. */
+export function agentsDirs(value = process.env.AGENTS_DIR, base = process.cwd()): string[] {
+  return (value || DEFAULT_AGENTS_DIR)
+    .split(delimiter)
+    .filter((d) => d !== '')
+    .map((d) => resolve(base, d));
+}
+
+/** The installed agent of this name (ExternalAgentError naming what is wrong otherwise). */
+export function findAgent(name: string, dirs = agentsDirs()): InstalledAgent {
+  if (!AGENT_NAME.test(name)) throw new ExternalAgentError(`outside agent '${name}': a name is lower-case letters, digits, '.', '_' and '-' (it is the agent's folder under AGENTS_DIR)`);
+  for (const base of dirs) {
+    const dir = join(base, name);
+    if (!existsSync(join(dir, 'agent.json'))) continue;
+    // A folder linked from elsewhere is refused: what runs is what the operator put under AGENTS_DIR.
+    const real = realpathSync(dir);
+    if (!real.startsWith(realpathSync(base) + sep)) throw new ExternalAgentError(`outside agent '${name}': its folder leads outside AGENTS_DIR`);
+    return { manifest: readManifest(name, dir), dir: real };
+  }
+  throw new ExternalAgentError(`outside agent '${name}': not installed (no ${name}/agent.json under AGENTS_DIR: ${dirs.join(delimiter)})`);
+}
+
+function readManifest(name: string, dir: string): AgentManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(dir, 'agent.json'), 'utf8'));
+  } catch (err) {
+    throw new ExternalAgentError(`outside agent '${name}': agent.json: ${(err as Error).message}`);
+  }
+  const parsed = Manifest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ExternalAgentError(`outside agent '${name}': agent.json: ${issue.path.join('.') || '(manifest)'}: ${issue.message}`);
+  }
+  if (parsed.data.name !== name) throw new ExternalAgentError(`outside agent '${name}': agent.json names it '${parsed.data.name}' (the name is its folder's)`);
+  return parsed.data;
+}
+
+/** Every installed agent, by name (the first folder's where two have one), with the problems of those that cannot be read. */
+export function listAgents(dirs = agentsDirs()): { agents: InstalledAgent[]; problems: string[] } {
+  const agents = new Map<string, InstalledAgent>();
+  const problems: string[] = [];
+  for (const base of dirs) {
+    if (!existsSync(base)) continue;
+    for (const entry of readdirSync(base).sort()) {
+      if (agents.has(entry) || !existsSync(join(base, entry, 'agent.json'))) continue;
+      try {
+        agents.set(entry, findAgent(entry, [base]));
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+    }
+  }
+  return { agents: [...agents.values()], problems };
+}
+
+/** Checks a spec's parameters against the manifest's (ExternalAgentError naming the first unknown one). */
+export function checkAgentParams(agent: InstalledAgent, params: Readonly<Record<string, string>>): void {
+  for (const key of Object.keys(params)) {
+    if (key === 'time') continue;
+    if (!Object.hasOwn(agent.manifest.params, key)) {
+      const known = Object.keys(agent.manifest.params);
+      throw new ExternalAgentError(`outside agent '${agent.manifest.name}': unknown parameter '${key}' (${known.length ? `it takes ${known.join(', ')}, and time` : 'it takes only time'})`);
+    }
+  }
+}
+
+/**
+ * What a sweep records of an outside agent: its manifest, and the sha256 over its folder's files
+ * (their paths and bytes, in path order; hidden files and __pycache__ left out), so that a result
+ * names the code that played it.
+ */
+export function agentFingerprint(agent: InstalledAgent): { manifest: AgentManifest; sha256: string; files: number } {
+  const hash = createHash('sha256');
+  let files = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      if (entry.startsWith('.') || entry === '__pycache__' || entry === 'node_modules') continue;
+      const path = join(dir, entry);
+      const st = statSync(path);
+      if (st.isDirectory()) walk(path);
+      else if (st.isFile()) {
+        hash.update(relative(agent.dir, path)).update('\0').update(readFileSync(path)).update('\0');
+        files++;
+      }
+    }
+  };
+  walk(agent.dir);
+  return { manifest: agent.manifest, sha256: hash.digest('hex'), files };
+}

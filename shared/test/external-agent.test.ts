@@ -1,0 +1,118 @@
+/**
+ * Outside agents (agents/external/, docs/agent-protocol.md) with real processes: the Python
+ * random player of agents/py-random replays the built-in `random` game for game, a plain Node.js
+ * script plays, and every fault — a crash, a hang, garbage, an illegal or misaddressed answer — fails
+ * the game with a message naming the agent and what it did, the process restarted for the next.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sweep, checkSweepSpec, parseSweepSpec, playGame, runGames, type GameSummary } from '@wonderlab/shared';
+
+const REPO_AGENTS = resolve(import.meta.dirname, '../../agents');
+const faulty = mkdtempSync(join(tmpdir(), 'wl-agents-'));
+const saved = process.env.AGENTS_DIR;
+
+/** An agent of its own folder under the test's AGENTS_DIR: a Node script answering as `act` says. */
+function install(name: string, act: string, extra = '') {
+  mkdirSync(join(faulty, name), { recursive: true });
+  writeFileSync(join(faulty, name, 'agent.json'), JSON.stringify({ protocol: 1, name, version: '0.1', summary: `a test agent: ${name}`, command: ['node', 'agent.mjs'], players: [3, 4], params: { depth: 'a test parameter' } }));
+  writeFileSync(
+    join(faulty, name, 'agent.mjs'),
+    `import { createInterface } from 'node:readline';
+import { existsSync, writeFileSync } from 'node:fs';
+${extra}
+const say = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === 'hello') say({ type: 'hello', protocol: 1, name: '${name}', version: '0.1', players: [3, 4] });
+  if (msg.type === 'act') { ${act} }
+});`,
+  );
+}
+
+beforeAll(() => {
+  install('first', "say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });");
+  install('crasher', "process.stderr.write('something broke\\n'); process.exit(3);");
+  install('sleeper', 'setTimeout(() => {}, 1e9);');
+  install('babbler', "process.stdout.write('thinking...\\n');");
+  install('cheater', "say({ type: 'move', id: msg.id, game: msg.game, action: 9999 });");
+  install('confused', "say({ type: 'move', id: msg.id + 1, game: msg.game, action: msg.legal[0].action });");
+  // Crashes at its first decision the first time it runs, then plays: the lab restarts it.
+  install('flaky', "if (!existsSync(MARK)) { writeFileSync(MARK, ''); process.exit(1); } say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });", `const MARK = ${JSON.stringify(join(faulty, 'flaky.mark'))};`);
+  process.env.AGENTS_DIR = [faulty, REPO_AGENTS].join(':');
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.AGENTS_DIR;
+  else process.env.AGENTS_DIR = saved;
+});
+
+/** A game's outcome without the agents' names and thinking times. */
+const outcome = (g: GameSummary) => ({ id: g.id, winners: g.winners, players: g.players.map((p) => ({ city: p.city, side: p.side, score: p.score, coins: p.coins, built: p.built, decisions: p.decisions })) });
+
+function spec(seat0: string, count: number, players = 3) {
+  return parseSweepSpec({ name: 'ext', players, seats: [seat0, ...Array(players - 1).fill('rulebased')], deals: { firstSeed: 4242, count }, seating: 'rotate' });
+}
+
+async function play(seat0: string, count: number): Promise<GameSummary[]> {
+  const sweep = new Sweep(spec(seat0, count));
+  const games: GameSummary[] = [];
+  await runGames(Array.from({ length: sweep.size }, (_, k) => sweep.game(k)), { threads: 2, onResult: (g: GameSummary) => games.push(g) });
+  return games.sort((a, b) => a.index - b.index);
+}
+
+describe('outside agents', () => {
+  it('the Python random player (agents/py-random) plays exactly the games of the built-in random, on game threads', async () => {
+    const [outside, builtIn] = [await play('ext(name=py-random)', 40), await play('random', 40)];
+    expect(outside).toHaveLength(120);
+    expect(outside.map(outcome)).toEqual(builtIn.map(outcome));
+    expect(outside[0].players.find((p) => p.seat === 0)!.agent).toBe('ext(name=py-random)');
+  }, 120_000);
+
+  it('a plain Node.js script with no lab code (agents/node-first) plays 4 and 3 player games', () => {
+    for (const players of [3, 4]) {
+      const sweep = new Sweep(spec('ext(name=node-first)', 1, players));
+      const g = playGame(sweep.game(0));
+      expect(g.players).toHaveLength(players);
+      expect(g.players.every((p) => p.decisions === 18)).toBe(true);
+    }
+  });
+
+  it.each([
+    ['crasher', /^outside agent 'crasher' exited with code 3; its stderr ended: something broke \(while deciding move 1\)$/],
+    ['sleeper', /^outside agent 'sleeper' did not answer within 200 ms \(while deciding move 1\): killed$/],
+    ['babbler', /^outside agent 'babbler' printed "thinking\.\.\." where a "move" message was due: killed$/],
+    ['cheater', /^outside agent 'cheater' chose action 9999, not one of the \d+ legal \(/],
+    ['confused', /^outside agent 'confused' answered \{"id":2,"game":"[\d-]+"\} to request 1 of game [\d-]+: killed$/],
+  ])('%s: the game fails naming the agent and what it did; the next game goes on', (name, message) => {
+    const sweep = new Sweep(spec(`ext(name=${name},time=0.1)`, 2));
+    expect(() => playGame(sweep.game(0))).toThrow(message);
+    // The same thread plays on: a good agent, and the faulty one failing afresh (its process restarted).
+    expect(playGame(new Sweep(spec('ext(name=first)', 1)).game(0)).players).toHaveLength(3);
+    expect(() => playGame(sweep.game(1))).toThrow(message);
+  });
+
+  it('a crashed process is restarted for the next game, which it plays', () => {
+    const sweep = new Sweep(spec('ext(name=flaky)', 2));
+    expect(() => playGame(sweep.game(0))).toThrow(/^outside agent 'flaky' exited with code 1/);
+    expect(playGame(sweep.game(1)).players[0].decisions).toBe(18);
+  });
+
+  it('at submit: an agent not installed, a player count it does not play, a parameter it does not take, a budget over the limit — each a problem naming the seat', () => {
+    const check = (seat0: string, players = 3) => {
+      try {
+        checkSweepSpec({ name: 'x', players, seats: [seat0, ...Array(players - 1).fill('random')], deals: { count: 1 } }, { maxCells: 10, maxGames: 100, maxMoveIterations: 1e5, maxMoveSeconds: 60, maxGameSeconds: 1e4, maxCpuHours: 10 } as never);
+        return 'accepted';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(check('ext(name=first)')).toBe('accepted');
+    expect(check('ext(name=nobody)')).toMatch(/^seats\.0: outside agent 'nobody': not installed \(no nobody\/agent\.json under AGENTS_DIR/);
+    expect(check('ext(name=first)', 5)).toBe("seats.0: outside agent 'first' plays 3, 4 players, not 5 (its agent.json)");
+    expect(check('ext(name=first,colour=red)')).toBe("seats.0: outside agent 'first': unknown parameter 'colour' (it takes depth, and time)");
+    expect(check('ext(name=first,depth=3)')).toBe('accepted');
+    expect(check('ext(name=first,time=120)')).toMatch(/^seats\.0: agent 'ext\(name=first,time=120\)': time=120 seconds per move, over this lab's limit of 60/);
+  });
+});
