@@ -5,7 +5,8 @@
  */
 import { BURY_RULE, MCTS_AGENTS, MCTS_KINDS, PARAMETER_LIST, describeRange, formatParam, mctsDefaults, parameterTable } from './params.js';
 import type { MctsKind, MctsParams } from './params.js';
-import { POLICY_AGENT, SIMPLE_AGENTS } from './spec.js';
+import { EXT_AGENT, POLICY_AGENT, SIMPLE_AGENTS } from './spec.js';
+import { agentsDirs, listAgents } from './external/manifest.js';
 import { MINIMAX_AGENT, MINIMAX_LIST, minimaxTable } from './minimax/params.js';
 
 const kinds = (): [string, string][] => [
@@ -13,6 +14,7 @@ const kinds = (): [string, string][] => [
   ...MCTS_KINDS.map((k): [string, string] => [`${k}:IT,TIME,DEPTH or ${k}(key=value,…)`, MCTS_AGENTS[k].summary]),
   [`minimax(key=value,…)`, `${MINIMAX_AGENT.summary} (${MINIMAX_AGENT.docs})`],
   [`policy(model=NAME.onnx,temp=T)`, `${POLICY_AGENT.summary}; model: ${POLICY_AGENT.keys.model}; temp: ${POLICY_AGENT.keys.temp} (docs/python.md#policies-in-the-lab)`],
+  [`ext(name=AGENT,key=value,…)`, `${EXT_AGENT.summary}; name: ${EXT_AGENT.keys.name}; time: ${EXT_AGENT.keys.time}`],
 ];
 
 /** A named agent's values that differ from the table's defaults, as a spec writes them: `det=pimc,worlds=1`. */
@@ -52,7 +54,21 @@ export function agentsText(): string {
   for (const def of MINIMAX_LIST) out.push(`  ${def.key}=  ${describeRange(def)}; default ${formatParam(def.default)}`, `      ${def.meaning}`);
   out.push('', `grouped arms bury ${BURY_RULE}.`, '', 'named MCTS agents (their values apart from the defaults; where they come from):');
   for (const k of MCTS_KINDS) out.push(`  ${k}  ${overrides(k) || 'the defaults'}`, `      ${MCTS_AGENTS[k].docs}`);
+  out.push('', ...outsideAgentsText());
   return out.join('\n');
+}
+
+/** The outside agents installed under AGENTS_DIR, as `wonderlab agents` lists them beside the built-in ones. */
+export function outsideAgentsText(dirs = agentsDirs()): string[] {
+  const { agents, problems } = listAgents(dirs);
+  const out = [`outside agents (AGENTS_DIR: ${dirs.join(', ')}; ext(name=…) plays one):`];
+  if (agents.length === 0) out.push('  none installed');
+  for (const { manifest: m } of agents) {
+    const params = Object.entries(m.params).map(([k, v]) => `${k}: ${v}`);
+    out.push(`  ext(name=${m.name})  ${m.version}, ${m.players.join('/')} players`, `      ${m.summary}`, ...params.map((p) => `      ${p}`));
+  }
+  for (const p of problems) out.push(`  cannot be played: ${p}`);
+  return out;
 }
 
 /** Every agent kind and MCTS option as data, for the API (`GET /api/schema/agents.json`) and the dashboard. */
@@ -63,6 +79,7 @@ export function agentCatalog() {
       ...MCTS_KINDS.map((kind) => ({ kind, summary: MCTS_AGENTS[kind].summary, docs: MCTS_AGENTS[kind].docs, mcts: true })),
       { kind: MINIMAX_AGENT.kind, summary: MINIMAX_AGENT.summary, docs: MINIMAX_AGENT.docs, mcts: false, parameters: minimaxTable() },
       { kind: POLICY_AGENT.kind, summary: POLICY_AGENT.summary, docs: 'docs/python.md#policies-in-the-lab', mcts: false, keys: POLICY_AGENT.keys },
+      { kind: EXT_AGENT.kind, summary: EXT_AGENT.summary, docs: 'docs/agent-protocol.md', mcts: false, keys: EXT_AGENT.keys },
     ],
     parameters: parameterTable(),
     buryRule: BURY_RULE,
