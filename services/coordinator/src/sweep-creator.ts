@@ -5,7 +5,7 @@
  * models' hashes, and the feeder kicked. A bad spec is a SweepSpecError naming the field.
  */
 import type { Logger } from 'pino';
-import { batchSize, checkSweepSpec, codeVersion, confirmationSpec, sweepModelNames, sweepModels } from '@wonderlab/shared';
+import { batchSize, checkSweepSpec, codeVersion, confirmationSpec, sweepModelNames, sweepModels, sweepOutsideAgents } from '@wonderlab/shared';
 import type { SweepMeta, SweepStore } from '@wonderlab/shared/store';
 import { sweepLimits, type LimitsConfig } from './config.js';
 import type { ModelChecks } from './model-checks.js';
@@ -38,7 +38,7 @@ export class SweepCreator {
     const { spec, size, cost, sweep, models } = checked ?? (await this.check(body));
     // A stopping sweep, or a racing tune, goes a game per job: its cells are decided game by game.
     const batch = spec.stop || spec.tune ? 1 : batchSize(sweep.cells, sweep.size, this.d.batching.seconds, this.d.batching.max);
-    const meta = await this.d.store.ledger.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models), ...(step ? { step } : {}) });
+    const meta = await this.d.store.ledger.create(sweep, { code: codeVersion(), batch, models: sweepModels(sweep.cells, models), agents: sweepOutsideAgents(sweep.cells), ...(step ? { step } : {}) });
     if (step) this.d.logger.debug({ sweep: meta.id, tune: step.of, step: step.k, games: meta.total }, 'tune step created');
     else this.d.logger.info({ sweep: meta.id, name: meta.name, games: size.total, cpuHours: cost.cpuHours }, 'sweep created');
     this.d.created?.();

@@ -9,6 +9,7 @@ import {
   tuneSpace,
   unitValues,
   type CodeVersion,
+  type OutsideAgentRecord,
   type RaceReport,
   type StepRecord,
   type SweepStatistics as SweepStatisticsFields,
@@ -72,6 +73,8 @@ export interface Provenance {
   code: CodeVersion | null;
   /** The models its agents name, each with the sha256 of the file checked at submit (absent where none is named). */
   models?: Record<string, string>;
+  /** The outside agents its seats name, as installed at submit: manifest, files' sha256 and count (absent where none is named). */
+  agents?: Record<string, OutsideAgentRecord>;
   created: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -146,6 +149,7 @@ export async function provenance(store: SweepStore, meta: SweepMeta, overview: S
   return {
     code: meta.code ?? null,
     ...(meta.models ? { models: meta.models } : {}),
+    ...(meta.agents ? { agents: meta.agents } : {}),
     created: overview.created,
     startedAt: iso(meta.startedAt),
     finishedAt: iso(meta.finishedAt),

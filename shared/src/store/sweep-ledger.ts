@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { OutsideAgentRecord } from '../agents/index.js';
 import { IncrementSum, gameIncrements, placementOf, type PairedShare } from '../lab/results/increments.js';
 import type { GameSummary } from '../lab/game/game.js';
 import type { CellStop } from '../lab/plan/stopping.js';
@@ -34,6 +35,8 @@ export interface CreateOptions {
   batch?: number;
   /** The policy models the sweep's agents name, with their files' sha256 (checkSweepSpec's). */
   models?: Record<string, string>;
+  /** The outside agents its seats name, each as installed at submit: manifest and the sha256 of its files (agentFingerprint). */
+  agents?: Record<string, OutsideAgentRecord>;
   /**
    * A step of an SPSA or NTBEA tune: its id, made from the tune's and the step's (so that a step
    * made again after a restart is the same sweep, never a second one), and the tune it belongs to.
@@ -133,7 +136,7 @@ export class SweepLedger {
    * from there, in the interleaved order. The expansion given is the one this store keeps for it
    * (unless it lacks the `models` given).
    */
-  async create(sweep: Sweep, { now = Date.now(), code, batch = 1, models, step }: CreateOptions = {}): Promise<SweepMeta> {
+  async create(sweep: Sweep, { now = Date.now(), code, batch = 1, models, agents, step }: CreateOptions = {}): Promise<SweepMeta> {
     // The store's shape fields say the interleaved order: a sweep in another order would be fed wrong.
     if (sweep.schedule !== 'interleaved') throw new Error(`a new sweep is stored in the interleaved order, not '${sweep.schedule}'`);
     const { spec } = sweep;
@@ -163,6 +166,7 @@ export class SweepLedger {
       batch,
       ...(code ? { code: JSON.stringify(code) } : {}),
       ...(models && Object.keys(models).length ? { models: JSON.stringify(models) } : {}),
+      ...(agents && Object.keys(agents).length ? { agents: JSON.stringify(agents) } : {}),
       ...(this.epoch ? { epoch: this.epoch } : {}),
       ...(step ? { stepOf: step.of } : {}),
     };

@@ -5,6 +5,7 @@
  * loaded sweeps (a stored spec never changes).
  */
 import type { Redis } from 'ioredis';
+import type { OutsideAgentRecord } from '../agents/index.js';
 import type { GameSummary } from '../lab/game/game.js';
 import type { CellStop } from '../lab/plan/stopping.js';
 import type { RaceReport } from '../lab/plan/race.js';
@@ -52,6 +53,8 @@ export interface SweepMeta {
   code?: CodeVersion;
   /** The policy models its agents name, each with the sha256 of the file checked at submit. */
   models?: Record<string, string>;
+  /** The outside agents its seats name, as installed at submit: manifest, files' sha256 and count. */
+  agents?: Record<string, OutsideAgentRecord>;
   /** CPU milliseconds of its games' threads, summed (games stored before this was kept add nothing). */
   cpuMs?: number;
   /** Positions of its order per queue job (1: a job per game). */
@@ -109,6 +112,7 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ),
     ...(h.code ? { code: JSON.parse(h.code) as CodeVersion } : {}),
     ...(h.models ? { models: JSON.parse(h.models) as Record<string, string> } : {}),
+    ...(h.agents ? { agents: JSON.parse(h.agents) as Record<string, OutsideAgentRecord> } : {}),
     ...(h.race ? { race: JSON.parse(h.race) as RaceReport } : {}),
     ...(h.confirmation ? { confirmation: h.confirmation } : {}),
     ...(h.confirms ? { confirms: h.confirms } : {}),

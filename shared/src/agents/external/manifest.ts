@@ -118,7 +118,13 @@ export function checkAgentParams(agent: InstalledAgent, params: Readonly<Record<
  * (their paths and bytes, in path order; hidden files and __pycache__ left out), so that a result
  * names the code that played it.
  */
-export function agentFingerprint(agent: InstalledAgent): { manifest: AgentManifest; sha256: string; files: number } {
+export interface OutsideAgentRecord {
+  manifest: AgentManifest;
+  sha256: string;
+  files: number;
+}
+
+export function agentFingerprint(agent: InstalledAgent): OutsideAgentRecord {
   const hash = createHash('sha256');
   let files = 0;
   const walk = (dir: string) => {

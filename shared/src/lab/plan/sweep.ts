@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PUBLISHED_IDS } from '../papers/published.js';
-import { ExternalAgentError, MINIMAX_LIST, PARAMETER_LIST, agentModel, checkAgentModel, checkAgentParams, describeRange, findAgent, localModels, parseAgentSpec, type AgentSpec, type InstalledAgent, type ModelLookup, type ParamDef } from '../../agents/index.js';
+import { ExternalAgentError, MINIMAX_LIST, agentFingerprint, PARAMETER_LIST, agentModel, checkAgentModel, checkAgentParams, describeRange, findAgent, localModels, parseAgentSpec, type AgentSpec, type InstalledAgent, type ModelLookup, type OutsideAgentRecord, type ParamDef } from '../../agents/index.js';
 import { BOARDS, MAX_PLAYERS, MIN_PLAYERS, findBoard } from '../../engine/index.js';
 import type { GamePlan, RecordKeeping } from '../game/game.js';
 import { costProblem, moveProblem, sizeProblem, sweepCost, type AgentSource, type Factor, type LimitProblem, type SweepCost, type SweepLimits, type SweepSize } from './limits.js';
@@ -681,6 +681,18 @@ export function sweepModels(cells: readonly SweepCell[], models: ModelLookup = l
     }
   }
   return hashes;
+}
+
+/** The outside agents a sweep's cells name, each as installed now: its manifest and the hash of its files (the sweep's provenance). */
+export function sweepOutsideAgents(cells: readonly SweepCell[]): Record<string, OutsideAgentRecord> {
+  const out: Record<string, OutsideAgentRecord> = {};
+  for (const cell of cells) {
+    for (const text of cell.agents) {
+      const spec = parseAgentSpec(text);
+      if (spec.kind === 'ext') out[spec.name] ??= agentFingerprint(findAgent(spec.name));
+    }
+  }
+  return out;
 }
 
 /** The grid's points, in a fixed order (seat 0's values vary slowest; matchup pairs last). */

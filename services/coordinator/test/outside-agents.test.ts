@@ -1,0 +1,66 @@
+/**
+ * Outside agents on the lab (docs/agent-protocol.md): a sweep naming `ext(name=py-random)` — the
+ * built-in random player in Python, agents/py-random — is played by workers through the queue and
+ * gives exactly the built-in `random`'s games, summaries and move records; the sweep's provenance
+ * records the agent's manifest and the hash of its files; an agent that is not installed is a 400.
+ */
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { agentFingerprint, findAgent } from '@wonderlab/shared';
+import { api, startLab, waitForSweep, type TestLab } from './harness.js';
+
+const AGENTS = resolve(import.meta.dirname, '../../../agents');
+let lab: TestLab;
+
+beforeAll(async () => {
+  process.env.AGENTS_DIR = AGENTS;
+  lab = await startLab({ workers: 1, slots: 2 });
+});
+afterAll(async () => {
+  await lab?.close();
+  delete process.env.AGENTS_DIR;
+});
+
+const GAMES = 1000;
+const spec = (seat0: string) => ({ name: `outside ${seat0}`, players: 3, seats: [seat0, 'rulebased', 'rulebased'], deals: { firstSeed: 777_000, count: GAMES / 2 }, seating: 'swap' });
+
+/** The exported games without what names the agent or times it. */
+async function games(id: string) {
+  const text = await (await fetch(`${lab.url}/api/sweeps/${id}/export?format=jsonl`)).text();
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => a.index - b.index)
+    .map((g) => ({ ...g, sweep: undefined, players: g.players.map((p: any) => ({ ...p, agent: undefined, canonical: undefined, decisionMs: undefined })) }));
+}
+
+describe('an outside agent on the lab', () => {
+  test(`py-random through the queue plays the built-in random's ${GAMES} games: the same summaries and move records`, async () => {
+    const ids: string[] = [];
+    for (const seat0 of ['ext(name=py-random)', 'random']) {
+      const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec(seat0) });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      ids.push(created.body.id);
+    }
+    for (const id of ids) expect((await waitForSweep(lab, id, 240_000)).counts).toMatchObject({ done: GAMES, failed: 0 });
+    const [outside, builtIn] = await Promise.all(ids.map(games));
+    expect(outside).toHaveLength(GAMES);
+    expect(outside).toEqual(builtIn);
+    for (const gameId of [outside[0].id, outside[GAMES - 1].id]) {
+      const [a, b] = await Promise.all(ids.map(async (id) => (await api(lab.url, `/api/sweeps/${id}/games/${gameId}`)).body.record));
+      expect(a.moves).toEqual(b.moves);
+    }
+    // The provenance names the agent as it was installed: its manifest and the hash of its files.
+    const detail = (await api(lab.url, `/api/sweeps/${ids[0]}?cellLimit=1`)).body;
+    expect(detail.provenance.agents).toEqual({ 'py-random': JSON.parse(JSON.stringify(agentFingerprint(findAgent('py-random', [AGENTS])))) });
+    expect(detail.provenance.agents['py-random'].sha256).toMatch(/^[0-9a-f]{64}$/);
+  }, 300_000);
+
+  test('an agent that is not installed, or that does not play this many players, is a 400 naming the seat', async () => {
+    const missing = await api(lab.url, '/api/sweeps', { method: 'POST', json: { ...spec('rulebased'), seats: ['rulebased', 'ext(name=nobody)', 'random'] } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.field).toBe('seats.1');
+    expect(missing.body.error).toMatch(/outside agent 'nobody': not installed/);
+  });
+});
