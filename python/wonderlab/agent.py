@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import sys
 from typing import IO, Any, Dict, List, Optional, Tuple, Type, Union
 
@@ -46,6 +47,20 @@ class Agent:
 
     def end_game(self) -> None:
         """The game is over (or failed)."""
+
+
+def model_file(name: str) -> str:
+    """A network the lab's MODELS_DIR holds, by the name policy(model=…) takes (run1/gen4.onnx): the
+    lab passes its model folders in WONDERLAB_MODELS_DIR. A name is a relative path of plain parts."""
+    parts = name.split("/")
+    if name.startswith("/") or any(p in ("", ".", "..") for p in parts) or not name.endswith(".onnx"):
+        raise ValueError(f"model {name!r}: a name under the lab's MODELS_DIR such as run1/gen4.onnx")
+    dirs = [d for d in os.environ.get("WONDERLAB_MODELS_DIR", "").split(os.pathsep) if d]
+    for d in dirs:
+        path = os.path.join(d, *parts)
+        if os.path.isfile(path):
+            return path
+    raise FileNotFoundError(f"model {name!r}: not under the lab's MODELS_DIR ({os.pathsep.join(dirs) or 'not given'})")
 
 
 def serve(agent_class: Type[Agent], stdin: Optional[IO[str]] = None, stdout: Optional[IO[str]] = None) -> None:

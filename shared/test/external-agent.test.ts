@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sweep, checkSweepSpec, parseSweepSpec, playGame, runGames, type GameSummary } from '@wonderlab/shared';
 
 const REPO_AGENTS = resolve(import.meta.dirname, '../../agents');
+/** The Python the test setup made (test/support/python-env.ts), with numpy and onnxruntime: first on PATH, as an operator would put it. */
+const VENV_BIN = resolve(import.meta.dirname, '../../.venv/bin');
 const faulty = mkdtempSync(join(tmpdir(), 'wl-agents-'));
 const saved = process.env.AGENTS_DIR;
 
@@ -42,8 +44,12 @@ beforeAll(() => {
   // Crashes at its first decision the first time it runs, then plays: the lab restarts it.
   install('flaky', "if (!existsSync(MARK)) { writeFileSync(MARK, ''); process.exit(1); } say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });", `const MARK = ${JSON.stringify(join(faulty, 'flaky.mark'))};`);
   process.env.AGENTS_DIR = [faulty, REPO_AGENTS].join(':');
+  savedPath = process.env.PATH;
+  process.env.PATH = `${VENV_BIN}:${process.env.PATH}`;
 });
+let savedPath: string | undefined;
 afterAll(() => {
+  process.env.PATH = savedPath;
   if (saved === undefined) delete process.env.AGENTS_DIR;
   else process.env.AGENTS_DIR = saved;
 });
@@ -68,6 +74,20 @@ describe('outside agents', () => {
     expect(outside).toHaveLength(120);
     expect(outside.map(outcome)).toEqual(builtIn.map(outcome));
     expect(outside[0].players.find((p) => p.seat === 0)!.agent).toBe('ext(name=py-random)');
+  }, 120_000);
+
+  it('a trained network served by agents/py-policy (onnxruntime in Python) plays move for move as policy(model=…) does', async () => {
+    for (const [players, model] of [[3, 'dqn-2021/3p-rule-random.onnx'], [4, 'dqn-2021/4p-rule-random-random.onnx']] as const) {
+      const run = async (seat0: string) => {
+        const sweep = new Sweep(parseSweepSpec({ name: 'policy', players, seats: [seat0, 'rulebased', ...Array(players - 2).fill('random')], deals: { firstSeed: 9100, count: 15 }, seating: 'rotate' }));
+        const got: GameSummary[] = [];
+        await runGames(Array.from({ length: sweep.size }, (_, k) => sweep.game(k)), { threads: 2, onResult: (g: GameSummary) => got.push(g) });
+        return got.sort((a, b) => a.index - b.index).map(outcome);
+      };
+      const [outside, builtIn] = [await run(`ext(name=py-policy,model=${model})`), await run(`policy(model=${model})`)];
+      expect(outside).toHaveLength(15 * players);
+      expect(outside).toEqual(builtIn);
+    }
   }, 120_000);
 
   it('a plain Node.js script with no lab code (agents/node-first) plays 4 and 3 player games', () => {

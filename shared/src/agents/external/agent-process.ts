@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { delimiter } from 'node:path';
 import type { HostMessage } from './host-thread.js';
 import type { InstalledAgent } from './manifest.js';
+import { modelsDirs } from '../model-files.js';
 
 /** An outside agent did something a game cannot go on from; its message names the agent and what it did. */
 export class AgentFault extends Error {}
@@ -35,6 +36,8 @@ export class AgentProcess {
     this.port = port1;
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
     env.PYTHONPATH = [PYTHON_DIR, env.PYTHONPATH].filter(Boolean).join(delimiter);
+    // The lab's model folders, absolute (the agent runs in its own folder): a network it is given by name is found as policy(model=…) finds it.
+    env.WONDERLAB_MODELS_DIR = modelsDirs().join(delimiter);
     this.host = new Worker(new URL('./host-thread.js', import.meta.url), {
       workerData: { command: agent.manifest.command, cwd: agent.dir, env, port: port2, signal: this.signal },
       transferList: [port2],
