@@ -1,0 +1,50 @@
+/**
+ * Agent protocol benchmark (part of `npm run bench`): what a decision costs when the agent is an
+ * outside process (docs/agent-protocol.md) rather than in the game thread — the observation and the
+ * legal moves written as JSON, the trip through the host thread and the pipes, the answer read and
+ * checked. The agent is agents/py-random (Python, no NumPy: it draws one integer and answers), over
+ * positions of real 3-player games where seat 0 decides; beside it the built-in `random` on the
+ * same positions. The overhead is the difference of the medians (µs per decision). Needs python3.
+ */
+import { resolve } from 'node:path';
+import { ExternalAgent, RandomAgent, decisionContext, type Agent } from '../src/agents/index.js';
+import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
+import { measure } from './harness.js';
+
+const POSITIONS = 200;
+
+function positions(count: number): GameState[] {
+  const out: GameState[] = [];
+  const rng = new Rng(12);
+  const moves = new Int32Array(3);
+  for (let seed = 1; out.length < count; seed++) {
+    const s = newGame({ players: 3, seed });
+    while (!s.isOver() && out.length < count) {
+      if (actingSeats(s).includes(0)) out.push(clone(s));
+      for (const p of actingSeats(s)) {
+        const legal = legalMoves(s, p);
+        moves[p] = legal[rng.int(legal.length)];
+      }
+      step(s, moves);
+    }
+  }
+  return out;
+}
+
+function main(): void {
+  process.env.AGENTS_DIR ??= resolve(import.meta.dirname, '../../../agents');
+  const states = positions(POSITIONS);
+  const rng = new Rng(3);
+  const decide = (agent: Agent) => () => {
+    for (const s of states) agent.decide(decisionContext(s, 0, legalMoves(s, 0, agent.moveMode, []), rng, false));
+  };
+  const builtIn = measure('protocol_builtin_random_decisions', 'decisions/s', decide(new RandomAgent()), POSITIONS);
+  const outside = new ExternalAgent('py-random', {});
+  // The process starts at the first decision: started before the clock.
+  outside.decide(decisionContext(states[0], 0, legalMoves(states[0], 0, 'cheapest', []), rng, false));
+  const ext = measure('protocol_jsonl_py_random_decisions', 'decisions/s', decide(outside), POSITIONS);
+  outside.endGame();
+  console.log(`protocol_jsonl_overhead_per_decision: ${(1e6 / ext - 1e6 / builtIn).toFixed(0)} us (target <= 200; a Python agent that answers at once, 3 players)`);
+}
+
+main();
