@@ -69,6 +69,11 @@ COPY --from=build --chown=node:node /app/services/serve/package.json services/se
 COPY --from=build --chown=node:node /app/services/serve/dist services/serve/dist
 COPY --from=build --chown=node:node /app/bin bin
 COPY --chown=node:node presets presets
+# Outside agents (docs/agent-protocol.md): the lab's Python package, on every agent's PYTHONPATH,
+# and the agents installed with the code (AGENTS_DIR's default, /app/agents; compose mounts the
+# host's folder over it). Python itself is in the worker-python target.
+COPY --chown=node:node python/wonderlab python/wonderlab
+COPY --chown=node:node agents agents
 USER node
 
 # The services listen on every interface of the container (their default is loopback): Docker
@@ -86,6 +91,19 @@ EXPOSE 9090
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/healthcheck.mjs", "HEALTH_PORT", "/readyz"]
 STOPSIGNAL SIGTERM
 CMD ["node", "--single-threaded-gc", "services/worker/dist/src/main.js"]
+
+# The worker with Python 3, NumPy and onnxruntime, for outside agents written in Python (agents/py-policy
+# needs all three; agents/py-random Python alone). Debian's python3 and numpy, onnxruntime from pip.
+# Compose builds it for the workers with WORKER_TARGET=worker-python (.env); in Kubernetes, build an image
+# FROM it that copies your agents into /app/agents.
+FROM worker AS worker-python
+ARG PYTHON_PACKAGES=onnxruntime
+USER root
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-numpy python3-pip \
+ && pip3 install --no-cache-dir --break-system-packages ${PYTHON_PACKAGES} \
+ && apt-get purge -y python3-pip && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
+USER node
 
 FROM runtime AS dashboard
 ENV HOST=0.0.0.0 PORT=8081

@@ -19,6 +19,7 @@ import {
   composeEnvNameProblems,
   composeEnvValueProblems,
   composeExposureProblems,
+  composeOutsideAgentProblems,
   composeRedisProblems,
   composeTargetProblems,
   composeUrlProblems,
@@ -40,6 +41,7 @@ import {
   dockerignore,
   dockerignoreProblems,
   dockerModel,
+  dockerOutsideAgentProblems,
   dockerTargetProblems,
   dockerUserProblems,
   dockerWorkerGcProblems,
@@ -388,6 +390,31 @@ describe('the safe-by-default checks catch drift', () => {
     expect(dockerBuildStageProblems({ ...dockerModel, stages: parseDockerfile(bare) })).toEqual([expect.stringMatching(/has no LABEL org\.wonderlab\.stage=build/), expect.stringMatching(/keeps onnxruntime-node's binaries for every platform/)]);
     const loopback = dockerfileText.replace('ENV HOST=0.0.0.0 PORT=8080', 'ENV PORT=8080');
     expect(dockerEnvProblems({ ...dockerModel, stages: parseDockerfile(loopback) })).toEqual([expect.stringMatching(/target 'coordinator' listens on HOST=127\.0\.0\.1: no published port reaches it/)]);
+  });
+});
+
+describe('outside agents in the deployment files', () => {
+  test('Dockerfile: images without the agents or the Python package, no worker-python, or one not built from the worker', () => {
+    expect(dockerOutsideAgentProblems(dockerModel)).toEqual([]);
+    const bare = dockerfileText.replace('COPY --chown=node:node agents agents\n', '').replace('COPY --chown=node:node python/wonderlab python/wonderlab\n', '');
+    expect(dockerOutsideAgentProblems({ ...dockerModel, stages: parseDockerfile(bare) })).toEqual([
+      "Dockerfile: target 'coordinator' has no /app/agents: the outside agents (AGENTS_DIR) are not in the image",
+      "Dockerfile: target 'coordinator' has no /app/python/wonderlab: the lab's Python package (outside agents' PYTHONPATH) is not in the image",
+      "Dockerfile: target 'worker' has no /app/agents: the outside agents (AGENTS_DIR) are not in the image",
+      "Dockerfile: target 'worker' has no /app/python/wonderlab: the lab's Python package (outside agents' PYTHONPATH) is not in the image",
+    ]);
+    const stray = dockerfileText.replace('FROM worker AS worker-python', 'FROM runtime AS worker-python');
+    expect(dockerOutsideAgentProblems({ ...dockerModel, stages: parseDockerfile(stray) })).toEqual(["Dockerfile: target 'worker-python' is not built FROM the worker"]);
+  });
+
+  test('compose: the coordinator and the workers seeing other agents, or workers of another target', () => {
+    const compose = loadCompose();
+    expect(composeOutsideAgentProblems(compose)).toEqual([]);
+    delete compose.resolved.services.coordinator.volumes;
+    expect(composeOutsideAgentProblems(compose)).toEqual([expect.stringMatching(/the coordinator's outside agents are \(the image's own\), the workers' \.\/agents: a sweep would be checked against other agents/)]);
+    compose.resolved.services.coordinator.volumes = compose.resolved.services.worker.volumes;
+    compose.resolved.services.worker.build.target = 'dashboard';
+    expect(composeOutsideAgentProblems(compose)).toEqual(["docker-compose.yml: services.worker builds target 'dashboard', not worker or worker-python"]);
   });
 });
 

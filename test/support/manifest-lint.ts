@@ -32,7 +32,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/Horizo
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { DEFAULT_KEY_PREFIX, DEFAULT_QUEUE_NAME, StoreEnvSchema } from '@wonderlab/shared/store';
 import { isLoopback, reachedAt, unguardedProblem } from '@wonderlab/shared/http';
-import { CODE_VERSION_ENV } from '@wonderlab/shared';
+import { CODE_VERSION_ENV, DEFAULT_AGENTS_DIR } from '@wonderlab/shared';
 import { BACKLOG_FIELD, BACKLOG_ROUTE, CoordinatorEnvSchema } from '@wonderlab/coordinator';
 import { WorkerEnvSchema } from '@wonderlab/worker';
 import { DashboardEnvSchema } from '@wonderlab/dashboard';
@@ -1643,6 +1643,26 @@ export const K8S_CHECKS: Record<string, (objects: Obj[]) => string[]> = {
 // ---------------------------------------------------------------------------------------------
 // The whole repository
 
+/**
+ * Outside agents in the images (docs/agent-protocol.md): the coordinator's and the workers' AGENTS_DIR
+ * (its default, under their working directory) holds the repository's agents, and the lab's Python
+ * package sits where the agents module puts it on their PYTHONPATH (python/ beside shared/); the
+ * worker-python target is the worker with Python in it.
+ */
+export function dockerOutsideAgentProblems(model: DockerModel): string[] {
+  const problems: string[] = [];
+  for (const target of ['coordinator', 'worker']) {
+    if (!model.stages.some((s) => s.name === target)) continue;
+    const wd = effective(model.stages, target).wd;
+    for (const [path, what] of [[posix.resolve(wd, DEFAULT_AGENTS_DIR), 'the outside agents (AGENTS_DIR) are'], [posix.resolve(wd, 'python/wonderlab'), "the lab's Python package (outside agents' PYTHONPATH) is"]] as const) {
+      if (!originOf(model, target, path)) problems.push(`Dockerfile: target '${target}' has no ${path}: ${what} not in the image`);
+    }
+  }
+  if (!model.stages.some((s) => s.name === 'worker-python')) problems.push("Dockerfile: no stage 'FROM worker AS worker-python' (the worker with Python, for outside agents in Python)");
+  else if (!stageChain(model.stages, 'worker-python').some((s) => s.name === 'worker')) problems.push("Dockerfile: target 'worker-python' is not built FROM the worker");
+  return problems;
+}
+
 /** The Dockerfile's checks, by what each makes sure of. */
 export const DOCKER_CHECKS: Record<string, (model: DockerModel) => string[]> = {
   'the targets build, runtime, coordinator, worker, dashboard and lab exist': dockerTargetProblems,
@@ -1656,7 +1676,31 @@ export const DOCKER_CHECKS: Record<string, (model: DockerModel) => string[]> = {
   'the base image is a build argument (NODE_IMAGE) with a default': (model) => dockerBaseArgProblems(dockerfileText, model),
   'a build without a code version (WONDERLAB_COMMIT, WONDERLAB_DIRTY) stops': dockerCodeVersionProblems,
   'the build stage is labelled for removal and keeps only this platform\'s native onnxruntime': dockerBuildStageProblems,
+  'outside agents: the agents and the Python package in the coordinator and worker images, a worker-python target': dockerOutsideAgentProblems,
 };
+
+/**
+ * Outside agents in compose: the coordinator (which checks a spec's agents and hashes them) and the
+ * workers (which run them) mount the same host folder at their AGENTS_DIR, or neither does; the
+ * workers' image is the worker or worker-python.
+ */
+export function composeOutsideAgentProblems(m: ComposeModel): string[] {
+  const problems: string[] = [];
+  const mounts = (name: string): string | undefined => {
+    const service = m.resolved.services?.[name];
+    if (!service) return undefined;
+    const target = composeTarget(service, m.docker);
+    const wd = target && m.docker.stages.some((s) => s.name === target) ? effective(m.docker.stages, target).wd : '/app';
+    const at = posix.resolve(wd, DEFAULT_AGENTS_DIR);
+    const found = ((service.volumes ?? []) as unknown[]).map((v) => (typeof v === 'string' ? v.split(':') : [String((v as Obj).source), String((v as Obj).target)])).find((v) => v[1] === at);
+    return found ? found[0] : '(the image\'s own)';
+  };
+  const [coordinator, worker] = [mounts('coordinator'), mounts('worker')];
+  if (coordinator !== worker) problems.push(`docker-compose.yml: the coordinator's outside agents are ${coordinator}, the workers' ${worker}: a sweep would be checked against other agents than those that play it`);
+  const target = m.resolved.services?.worker ? composeTarget(m.resolved.services.worker, m.docker) : undefined;
+  if (target && target !== 'worker' && target !== 'worker-python') problems.push(`docker-compose.yml: services.worker builds target '${target}', not worker or worker-python`);
+  return problems;
+}
 
 /** docker-compose.yml's and .env.example's checks, by what each makes sure of. */
 export const COMPOSE_CHECKS: Record<string, (m: ComposeModel) => string[]> = {
@@ -1668,6 +1712,7 @@ export const COMPOSE_CHECKS: Record<string, (m: ComposeModel) => string[]> = {
   'workers can be scaled, keep their number (WORKERS), stop cleanly and hand back a killed one\'s games in 5 s': composeWorkerProblems,
   'published on BIND_ADDRESS only, each service told so, and the coordinator refuses to be open without a token': composeExposureProblems,
   'COORDINATOR_URL and REDIS_URL point at the services, and published ports reach the processes': composeUrlProblems,
+  'outside agents: the coordinator and the workers see the same agents; the workers are worker or worker-python': composeOutsideAgentProblems,
 };
 
 /** The kustomizations checked: the base and every overlay, by a label for messages. */
