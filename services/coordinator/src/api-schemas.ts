@@ -99,6 +99,7 @@ export const SweepOverviewSchema = z.object({
     .string()
     .nullable()
     .describe('Why a running sweep makes no progress now (Redis out of memory: no new game is queued, results may wait); it resumes by itself once memory is free. Null otherwise.'),
+  suspended: z.string().nullable().describe('Why the lab paused the sweep itself: an outside agent failed AGENT_SUSPEND_AFTER of its games in a row (the reason names it and its last fault); resuming clears it. Null otherwise.'),
 });
 
 const Interval = z.object({ low: z.number(), high: z.number() });

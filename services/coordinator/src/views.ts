@@ -57,6 +57,8 @@ export interface SweepOverview {
    * game is queued and results may be refused; it resumes by itself once memory is free — or null.
    */
   degraded: string | null;
+  /** Why the lab paused it itself: an outside agent failed AGENT_SUSPEND_AFTER games in a row (resume clears it), or null. */
+  suspended: string | null;
 }
 
 /** One cell's share of the games: its total and how many are done, failed and in the queue. */
@@ -127,6 +129,7 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
     firstGameAt: meta.firstDone !== undefined ? new Date(meta.firstDone).toISOString() : null,
     lastGameAt: meta.lastDone !== undefined ? new Date(meta.lastDone).toISOString() : null,
     degraded: meta.status === 'running' ? (memoryShort(memory) ?? null) : null,
+    suspended: meta.suspended ?? null,
   };
 }
 

@@ -4,16 +4,22 @@
  * gives exactly the built-in `random`'s games, summaries and move records; the sweep's provenance
  * records the agent's manifest and the hash of its files; an agent that is not installed is a 400.
  */
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { agentFingerprint, findAgent } from '@wonderlab/shared';
-import { api, startLab, waitForSweep, type TestLab } from './harness.js';
+import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 
 const AGENTS = resolve(import.meta.dirname, '../../../agents');
+/** An agent that crashes at its first decision, every time. */
+const BROKEN = mkdtempSync(join(tmpdir(), 'wl-broken-'));
+mkdirSync(join(BROKEN, 'broken'));
+writeFileSync(join(BROKEN, 'broken', 'agent.json'), JSON.stringify({ protocol: 1, name: 'broken', version: '0', summary: 'crashes', command: ['node', '-e', "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.type === 'hello') console.log(JSON.stringify({ type: 'hello', protocol: 1, name: 'broken', version: '0', players: [3] })); if (m.type === 'act') { console.error('no luck'); process.exit(7); } })"], players: [3] }));
 let lab: TestLab;
 
 beforeAll(async () => {
-  process.env.AGENTS_DIR = AGENTS;
+  process.env.AGENTS_DIR = [AGENTS, BROKEN].join(':');
   lab = await startLab({ workers: 1, slots: 2 });
 });
 afterAll(async () => {
@@ -56,6 +62,24 @@ describe('an outside agent on the lab', () => {
     expect(detail.provenance.agents).toEqual({ 'py-random': JSON.parse(JSON.stringify(agentFingerprint(findAgent('py-random', [AGENTS])))) });
     expect(detail.provenance.agents['py-random'].sha256).toMatch(/^[0-9a-f]{64}$/);
   }, 300_000);
+
+  test('an agent that fails AGENT_SUSPEND_AFTER games in a row suspends its sweep: paused, saying why; resume clears it', async () => {
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'broken', players: 3, seats: ['ext(name=broken)', 'random', 'random'], deals: { count: 40 } } });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const paused = await waitFor(async () => {
+      const o = (await api(lab.url, `/api/sweeps/${id}?cellLimit=1`)).body;
+      return o.status === 'paused' ? o : undefined;
+    }, 'the sweep suspended', 60_000);
+    expect(paused.suspended).toMatch(/^outside agent 'broken' failed [5-9] games in a row, the last: (Error: )?outside agent 'broken' exited with code 7; its stderr ended: no luck/);
+    // The games already claimed may still fail as they come back; none is played once it is paused, and most never ran.
+    expect(paused.counts.failed).toBeGreaterThanOrEqual(5);
+    expect(paused.counts.done).toBe(0);
+    expect(paused.counts.failed).toBeLessThan(40);
+    const resumed = await api(lab.url, `/api/sweeps/${id}/resume`, { method: 'POST' });
+    expect(resumed.body).toMatchObject({ status: 'running', suspended: null });
+    await api(lab.url, `/api/sweeps/${id}/cancel`, { method: 'POST' });
+  }, 90_000);
 
   test('an agent that is not installed, or that does not play this many players, is a 400 naming the seat', async () => {
     const missing = await api(lab.url, '/api/sweeps', { method: 'POST', json: { ...spec('rulebased'), seats: ['rulebased', 'ext(name=nobody)', 'random'] } });

@@ -127,6 +127,7 @@ async function run(config: z.output<typeof EmbeddedEnvSchema>, logger: pino.Logg
     slots,
     lockDuration: config.LOCK_DURATION_MS,
     stalledInterval: config.STALLED_INTERVAL_MS,
+    agentSuspendAfter: config.AGENT_SUSPEND_AFTER,
     logger: logger.child({ service: 'worker' }),
     outage,
   });

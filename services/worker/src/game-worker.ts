@@ -5,8 +5,9 @@
 import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GameFailedError, GamePool, gameSeconds, placementOf, recordKeeping, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
-import { HEARTBEAT_MS, KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, WorkerRoster, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type RosterWorker, type SweepStatus } from '@wonderlab/shared/store';
+import { GameAbortedError, GameFailedError, GamePool, gameSeconds, parseAgentSpec, placementOf, recordKeeping, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
+import { HEARTBEAT_MS, KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, WorkerRoster, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type LoadedSweep, type RosterWorker, type SweepStatus } from '@wonderlab/shared/store';
+import { AGENT_SUSPEND_AFTER } from './config.js';
 
 export interface GameWorkerOptions {
   redis: Redis;
@@ -18,6 +19,25 @@ export interface GameWorkerOptions {
   logger: Logger;
   /** Where Redis outages are logged (once, then at a bounded rate); by default one of its own. */
   outage?: OutageLog;
+  /** An outside agent that fails this many games of a sweep in a row suspends the sweep (paused, with the reason). */
+  agentSuspendAfter?: number;
+}
+
+/** The outside agent a failed game's message blames (AgentFault's messages begin so), if any. */
+const BLAMED = /outside agent '([a-z0-9._-]+)'/;
+
+/** Each sweep's outside agents by cell (ext(name=…) seats), worked out once per expansion. */
+const outsideByCell = new WeakMap<object, string[][]>();
+function outsideAgents(sweep: LoadedSweep['sweep'], index: number): string[] {
+  let byCell = outsideByCell.get(sweep);
+  if (!byCell) {
+    byCell = sweep.cells.map((c) => [...new Set(c.agents.flatMap((text) => {
+      const spec = parseAgentSpec(text);
+      return spec.kind === 'ext' ? [spec.name] : [];
+    }))]);
+    outsideByCell.set(sweep, byCell);
+  }
+  return byCell[sweep.game(index).cell] ?? [];
 }
 
 /** How a close went: clean when every running game finished or was handed back in time. */
@@ -206,15 +226,27 @@ export class GameWorker {
       if (err instanceof GameAbortedError && token) await this.handBackJob(job, token, { sweep: s, game: plan?.id ?? k }, 'game handed back to the queue');
       const message = err instanceof Error ? err.message : String(err);
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        await this.store.ledger.recordFailure(s, k, plan?.id ?? `#${k}`, message);
+        await this.recordFailure(s, k, plan?.id ?? `#${k}`, message);
         this.log.error({ sweep: s, game: plan?.id ?? k, err: message }, 'game failed on every attempt');
         return 'failed';
       }
       throw err;
     }
     const stored = await this.store.ledger.recordResult(loaded, played.summary, Date.now(), { cpuMs: played.cpuMs, worker: this.identity }, played.packed);
+    await this.store.ledger.agentsPlayed(s, outsideAgents(loaded.sweep, k));
     this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
     return stored ? 'stored' : 'duplicate';
+  }
+
+  /** A game failed on its last attempt: recorded, and if an outside agent's fault, counted against it (agentSuspendAfter). */
+  private async recordFailure(s: string, k: number, gameId: string, message: string): Promise<void> {
+    const stored = await this.store.ledger.recordFailure(s, k, gameId, message);
+    const blamed = BLAMED.exec(message)?.[1];
+    if (!stored || blamed === undefined) return;
+    const limit = this.options.agentSuspendAfter ?? AGENT_SUSPEND_AFTER;
+    const meta = await this.store.reads.meta(s);
+    const count = await this.store.ledger.agentFault(s, blamed, message, limit, meta?.priority ?? 1);
+    if (count >= limit) this.log.warn({ sweep: s, agent: blamed, failures: count }, 'outside agent failed too many games in a row: sweep suspended');
   }
 
   /** Shutting down: the job goes back to the queue at once instead of waiting to stall. */
@@ -245,7 +277,7 @@ export class GameWorker {
       const meta = await this.store.reads.meta(s);
       const positions = Array.from({ length: Math.max(0, Math.min(n, (meta?.total ?? 0) - p)) }, (_, i) => p + i);
       for (const k of await this.store.reads.stillOutstanding(s, await this.store.reads.indicesAt(s, positions))) {
-        await this.store.ledger.recordFailure(s, k, `#${k}`, message);
+        await this.recordFailure(s, k, `#${k}`, message);
         this.counts.failed++;
       }
       this.log.error({ sweep: s, position: p, err: message }, 'batch failed on every attempt');
@@ -264,7 +296,14 @@ export class GameWorker {
     if (job.id) this.running.set(job.id, { started: Date.now(), seconds: estimatedSeconds(sweep, games), game: `${games.length} games from position ${p}` });
     const parts: PlayedPart[] = [];
     /** Stores the games finished so far in one call; returns how many were new. */
-    const flush = () => this.store.ledger.recordParts(loaded, parts.splice(0), Date.now(), this.identity);
+    const flush = async () => {
+      const taken = parts.splice(0);
+      const n = await this.store.ledger.recordParts(loaded, taken, Date.now(), this.identity);
+      // The outside agents of the games played through: their failures in a row start again.
+      const played = new Set(taken.flatMap((part) => part.games.flatMap((g) => outsideAgents(sweep, g.key.index))));
+      await this.store.ledger.agentsPlayed(s, [...played]);
+      return n;
+    };
     let stored = 0;
     let attempted = 0;
     let last: JobOutcome = 'stored';
@@ -308,7 +347,7 @@ export class GameWorker {
         // Going on from anywhere else would play games already in `parts` again.
         if (at < reported) throw new Error(`batch at position ${p}: the failed game ${k} is not among the ${rest.length - reported} games not yet reported`);
         const id = sweep.game(k).id;
-        await this.store.ledger.recordFailure(s, k, id, message);
+        await this.recordFailure(s, k, id, message);
         this.log.error({ sweep: s, game: id, err: message }, 'game failed on every attempt');
         this.counts.failed++;
         last = 'failed';

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     slots: config.WORKER_SLOTS,
     lockDuration: config.LOCK_DURATION_MS,
     stalledInterval: config.STALLED_INTERVAL_MS,
+    agentSuspendAfter: config.AGENT_SUSPEND_AFTER,
     logger,
     outage,
   });

@@ -60,6 +60,8 @@ export interface SweepKeys {
   steps: string;
   /** List, an SPSA or NTBEA tune's: JSON {k, value} of each step's result, in the order the tune applied them. */
   applied: string;
+  /** Hash: outside agent → the games it has failed in a row (a game it played through resets it). */
+  agentFaults: string;
 }
 
 export function keys(prefix: string): Keys {
@@ -94,6 +96,7 @@ export function keys(prefix: string): Keys {
         stopped: `${base}:stopped`,
         steps: `${base}:steps`,
         applied: `${base}:applied`,
+        agentFaults: `${base}:agentFaults`,
       };
     },
   };

@@ -284,6 +284,31 @@ export class SweepLedger {
   }
 
   /** Why a tune's confirmation could not be made. */
+  /**
+   * A game failed by an outside agent's fault (its message names the agent): one more failure in a
+   * row for it in this sweep. At `limit` the sweep is paused and says why (meta `suspended`): an
+   * agent that fails every game would otherwise burn the sweep's games. Returns the count.
+   */
+  async agentFault(id: string, agent: string, message: string, limit: number, priority: number): Promise<number> {
+    const k = this.k(id);
+    const count = await this.redis.hincrby(k.agentFaults, agent, 1);
+    if (count >= limit && (await this.transition(id, ['running'], 'paused', priority))) {
+      await this.redis.hset(k.meta, 'suspended', `outside agent '${agent}' failed ${count} games in a row, the last: ${message.slice(0, 500)}`);
+    }
+    return count;
+  }
+
+  /** Games these outside agents played through: their failures in a row start again from 0. */
+  async agentsPlayed(id: string, agents: readonly string[]): Promise<void> {
+    if (agents.length) await this.redis.hdel(this.k(id).agentFaults, ...agents);
+  }
+
+  /** Resumed: a suspension is over, its counts start again. */
+  async clearSuspension(id: string): Promise<void> {
+    const k = this.k(id);
+    await this.redis.multi().hdel(k.meta, 'suspended').del(k.agentFaults).exec();
+  }
+
   async saveConfirmationError(tune: string, message: string): Promise<void> {
     await this.redis.hset(this.k(tune).meta, 'confirmationError', message);
   }

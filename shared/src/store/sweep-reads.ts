@@ -69,6 +69,8 @@ export interface SweepMeta {
   confirms?: string;
   /** Why the lab could not make a tune's confirmation. */
   confirmationError?: string;
+  /** Why the lab paused it: an outside agent failed that many games in a row (cleared on resume). */
+  suspended?: string;
   /** An SPSA or NTBEA tune's recommendation, once its budget is spent. */
   recommendation?: string;
   /** For a step of an SPSA or NTBEA tune: the tune. */
@@ -117,6 +119,7 @@ function parseMeta(id: string, h: Record<string, string>): SweepMeta | undefined
     ...(h.confirmation ? { confirmation: h.confirmation } : {}),
     ...(h.confirms ? { confirms: h.confirms } : {}),
     ...(h.confirmationError ? { confirmationError: h.confirmationError } : {}),
+    ...(h.suspended ? { suspended: h.suspended } : {}),
     ...(h.recommendation ? { recommendation: h.recommendation } : {}),
     ...(h.stepOf ? { stepOf: h.stepOf } : {}),
   };

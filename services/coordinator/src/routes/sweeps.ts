@@ -124,6 +124,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   });
   action('resume', async (meta) => {
     const old = await store.ledger.transition(meta.id, ['paused'], 'running', meta.priority);
+    if (old) await store.ledger.clearSuspension(meta.id);
     if (old) for (const id of await withSteps(meta)) if (id !== meta.id) await store.ledger.transition(id, ['paused'], 'running', meta.priority);
     feeder.kick();
     return old;

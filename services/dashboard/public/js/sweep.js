@@ -144,6 +144,8 @@ function renderHeader(d) {
   // Redis full (or its data lost): the lab says why the sweep does not advance.
   $('#degraded').hidden = !d.degraded;
   $('#degraded').textContent = d.degraded ? `Degraded: ${d.degraded}` : '';
+  $('#suspended').hidden = !d.suspended;
+  $('#suspended').textContent = d.suspended ? `Suspended by the lab: ${d.suspended}. Resume to try again.` : '';
   // The statistics are computed apart from the counts: say when they are of fewer games.
   const asOf = d.statisticsAsOf;
   $('#stats-note').textContent = asOf && !asOf.current ? `Charts and tables as of ${asOf.version} games finished (newer ones are being computed).` : '';
