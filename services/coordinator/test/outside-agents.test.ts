@@ -81,6 +81,27 @@ describe('an outside agent on the lab', () => {
     await api(lab.url, `/api/sweeps/${id}/cancel`, { method: 'POST' });
   }, 90_000);
 
+  test('the play page: an outside agent as an opponent and as a hint', async () => {
+    const post = (path: string, json: unknown, token?: string) => api(lab.url, path, { method: 'POST', json, headers: token ? { 'x-play-token': token } : {} });
+    const created = await post('/api/play', { players: 3, seat: 0, agents: ['human', 'ext(name=node-first)', 'ext(name=py-random)'], seed: 12 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, token, view } = created.body;
+    const moved = await post(`/api/play/${id}/move`, { move: view.hand[0].moves[0].move, version: view.version }, token);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.version).toBe(3);
+    const hint = await post(`/api/play/${id}/hint`, { agent: 'ext(name=node-first)' }, token);
+    expect(hint.status, JSON.stringify(hint.body)).toBe(200);
+    expect(hint.body.agent).toBe('ext(name=node-first)');
+    expect(moved.body.hand.flatMap((c: any) => c.moves.map((m: any) => m.move))).toContain(hint.body.move.code);
+    // The pages suggest the installed outside agents beside the kinds (the lab's catalogue lists them).
+    const catalog = (await api(lab.url, '/api/schema/agents.json')).body;
+    expect(catalog.outside.map((a: any) => a.spec)).toEqual(expect.arrayContaining(['ext(name=py-random)', 'ext(name=node-first)', 'ext(name=broken)']));
+    expect(catalog.kinds.map((k: any) => k.kind)).toContain('ext');
+    const refused = await post('/api/play', { players: 3, seat: 0, agents: ['human', 'ext(name=nobody)', 'random'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^body\.agents\.1: outside agent 'nobody': not installed/);
+  });
+
   test('an agent that is not installed, or that does not play this many players, is a 400 naming the seat', async () => {
     const missing = await api(lab.url, '/api/sweeps', { method: 'POST', json: { ...spec('rulebased'), seats: ['rulebased', 'ext(name=nobody)', 'random'] } });
     expect(missing.status).toBe(400);

@@ -19,7 +19,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { HUMAN, PlayError, checkPlaySetup, moveProblem, parseAgentSpec, playStepProblem, timeline, type PlayReply, type PlayRequest, type PlaySetup, type PlayTables, type SweepLimits } from '@wonderlab/shared';
+import { HUMAN, PlayError, checkOutsideAgent, checkPlaySetup, moveProblem, parseAgentSpec, playStepProblem, timeline, type PlayReply, type PlayRequest, type PlaySetup, type PlayTables, type SweepLimits } from '@wonderlab/shared';
 import { PlaySaveError, type PlayStore, type StoredPlay } from '@wonderlab/shared/store';
 import { TimelineQuery } from '../api-schemas.js';
 import { HttpError, parse } from '../http.js';
@@ -82,6 +82,13 @@ export function playRoutes(d: PlayRouteDeps): Router {
     }
     const problem = moveProblem({ text, field }, spec, d.limits);
     if (problem) throw new HttpError(400, `${problem.field}: ${problem.message}`, problem.field);
+    if (spec.kind === 'ext') {
+      try {
+        checkOutsideAgent(spec, players);
+      } catch (err) {
+        throw new HttpError(400, `${field}: ${(err as Error).message}`, field);
+      }
+    }
     const modelProblem = await d.models.agentProblem(spec, players);
     if (modelProblem) throw new HttpError(400, `${field}: ${modelProblem}`, field);
   };

@@ -1,6 +1,6 @@
 /** The API's descriptions: OpenAPI, the sweep spec's JSON Schema, the agents' parameter table. */
 import { Router } from 'express';
-import { agentCatalog } from '@wonderlab/shared';
+import { agentCatalog, listAgents } from '@wonderlab/shared';
 import { openApiDocument, sweepSpecJsonSchema } from '../openapi.js';
 
 export function schemaRoutes(): Router {
@@ -12,7 +12,9 @@ export function schemaRoutes(): Router {
     res.json(sweepSpecJsonSchema());
   });
   router.get('/api/schema/agents.json', (_req, res) => {
-    res.json(agentCatalog());
+    // The outside agents installed now (AGENTS_DIR), read at each request: the operator may add one while the lab runs.
+    const outside = listAgents().agents.map(({ manifest: m }) => ({ spec: `ext(name=${m.name})`, name: m.name, version: m.version, summary: m.summary, players: m.players, params: m.params }));
+    res.json({ ...agentCatalog(), outside });
   });
   return router;
 }

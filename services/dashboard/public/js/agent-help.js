@@ -5,10 +5,15 @@ import { el, plainText, withCode } from './api.js';
 
 const $ = (sel) => document.querySelector(sel);
 
+/** The suggestions of an agent field: every kind, then each outside agent installed as the spec that plays it. */
+export function agentSuggestions(catalog) {
+  return [...catalog.kinds.map((k) => el('option', { value: k.kind }, plainText(k.summary))), ...(catalog.outside ?? []).map((a) => el('option', { value: a.spec }, `${a.summary} (outside agent ${a.version})`))];
+}
+
 /** Fills #agent-kinds, #agent-options-table, #bury-rule and #minimax-options-table of the page. */
 export function fillAgentHelp(catalog) {
   const named = catalog.kinds.filter((k) => k.mcts).map((k) => k.kind);
-  $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, plainText(k.summary))));
+  $('#agent-kinds').replaceChildren(...agentSuggestions(catalog));
   const table = $('#agent-options-table');
   table.querySelector('thead').replaceChildren(el('tr', {}, ...['key', 'range', ...named, 'meaning'].map((h) => el('th', { scope: 'col' }, h))));
   table.querySelector('tbody').replaceChildren(

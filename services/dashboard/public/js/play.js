@@ -1,7 +1,7 @@
 // The play page: /play sets up a game against agents, /play/<id> plays it. The server decides
 // everything (legal moves, payments, scores); this page shows its view and sends the move a
 // button stands for. The game's token stays in this browser (localStorage).
-import { fillAgentHelp } from './agent-help.js';
+import { agentSuggestions, fillAgentHelp } from './agent-help.js';
 import { agentName, bindToken, el, fillTable, getJSON, plainText, postJSON } from './api.js';
 import { moveText, searchList } from './moves.js';
 
@@ -33,7 +33,10 @@ async function setup() {
   if (catalog) {
     // The same help as New sweep's: the kinds, every MCTS option and minimax's.
     fillAgentHelp(catalog);
-    $('#agent-list').replaceChildren(...catalog.kinds.map((k) => el('li', {}, el('code', {}, k.kind), ' — ', plainText(k.summary))));
+    $('#agent-list').replaceChildren(
+      ...catalog.kinds.map((k) => el('li', {}, el('code', {}, k.kind), ' — ', plainText(k.summary))),
+      ...(catalog.outside ?? []).map((a) => el('li', {}, el('code', {}, a.spec), ' — ', plainText(a.summary), ` (outside agent, ${a.version})`)),
+    );
   }
   const players = $('#f-players');
   players.replaceChildren(...[3, 4, 5, 6, 7].map((n) => el('option', { value: n }, String(n))));
@@ -213,7 +216,7 @@ try {
   if (id) {
     $('#hint').addEventListener('click', hint);
     const catalog = await getJSON('/api/schema/agents.json').catch(() => undefined);
-    if (catalog) $('#agent-kinds').replaceChildren(...catalog.kinds.map((k) => el('option', { value: k.kind }, plainText(k.summary))));
+    if (catalog) $('#agent-kinds').replaceChildren(...agentSuggestions(catalog));
     await load();
   } else {
     await setup();

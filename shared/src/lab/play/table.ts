@@ -183,9 +183,15 @@ export class PlayTable {
     return !this.over && actingSeats(this.state).includes(this.setup.seat);
   }
 
-  /** Plays the agents' steps until the person acts or the game ends. */
+  /** Plays the agents' steps until the person acts or the game ends (then the agents are done with it). */
   private advance(): void {
     while (!this.over && !this.waiting) this.playStep(undefined);
+    if (this.over) this.release();
+  }
+
+  /** The game is over here, or dropped from memory: each agent ends it (an outside agent's process forgets it). */
+  release(): void {
+    for (const agent of this.agents) agent?.endGame?.();
   }
 
   /** One step: the person's move (when they act) and every acting agent's, applied together. */
@@ -301,7 +307,12 @@ export function hintAt(s: GameState, seat: number, spec: string, seed: number): 
   }
   const legal = legalMoves(s, seat, agent.moveMode, []);
   const started = performance.now();
-  const decision = agent.decide(decisionContext(s, seat, legal, new Rng(seed), false));
+  let decision;
+  try {
+    decision = agent.decide(decisionContext(s, seat, legal, new Rng(seed), false));
+  } finally {
+    agent.endGame?.();
+  }
   const ms = performance.now() - started;
   return {
     agent: canonicalSpec(parseAgentSpec(spec)),

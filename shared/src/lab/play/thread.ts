@@ -21,12 +21,17 @@ function table(request: Exclude<PlayRequest, { op: 'forget' }>): PlayTable {
   if (!t) t = new PlayTable(stored.setup, stored.log);
   tables.delete(id);
   tables.set(id, t);
-  while (tables.size > KEEP) tables.delete(tables.keys().next().value!);
+  while (tables.size > KEEP) {
+    const oldest = tables.keys().next().value!;
+    tables.get(oldest)?.release();
+    tables.delete(oldest);
+  }
   return t;
 }
 
 function handle(request: PlayRequest): PlayReply {
   if (request.op === 'forget') {
+    tables.get(request.id)?.release();
     tables.delete(request.id);
     return {};
   }
