@@ -22,6 +22,7 @@ import { ENTRY, privateRedis, request, sleep, startProcess, waitUntil, type LabP
 import { playFlood, playWhileThinking, trainingUnderLoad, type DoorsContext } from './doors.js';
 import { fuzzDashboardRequest, fuzzRequest, type FuzzRequest } from './fuzz.js';
 import { tuneUnderFaults } from './tune.js';
+import { outsideAgentsUnderFaults } from './agents.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const DEALS = env('CHAOS_GAMES', 100);
@@ -32,7 +33,7 @@ const FUZZ = env('CHAOS_FUZZ', 2000);
 const DASHBOARD_FUZZ = env('CHAOS_DASHBOARD_FUZZ', 1000);
 const SEED = env('CHAOS_SEED', 1);
 const RSS_LIMIT = env('CHAOS_RSS_LIMIT_MB', 300) * 1024 * 1024;
-/** Only one phase, for a quick run while working on it: the new doors (issue 57; CHAOS_ONLY=doors), or a tune (issue 61; CHAOS_ONLY=tune). */
+/** Only one phase, for a quick run while working on it: the new doors (issue 57; CHAOS_ONLY=doors), or a tune (issue 61; CHAOS_ONLY=tune), or outside agents (issue 62; CHAOS_ONLY=agents). */
 const ONLY = process.env.CHAOS_ONLY;
 
 const TOKEN = 'chaos-token';
@@ -318,6 +319,10 @@ async function main(): Promise<number> {
       await tuneUnderFaults(doors, redis, PREFIX);
       return finish(started);
     }
+    if (ONLY === 'agents') {
+      await outsideAgentsUnderFaults(doors, redis, PREFIX);
+      return finish(started);
+    }
     const { coordinatorUrl, coordinatorProcess, sweepId, sweep } = await chaos();
     await outOfMemory(coordinatorUrl);
     const target = { sweepId, gameId: sweep.game(0).id, token: TOKEN, limits: LIMITS };
@@ -326,6 +331,7 @@ async function main(): Promise<number> {
     await fuzz('dashboard', dashboardUrl, dashboardProcess, (rng) => fuzzDashboardRequest(rng, target), DASHBOARD_FUZZ, `fuzz-dashboard-${SEED}`, '/dashboard/healthz');
     await newDoors(doors);
     await tuneUnderFaults(doors, redis, PREFIX);
+    await outsideAgentsUnderFaults(doors, redis, PREFIX);
   } finally {
     for (const p of processes) p.proc.kill('SIGKILL');
     await Promise.all([...processes].map((p) => p.exit));
