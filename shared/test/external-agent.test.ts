@@ -41,6 +41,25 @@ beforeAll(() => {
   install('babbler', "process.stdout.write('thinking...\\n');");
   install('cheater', "say({ type: 'move', id: msg.id, game: msg.game, action: 9999 });");
   install('confused', "say({ type: 'move', id: msg.id + 1, game: msg.game, action: msg.legal[0].action });");
+  // Builds whenever it can with probability `build` (a typed parameter a tune can search), else the first move.
+  mkdirSync(join(faulty, 'builder'), { recursive: true });
+  writeFileSync(join(faulty, 'builder', 'agent.json'), JSON.stringify({ protocol: 1, name: 'builder', version: '0.1', summary: 'builds with probability build', command: ['node', 'agent.mjs'], players: [3], params: { build: { description: 'the probability of building when it can', type: 'number', min: 0, max: 1, default: 0.5 }, note: 'a parameter it only reads' } }));
+  writeFileSync(
+    join(faulty, 'builder', 'agent.mjs'),
+    `import { createInterface } from 'node:readline';
+let p = 0.5, x = 1;
+const say = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === 'hello') { p = Number(msg.params.build ?? 0.5); say({ type: 'hello', protocol: 1, name: 'builder', version: '0.1', players: [3] }); }
+  if (msg.type === 'game') x = msg.seed || 1;
+  if (msg.type === 'act') {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const build = msg.legal.find((m) => m.kind === 'build');
+    say({ type: 'move', id: msg.id, game: msg.game, action: build && x / 2147483648 < p ? build.action : msg.legal[0].action });
+  }
+});`,
+  );
   // Crashes at its first decision the first time it runs, then plays: the lab restarts it.
   install('flaky', "if (!existsSync(MARK)) { writeFileSync(MARK, ''); process.exit(1); } say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });", `const MARK = ${JSON.stringify(join(faulty, 'flaky.mark'))};`);
   process.env.AGENTS_DIR = [faulty, REPO_AGENTS].join(':');
@@ -118,6 +137,32 @@ describe('outside agents', () => {
     expect(() => playGame(sweep.game(0))).toThrow(/^outside agent 'flaky' exited with code 1/);
     expect(playGame(sweep.game(1)).players[0].decisions).toBe(18);
   });
+
+  it('a tune searches the typed parameters of an outside agent: SPSA over build, the steps ext(name=builder,build=…), the recommendation one of them', async () => {
+    const { cmdTune } = await import('../src/cli/tune.js');
+    const dir = mkdtempSync(join(tmpdir(), 'wl-ext-tune-'));
+    const file = join(dir, 'tune.json');
+    writeFileSync(file, JSON.stringify({ name: 'tune builder', players: 3, seats: ['ext(name=builder,note=x)', 'ext(name=builder,note=x)', 'random'], deals: { firstSeed: 300, count: 1 }, tune: { method: 'spsa', params: [{ key: 'build' }], steps: 6, inFlight: 1 } }));
+    const out: string[] = [];
+    expect(await cmdTune([file, '--json', '--threads', '1'], (s) => out.push(s), () => {})).toBe(0);
+    const ran = JSON.parse(out.join('\n'));
+    expect(ran.recommendation).toMatch(/^ext\(name=builder,build=[\d.]+,note=x\)$/);
+    expect(ran.search.trajectory).toHaveLength(6);
+    expect(ran.games).toBe(12);
+    // Refused: a parameter it does not type, a range outside its own, a value outside it at submit.
+    const refused = (tune: object, seat0 = 'ext(name=builder)') => {
+      try {
+        checkSweepSpec({ name: 'x', players: 3, seats: [seat0, seat0, 'random'], deals: { count: 1 }, tune });
+        return 'accepted';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(refused({ method: 'spsa', params: [{ key: 'note' }], steps: 2 })).toMatch(/^tune\.params\.0\.key: 'note' is no option of ext/);
+    expect(refused({ method: 'spsa', params: [{ key: 'build', max: 2 }], steps: 2 })).toMatch(/^tune\.params\.0\.max: 2 is outside build's range 0 to 1/);
+    expect(refused({ method: 'spsa', params: [{ key: 'build' }], steps: 2 }, 'ext(name=first)')).toMatch(/outside agent 'first' declares no typed parameters to tune/);
+    expect(refused({ method: 'spsa', params: [{ key: 'build' }], steps: 2 }, 'ext(name=builder,build=3)')).toMatch(/^seats\.0: outside agent 'builder': build: expected a number from 0 to 1, got '3'/);
+  }, 60_000);
 
   it('at submit: an agent not installed, a player count it does not play, a parameter it does not take, a budget over the limit — each a problem naming the seat', () => {
     const check = (seat0: string, players = 3) => {

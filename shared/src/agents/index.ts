@@ -20,7 +20,7 @@ export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
 export { ExternalAgent, DEFAULT_EXT_TIME } from './external/agent.js';
 export { AgentFault } from './external/agent-process.js';
-export { AGENT_NAME, DEFAULT_AGENTS_DIR, ExternalAgentError, PROTOCOL_VERSION, agentFingerprint, agentsDirs, checkAgentParams, findAgent, listAgents, type AgentManifest, type InstalledAgent, type OutsideAgentRecord } from './external/manifest.js';
+export { AGENT_NAME, DEFAULT_AGENTS_DIR, agentParamTable, ExternalAgentError, PROTOCOL_VERSION, agentFingerprint, agentsDirs, checkAgentParams, findAgent, listAgents, type AgentManifest, type InstalledAgent, type OutsideAgentRecord } from './external/manifest.js';
 export { VALUE_SCALE, checkNetworkPlayers, inspectNetwork, loadNetwork, type LoadOptions, type ModelLookup, type Network, type NetworkShape } from './network.js';
 export { DEFAULT_MAX_MODEL_BYTES, MODEL_NAME, ModelError, ONNX_MAX_BYTES, DEFAULT_MODELS_DIR, modelFile, modelFileAsync, modelPath, modelsDirs, type ModelFile } from './model-files.js';
 import { PolicyAgent } from './policy.js';

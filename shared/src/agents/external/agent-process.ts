@@ -20,6 +20,9 @@ export class AgentFault extends Error {}
 /** The lab's Python package, on every outside agent's PYTHONPATH (`python3 -m wonderlab.serve_agent` needs no install). */
 const PYTHON_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../../python' : '../../../../../python', import.meta.url));
 
+/** The host thread's module: beside this one, compiled (from the sources, as tests run them, the build's copy). */
+const HOST_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/src/agents/external/host-thread.js' : './host-thread.js', import.meta.url);
+
 export class AgentProcess {
   private readonly host: Worker;
   private readonly port: MessagePort;
@@ -38,7 +41,7 @@ export class AgentProcess {
     env.PYTHONPATH = [PYTHON_DIR, env.PYTHONPATH].filter(Boolean).join(delimiter);
     // The lab's model folders, absolute (the agent runs in its own folder): a network it is given by name is found as policy(model=…) finds it.
     env.WONDERLAB_MODELS_DIR = modelsDirs().join(delimiter);
-    this.host = new Worker(new URL('./host-thread.js', import.meta.url), {
+    this.host = new Worker(HOST_THREAD, {
       workerData: { command: agent.manifest.command, cwd: agent.dir, env, port: port2, signal: this.signal },
       transferList: [port2],
       stdout: false,

@@ -26,6 +26,19 @@ export const PARAM_VALUE = /^[A-Za-z0-9_.+\-/]{1,64}$/;
 /** AGENTS_DIR when it is not set: the repository's `agents/`, which holds the examples. */
 export const DEFAULT_AGENTS_DIR = 'agents';
 
+/** A parameter the lab can check and tune: a number, an integer or a choice, with its default. */
+const TypedParam = z
+  .strictObject({
+    description: z.string().min(1).max(300),
+    type: z.enum(['number', 'integer', 'choice']),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    values: z.array(z.string().regex(PARAM_VALUE)).min(2).optional(),
+    default: z.union([z.number(), z.string()]),
+  })
+  .refine((p) => (p.type === 'choice' ? p.values !== undefined : p.min !== undefined && p.max !== undefined && p.min < p.max), { message: 'a number or integer gives min < max; a choice gives its values' })
+  .refine((p) => (p.type === 'choice' ? p.values!.includes(String(p.default)) : typeof p.default === 'number' && p.default >= p.min! && p.default <= p.max!), { message: 'the default must be one of its values, or within min and max' });
+
 const Manifest = z.strictObject({
   protocol: z.literal(PROTOCOL_VERSION),
   name: z.string().regex(AGENT_NAME),
@@ -35,8 +48,11 @@ const Manifest = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
   /** The player counts it plays. */
   players: z.array(z.number().int().min(3).max(7)).min(1),
-  /** The parameters a spec may pass it (through the handshake), with what each means. */
-  params: z.record(z.string().regex(PARAM_KEY), z.string()).default({}),
+  /**
+   * The parameters a spec may pass it (through the handshake): each with what it means, or with
+   * its type and range as well — those the lab can check at submit and tune (spec.tune).
+   */
+  params: z.record(z.string().regex(PARAM_KEY), z.union([z.string(), TypedParam])).default({}),
 });
 export type AgentManifest = z.infer<typeof Manifest>;
 
@@ -102,15 +118,36 @@ export function listAgents(dirs = agentsDirs()): { agents: InstalledAgent[]; pro
   return { agents: [...agents.values()], problems };
 }
 
-/** Checks a spec's parameters against the manifest's (ExternalAgentError naming the first unknown one). */
+/** Checks a spec's parameters against the manifest's: each one it declares, a typed one within its range (ExternalAgentError naming the first wrong). */
 export function checkAgentParams(agent: InstalledAgent, params: Readonly<Record<string, string>>): void {
-  for (const key of Object.keys(params)) {
+  for (const [key, value] of Object.entries(params)) {
     if (key === 'time') continue;
     if (!Object.hasOwn(agent.manifest.params, key)) {
       const known = Object.keys(agent.manifest.params);
       throw new ExternalAgentError(`outside agent '${agent.manifest.name}': unknown parameter '${key}' (${known.length ? `it takes ${known.join(', ')}, and time` : 'it takes only time'})`);
     }
+    const def = agent.manifest.params[key];
+    if (typeof def === 'string') continue;
+    const n = Number(value);
+    const ok = def.type === 'choice' ? def.values!.includes(value) : value !== '' && Number.isFinite(n) && n >= def.min! && n <= def.max! && (def.type === 'number' || Number.isInteger(n));
+    if (!ok) throw new ExternalAgentError(`outside agent '${agent.manifest.name}': ${key}: expected ${describeTyped(def)}, got '${value}'`);
   }
+}
+
+type Typed = Exclude<AgentManifest['params'][string], string>;
+
+function describeTyped(def: Typed): string {
+  return def.type === 'choice' ? `one of ${def.values!.join(' | ')}` : `${def.type === 'integer' ? 'an integer' : 'a number'} from ${def.min} to ${def.max}`;
+}
+
+/**
+ * An outside agent's typed parameters as the lab's parameter tables have options (agents/params.ts):
+ * what a tune searches (lab/tune/space.ts). A parameter with a description alone is not in it.
+ */
+export function agentParamTable(manifest: AgentManifest): { key: string; field: string; name: string; type: 'number' | 'integer' | 'choice'; min?: number; max?: number; values?: readonly string[]; default: number | string; meaning: string }[] {
+  return Object.entries(manifest.params).flatMap(([key, def]) =>
+    typeof def === 'string' ? [] : [{ key, field: key, name: key, type: def.type, min: def.min, max: def.max, values: def.values, default: def.default, meaning: def.description }],
+  );
 }
 
 /**

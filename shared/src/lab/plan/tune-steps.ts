@@ -16,10 +16,10 @@
  * deals.firstSeed (deals.count is not read): a confirmation must be on deals after them.
  */
 import type { GameSummary } from '../game/game.js';
-import { fromUnit, searchSpace, specAt, toUnit, type Dimension } from '../tune/space.js';
+import { fromUnit, searchSpace, specAt, tableOf, toUnit, type Dimension } from '../tune/space.js';
 import { observeNtbea, recommendNtbea, startNtbea, type NtbeaConfig, type NtbeaState } from '../tune/ntbea.js';
 import { applySpsa, startSpsa, type SpsaConfig, type SpsaProposal, type SpsaState } from '../tune/spsa.js';
-import { MINIMAX_LIST, PARAMETER_LIST, canonicalSpec, parseAgentSpec } from '../../agents/index.js';
+import { canonicalSpec, parseAgentSpec } from '../../agents/index.js';
 import { raceOutcome } from './race.js';
 import { raceReference, seatSpec, type SweepSpec } from './sweep.js';
 
@@ -74,8 +74,10 @@ export function tuneSeed(spec: SweepSpec): string {
 /** The base agent's value of each option (its own or its kind's default), as the search starts from it. */
 function baseValues(spec: SweepSpec, t: SteppedTune, dims: readonly Dimension[]): (string | number)[] {
   const base = parseAgentSpec(tuneBase(spec, t));
-  const table: readonly { key: string; field: string }[] = base.kind === 'minimax' ? MINIMAX_LIST : 'params' in base ? PARAMETER_LIST : [];
-  const values: Record<string, unknown> = base.kind === 'minimax' ? { ...base.minimax } : 'params' in base ? { ...base.params } : {};
+  const table: readonly { key: string; field: string; type?: string; default?: unknown }[] = tableOf(tuneBase(spec, t));
+  // An outside agent's parameters are as the spec writes them (strings), else its manifest's defaults.
+  const values: Record<string, unknown> =
+    base.kind === 'minimax' ? { ...base.minimax } : 'params' in base ? { ...base.params } : base.kind === 'ext' ? Object.fromEntries(table.map((def) => [def.field, def.key in base.options ? (def.type === 'choice' ? base.options[def.key] : Number(base.options[def.key])) : def.default])) : {};
   return dims.map((d) => {
     const own = values[table.find((def) => def.key === d.key)?.field ?? ''];
     return typeof own === 'number' || typeof own === 'string' ? own : typeof own === 'boolean' ? String(own) : d.values ? d.values[0] : d.min;

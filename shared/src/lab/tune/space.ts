@@ -10,7 +10,7 @@
  * (SPSA) work on each dimension mapped to [0, 1] on its scale; discrete ones (NTBEA, racing) on the
  * index of each value.
  */
-import { MINIMAX_LIST, PARAMETER_LIST, canonicalSpec, parseAgentSpec, type ParamDef } from '../../agents/index.js';
+import { MINIMAX_LIST, PARAMETER_LIST, agentParamTable, canonicalSpec, findAgent, parseAgentSpec, type ParamDef } from '../../agents/index.js';
 
 export type Scale = 'linear' | 'log' | 'integer' | 'choice';
 
@@ -50,12 +50,22 @@ export class SpaceError extends Error {
 /** Options no search should move: what a decision may cost, the network a search reads. */
 const UNTUNABLE = new Set(['time', 'model']);
 
-/** The parameter table of the agent kind of `base` (MCTS kinds and minimax have tunable options). */
-function tableOf(base: string): readonly (ParamDef & { field: string })[] {
+/** The parameter table of the agent kind of `base` (MCTS kinds and minimax have tunable options; an outside agent, those its manifest types). */
+export function tableOf(base: string): readonly (ParamDef & { field: string })[] {
   const spec = parseAgentSpec(base);
   if (spec.kind === 'minimax') return MINIMAX_LIST;
   if ('params' in spec) return PARAMETER_LIST;
-  throw new SpaceError('tune.agent', `'${base}' has no options to tune (MCTS agents and minimax have)`);
+  if (spec.kind === 'ext') {
+    let table;
+    try {
+      table = agentParamTable(findAgent(spec.name).manifest);
+    } catch (err) {
+      throw new SpaceError('tune.agent', (err as Error).message);
+    }
+    if (table.length) return table;
+    throw new SpaceError('tune.agent', `outside agent '${spec.name}' declares no typed parameters to tune (its agent.json's params: type, min, max or values)`);
+  }
+  throw new SpaceError('tune.agent', `'${base}' has no options to tune (MCTS agents, minimax and outside agents with typed parameters have)`);
 }
 
 /** The dimensions of `specs` for the agent `base`, each checked against the parameter table (a SpaceError naming the field). */
