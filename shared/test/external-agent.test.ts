@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sweep, checkSweepSpec, parseSweepSpec, playGame, runGames, type GameSummary } from '@wonderlab/shared';
+import { Rng, Sweep, checkSweepSpec, createAgent, decisionContext, legalMoves, newGame, parseSweepSpec, playGame, runGames, type GameSummary } from '@wonderlab/shared';
 
 const REPO_AGENTS = resolve(import.meta.dirname, '../../agents');
 /** The Python the test setup made (test/support/python-env.ts), with numpy and onnxruntime: first on PATH, as an operator would put it. */
@@ -36,6 +36,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 
 beforeAll(() => {
   install('first', "say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });");
+  install('thinker', "say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action, stats: { iterations: 300, moves: msg.legal.map((m, i) => ({ action: m.action, visits: i === 0 ? 200 : 10 - (i % 10), value: i === 0 ? 0.75 : 0.25 })) } });");
   install('crasher', "process.stderr.write('something broke\\n'); process.exit(3);");
   install('sleeper', 'setTimeout(() => {}, 1e9);');
   install('babbler', "process.stdout.write('thinking...\\n');");
@@ -116,6 +117,20 @@ describe('outside agents', () => {
       expect(g.players).toHaveLength(players);
       expect(g.players.every((p) => p.decisions === 18)).toBe(true);
     }
+  });
+
+  it('search statistics an agent reports go with its move, as the lab searches report theirs (for records and the why panel)', () => {
+    const s = newGame({ players: 3, seed: 5 });
+    const legal = legalMoves(s, 0, 'cheapest', []);
+    const decide = (options: object) => createAgent('ext(name=thinker)', options).decide(decisionContext(s, 0, legal, new Rng(1), false));
+    const top = decide({ searchStatistics: true });
+    expect(top.move).toBe(legal[0]);
+    expect(top.iterations).toBe(300);
+    expect(top.search!.moves[0]).toEqual({ move: legal[0], visits: 200, value: 0.75 });
+    expect(top.search!.moves).toHaveLength(Math.min(8, legal.length));
+    expect(decide({ searchStatistics: 'all' }).search!.moves).toHaveLength(legal.length);
+    // Not asked for (a sweep without records): none kept.
+    expect(decide({}).search).toBeUndefined();
   });
 
   it.each([

@@ -85,7 +85,7 @@ export function createAgent(spec: AgentSpec | string, options: AgentOptions = {}
     case 'policy':
       return new PolicyAgent(loadNetwork(s.model, { sha256: options.models?.[s.model] }), s.temp);
     case 'ext':
-      return new ExternalAgent(s.name, s.options);
+      return new ExternalAgent(s.name, s.options, options);
   }
 }
 export { thesisRuleCandidates, thesisRulesMove, thesisRulesMoveLazily } from './playout-rules.js';

@@ -8,7 +8,8 @@
  */
 import { ACTION_NAMES, BOARDS, CARDS, moveAction, moveCard, movePayLeft, movePayRight } from '../../engine/index.js';
 import { ACTION_COUNT, actionIndex, observationSize } from '../encoding.js';
-import type { Agent, Decision, DecisionContext } from '../types.js';
+import type { Agent, AgentOptions, Decision, DecisionContext, RootMoveStatistics, SearchStatistics } from '../types.js';
+import { SEARCH_TOP_MOVES } from '../mcts/statistics.js';
 import { AgentFault, AgentProcess } from './agent-process.js';
 import { PROTOCOL_VERSION, findAgent, type InstalledAgent } from './manifest.js';
 
@@ -52,6 +53,34 @@ function parse(p: AgentProcess, line: string, type: string): Record<string, unkn
   return msg as Record<string, unknown>;
 }
 
+/**
+ * The search statistics an answer may carry (`stats`: `moves`, each an action with its `visits`
+ * and `value` in [0, 1], and `iterations`), as the lab's own searches report theirs — for the
+ * records, the replay and the play page's "why". Statistics that do not fit are left out, never a
+ * fault: they explain a move, they do not make it.
+ */
+function searchOf(stats: unknown, byAction: ReadonlyMap<number, number>, played: number, all: boolean): SearchStatistics | undefined {
+  if (typeof stats !== 'object' || stats === null || !Array.isArray((stats as { moves?: unknown }).moves)) return undefined;
+  const moves: RootMoveStatistics[] = [];
+  for (const m of (stats as { moves: unknown[] }).moves) {
+    if (typeof m !== 'object' || m === null) return undefined;
+    const { action, visits, value } = m as Record<string, unknown>;
+    const move = typeof action === 'number' ? byAction.get(action) : undefined;
+    if (move === undefined || !Number.isInteger(visits) || (visits as number) < 0 || typeof value !== 'number' || !(value >= 0 && value <= 1)) return undefined;
+    moves.push({ move, visits: visits as number, value });
+  }
+  moves.sort((a, b) => b.visits - a.visits);
+  const kept = all ? moves : moves.slice(0, SEARCH_TOP_MOVES);
+  // The move played is always among those kept, as the lab's searches keep it.
+  if (!kept.some((m) => m.move === played)) {
+    const own = moves.find((m) => m.move === played);
+    if (own) kept[kept.length - 1] = own;
+  }
+  const given = (stats as { iterations?: unknown }).iterations;
+  const iterations = Number.isInteger(given) && (given as number) >= 0 ? (given as number) : moves.reduce((s, m) => s + m.visits, 0);
+  return { iterations, moves: kept };
+}
+
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 export class ExternalAgent implements Agent {
@@ -69,6 +98,7 @@ export class ExternalAgent implements Agent {
   constructor(
     name: string,
     private readonly params: Readonly<Record<string, string>>,
+    private readonly options: AgentOptions = {},
   ) {
     this.agent = findAgent(name);
     this.label = `outside agent '${name}'`;
@@ -104,7 +134,8 @@ export class ExternalAgent implements Agent {
     }
     const move = typeof answer.action === 'number' ? byAction.get(answer.action) : undefined;
     if (move === undefined) throw new AgentFault(`${this.label} chose action ${JSON.stringify(answer.action)}, not one of the ${legal.length} legal (${legal.map((l) => l.action).join(', ')})`);
-    return { move };
+    const search = this.options.searchStatistics ? searchOf(answer.stats, byAction, move, this.options.searchStatistics === 'all') : undefined;
+    return search ? { move, iterations: search.iterations, search } : { move };
   }
 
   /** The game is over (or failed): the agent may forget it. */
