@@ -17,8 +17,9 @@ from __future__ import annotations
 import base64
 import json
 import os
+import struct
 import sys
-from typing import IO, Any, Dict, List, Optional, Tuple, Type, Union
+from typing import Any, BinaryIO, Dict, List, Optional, Tuple, Type, Union
 
 PROTOCOL_VERSION = 1
 
@@ -63,30 +64,27 @@ def model_file(name: str) -> str:
     raise FileNotFoundError(f"model {name!r}: not under the lab's MODELS_DIR ({os.pathsep.join(dirs) or 'not given'})")
 
 
-def serve(agent_class: Type[Agent], stdin: Optional[IO[str]] = None, stdout: Optional[IO[str]] = None) -> None:
-    """Speaks the protocol on stdin/stdout until stdin closes (the lab closes it to stop the agent)."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+def serve(agent_class: Type[Agent], stdin: Optional[BinaryIO] = None, stdout: Optional[BinaryIO] = None, framing: str = "binary") -> None:
+    """Speaks the protocol on stdin/stdout until stdin closes (the lab closes it to stop the agent).
+    framing: "binary" asks the lab for the binary framing when it offers it (faster: the decisions
+    packed, docs/agent-protocol.md#binary-framing); "jsonl" keeps to JSON lines."""
+    rd = stdin or sys.stdin.buffer
+    wr = stdout or sys.stdout.buffer
     params: Dict[str, str] = {}
-    seats: Dict[Tuple[str, int], Agent] = {}
+    seats: Dict[Tuple[Any, int], Agent] = {}
+    actions: List[Dict[str, str]] = []
 
-    def say(message: Dict[str, Any]) -> None:
-        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
-        stdout.flush()
+    def say_line(message: Dict[str, Any]) -> None:
+        wr.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        wr.flush()
 
-    for line in stdin:
-        msg = json.loads(line)
+    def handle(msg: Dict[str, Any], observation: bytes, answer) -> None:
         kind = msg["type"]
         if kind == "act":
             agent = seats[(msg["game"], msg["seat"])]
-            info = dict(msg)
-            info["mask"] = base64.b64decode(msg["mask"])
-            chosen = agent.act(base64.b64decode(msg["observation"]), msg["legal"], info)
+            chosen = agent.act(observation, msg["legal"], msg)
             action, stats = chosen if isinstance(chosen, tuple) else (chosen, None)
-            answer: Dict[str, Any] = {"type": "move", "id": msg["id"], "game": msg["game"], "action": int(action)}
-            if stats:
-                answer["stats"] = stats
-            say(answer)
+            answer(msg, int(action), stats)
         elif kind == "game":
             agent = agent_class(params)
             agent.new_game(msg)
@@ -95,8 +93,66 @@ def serve(agent_class: Type[Agent], stdin: Optional[IO[str]] = None, stdout: Opt
             ended = seats.pop((msg["game"], msg["seat"]), None)
             if ended is not None:
                 ended.end_game()
-        elif kind == "hello":
-            params = dict(msg.get("params") or {})
-            say({"type": "hello", "protocol": PROTOCOL_VERSION, "name": agent_class.name, "version": agent_class.version, "players": list(agent_class.players)})
         else:
             raise ValueError(f"unknown message type {kind!r} (protocol {PROTOCOL_VERSION})")
+
+    def answer_line(msg: Dict[str, Any], action: int, stats: Optional[Dict[str, Any]]) -> None:
+        out: Dict[str, Any] = {"type": "move", "id": msg["id"], "game": msg["game"], "action": action}
+        if stats:
+            out["stats"] = stats
+        say_line(out)
+
+    # The handshake, always a JSON line each way.
+    hello = json.loads(rd.readline())
+    if hello.get("type") != "hello":
+        raise ValueError(f"expected the lab's hello, got {hello.get('type')!r}")
+    params = dict(hello.get("params") or {})
+    actions = hello.get("actions") or []
+    binary = framing == "binary" and "binary" in (hello.get("framings") or []) and bool(actions)
+    reply = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": agent_class.name, "version": agent_class.version, "players": list(agent_class.players)}
+    if binary:
+        reply["framing"] = "binary"
+    say_line(reply)
+
+    if not binary:
+        for line in rd:
+            msg = json.loads(line)
+            if msg["type"] == "act":
+                msg["mask"] = base64.b64decode(msg["mask"])
+                handle(msg, base64.b64decode(msg["observation"]), answer_line)
+            else:
+                handle(msg, b"", answer_line)
+        return
+
+    def answer_frame(msg: Dict[str, Any], action: int, stats: Optional[Dict[str, Any]]) -> None:
+        tail = json.dumps(stats, separators=(",", ":")).encode() if stats else b""
+        wr.write(_MOVE.pack(11 + len(tail), 3, msg["id"], msg["game"], action) + tail)
+        wr.flush()
+
+    count = len(actions)
+    words = [(a["card"], a["kind"]) for a in actions]
+    while True:
+        head = rd.read(4)
+        if len(head) < 4:
+            return
+        payload = rd.read(int.from_bytes(head, "little"))
+        if payload[0] == 1:
+            handle(json.loads(payload[1:]), b"", answer_frame)
+            continue
+        if payload[0] != 2:
+            raise ValueError(f"unknown frame kind {payload[0]} (protocol {PROTOCOL_VERSION})")
+        rid, game, seat, age, players, _, budget, nobs, nlegal = _ACT.unpack_from(payload, 1)
+        start = 1 + _ACT.size
+        at = start + nobs
+        legal = [{"action": a, "card": words[a][0], "kind": words[a][1], "left": left, "right": right} for a, left, right in _LEGAL.iter_unpack(payload[at : at + 4 * nlegal])]
+        mask = bytearray(count)
+        for m in legal:
+            mask[m["action"]] = 1
+        msg = {"type": "act", "id": rid, "game": game, "seat": seat, "age": age, "players": players, "budget_ms": budget, "mask": bytes(mask), "legal": legal}
+        handle(msg, payload[start:at], answer_frame)
+
+
+# The binary framing's packed messages (docs/agent-protocol.md#binary-framing), little-endian.
+_ACT = struct.Struct("<IIBBBBIHH")
+_LEGAL = struct.Struct("<HBB")
+_MOVE = struct.Struct("<IBIIH")

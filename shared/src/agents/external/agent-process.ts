@@ -10,7 +10,7 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { delimiter } from 'node:path';
-import type { HostMessage } from './host-thread.js';
+import type { HostMessage, HostRequest } from './host-thread.js';
 import type { InstalledAgent } from './manifest.js';
 import { modelsDirs } from '../model-files.js';
 
@@ -51,15 +51,28 @@ export class AgentProcess {
     this.host.unref();
   }
 
-  /** Writes one line (a message that takes no answer). */
-  send(line: string): void {
-    if (this.gone) throw new AgentFault(`${this.label} ${this.gone}`);
-    this.port.postMessage({ write: line + '\n' });
+  /** Whether the handshake chose the binary framing (docs/agent-protocol.md#binary-framing). */
+  framed = false;
+
+  /** From now on both ways are frames. */
+  useFrames(): void {
+    this.framed = true;
+    this.post({ binary: true });
   }
 
-  /** Writes one line and waits up to `deadlineMs` for the next line it prints. */
-  ask(line: string, deadlineMs: number, what: string): string {
-    this.send(line);
+  private post(request: HostRequest): void {
+    this.port.postMessage(request);
+  }
+
+  /** Writes one message that takes no answer: a line, or a frame (its payload; the length is put before it). */
+  send(message: string | Uint8Array): void {
+    if (this.gone) throw new AgentFault(`${this.label} ${this.gone}`);
+    this.post({ write: typeof message === 'string' ? message + '\n' : message });
+  }
+
+  /** Writes one message and waits up to `deadlineMs` for the next one it writes (a line, or a frame's payload). */
+  ask(message: string | Uint8Array, deadlineMs: number, what: string): string | Uint8Array {
+    this.send(message);
     const until = performance.now() + deadlineMs;
     for (;;) {
       const got = receiveMessageOnPort(this.port)?.message as HostMessage | undefined;
@@ -69,7 +82,7 @@ export class AgentProcess {
           this.gone = got.exit;
           throw new AgentFault(`${this.label} ${got.exit} (while ${what})`);
         }
-        return got.line;
+        return 'line' in got ? got.line : got.frame;
       }
       const left = until - performance.now();
       if (left <= 0) {
@@ -83,7 +96,7 @@ export class AgentProcess {
 
   kill(why: string): void {
     if (!this.gone) this.gone = why;
-    this.port.postMessage({ kill: true });
+    this.post({ kill: true });
     // The host goes once the process has: its exit arrives first.
     setTimeout(() => void this.host.terminate(), 1000).unref();
   }

@@ -7,11 +7,12 @@
  * game fails with it (the lab's other games go on).
  */
 import { ACTION_NAMES, BOARDS, CARDS, moveAction, moveCard, movePayLeft, movePayRight } from '../../engine/index.js';
-import { ACTION_COUNT, actionIndex, observationSize } from '../encoding.js';
+import { ACTION_COUNT, actionIndex, actionParts, observationSize } from '../encoding.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, RootMoveStatistics, SearchStatistics } from '../types.js';
 import { SEARCH_TOP_MOVES } from '../mcts/statistics.js';
 import { AgentFault, AgentProcess } from './agent-process.js';
 import { PROTOCOL_VERSION, findAgent, type InstalledAgent } from './manifest.js';
+import { actFrame, jsonFrame, readFrame } from './frames.js';
 
 /** The budget of a decision when the spec gives no `time` (seconds). */
 export const DEFAULT_EXT_TIME = 1;
@@ -22,7 +23,14 @@ export const HELLO_MS = 20_000;
 
 /** The processes of this thread, by agent and parameters (module state: one set per game thread). */
 const processes = new Map<string, AgentProcess>();
+/** Games started in this thread: a game's number is unique within its process's life. */
 let games = 0;
+
+/** Every action index in words, for the handshake: what an agent speaking frames names the packed moves by. */
+const ACTIONS = Array.from({ length: ACTION_COUNT }, (_, a) => {
+  const { card, kind } = actionParts(a);
+  return { card: CARDS[card].name, kind };
+});
 
 function processFor(agent: InstalledAgent, params: Readonly<Record<string, string>>, label: string): AgentProcess {
   const key = `${agent.manifest.name}\0${JSON.stringify(params)}`;
@@ -30,24 +38,32 @@ function processFor(agent: InstalledAgent, params: Readonly<Record<string, strin
   if (held && !held.gone) return held;
   const p = new AgentProcess(agent, label);
   processes.set(key, p);
-  const hello = parse(p, p.ask(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, agent: agent.manifest.name, params }), HELLO_MS, 'starting'), 'hello');
+  const hello = parse(p, p.ask(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, agent: agent.manifest.name, params, framings: ['jsonl', 'binary'], actions: ACTIONS }), HELLO_MS, 'starting'), 'hello');
   if (hello.protocol !== PROTOCOL_VERSION) {
     p.kill(`speaks protocol ${JSON.stringify(hello.protocol)}, the lab ${PROTOCOL_VERSION}`);
+    throw new AgentFault(`${label} ${p.gone}`);
+  }
+  if (hello.framing === 'binary') p.useFrames();
+  else if (hello.framing !== undefined && hello.framing !== 'jsonl') {
+    p.kill(`asked for framing ${JSON.stringify(hello.framing)} (the lab speaks jsonl and binary): killed`);
     throw new AgentFault(`${label} ${p.gone}`);
   }
   return p;
 }
 
-/** One answer line as JSON of the type expected (AgentFault otherwise, and the process killed). */
-function parse(p: AgentProcess, line: string, type: string): Record<string, unknown> {
+/** One answer (a line, or a frame's payload) as a message of the type expected (AgentFault otherwise, and the process killed). */
+function parse(p: AgentProcess, answer: string | Uint8Array, type: string): Record<string, unknown> {
   let msg: unknown;
-  try {
-    msg = JSON.parse(line);
-  } catch {
-    msg = undefined;
-  }
+  if (typeof answer === 'string') {
+    try {
+      msg = JSON.parse(answer);
+    } catch {
+      msg = undefined;
+    }
+  } else msg = readFrame(answer);
   if (typeof msg !== 'object' || msg === null || (msg as { type?: unknown }).type !== type) {
-    p.kill(`printed ${JSON.stringify(line.slice(0, 120))} where a "${type}" message was due: killed`);
+    const shown = typeof answer === 'string' ? JSON.stringify(answer.slice(0, 120)) : `a frame of ${answer.length} bytes, kind ${answer[0]}`;
+    p.kill(`printed ${shown} where a "${type}" message was due: killed`);
     throw new AgentFault(`${p.label} ${p.gone}`);
   }
   return msg as Record<string, unknown>;
@@ -89,7 +105,7 @@ export class ExternalAgent implements Agent {
   private readonly label: string;
   private readonly budgetMs: number;
   private process: AgentProcess | undefined;
-  private game: string | undefined;
+  private game: number | undefined;
   private obs: Uint8Array | undefined;
   private readonly mask = new Uint8Array(ACTION_COUNT);
   private requests = 0;
@@ -108,26 +124,38 @@ export class ExternalAgent implements Agent {
   decide(ctx: DecisionContext): Decision {
     const p = (this.process ??= processFor(this.agent, this.params, this.label));
     if (this.game === undefined) {
-      this.game = `${process.pid}-${++games}`;
+      this.game = ++games;
       this.seat = ctx.seat;
       const me = ctx.observe().seats[ctx.seat];
       // The agent's own randomness: the state of the generator the lab gives this seat (sfc32), and a seed drawn from a copy of it.
       const rng = Array.from(ctx.rng.s);
-      p.send(JSON.stringify({ type: 'game', game: this.game, seat: ctx.seat, players: ctx.players, wonder: BOARDS[me.board].city, side: me.side === 0 ? 'A' : 'B', seed: ctx.rng.fork().nextU32(), rng }));
+      const game = { type: 'game', game: this.game, seat: ctx.seat, players: ctx.players, wonder: BOARDS[me.board].city, side: me.side === 0 ? 'A' : 'B', seed: ctx.rng.fork().nextU32(), rng };
+      p.send(p.framed ? jsonFrame(game) : JSON.stringify(game));
       this.obs = new Uint8Array(observationSize(ctx.players));
     }
     ctx.writeObservation(this.obs!);
-    this.mask.fill(0);
     const byAction = new Map<number, number>();
-    const legal = ctx.legal.map((m) => {
-      const action = actionIndex(m);
-      this.mask[action] = 1;
-      byAction.set(action, m);
-      return { action, card: CARDS[moveCard(m)].name, kind: ACTION_NAMES[moveAction(m)], left: movePayLeft(m), right: movePayRight(m) };
-    });
     const id = ++this.requests;
-    const request = { type: 'act', id, game: this.game, seat: ctx.seat, age: ctx.age, budget_ms: this.budgetMs, observation: base64(this.obs!), mask: base64(this.mask), legal };
-    const answer = parse(p, p.ask(JSON.stringify(request), DEADLINE_FACTOR * this.budgetMs, `deciding move ${id}`), 'move');
+    let request: string | Uint8Array;
+    let legal: { action: number; left: number; right: number }[];
+    if (p.framed) {
+      legal = ctx.legal.map((m) => {
+        const action = actionIndex(m);
+        byAction.set(action, m);
+        return { action, left: movePayLeft(m), right: movePayRight(m) };
+      });
+      request = actFrame({ id, game: this.game, seat: ctx.seat, age: ctx.age, players: ctx.players, budgetMs: this.budgetMs, observation: this.obs!, legal });
+    } else {
+      this.mask.fill(0);
+      legal = ctx.legal.map((m) => {
+        const action = actionIndex(m);
+        this.mask[action] = 1;
+        byAction.set(action, m);
+        return { action, card: CARDS[moveCard(m)].name, kind: ACTION_NAMES[moveAction(m)], left: movePayLeft(m), right: movePayRight(m) };
+      });
+      request = JSON.stringify({ type: 'act', id, game: this.game, seat: ctx.seat, age: ctx.age, budget_ms: this.budgetMs, observation: base64(this.obs!), mask: base64(this.mask), legal });
+    }
+    const answer = parse(p, p.ask(request, DEADLINE_FACTOR * this.budgetMs, `deciding move ${id}`), 'move');
     if (answer.id !== id || (answer.game !== undefined && answer.game !== this.game)) {
       p.kill(`answered ${JSON.stringify({ id: answer.id, game: answer.game })} to request ${id} of game ${this.game}: killed`);
       throw new AgentFault(`${this.label} ${p.gone}`);
@@ -140,7 +168,11 @@ export class ExternalAgent implements Agent {
 
   /** The game is over (or failed): the agent may forget it. */
   endGame(): void {
-    if (this.game !== undefined && this.process && !this.process.gone) this.process.send(JSON.stringify({ type: 'end', game: this.game, seat: this.seat }));
+    const p = this.process;
+    if (this.game !== undefined && p && !p.gone) {
+      const end = { type: 'end', game: this.game, seat: this.seat };
+      p.send(p.framed ? jsonFrame(end) : JSON.stringify(end));
+    }
     this.game = undefined;
   }
 }
