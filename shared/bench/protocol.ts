@@ -2,11 +2,15 @@
  * Agent protocol benchmark (part of `npm run bench`): what a decision costs when the agent is an
  * outside process (docs/agent-protocol.md) rather than in the game thread — the observation and the
  * legal moves written as JSON, the trip through the host thread and the pipes, the answer read and
- * checked. The agent is agents/py-random (Python, no NumPy: it draws one integer and answers), over
- * positions of real 3-player games where seat 0 decides; beside it the built-in `random` on the
- * same positions. The overhead is the difference of the medians (µs per decision). Needs python3.
+ * checked. The agent is agents/py-random (Python, no NumPy: it draws one integer and answers),
+ * served in each of the protocol's forms — the binary framing (what wonderlab.serve_agent asks for)
+ * and JSON lines (`--jsonl`) — over positions of real 3-player games where seat 0 decides; beside
+ * it the built-in `random` on the same positions. The overhead is the difference of the medians (µs
+ * per decision). Needs python3.
  */
-import { resolve } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ExternalAgent, RandomAgent, decisionContext, type Agent } from '../src/agents/index.js';
 import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { measure } from './harness.js';
@@ -31,20 +35,35 @@ function positions(count: number): GameState[] {
   return out;
 }
 
+/** py-random installed twice in a folder of its own: as it is (binary framing) and with --jsonl. */
+function agentsDir(): string {
+  const source = resolve(import.meta.dirname, '../../../agents/py-random');
+  const dir = mkdtempSync(join(tmpdir(), 'wonderlab-bench-agents-'));
+  const manifest = JSON.parse(readFileSync(join(source, 'agent.json'), 'utf8'));
+  for (const [name, jsonl] of [['py-binary', false], ['py-jsonl', true]] as const) {
+    cpSync(source, join(dir, name), { recursive: true });
+    const command = jsonl ? [...manifest.command.slice(0, 3), '--jsonl', ...manifest.command.slice(3)] : manifest.command;
+    writeFileSync(join(dir, name, 'agent.json'), JSON.stringify({ ...manifest, name, command }));
+  }
+  return dir;
+}
+
 function main(): void {
-  process.env.AGENTS_DIR ??= resolve(import.meta.dirname, '../../../agents');
+  process.env.AGENTS_DIR = agentsDir();
   const states = positions(POSITIONS);
   const rng = new Rng(3);
   const decide = (agent: Agent) => () => {
     for (const s of states) agent.decide(decisionContext(s, 0, legalMoves(s, 0, agent.moveMode, []), rng, false));
   };
   const builtIn = measure('protocol_builtin_random_decisions', 'decisions/s', decide(new RandomAgent()), POSITIONS);
-  const outside = new ExternalAgent('py-random', {});
-  // The process starts at the first decision: started before the clock.
-  outside.decide(decisionContext(states[0], 0, legalMoves(states[0], 0, 'cheapest', []), rng, false));
-  const ext = measure('protocol_jsonl_py_random_decisions', 'decisions/s', decide(outside), POSITIONS);
-  outside.endGame();
-  console.log(`protocol_jsonl_overhead_per_decision: ${(1e6 / ext - 1e6 / builtIn).toFixed(0)} us (target <= 200; a Python agent that answers at once, 3 players)`);
+  for (const [name, form, target] of [['py-binary', 'binary', 50], ['py-jsonl', 'jsonl', 200]] as const) {
+    const outside = new ExternalAgent(name, {});
+    // The process starts at the first decision: started before the clock.
+    outside.decide(decisionContext(states[0], 0, legalMoves(states[0], 0, 'cheapest', []), rng, false));
+    const rate = measure(`protocol_${form}_py_random_decisions`, 'decisions/s', decide(outside), POSITIONS);
+    outside.endGame();
+    console.log(`protocol_${form}_overhead_per_decision: ${(1e6 / rate - 1e6 / builtIn).toFixed(0)} us (target <= ${target}; a Python agent that answers at once, 3 players)`);
+  }
 }
 
 main();

@@ -1,16 +1,21 @@
 /**
- * One outside agent's process as a game thread sees it: lines written, and an answer waited for
- * synchronously with a deadline (agents decide synchronously; the pipes are served by a host
- * thread, host-thread.ts). A game thread keeps one process per outside agent and parameters
- * (processFor) and reuses it across its games; the process starts at the first use and stops
- * with the thread (its stdin closes: the protocol says an agent then exits). A process that
- * failed — crashed, hung past its deadline, spoke out of turn — is killed and forgotten, so the
- * next game starts a fresh one.
+ * One outside agent's process as a game thread sees it: messages written to its stdin, and its
+ * answer read from its stdout, synchronously, with a deadline (agents decide synchronously). The
+ * pipes are named pipes the game thread opens itself, so that it can block on the read; a host
+ * thread (host-thread.ts) starts the process on their other ends, kills it at a decision's
+ * deadline and marks its end in the stdout pipe, which wakes the reader. A game thread keeps one
+ * process per outside agent and parameters (agent.ts) and reuses it across its games; the process
+ * starts at the first use and stops when its stdin closes (the protocol says an agent then
+ * exits). A process that failed — crashed, hung past its deadline, spoke out of turn — is killed
+ * and closed, so the next game starts a fresh one.
  */
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delimiter } from 'node:path';
-import type { HostMessage, HostRequest } from './host-thread.js';
+import { Worker } from 'node:worker_threads';
+import type { EndMarker, HostData, HostRequest } from './host-thread.js';
 import type { InstalledAgent } from './manifest.js';
 import { modelsDirs } from '../model-files.js';
 
@@ -23,11 +28,21 @@ const PYTHON_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../.
 /** The host thread's module: beside this one, compiled (from the sources, as tests run them, the build's copy). */
 const HOST_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/src/agents/external/host-thread.js' : './host-thread.js', import.meta.url);
 
+/** The end marker's first bytes (host-thread.ts): no line of JSON and no frame an agent sends starts so. */
+const MARKER = Buffer.alloc(4, 0xff);
+/** The largest message an agent may send (a move with its statistics is far smaller): past it, its output is garbage. */
+const MAX_MESSAGE = 1 << 20;
+
 export class AgentProcess {
   private readonly host: Worker;
-  private readonly port: MessagePort;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
-  private seen = 0;
+  private readonly deadline = new Float64Array(new SharedArrayBuffer(8));
+  private readonly toAgent: number;
+  private readonly fromAgent: number;
+  private buf = Buffer.alloc(1 << 16);
+  private start = 0;
+  private end = 0;
+  /** Whether the handshake chose the binary framing (docs/agent-protocol.md#binary-framing). */
+  framed = false;
   /** Why it is gone, once it is. */
   gone: string | undefined;
 
@@ -35,69 +50,124 @@ export class AgentProcess {
     readonly agent: InstalledAgent,
     readonly label: string,
   ) {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
     env.PYTHONPATH = [PYTHON_DIR, env.PYTHONPATH].filter(Boolean).join(delimiter);
     // The lab's model folders, absolute (the agent runs in its own folder): a network it is given by name is found as policy(model=…) finds it.
     env.WONDERLAB_MODELS_DIR = modelsDirs().join(delimiter);
-    this.host = new Worker(HOST_THREAD, {
-      workerData: { command: agent.manifest.command, cwd: agent.dir, env, port: port2, signal: this.signal },
-      transferList: [port2],
-      stdout: false,
-      stderr: false,
-    });
+    const dir = mkdtempSync(join(tmpdir(), 'wonderlab-agent-'));
+    const stdinPath = join(dir, 'stdin');
+    const stdoutPath = join(dir, 'stdout');
+    execFileSync('mkfifo', ['-m', '600', stdinPath, stdoutPath]);
+    // Opened read-write, a named pipe's open does not wait for the other end (Linux). The agent's stdin
+    // has this one writer, so closing it is the agent's end of input (also when this thread ends:
+    // Node closes a thread's descriptors). Reads of stdout block until the agent or the host writes.
+    this.toAgent = openSync(stdinPath, constants.O_RDWR);
+    this.fromAgent = openSync(stdoutPath, constants.O_RDWR);
+    const data: HostData = { command: agent.manifest.command, cwd: agent.dir, env, dir, stdinPath, stdoutPath, deadline: this.deadline };
+    this.host = new Worker(HOST_THREAD, { workerData: data, stdout: false, stderr: false });
     // Neither the thread nor the process keeps the game thread alive.
     this.host.unref();
   }
 
-  /** Whether the handshake chose the binary framing (docs/agent-protocol.md#binary-framing). */
-  framed = false;
-
   /** From now on both ways are frames. */
   useFrames(): void {
     this.framed = true;
-    this.post({ binary: true });
   }
 
-  private post(request: HostRequest): void {
-    this.port.postMessage(request);
-  }
-
-  /** Writes one message that takes no answer: a line, or a frame (its payload; the length is put before it). */
+  /** Writes one message that takes no answer: a line, or a whole frame (length first). */
   send(message: string | Uint8Array): void {
     if (this.gone) throw new AgentFault(`${this.label} ${this.gone}`);
-    this.post({ write: typeof message === 'string' ? message + '\n' : message });
+    const bytes = typeof message === 'string' ? Buffer.from(message + '\n', 'utf8') : message;
+    // A process that has gone does not read: its stdin's buffer takes what is written, and its end is read below.
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.toAgent, bytes, at, bytes.length - at);
   }
 
   /** Writes one message and waits up to `deadlineMs` for the next one it writes (a line, or a frame's payload). */
   ask(message: string | Uint8Array, deadlineMs: number, what: string): string | Uint8Array {
     this.send(message);
-    const until = performance.now() + deadlineMs;
-    for (;;) {
-      const got = receiveMessageOnPort(this.port)?.message as HostMessage | undefined;
-      if (got) {
-        this.seen++;
-        if ('exit' in got) {
-          this.gone = got.exit;
-          throw new AgentFault(`${this.label} ${got.exit} (while ${what})`);
+    this.deadline[0] = Date.now() + deadlineMs;
+    try {
+      for (;;) {
+        const got = this.framed ? this.takeFrame() : this.takeLine();
+        if (got !== undefined) return got;
+        const ended = this.takeEnd();
+        if (ended) {
+          this.close(ended.cause === 'deadline' ? `did not answer within ${Math.round(deadlineMs)} ms (while ${what}): killed` : `${ended.message} (while ${what})`);
+          throw new AgentFault(`${this.label} ${this.gone}`);
         }
-        return 'line' in got ? got.line : got.frame;
+        if (this.end - this.start > MAX_MESSAGE) {
+          this.kill(`printed more than ${MAX_MESSAGE} bytes without ending a message (while ${what}): killed`);
+          throw new AgentFault(`${this.label} ${this.gone}`);
+        }
+        this.fill();
       }
-      const left = until - performance.now();
-      if (left <= 0) {
-        this.kill(`did not answer within ${Math.round(deadlineMs)} ms (while ${what}): killed`);
-        throw new AgentFault(`${this.label} ${this.gone}`);
-      }
-      // Wait for the host's next raise of the counter past the messages already taken.
-      Atomics.wait(this.signal, 0, this.seen, left);
+    } finally {
+      this.deadline[0] = 0;
     }
   }
 
+  /** Kills the process (it did something the game cannot go on from) and closes its pipes. */
   kill(why: string): void {
-    if (!this.gone) this.gone = why;
-    this.post({ kill: true });
-    // The host goes once the process has: its exit arrives first.
-    setTimeout(() => void this.host.terminate(), 1000).unref();
+    this.close(why);
+  }
+
+  /** Reads what the pipe has (blocking until something), after what is not yet taken. */
+  private fill(): void {
+    if (this.start > 0 && this.start === this.end) this.start = this.end = 0;
+    if (this.end === this.buf.length) {
+      const bigger = Buffer.alloc(this.end - this.start > this.buf.length / 2 ? this.buf.length * 2 : this.buf.length);
+      this.buf.copy(bigger, 0, this.start, this.end);
+      this.end -= this.start;
+      this.start = 0;
+      this.buf = bigger;
+    }
+    this.end += readSync(this.fromAgent, this.buf, this.end, this.buf.length - this.end, null);
+  }
+
+  private takeLine(): string | undefined {
+    if (this.buf[this.start] === 0xff) return undefined;
+    const nl = this.buf.indexOf(10, this.start);
+    if (nl < 0 || nl >= this.end) return undefined;
+    const line = this.buf.toString('utf8', this.start, nl).replace(/\r$/, '');
+    this.start = nl + 1;
+    return line;
+  }
+
+  /** A frame's payload; or, where no frame can start (its length past any message's), the text there, which the caller reads as the garbage it is. */
+  private takeFrame(): Uint8Array | string | undefined {
+    if (this.end - this.start < 4) return undefined;
+    const n = this.buf.readUInt32LE(this.start);
+    if (n === 0xffffffff) return undefined;
+    if (n > MAX_MESSAGE) {
+      const text = this.buf.toString('latin1', this.start, Math.min(this.end, this.start + 120)).split('\n')[0];
+      this.start = this.end;
+      return text;
+    }
+    if (this.end - this.start < 4 + n) return undefined;
+    const payload = new Uint8Array(this.buf.subarray(this.start + 4, this.start + 4 + n));
+    this.start += 4 + n;
+    return payload;
+  }
+
+  /** The host's end marker, once whole in what was read (whatever came before it is left unanswered). */
+  private takeEnd(): EndMarker | undefined {
+    const at = this.buf.indexOf(MARKER, this.start);
+    if (at < 0 || at + 8 > this.end) return undefined;
+    const n = this.buf.readUInt32LE(at + 4);
+    if (at + 8 + n > this.end) return undefined;
+    return JSON.parse(this.buf.toString('utf8', at + 8, at + 8 + n)) as EndMarker;
+  }
+
+  /** Done with it: the process killed if alive, the pipes closed, the host thread gone. */
+  private close(why: string): void {
+    if (this.gone) return;
+    this.gone = why;
+    this.post({ close: true });
+    closeSync(this.toAgent);
+    closeSync(this.fromAgent);
+  }
+
+  private post(request: HostRequest): void {
+    this.host.postMessage(request);
   }
 }

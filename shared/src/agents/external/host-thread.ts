@@ -1,81 +1,94 @@
 /**
- * The thread that holds one outside agent's process for a game thread (agent-process.ts): the game
- * thread waits synchronously for an answer (Atomics.wait on `signal`), so the pipes to the process
- * are read and written here, on an event loop that is free to. Each message the process writes — a
- * line, or once the handshake chose the binary framing a frame (docs/agent-protocol.md) — is posted
- * to the game thread's port, then `signal` is raised and notified; the process exiting is posted
- * the same way, with its code and the end of what it wrote on stderr.
+ * The thread that starts and watches one outside agent's process for a game thread
+ * (agent-process.ts). The game thread talks to the process itself, through two named pipes it
+ * made: it writes requests to the agent's stdin and blocks reading its stdout, so a decision costs
+ * two wake-ups and nothing in between. This thread starts the process on the pipes' other ends,
+ * keeps the end of its stderr, and does what a blocked reader cannot: at the decision's deadline
+ * (the game thread writes it to `deadline`) it kills the process, and when the process ends it
+ * writes an end marker into the stdout pipe — four 0xFF bytes, a 4-byte length and the JSON of
+ * what happened — which wakes the reader with the reason.
  */
 import { spawn } from 'node:child_process';
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { closeSync, constants, openSync, rmSync, writeSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
 
 export interface HostData {
   command: string[];
   cwd: string;
   env: Record<string, string>;
-  port: MessagePort;
-  signal: Int32Array;
+  /** The named pipes (in a folder of their own, removed once open): the agent's stdin and stdout. */
+  dir: string;
+  stdinPath: string;
+  stdoutPath: string;
+  /** [0]: the running decision's deadline (Date.now() ms), 0 when none. */
+  deadline: Float64Array;
 }
 
-/** What the host posts: a line the process printed, a frame's payload, or its end. */
-export type HostMessage = { line: string } | { frame: Uint8Array } | { exit: string };
+/** What the game thread posts: kill the process (it spoke out of turn), or close everything (the thread is done with it). */
+export type HostRequest = { kill: string } | { close: true };
 
-/** What the game thread posts: bytes to write, a switch to the binary framing (after the handshake), or a kill. */
-export type HostRequest = { write: string | Uint8Array } | { binary: true } | { kill: true };
+/** What ended the process, as the end marker says it. */
+export interface EndMarker {
+  /** 'deadline': killed here at the decision's deadline; 'exit': it exited or was killed otherwise. */
+  cause: 'deadline' | 'exit';
+  message: string;
+}
 
-/** The largest frame an agent may send (a move with its statistics is far smaller): past it, its output is garbage. */
-const MAX_FRAME = 1 << 20;
-
+/** How often the deadline is looked at (ms): a hung agent is killed within this of its deadline. */
+const WATCH_MS = 5;
 /** The last stderr bytes kept to name a crash. */
 const STDERR_TAIL = 2000;
 
-const { command, cwd, env, port, signal } = workerData as HostData;
-
-const raise = (message: HostMessage) => {
-  port.postMessage(message);
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
-};
+const { command, cwd, env, dir, stdinPath, stdoutPath, deadline } = workerData as HostData;
 
 let stderr = '';
-const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-child.stderr.setEncoding('utf8');
-child.stderr.on('data', (d: string) => (stderr = (stderr + d).slice(-STDERR_TAIL)));
-// Lines until the handshake chose frames; a frame is a 4-byte little-endian length, then that many bytes.
-let binary = false;
-let pending: Buffer = Buffer.alloc(0);
-child.stdout.on('data', (chunk: Buffer) => {
-  pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-  for (;;) {
-    if (!binary) {
-      const end = pending.indexOf(10);
-      if (end < 0) return;
-      raise({ line: pending.toString('utf8', 0, end).replace(/\r$/, '') });
-      pending = pending.subarray(end + 1);
-    } else {
-      if (pending.length < 4) return;
-      const n = pending.readUInt32LE(0);
-      if (n > MAX_FRAME) {
-        // Not a frame: the game thread reads it as the garbage it is.
-        raise({ line: pending.toString('latin1', 0, Math.min(pending.length, 120)) });
-        pending = Buffer.alloc(0);
-        return;
-      }
-      if (pending.length < 4 + n) return;
-      raise({ frame: new Uint8Array(pending.subarray(4, 4 + n)) });
-      pending = pending.subarray(4 + n);
-    }
-  }
-});
-child.on('error', (err) => raise({ exit: `could not be started: ${err.message}` }));
+let cause: EndMarker['cause'] = 'exit';
+let closed = false;
+// The process's ends: its stdin to read (the game thread holds a writer), its stdout to write (the
+// game thread holds the reader), and this thread's own writer of stdout, for the end marker. Each
+// thread closes only what it opened (Node closes a thread's descriptors when it ends).
+const stdinEnd = openSync(stdinPath, constants.O_RDONLY);
+const stdoutEnd = openSync(stdoutPath, constants.O_WRONLY);
+const markerFd = openSync(stdoutPath, constants.O_WRONLY);
+const child = spawn(command[0], command.slice(1), { cwd, env, stdio: [stdinEnd, stdoutEnd, 'pipe'] });
+closeSync(stdinEnd);
+closeSync(stdoutEnd);
+rmSync(dir, { recursive: true, force: true });
+child.stderr!.setEncoding('utf8');
+child.stderr!.on('data', (d: string) => (stderr = (stderr + d).slice(-STDERR_TAIL)));
+
+function mark(end: EndMarker): void {
+  if (closed) return;
+  const body = Buffer.from(JSON.stringify(end), 'utf8');
+  const head = Buffer.alloc(8, 0xff);
+  head.writeUInt32LE(body.length, 4);
+  writeSync(markerFd, Buffer.concat([head, body]));
+}
+
+child.on('error', (err) => mark({ cause: 'exit', message: `could not be started: ${err.message}` }));
 child.on('exit', (code, sig) => {
+  clearInterval(watch);
   const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-  raise({ exit: `${sig ? `was killed (${sig})` : `exited with code ${code}`}${tail ? `; its stderr ended: ${tail}` : ''}` });
+  mark({ cause, message: `${sig ? `was killed (${sig})` : `exited with code ${code}`}${tail ? `; its stderr ended: ${tail}` : ''}` });
 });
-// A write to a process that has gone is reported by its exit, not here.
-child.stdin.on('error', () => {});
-port.on('message', (m: HostRequest) => {
-  if ('kill' in m) child.kill('SIGKILL');
-  else if ('binary' in m) binary = true;
-  else child.stdin.write(m.write);
+
+const watch = setInterval(() => {
+  const d = deadline[0];
+  if (d !== 0 && Date.now() > d && child.exitCode === null && child.signalCode === null) {
+    cause = 'deadline';
+    child.kill('SIGKILL');
+  }
+}, WATCH_MS);
+
+parentPort!.on('message', (m: HostRequest) => {
+  if ('kill' in m) {
+    child.kill('SIGKILL');
+    return;
+  }
+  // The game thread has closed its ends: the process, if alive, sees its stdin end; then this thread goes.
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  clearInterval(watch);
+  closed = true;
+  closeSync(markerFd);
+  parentPort!.close();
 });
