@@ -13,6 +13,7 @@ import {
   MINIMAX_LIST,
   PARAMETER_LIST,
   agentCatalog,
+  listAgents,
   SCORE_CATEGORIES,
   Sweep,
   checkSweepSpec,
@@ -678,7 +679,9 @@ describe('a lab playing a small sweep', () => {
     // OpenAPI example and the seat params' properties all carry its keys, ranges and meanings.
     const agents = await api(lab.url, '/api/schema/agents.json');
     expect(agents.status).toBe(200);
-    expect(agents.body).toEqual(agentCatalog());
+    // The catalogue, and the outside agents installed (AGENTS_DIR: the repository's agents/ here).
+    expect(agents.body).toEqual({ ...agentCatalog(), outside: listAgents().agents.map(({ manifest: m }) => ({ spec: `ext(name=${m.name})`, name: m.name, version: m.version, summary: m.summary, players: m.players, params: m.params })) });
+    expect(agents.body.outside.map((a: any) => a.spec)).toEqual(expect.arrayContaining(['ext(name=py-random)', 'ext(name=node-first)']));
     expect(agents.body.parameters.map((p: any) => p.key)).toEqual(PARAMETER_LIST.map((d) => d.key));
     expect(doc.body.paths['/api/schema/agents.json'].get.responses[200].content['application/json'].example).toEqual(agentCatalog());
     const seatObject = schema.body.properties.seats.items.anyOf.find((x: any) => x.type === 'object');

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { agentCatalog } from '@wonderlab/shared';
+import { agentCatalog, listAgents } from '@wonderlab/shared';
 import { api, startLab, waitForSweep, type TestLab } from '../../coordinator/test/harness.js';
 import { BrowserTests } from './browser.js';
 
@@ -562,7 +562,10 @@ describe('dashboard in a real browser', () => {
     expect(rows).toEqual(catalog.parameters.map((p) => [p.key, p.range, ...named.map((k) => p.defaults[k as keyof typeof p.defaults]), p.meaning.replaceAll('`', '')]));
     const header = await page.$$eval('#agent-options-table thead th', (ths) => ths.map((th) => th.textContent));
     expect(header).toEqual(['key', 'range', ...named, 'meaning']);
-    expect(await page.$$eval('#agent-kinds option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(catalog.kinds.map((k) => k.kind));
+    // The kinds, then each outside agent installed (the repository's agents/ here) as the spec that plays it.
+    const outside = listAgents().agents.map((a) => `ext(name=${a.manifest.name})`);
+    expect(outside.length).toBeGreaterThan(0);
+    expect(await page.$$eval('#agent-kinds option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([...catalog.kinds.map((k) => k.kind), ...outside]);
     expect(await page.getAttribute('#f-seats-0', 'list')).toBe('agent-kinds');
     expect(await page.textContent('#bury-rule')).toContain(catalog.buryRule);
   }, 30_000);

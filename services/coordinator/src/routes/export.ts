@@ -71,8 +71,8 @@ export function exportRoutes(store: SweepStore): Router {
     };
     if (steppedTune(meta.spec)) {
       const { steps } = await store.reads.tuneSteps(meta.id);
-      for (const k of [...steps.keys()].sort((x, y) => x - y)) {
-        const step = JSON.parse(steps.get(k)!) as StepRecord;
+      for (const [, json] of [...steps].sort(([x], [y]) => x - y)) {
+        const step = JSON.parse(json) as StepRecord;
         if (step.sweep && !aborted) await games(step.sweep);
       }
     } else await games(meta.id);
