@@ -147,6 +147,20 @@ describe('outside agents', () => {
     expect(() => playGame(sweep.game(1))).toThrow(message);
   });
 
+  it('fault=forfeit: the faulty seat is played by random from its fault on, the game marked with the reason; the process restarted for the next', () => {
+    const sweep = new Sweep(spec('ext(name=crasher,fault=forfeit)', 2));
+    const g = playGame(sweep.game(0));
+    expect(g.forfeits).toEqual([{ seat: 0, reason: expect.stringMatching(/^outside agent 'crasher' exited with code 3; its stderr ended: something broke \(while deciding move 1\)$/) }]);
+    expect(g.players.find((p) => p.seat === 0)!.decisions).toBe(18);
+    // A forfeit from the first decision is random's game from the same generator.
+    const asRandom = playGame({ ...sweep.game(0), agents: sweep.game(0).agents.map((a) => (a.startsWith('ext(') ? 'random' : a)) });
+    expect(g.players.map((p) => p.score)).toEqual(asRandom.players.map((p) => p.score));
+    expect(playGame(sweep.game(1)).forfeits).toHaveLength(1);
+    // Without it the game fails; a game with no fault carries no forfeits.
+    expect(() => parseSweepSpec({ name: 'x', players: 3, seats: ['ext(name=first,fault=maybe)', 'random', 'random'], deals: { count: 1 } })).toThrow("fault: fail or forfeit, got 'maybe'");
+    expect(playGame(new Sweep(spec('ext(name=first,fault=forfeit)', 1)).game(0)).forfeits).toBeUndefined();
+  });
+
   it('a crashed process is restarted for the next game, which it plays', () => {
     const sweep = new Sweep(spec('ext(name=flaky)', 2));
     expect(() => playGame(sweep.game(0))).toThrow(/^outside agent 'flaky' exited with code 1/);
@@ -191,7 +205,7 @@ describe('outside agents', () => {
     expect(check('ext(name=first)')).toBe('accepted');
     expect(check('ext(name=nobody)')).toMatch(/^seats\.0: outside agent 'nobody': not installed \(no nobody\/agent\.json under AGENTS_DIR/);
     expect(check('ext(name=first)', 5)).toBe("seats.0: outside agent 'first' plays 3, 4 players, not 5 (its agent.json)");
-    expect(check('ext(name=first,colour=red)')).toBe("seats.0: outside agent 'first': unknown parameter 'colour' (it takes depth, and time)");
+    expect(check('ext(name=first,colour=red)')).toBe("seats.0: outside agent 'first': unknown parameter 'colour' (it takes depth, and the lab's time and fault)");
     expect(check('ext(name=first,depth=3)')).toBe('accepted');
     expect(check('ext(name=first,time=120)')).toMatch(/^seats\.0: agent 'ext\(name=first,time=120\)': time=120 seconds per move, over this lab's limit of 60/);
   });

@@ -48,6 +48,14 @@ describe('stored forms', () => {
     );
   });
 
+  it('a game an outside agent forfeited keeps its forfeits; one without has no such field (the ten fields stored before)', () => {
+    const summary = JSON.parse(fixture('stored-summary.json')) as GameSummary;
+    const forfeited = { ...summary, forfeits: [{ seat: 1, reason: "outside agent 'x' exited with code 3 (while deciding move 4)" }] };
+    expect(JSON.stringify(unpackSummary(packSummary(forfeited)))).toBe(JSON.stringify(forfeited));
+    expect(unpackSummary(packSummary(summary))).not.toHaveProperty('forfeits');
+    expect(JSON.parse(packSummary(summary).toString('utf8', 2))).toHaveLength(10);
+  });
+
   it('a summary stored before this form (deflated JSON) still reads', () => {
     const summary = JSON.parse(fixture('stored-summary.json')) as GameSummary;
     expect(unpackSummary(pack(summary))).toEqual(summary);

@@ -14,7 +14,7 @@ const kinds = (): [string, string][] => [
   ...MCTS_KINDS.map((k): [string, string] => [`${k}:IT,TIME,DEPTH or ${k}(key=value,…)`, MCTS_AGENTS[k].summary]),
   [`minimax(key=value,…)`, `${MINIMAX_AGENT.summary} (${MINIMAX_AGENT.docs})`],
   [`policy(model=NAME.onnx,temp=T)`, `${POLICY_AGENT.summary}; model: ${POLICY_AGENT.keys.model}; temp: ${POLICY_AGENT.keys.temp} (docs/python.md#policies-in-the-lab)`],
-  [`ext(name=AGENT,key=value,…)`, `${EXT_AGENT.summary}; name: ${EXT_AGENT.keys.name}; time: ${EXT_AGENT.keys.time}`],
+  [`ext(name=AGENT,key=value,…)`, `${EXT_AGENT.summary}; name: ${EXT_AGENT.keys.name}; time: ${EXT_AGENT.keys.time}; fault: ${EXT_AGENT.keys.fault}`],
 ];
 
 /** A named agent's values that differ from the table's defaults, as a spec writes them: `det=pimc,worlds=1`. */

@@ -46,6 +46,7 @@ export const EXT_AGENT = {
   keys: {
     name: 'the agent, as installed (its folder under AGENTS_DIR); required',
     time: 'seconds a decision may take (its budget; past twice that the process is killed); default 1',
+    fault: "what a fault of the agent does: fail, the game fails naming it (default); forfeit, random plays the seat on and the game is marked (its summary's forfeits)",
   },
 } as const;
 
@@ -240,6 +241,7 @@ function parseExt(text: string, positional: string | undefined, keyed: string | 
     if (key === 'name') continue;
     if (!PARAM_KEY.test(key)) fail(text, `parameter '${key}': a name is a lower-case letter, then letters, digits and '_'`);
     if (!PARAM_VALUE.test(value)) fail(text, `${key}: a value is 1 to 64 letters, digits and . _ + - /, got '${value}'`);
+    if (key === 'fault' && value !== 'fail' && value !== 'forfeit') fail(text, `fault: fail or forfeit, got '${value}'`);
     if (key === 'time') {
       const t = Number(value);
       if (!Number.isFinite(t) || t <= 0 || t > 3600) fail(text, `time: ${EXT_AGENT.keys.time} (above 0, at most 3600), got '${value}'`);

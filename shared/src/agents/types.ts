@@ -99,4 +99,6 @@ export interface Agent {
   decide(ctx: DecisionContext): Decision;
   /** The game is over, or failed (an outside agent's process may then forget it). */
   endGame?(): void;
+  /** Why the seat forfeited (an outside agent that failed with fault=forfeit: random played on), if it did. */
+  forfeited?(): string | undefined;
 }

@@ -6,7 +6,7 @@
  * engine listed. Whatever the agent does wrong is an AgentFault naming it and what it did; the
  * game fails with it (the lab's other games go on).
  */
-import { ACTION_NAMES, BOARDS, CARDS, moveAction, moveCard, movePayLeft, movePayRight } from '../../engine/index.js';
+import { ACTION_NAMES, BOARDS, CARDS, Rng, moveAction, moveCard, movePayLeft, movePayRight } from '../../engine/index.js';
 import { ACTION_COUNT, actionIndex, actionParts, observationSize } from '../encoding.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, RootMoveStatistics, SearchStatistics } from '../types.js';
 import { SEARCH_TOP_MOVES } from '../mcts/statistics.js';
@@ -110,6 +110,8 @@ export class ExternalAgent implements Agent {
   private readonly mask = new Uint8Array(ACTION_COUNT);
   private requests = 0;
   private seat = -1;
+  /** Why the seat forfeited this game (fault=forfeit), once it has. */
+  private forfeit: string | undefined;
 
   constructor(
     name: string,
@@ -122,14 +124,31 @@ export class ExternalAgent implements Agent {
   }
 
   decide(ctx: DecisionContext): Decision {
+    if (this.forfeit !== undefined) return { move: ctx.legal[ctx.rng.int(ctx.legal.length)] };
+    try {
+      return this.ask(ctx);
+    } catch (err) {
+      if (!(err instanceof AgentFault) || this.params.fault !== 'forfeit') throw err;
+      // The spec said so: the seat forfeits, random plays it on (from the seat's own generator), the game is marked.
+      this.forfeit = err.message;
+      return { move: ctx.legal[ctx.rng.int(ctx.legal.length)] };
+    }
+  }
+
+  forfeited(): string | undefined {
+    return this.forfeit;
+  }
+
+  private ask(ctx: DecisionContext): Decision {
     const p = (this.process ??= processFor(this.agent, this.params, this.label));
     if (this.game === undefined) {
       this.game = ++games;
       this.seat = ctx.seat;
       const me = ctx.observe().seats[ctx.seat];
-      // The agent's own randomness: the state of the generator the lab gives this seat (sfc32), and a seed drawn from a copy of it.
+      // The agent's own randomness: the state of the generator the lab gives this seat (sfc32), and a seed
+      // drawn from a copy of it (the seat's generator itself is left as it is: a forfeit plays random from it).
       const rng = Array.from(ctx.rng.s);
-      const game = { type: 'game', game: this.game, seat: ctx.seat, players: ctx.players, wonder: BOARDS[me.board].city, side: me.side === 0 ? 'A' : 'B', seed: ctx.rng.fork().nextU32(), rng };
+      const game = { type: 'game', game: this.game, seat: ctx.seat, players: ctx.players, wonder: BOARDS[me.board].city, side: me.side === 0 ? 'A' : 'B', seed: new Rng(Uint32Array.from(ctx.rng.s)).fork().nextU32(), rng };
       p.send(p.framed ? jsonFrame(game) : JSON.stringify(game));
       this.obs = new Uint8Array(observationSize(ctx.players));
     }

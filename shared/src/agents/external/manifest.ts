@@ -121,10 +121,10 @@ export function listAgents(dirs = agentsDirs()): { agents: InstalledAgent[]; pro
 /** Checks a spec's parameters against the manifest's: each one it declares, a typed one within its range (ExternalAgentError naming the first wrong). */
 export function checkAgentParams(agent: InstalledAgent, params: Readonly<Record<string, string>>): void {
   for (const [key, value] of Object.entries(params)) {
-    if (key === 'time') continue;
+    if (key === 'time' || key === 'fault') continue;
     if (!Object.hasOwn(agent.manifest.params, key)) {
       const known = Object.keys(agent.manifest.params);
-      throw new ExternalAgentError(`outside agent '${agent.manifest.name}': unknown parameter '${key}' (${known.length ? `it takes ${known.join(', ')}, and time` : 'it takes only time'})`);
+      throw new ExternalAgentError(`outside agent '${agent.manifest.name}': unknown parameter '${key}' (${known.length ? `it takes ${known.join(', ')}, and the lab's time and fault` : "it takes only the lab's time and fault"})`);
     }
     const def = agent.manifest.params[key];
     if (typeof def === 'string') continue;

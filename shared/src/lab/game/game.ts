@@ -89,6 +89,11 @@ export interface GameSummary extends Pick<GamePlan, 'id' | 'index' | 'seed' | 's
   winners: number[];
   decidedBy: 'vp' | 'coins' | 'shared';
   open: boolean;
+  /**
+   * Seats whose outside agent failed during the game with fault=forfeit in its spec: from that
+   * decision on `random` played the seat (agents/external/agent.ts). Absent when none did.
+   */
+  forfeits?: { seat: number; reason: string }[];
   /** The game's moves (and MCTS decisions' search statistics), when asked for: recordFromLog gives the full record. */
   log?: MoveLog;
 }
@@ -195,6 +200,10 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
   }
   const result = gameResult(s);
   const players = playerSummaries(s, plan.agents, specs.map((s) => canonicalSpec(s)), { decisions, thinking, iterations, cutShort });
+  const forfeits = agents.flatMap((agent, seat) => {
+    const reason = agent.forfeited?.();
+    return reason === undefined ? [] : [{ seat, reason }];
+  });
   return {
     id: plan.id,
     index: plan.index,
@@ -206,6 +215,7 @@ export function playGame(plan: GamePlan, options: PlayOptions = {}): GameSummary
     winners: result.winners,
     decidedBy: result.decidedBy,
     open: plan.open,
+    ...(forfeits.length ? { forfeits } : {}),
     ...(log ? { log } : {}),
   };
 }

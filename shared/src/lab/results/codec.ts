@@ -144,7 +144,8 @@ const playerRow = (p: PlayerSummary) => [
 
 /** A summary (without its log) as stored: positional JSON, cards and boards by catalogue id. */
 export function packSummary(g: Omit<GameSummary, 'log'>): Buffer {
-  const row = [g.id, g.index, g.seed, g.set, g.deal, g.seating, g.open ? 1 : 0, DECIDED_BY.indexOf(g.decidedBy), g.winners, g.players.map(playerRow)];
+  // A game where an outside agent forfeited carries its forfeits as an eleventh field (the others have ten).
+  const row = [g.id, g.index, g.seed, g.set, g.deal, g.seating, g.open ? 1 : 0, DECIDED_BY.indexOf(g.decidedBy), g.winners, g.players.map(playerRow), ...(g.forfeits ? [g.forfeits] : [])];
   const json = JSON.stringify(row);
   const out = Buffer.allocUnsafe(2 + Buffer.byteLength(json));
   out[0] = STORED_MAGIC;
@@ -184,9 +185,9 @@ export function unpackSummary(blob: Buffer): GameSummary {
   if (form === undefined) return unpack(blob) as GameSummary;
   if (form !== FORM_SUMMARY) throw new Error(`summary format ${form} is not known (this build reads ${FORM_SUMMARY})`);
   const row = JSON.parse(blob.toString('utf8', 2));
-  if (!Array.isArray(row) || row.length !== 10 || !Array.isArray(row[9])) throw new Error('summary: malformed stored row');
-  const [id, index, seed, set, deal, seating, open, decidedBy, winners, players] = row;
-  return { id, index, seed, set, deal, seating, players: (players as StoredPlayer[]).map(playerFrom), winners, decidedBy: DECIDED_BY[decidedBy], open: open === 1 };
+  if (!Array.isArray(row) || (row.length !== 10 && row.length !== 11) || !Array.isArray(row[9])) throw new Error('summary: malformed stored row');
+  const [id, index, seed, set, deal, seating, open, decidedBy, winners, players, forfeits] = row;
+  return { id, index, seed, set, deal, seating, players: (players as StoredPlayer[]).map(playerFrom), winners, decidedBy: DECIDED_BY[decidedBy], open: open === 1, ...(forfeits ? { forfeits } : {}) };
 }
 
 /** A game made ready for the store: its summary and log packed, its aggregate increments and paired share counted. */
