@@ -185,6 +185,9 @@ describe('wonderlab agents and play --help', () => {
     const text = run('agents');
     expect(text.code).toBe(0);
     expect(text.stdout.trim()).toBe(agentsText());
+    // The outside agents installed (the repository's agents/, AGENTS_DIR's default) beside the built-in ones.
+    expect(text.stdout).toMatch(/outside agents \(AGENTS_DIR: .*agents; ext\(name=…\) plays one\):\n  ext\(name=node-first\)  1\.0\.0, 3\/4\/5\/6\/7 players/);
+    expect(text.stdout).toContain('  ext(name=py-random)  1.0.0');
     const md = run('agents', '--markdown');
     expect(md.stdout.trim()).toBe(agentsMarkdown());
     const help = run('play', '--help');
