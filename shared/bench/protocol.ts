@@ -8,6 +8,7 @@
  * it the built-in `random` on the same positions. The overhead is the difference of the medians (µs
  * per decision). Needs python3.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,8 +49,32 @@ function agentsDir(): string {
   return dir;
 }
 
+/**
+ * The machine's own floor: two Python processes passing one byte back and forth through a pipe
+ * (µs a round trip). An outside agent's decision is a round trip, so it costs at least this; on a
+ * busy or throttled virtual machine it is several times its quiet value, and so is the overhead.
+ */
+function pipeRoundTrip(): number {
+  const script = [
+    'import os, time',
+    'r1, w1 = os.pipe(); r2, w2 = os.pipe()',
+    'if os.fork() == 0:',
+    '    os.close(w1); os.close(r2)',
+    '    while True:',
+    '        b = os.read(r1, 1)',
+    '        if not b: os._exit(0)',
+    '        os.write(w2, b)',
+    'n = 20000; t = time.perf_counter()',
+    'for _ in range(n): os.write(w1, b"x"); os.read(r2, 1)',
+    'os.close(w1)',
+    'print((time.perf_counter() - t) / n * 1e6)',
+  ].join('\n');
+  return Number(execFileSync('python3', ['-c', script], { encoding: 'utf8' }).trim());
+}
+
 function main(): void {
   process.env.AGENTS_DIR = agentsDir();
+  console.log(`protocol_pipe_round_trip: ${pipeRoundTrip().toFixed(0)} us (the machine's floor: a byte between two processes and back)`);
   const states = positions(POSITIONS);
   const rng = new Rng(3);
   const decide = (agent: Agent) => () => {

@@ -4,7 +4,7 @@
  * script plays, and every fault — a crash, a hang, garbage, an illegal or misaddressed answer — fails
  * the game with a message naming the agent and what it did, the process restarted for the next.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 beforeAll(() => {
   install('first', "say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });");
   install('thinker', "say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action, stats: { iterations: 300, moves: msg.legal.map((m, i) => ({ action: m.action, visits: i === 0 ? 200 : 10 - (i % 10), value: i === 0 ? 0.75 : 0.25 })) } });");
+  install('quitter', "say({ type: 'move', id: msg.id, game: msg.game, action: msg.legal[0].action });", "process.stdin.on('data', (d) => { if (String(d).includes('\"type\":\"end\"')) process.exit(0); });");
+  install('oops', "process.stdout.write('oops\\n'); process.exit(4);");
+  install('bytes', "process.stdout.write(Buffer.from([0x41, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0x41, 0x41, 0x0a]));");
+  mkdirSync(join(faulty, 'nul'), { recursive: true });
+  writeFileSync(join(faulty, 'nul', 'agent.json'), JSON.stringify({ protocol: 1, name: 'nul', version: '0.1', summary: 'a command no system can run', command: ['no\u0000de'], players: [3] }));
   install('crasher', "process.stderr.write('something broke\\n'); process.exit(3);");
   install('sleeper', 'setTimeout(() => {}, 1e9);');
   install('babbler', "process.stdout.write('thinking...\\n');");
@@ -159,6 +164,19 @@ describe('outside agents', () => {
     // Without it the game fails; a game with no fault carries no forfeits.
     expect(() => parseSweepSpec({ name: 'x', players: 3, seats: ['ext(name=first,fault=maybe)', 'random', 'random'], deals: { count: 1 } })).toThrow("fault: fail or forfeit, got 'maybe'");
     expect(playGame(new Sweep(spec('ext(name=first,fault=forfeit)', 1)).game(0)).forfeits).toBeUndefined();
+  });
+
+  it('the review cases: a command that cannot start, output then exit, bytes like a marker, a process gone between games', () => {
+    const game = (seat0: string, k = 0) => playGame(new Sweep(spec(seat0, 3)).game(k));
+    const started = Date.now();
+    expect(() => game('ext(name=nul)')).toThrow(/^outside agent 'nul' could not be started: .*\(while starting\)$/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('wonderlab-agent-'))).toEqual([]);
+    // Printing and exiting, ten times over: each game fails naming the agent; the thread goes on.
+    for (let k = 0; k < 10; k++) expect(() => game('ext(name=oops,time=0.5)')).toThrow(/^outside agent 'oops' (printed "oops"|exited with code 4)/);
+    expect(() => game('ext(name=bytes,time=0.5)')).toThrow(/^outside agent 'bytes' printed .* where a "move" message was due: killed$/);
+    // An agent that exits after each game: the next game starts a fresh process and plays.
+    for (let k = 0; k < 3; k++) expect(game('ext(name=quitter)', k).players).toHaveLength(3);
   });
 
   it('a crashed process is restarted for the next game, which it plays', () => {

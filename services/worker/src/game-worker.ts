@@ -347,6 +347,8 @@ export class GameWorker {
         // Going on from anywhere else would play games already in `parts` again.
         if (at < reported) throw new Error(`batch at position ${p}: the failed game ${k} is not among the ${rest.length - reported} games not yet reported`);
         const id = sweep.game(k).id;
+        // The games played before it are stored first: an outside agent's failures in a row are counted in play order.
+        stored += await flush();
         await this.recordFailure(s, k, id, message);
         this.log.error({ sweep: s, game: id, err: message }, 'game failed on every attempt');
         this.counts.failed++;

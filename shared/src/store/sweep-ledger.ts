@@ -283,7 +283,6 @@ export class SweepLedger {
     if (await this.transition(id, ['running', 'paused'], 'done', priority, now)) await this.redis.hset(this.k(id).meta, 'finishedAt', now);
   }
 
-  /** Why a tune's confirmation could not be made. */
   /**
    * A game failed by an outside agent's fault (its message names the agent): one more failure in a
    * row for it in this sweep. At `limit` the sweep is paused and says why (meta `suspended`): an
@@ -309,6 +308,7 @@ export class SweepLedger {
     await this.redis.multi().hdel(k.meta, 'suspended').del(k.agentFaults).exec();
   }
 
+  /** Why a tune's confirmation could not be made. */
   async saveConfirmationError(tune: string, message: string): Promise<void> {
     await this.redis.hset(this.k(tune).meta, 'confirmationError', message);
   }

@@ -10,12 +10,13 @@
  * and closed, so the next game starts a fresh one.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EndMarker, HostData, HostRequest } from './host-thread.js';
+import { EXITED, STARTED, type EndMarker, type HostData, type HostRequest } from './host-data.js';
 import type { InstalledAgent } from './manifest.js';
 import { modelsDirs } from '../model-files.js';
 
@@ -28,14 +29,26 @@ const PYTHON_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../.
 /** The host thread's module: beside this one, compiled (from the sources, as tests run them, the build's copy). */
 const HOST_THREAD = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/src/agents/external/host-thread.js' : './host-thread.js', import.meta.url);
 
-/** The end marker's first bytes (host-thread.ts): no line of JSON and no frame an agent sends starts so. */
-const MARKER = Buffer.alloc(4, 0xff);
 /** The largest message an agent may send (a move with its statistics is far smaller): past it, its output is garbage. */
 const MAX_MESSAGE = 1 << 20;
+/** How long the host thread may take to start the process (or say it could not). */
+const HOST_START_MS = 10_000;
+/** The deadline of a write that takes no answer (a game's start or end): a full pipe nobody reads is given up then. */
+const SEND_MS = 10_000;
+
+/**
+ * What an outside agent's process gets of the lab's environment: what a program needs to run
+ * (its PATH, home, locale, temporary folder, a virtual environment) and the lab's Python package
+ * and model folders — never the lab's own settings (REDIS_URL, API_TOKEN, …).
+ */
+const PASSED_ENV = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'VIRTUAL_ENV', 'PYTHONPATH', 'NODE_PATH', 'LD_LIBRARY_PATH'];
 
 export class AgentProcess {
   private readonly host: Worker;
   private readonly deadline = new Float64Array(new SharedArrayBuffer(8));
+  private readonly flags = new Int32Array(new SharedArrayBuffer(8));
+  /** The end marker's first bytes, this process's own (host-thread.ts). */
+  private readonly marker = randomBytes(8);
   private readonly toAgent: number;
   private readonly fromAgent: number;
   private buf = Buffer.alloc(1 << 16);
@@ -50,7 +63,7 @@ export class AgentProcess {
     readonly agent: InstalledAgent,
     readonly label: string,
   ) {
-    const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+    const env: Record<string, string> = Object.fromEntries(PASSED_ENV.flatMap((k) => (process.env[k] !== undefined ? [[k, process.env[k]!]] : [])));
     env.PYTHONPATH = [PYTHON_DIR, env.PYTHONPATH].filter(Boolean).join(delimiter);
     // The lab's model folders, absolute (the agent runs in its own folder): a network it is given by name is found as policy(model=…) finds it.
     env.WONDERLAB_MODELS_DIR = modelsDirs().join(delimiter);
@@ -63,10 +76,20 @@ export class AgentProcess {
     // Node closes a thread's descriptors). Reads of stdout block until the agent or the host writes.
     this.toAgent = openSync(stdinPath, constants.O_RDWR);
     this.fromAgent = openSync(stdoutPath, constants.O_RDWR);
-    const data: HostData = { command: agent.manifest.command, cwd: agent.dir, env, dir, stdinPath, stdoutPath, deadline: this.deadline };
+    const data: HostData = { command: agent.manifest.command, cwd: agent.dir, env, dir, stdinPath, stdoutPath, marker: this.marker, deadline: this.deadline, flags: this.flags };
     this.host = new Worker(HOST_THREAD, { workerData: data, stdout: false, stderr: false });
-    // Neither the thread nor the process keeps the game thread alive.
+    // Neither the thread nor the process keeps the game thread alive; the host's own failure is told by its marker, or below.
     this.host.unref();
+    this.host.on('error', () => {});
+    if (Atomics.wait(this.flags, STARTED, 0, HOST_START_MS) === 'timed-out') {
+      this.close(`could not be started: its host thread did not start within ${HOST_START_MS} ms`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Whether its process has ended (the host has seen it go). */
+  get exited(): boolean {
+    return Atomics.load(this.flags, EXITED) === 1;
   }
 
   /** From now on both ways are frames. */
@@ -74,27 +97,53 @@ export class AgentProcess {
     this.framed = true;
   }
 
-  /** Writes one message that takes no answer: a line, or a whole frame (length first). */
-  send(message: string | Uint8Array): void {
+  /** Writes one message that takes no answer: a line, or a whole frame (length first); a full pipe is given up after SEND_MS. */
+  send(message: string | Uint8Array, what = 'starting or ending a game'): void {
+    const own = this.deadline[0] === 0;
+    if (own) this.deadline[0] = Date.now() + SEND_MS;
+    try {
+      this.write(message, what);
+    } finally {
+      if (own) this.deadline[0] = 0;
+    }
+  }
+
+  /**
+   * The bytes written to its stdin. A process that has ended is told by its marker; one that does
+   * not read is killed at the deadline, and the host then drains the pipe, so the write returns.
+   */
+  private write(message: string | Uint8Array, what: string): void {
     if (this.gone) throw new AgentFault(`${this.label} ${this.gone}`);
+    if (this.exited) this.fail(what, this.readEnd());
     const bytes = typeof message === 'string' ? Buffer.from(message + '\n', 'utf8') : message;
-    // A process that has gone does not read: its stdin's buffer takes what is written, and its end is read below.
     for (let at = 0; at < bytes.length; ) at += writeSync(this.toAgent, bytes, at, bytes.length - at);
+  }
+
+  /** Reads on until the host's end marker (the process has ended). */
+  private readEnd(): EndMarker {
+    for (;;) {
+      const ended = this.takeEnd();
+      if (ended) return ended;
+      this.fill();
+    }
+  }
+
+  private fail(what: string, ended: EndMarker, deadlineMs?: number): never {
+    this.close(ended.cause === 'deadline' ? `did not answer within ${Math.round(deadlineMs ?? 0)} ms (while ${what}): killed` : `${ended.message} (while ${what})`);
+    throw new AgentFault(`${this.label} ${this.gone}`);
   }
 
   /** Writes one message and waits up to `deadlineMs` for the next one it writes (a line, or a frame's payload). */
   ask(message: string | Uint8Array, deadlineMs: number, what: string): string | Uint8Array {
-    this.send(message);
+    // The deadline covers the write too: an agent that stops reading is killed at it.
     this.deadline[0] = Date.now() + deadlineMs;
     try {
+      this.write(message, what);
       for (;;) {
         const got = this.framed ? this.takeFrame() : this.takeLine();
         if (got !== undefined) return got;
         const ended = this.takeEnd();
-        if (ended) {
-          this.close(ended.cause === 'deadline' ? `did not answer within ${Math.round(deadlineMs)} ms (while ${what}): killed` : `${ended.message} (while ${what})`);
-          throw new AgentFault(`${this.label} ${this.gone}`);
-        }
+        if (ended) this.fail(what, ended, deadlineMs);
         if (this.end - this.start > MAX_MESSAGE) {
           this.kill(`printed more than ${MAX_MESSAGE} bytes without ending a message (while ${what}): killed`);
           throw new AgentFault(`${this.label} ${this.gone}`);
@@ -125,7 +174,7 @@ export class AgentProcess {
   }
 
   private takeLine(): string | undefined {
-    if (this.buf[this.start] === 0xff) return undefined;
+    if (this.atMarker()) return undefined;
     const nl = this.buf.indexOf(10, this.start);
     if (nl < 0 || nl >= this.end) return undefined;
     const line = this.buf.toString('utf8', this.start, nl).replace(/\r$/, '');
@@ -136,8 +185,8 @@ export class AgentProcess {
   /** A frame's payload; or, where no frame can start (its length past any message's), the text there, which the caller reads as the garbage it is. */
   private takeFrame(): Uint8Array | string | undefined {
     if (this.end - this.start < 4) return undefined;
+    if (this.atMarker()) return undefined;
     const n = this.buf.readUInt32LE(this.start);
-    if (n === 0xffffffff) return undefined;
     if (n > MAX_MESSAGE) {
       const text = this.buf.toString('latin1', this.start, Math.min(this.end, this.start + 120)).split('\n')[0];
       this.start = this.end;
@@ -149,13 +198,23 @@ export class AgentProcess {
     return payload;
   }
 
+  /** Whether what is not yet taken starts with the host's end marker (or could, when fewer bytes are there). */
+  private atMarker(): boolean {
+    const n = Math.min(this.end - this.start, this.marker.length);
+    return n > 0 && this.buf.compare(this.marker, 0, n, this.start, this.start + n) === 0;
+  }
+
   /** The host's end marker, once whole in what was read (whatever came before it is left unanswered). */
   private takeEnd(): EndMarker | undefined {
-    const at = this.buf.indexOf(MARKER, this.start);
-    if (at < 0 || at + 8 > this.end) return undefined;
-    const n = this.buf.readUInt32LE(at + 4);
-    if (at + 8 + n > this.end) return undefined;
-    return JSON.parse(this.buf.toString('utf8', at + 8, at + 8 + n)) as EndMarker;
+    const at = this.buf.indexOf(this.marker, this.start);
+    if (at < 0 || at + 12 > this.end) return undefined;
+    const n = this.buf.readUInt32LE(at + 8);
+    if (at + 12 + n > this.end) return undefined;
+    try {
+      return JSON.parse(this.buf.toString('utf8', at + 12, at + 12 + n)) as EndMarker;
+    } catch {
+      return { cause: 'exit', message: 'ended' };
+    }
   }
 
   /** Done with it: the process killed if alive, the pipes closed, the host thread gone. */

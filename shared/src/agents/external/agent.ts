@@ -21,8 +21,13 @@ export const DEADLINE_FACTOR = 2;
 /** The handshake's deadline: an interpreter and its imports start within it. */
 export const HELLO_MS = 20_000;
 
-/** The processes of this thread, by agent and parameters (module state: one set per game thread). */
+/** The processes of this thread, by agent and parameters, least recently used first (module state: one set per game thread). */
 const processes = new Map<string, AgentProcess>();
+/**
+ * Processes a game thread keeps at most: more than a game's seven seats, few enough that a tune
+ * (a new parameter set every step) or the play page's hints do not pile processes up.
+ */
+const KEEP_PROCESSES = 8;
 /** Games started in this thread: a game's number is unique within its process's life. */
 let games = 0;
 
@@ -32,12 +37,27 @@ const ACTIONS = Array.from({ length: ACTION_COUNT }, (_, a) => {
   return { card: CARDS[card].name, kind };
 });
 
+/** A process's key: its agent and parameter set. */
+const processKey = (agent: InstalledAgent, params: Readonly<Record<string, string>>) => `${agent.manifest.name}\0${JSON.stringify(params)}`;
+
 function processFor(agent: InstalledAgent, params: Readonly<Record<string, string>>, label: string): AgentProcess {
-  const key = `${agent.manifest.name}\0${JSON.stringify(params)}`;
+  const key = processKey(agent, params);
   const held = processes.get(key);
-  if (held && !held.gone) return held;
+  processes.delete(key);
+  // One that ended between games (or failed) is closed: the next game starts a fresh one.
+  if (held && !held.gone && !held.exited) {
+    processes.set(key, held);
+    return held;
+  }
+  held?.kill('ended');
+  for (const [oldest, p] of processes) {
+    if (processes.size < KEEP_PROCESSES) break;
+    p.kill('closed: the thread keeps fewer processes');
+    processes.delete(oldest);
+  }
   const p = new AgentProcess(agent, label);
   processes.set(key, p);
+  if (p.gone) throw new AgentFault(`${label} ${p.gone}`);
   const hello = parse(p, p.ask(JSON.stringify({ type: 'hello', protocol: PROTOCOL_VERSION, agent: agent.manifest.name, params, framings: ['jsonl', 'binary'], actions: ACTIONS }), HELLO_MS, 'starting'), 'hello');
   if (hello.protocol !== PROTOCOL_VERSION) {
     p.kill(`speaks protocol ${JSON.stringify(hello.protocol)}, the lab ${PROTOCOL_VERSION}`);
@@ -110,6 +130,8 @@ export class ExternalAgent implements Agent {
   private readonly mask = new Uint8Array(ACTION_COUNT);
   private requests = 0;
   private seat = -1;
+  /** Whether this game's process was kept from an earlier game (rather than started for this one). */
+  private reused = false;
   /** Why the seat forfeited this game (fault=forfeit), once it has. */
   private forfeit: string | undefined;
 
@@ -126,7 +148,17 @@ export class ExternalAgent implements Agent {
   decide(ctx: DecisionContext): Decision {
     if (this.forfeit !== undefined) return { move: ctx.legal[ctx.rng.int(ctx.legal.length)] };
     try {
-      return this.ask(ctx);
+      try {
+        return this.ask(ctx);
+      } catch (err) {
+        // A process kept from an earlier game that ended before this game's first answer (it
+        // exited as that game ended, say): not this game's fault. Once, with a fresh process.
+        if (!(err instanceof AgentFault) || this.requests !== 1 || !this.reused || !this.process?.exited) throw err;
+        this.process = undefined;
+        this.game = undefined;
+        this.requests = 0;
+        return this.ask(ctx);
+      }
     } catch (err) {
       if (!(err instanceof AgentFault) || this.params.fault !== 'forfeit') throw err;
       // The spec said so: the seat forfeits, random plays it on (from the seat's own generator), the game is marked.
@@ -140,7 +172,12 @@ export class ExternalAgent implements Agent {
   }
 
   private ask(ctx: DecisionContext): Decision {
-    const p = (this.process ??= processFor(this.agent, this.params, this.label));
+    if (!this.process) {
+      const had = processes.get(processKey(this.agent, this.params));
+      this.process = processFor(this.agent, this.params, this.label);
+      this.reused = this.process === had;
+    }
+    const p = this.process;
     if (this.game === undefined) {
       this.game = ++games;
       this.seat = ctx.seat;
@@ -172,15 +209,18 @@ export class ExternalAgent implements Agent {
         byAction.set(action, m);
         return { action, card: CARDS[moveCard(m)].name, kind: ACTION_NAMES[moveAction(m)], left: movePayLeft(m), right: movePayRight(m) };
       });
-      request = JSON.stringify({ type: 'act', id, game: this.game, seat: ctx.seat, age: ctx.age, budget_ms: this.budgetMs, observation: base64(this.obs!), mask: base64(this.mask), legal });
+      request = JSON.stringify({ type: 'act', id, game: this.game, seat: ctx.seat, age: ctx.age, players: ctx.players, budget_ms: this.budgetMs, observation: base64(this.obs!), mask: base64(this.mask), legal });
     }
     const answer = parse(p, p.ask(request, DEADLINE_FACTOR * this.budgetMs, `deciding move ${id}`), 'move');
-    if (answer.id !== id || (answer.game !== undefined && answer.game !== this.game)) {
+    if (answer.id !== id || answer.game !== this.game) {
       p.kill(`answered ${JSON.stringify({ id: answer.id, game: answer.game })} to request ${id} of game ${this.game}: killed`);
       throw new AgentFault(`${this.label} ${p.gone}`);
     }
     const move = typeof answer.action === 'number' ? byAction.get(answer.action) : undefined;
-    if (move === undefined) throw new AgentFault(`${this.label} chose action ${JSON.stringify(answer.action)}, not one of the ${legal.length} legal (${legal.map((l) => l.action).join(', ')})`);
+    if (move === undefined) {
+      p.kill(`chose action ${JSON.stringify(answer.action)}, not one of the ${legal.length} legal (${legal.map((l) => l.action).join(', ')}): killed`);
+      throw new AgentFault(`${this.label} ${p.gone}`);
+    }
     const search = this.options.searchStatistics ? searchOf(answer.stats, byAction, move, this.options.searchStatistics === 'all') : undefined;
     return search ? { move, iterations: search.iterations, search } : { move };
   }
