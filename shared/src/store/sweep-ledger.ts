@@ -291,8 +291,11 @@ export class SweepLedger {
   async agentFault(id: string, agent: string, message: string, limit: number, priority: number): Promise<number> {
     const k = this.k(id);
     const count = await this.redis.hincrby(k.agentFaults, agent, 1);
-    if (count >= limit && (await this.transition(id, ['running'], 'paused', priority))) {
+    if (count >= limit) {
+      // The reason first: whoever sees the sweep paused sees why (another slot may have paused it
+      // already: its reason stands). A sweep that is neither running nor paused keeps none.
       await this.redis.hset(k.meta, 'suspended', `outside agent '${agent}' failed ${count} games in a row, the last: ${message.slice(0, 500)}`);
+      if (!(await this.transition(id, ['running'], 'paused', priority)) && (await this.redis.hget(k.meta, 'status')) !== 'paused') await this.redis.hdel(k.meta, 'suspended');
     }
     return count;
   }
