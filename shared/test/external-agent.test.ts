@@ -167,17 +167,30 @@ describe('outside agents', () => {
   });
 
   it('the review cases: a command that cannot start, output then exit, bytes like a marker, a process gone between games', () => {
+    const privateTmp = mkdtempSync(join(tmpdir(), 'wl-review-'));
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = privateTmp;
+    try {
+      reviewCases(privateTmp);
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    }
+  });
+
+  function reviewCases(privateTmp: string): void {
     const game = (seat0: string, k = 0) => playGame(new Sweep(spec(seat0, 3)).game(k));
     const started = Date.now();
     expect(() => game('ext(name=nul)')).toThrow(/^outside agent 'nul' could not be started: .*\(while starting\)$/);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('wonderlab-agent-'))).toEqual([]);
+    // Its pipes' folder is gone too (the process's temporary folder is this test's own: others run beside it).
+    expect(readdirSync(privateTmp).filter((f) => f.startsWith('wonderlab-agent-'))).toEqual([]);
     // Printing and exiting, ten times over: each game fails naming the agent; the thread goes on.
     for (let k = 0; k < 10; k++) expect(() => game('ext(name=oops,time=0.5)')).toThrow(/^outside agent 'oops' (printed "oops"|exited with code 4)/);
     expect(() => game('ext(name=bytes,time=0.5)')).toThrow(/^outside agent 'bytes' printed .* where a "move" message was due: killed$/);
     // An agent that exits after each game: the next game starts a fresh process and plays.
     for (let k = 0; k < 3; k++) expect(game('ext(name=quitter)', k).players).toHaveLength(3);
-  });
+  }
 
   it('a crashed process is restarted for the next game, which it plays', () => {
     const sweep = new Sweep(spec('ext(name=flaky)', 2));
