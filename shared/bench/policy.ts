@@ -11,30 +11,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PolicyAgent, decisionContext, loadNetwork, observationSize } from '../src/agents/index.js';
 import { writeObservation } from '../src/agents/encoding.js';
-import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
+import { Rng, legalMoves } from '../src/engine/index.js';
 import { measure } from './harness.js';
+import { decisionPositions } from './positions.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const PYTHON = join(ROOT, '.venv', 'bin', 'python');
-
-/** Positions where seat 0 decides, from random 3-player games. */
-function positions(count: number): GameState[] {
-  const out: GameState[] = [];
-  const rng = new Rng(11);
-  const moves = new Int32Array(3);
-  for (let seed = 1; out.length < count; seed++) {
-    const s = newGame({ players: 3, seed });
-    while (!s.isOver() && out.length < count) {
-      if (actingSeats(s).includes(0)) out.push(clone(s));
-      for (const p of actingSeats(s)) {
-        const legal = legalMoves(s, p);
-        moves[p] = legal[rng.int(legal.length)];
-      }
-      step(s, moves);
-    }
-  }
-  return out;
-}
 
 function main(): void {
   if (!existsSync(PYTHON)) {
@@ -48,7 +30,7 @@ function main(): void {
     process.env.MODELS_DIR = dir;
     const network = loadNetwork('mlp-2x256.onnx');
     const agent = new PolicyAgent(network, 0);
-    const states = positions(200);
+    const states = decisionPositions(200, 11);
     const legal = states.map((s) => legalMoves(s, 0));
     const rng = new Rng(3);
     let i = 0;

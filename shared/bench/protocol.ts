@@ -13,28 +13,11 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ExternalAgent, RandomAgent, decisionContext, type Agent } from '../src/agents/index.js';
-import { Rng, actingSeats, clone, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
+import { Rng, legalMoves } from '../src/engine/index.js';
 import { measure } from './harness.js';
+import { decisionPositions } from './positions.js';
 
 const POSITIONS = 200;
-
-function positions(count: number): GameState[] {
-  const out: GameState[] = [];
-  const rng = new Rng(12);
-  const moves = new Int32Array(3);
-  for (let seed = 1; out.length < count; seed++) {
-    const s = newGame({ players: 3, seed });
-    while (!s.isOver() && out.length < count) {
-      if (actingSeats(s).includes(0)) out.push(clone(s));
-      for (const p of actingSeats(s)) {
-        const legal = legalMoves(s, p);
-        moves[p] = legal[rng.int(legal.length)];
-      }
-      step(s, moves);
-    }
-  }
-  return out;
-}
 
 /** py-random installed twice in a folder of its own: as it is (binary framing) and with --jsonl. */
 function agentsDir(): string {
@@ -75,7 +58,7 @@ function pipeRoundTrip(): number {
 function main(): void {
   process.env.AGENTS_DIR = agentsDir();
   console.log(`protocol_pipe_round_trip: ${pipeRoundTrip().toFixed(0)} us (the machine's floor: a byte between two processes and back)`);
-  const states = positions(POSITIONS);
+  const states = decisionPositions(POSITIONS, 12);
   const rng = new Rng(3);
   const decide = (agent: Agent) => () => {
     for (const s of states) agent.decide(decisionContext(s, 0, legalMoves(s, 0, agent.moveMode, []), rng, false));
