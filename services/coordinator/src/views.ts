@@ -129,7 +129,8 @@ export async function sweepOverview(store: SweepStore, meta: SweepMeta, now = Da
     firstGameAt: meta.firstDone !== undefined ? new Date(meta.firstDone).toISOString() : null,
     lastGameAt: meta.lastDone !== undefined ? new Date(meta.lastDone).toISOString() : null,
     degraded: meta.status === 'running' ? (memoryShort(memory) ?? null) : null,
-    suspended: meta.suspended ?? null,
+    // A reason is written just before its pause: shown with the pause, never on a running sweep.
+    suspended: meta.status === 'paused' ? (meta.suspended ?? null) : null,
   };
 }
 
