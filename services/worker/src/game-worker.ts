@@ -26,18 +26,20 @@ export interface GameWorkerOptions {
 /** The outside agent a failed game's message blames (AgentFault's messages begin so), if any. */
 const BLAMED = /outside agent '([a-z0-9._-]+)'/;
 
-/** Each sweep's outside agents by cell (ext(name=…) seats), worked out once per expansion. */
-const outsideByCell = new WeakMap<object, string[][]>();
+/** Each sweep's outside agents by cell (ext(name=…) seats), worked out once per expansion; null when it has none. */
+const outsideByCell = new WeakMap<object, string[][] | null>();
 function outsideAgents(sweep: LoadedSweep['sweep'], index: number): string[] {
   let byCell = outsideByCell.get(sweep);
-  if (!byCell) {
+  if (byCell === undefined) {
     byCell = sweep.cells.map((c) => [...new Set(c.agents.flatMap((text) => {
       const spec = parseAgentSpec(text);
       return spec.kind === 'ext' ? [spec.name] : [];
     }))]);
+    if (byCell.every((names) => names.length === 0)) byCell = null;
     outsideByCell.set(sweep, byCell);
   }
-  return byCell[sweep.game(index).cell] ?? [];
+  // A sweep without outside agents (most) costs a lookup, not a game's expansion, per stored game.
+  return byCell === null ? [] : (byCell[sweep.game(index).cell] ?? []);
 }
 
 /** How a close went: clean when every running game finished or was handed back in time. */
