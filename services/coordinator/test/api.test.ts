@@ -31,7 +31,7 @@ import {
 import { pino } from 'pino';
 import { SEEN_WINDOW_MS, SILENT_KEEP_MS, WorkerRoster, rosterMember } from '@wonderlab/shared/store';
 import { TimelineSchema } from '../src/api-schemas.js';
-import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
+import { api, parseCsv, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 import { resultCount } from '../../../shared/test/store-support.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -101,38 +101,6 @@ function expectAggregatesEqual(actual: unknown, expected: unknown, path = 'cells
   } else {
     expect(actual, path).toEqual(expected);
   }
-}
-
-/** A tiny RFC 4180 reader (quoted cells may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
 }
 
 function metric(text: string, series: string): number | undefined {
@@ -463,6 +431,7 @@ describe('a lab playing a small sweep', () => {
       expect(Number(col(row, 'iterations'))).toBe(p.iterations);
       expect(Number(col(row, 'cut_short'))).toBe(p.cutShort);
       expect(col(row, 'config')).toBe(p.canonical);
+      expect(col(row, 'forfeit')).toBe('');
     }
   });
 

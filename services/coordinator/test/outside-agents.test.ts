@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { agentFingerprint, findAgent } from '@wonderlab/shared';
-import { api, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
+import { api, parseCsv, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 
 const AGENTS = resolve(import.meta.dirname, '../../../agents');
 /** An agent that crashes at its first decision, every time. */
@@ -41,6 +41,14 @@ async function games(id: string) {
     .map((g) => ({ ...g, sweep: undefined, players: g.players.map((p: any) => ({ ...p, agent: undefined, canonical: undefined, decisionMs: undefined })) }));
 }
 
+/** The sweep's detail once it is paused (suspended by its agent). */
+function suspended(id: string): Promise<any> {
+  return waitFor(async () => {
+    const o = (await api(lab.url, `/api/sweeps/${id}?cellLimit=1`)).body;
+    return o.status === 'paused' ? o : undefined;
+  }, 'the sweep suspended', 60_000);
+}
+
 describe('an outside agent on the lab', () => {
   test(`py-random through the queue plays the built-in random's ${GAMES} games: the same summaries and move records`, async () => {
     const ids: string[] = [];
@@ -67,10 +75,7 @@ describe('an outside agent on the lab', () => {
     const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'broken', players: 3, seats: ['ext(name=broken)', 'random', 'random'], deals: { count: 40 } } });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const paused = await waitFor(async () => {
-      const o = (await api(lab.url, `/api/sweeps/${id}?cellLimit=1`)).body;
-      return o.status === 'paused' ? o : undefined;
-    }, 'the sweep suspended', 60_000);
+    const paused = await suspended(id);
     expect(paused.suspended).toMatch(/^outside agent 'broken' failed [5-9] games in a row, the last: (Error: )?outside agent 'broken' exited with code 7; its stderr ended: no luck/);
     // The games already claimed may still fail as they come back; none is played once it is paused, and most never ran.
     expect(paused.counts.failed).toBeGreaterThanOrEqual(5);
@@ -78,6 +83,29 @@ describe('an outside agent on the lab', () => {
     expect(paused.counts.failed).toBeLessThan(40);
     const resumed = await api(lab.url, `/api/sweeps/${id}/resume`, { method: 'POST' });
     expect(resumed.body).toMatchObject({ status: 'running', suspended: null });
+    await api(lab.url, `/api/sweeps/${id}/cancel`, { method: 'POST' });
+  }, 90_000);
+
+  test('fault=forfeit: the games stand, marked in both exports; an agent forfeiting game after game suspends the sweep as failing them would', async () => {
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'forfeits', players: 3, seats: ['ext(name=broken,fault=forfeit)', 'random', 'random'], deals: { count: 200 } } });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const paused = await suspended(id);
+    expect(paused.suspended).toMatch(/^outside agent 'broken' failed \d+ games in a row, the last: forfeited game \S+: outside agent 'broken' exited with code 7; its stderr ended: no luck/);
+    expect(paused.counts.failed).toBe(0);
+    expect(paused.counts.done).toBeGreaterThanOrEqual(5);
+    expect(paused.counts.done).toBeLessThan(200);
+    const jsonl = (await (await fetch(`${lab.url}/api/sweeps/${id}/export?format=jsonl`)).text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(jsonl.length).toBeGreaterThanOrEqual(5);
+    const [header, ...rows] = parseCsv(await (await fetch(`${lab.url}/api/sweeps/${id}/export?format=csv`)).text());
+    expect(rows).toHaveLength(jsonl.length * 3);
+    for (const g of jsonl) {
+      const seat = g.players.find((p: any) => p.agent.startsWith('ext(')).seat;
+      expect(g.forfeits).toEqual([{ seat, reason: expect.stringMatching(/^outside agent 'broken' exited with code 7/) }]);
+      for (const row of rows.filter((r) => r[header.indexOf('game')] === g.id)) {
+        expect(row[header.indexOf('forfeit')]).toBe(Number(row[header.indexOf('seat')]) === seat ? g.forfeits[0].reason : '');
+      }
+    }
     await api(lab.url, `/api/sweeps/${id}/cancel`, { method: 'POST' });
   }, 90_000);
 

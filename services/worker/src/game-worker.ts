@@ -5,7 +5,7 @@
 import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { GameAbortedError, GameFailedError, GamePool, gameSeconds, parseAgentSpec, placementOf, recordKeeping, workerIdentity, type GameLane, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
+import { GameAbortedError, GameFailedError, GamePool, gameSeconds, parseAgentSpec, placementOf, recordKeeping, workerIdentity, type GameLane, type GameKey, type PlayedGame, type PlayedPart, type Sweep, type WorkerIdentity } from '@wonderlab/shared';
 import { HEARTBEAT_MS, KeyspaceLostError, OutageLog, REMOVE_FINISHED, SweepStore, WorkerRoster, isOutOfMemory, isRedisUnavailable, within, type GameJobData, type LoadedSweep, type RosterWorker, type SweepStatus } from '@wonderlab/shared/store';
 import { AGENT_SUSPEND_AFTER } from './config.js';
 
@@ -235,7 +235,7 @@ export class GameWorker {
       throw err;
     }
     const stored = await this.store.ledger.recordResult(loaded, played.summary, Date.now(), { cpuMs: played.cpuMs, worker: this.identity }, played.packed);
-    await this.store.ledger.agentsPlayed(s, outsideAgents(loaded.sweep, k));
+    if (stored) await this.countOutside(s, loaded.sweep, [played.summary]);
     this.log.debug({ sweep: s, game: plan.id, ms: Math.round(performance.now() - started), stored }, 'game finished');
     return stored ? 'stored' : 'duplicate';
   }
@@ -244,7 +244,31 @@ export class GameWorker {
   private async recordFailure(s: string, k: number, gameId: string, message: string): Promise<void> {
     const stored = await this.store.ledger.recordFailure(s, k, gameId, message);
     const blamed = BLAMED.exec(message)?.[1];
-    if (!stored || blamed === undefined) return;
+    if (stored && blamed !== undefined) await this.countFault(s, blamed, message);
+  }
+
+  /**
+   * Games stored, in play order: an outside agent that played one through starts its failures in
+   * a row again; one that forfeited it (fault=forfeit) has one more, since the fault was its own
+   * though the game stands: an agent that forfeits every game is suspended as one that fails them.
+   */
+  private async countOutside(s: string, sweep: LoadedSweep['sweep'], games: readonly GameKey[]): Promise<void> {
+    if (!games.some((g) => g.forfeits)) {
+      await this.store.ledger.agentsPlayed(s, [...new Set(games.flatMap((g) => outsideAgents(sweep, g.index)))]);
+      return;
+    }
+    for (const g of games) {
+      const forfeited = new Map((g.forfeits ?? []).flatMap((f) => {
+        const agent = BLAMED.exec(f.reason)?.[1];
+        return agent === undefined ? [] : [[agent, f.reason] as const];
+      }));
+      await this.store.ledger.agentsPlayed(s, outsideAgents(sweep, g.index).filter((a) => !forfeited.has(a)));
+      for (const [agent, reason] of forfeited) await this.countFault(s, agent, `forfeited game ${g.id}: ${reason}`);
+    }
+  }
+
+  /** One more failure in a row of an outside agent in this sweep; at agentSuspendAfter the sweep is suspended. */
+  private async countFault(s: string, blamed: string, message: string): Promise<void> {
     const limit = this.options.agentSuspendAfter ?? AGENT_SUSPEND_AFTER;
     const meta = await this.store.reads.meta(s);
     const count = await this.store.ledger.agentFault(s, blamed, message, limit, meta?.priority ?? 1);
@@ -301,9 +325,7 @@ export class GameWorker {
     const flush = async () => {
       const taken = parts.splice(0);
       const n = await this.store.ledger.recordParts(loaded, taken, Date.now(), this.identity);
-      // The outside agents of the games played through: their failures in a row start again.
-      const played = new Set(taken.flatMap((part) => part.games.flatMap((g) => outsideAgents(sweep, g.key.index))));
-      await this.store.ledger.agentsPlayed(s, [...played]);
+      await this.countOutside(s, sweep, taken.flatMap((part) => part.games.map((g) => g.key)));
       return n;
     };
     let stored = 0;

@@ -16,6 +16,8 @@ const CSV_HEADER = [
   'vp', ...SCORE_CATEGORIES.map((c) => `vp_${c}`), 'coins', 'stages', 'winner', 'rank', 'decisions', 'decision_ms', 'iterations', 'cut_short',
   // The agent's name on the sweep's page (its canonical spec, a swept parameter always written); last, so the columns before keep their places.
   'config',
+  // Why an outside agent with fault=forfeit gave this seat up to random (empty when it did not); the JSONL export has the summary's forfeits.
+  'forfeit',
 ];
 
 function csvCell(value: unknown): string {
@@ -29,7 +31,7 @@ function csvRows(sweepId: string, cell: number, g: GameSummary, configOf: (label
       [
         sweepId, g.index, g.id, cell, g.set, g.deal, g.seating, g.seed, g.decidedBy, p.seat, p.agent, p.city, p.side,
         p.score.total, ...SCORE_CATEGORIES.map((c) => p.score[c]), p.coins, p.stages, p.winner ? 1 : 0, p.rank, p.decisions,
-        p.decisionMs.toFixed(3), p.iterations, p.cutShort, configOf(p.agent),
+        p.decisionMs.toFixed(3), p.iterations, p.cutShort, configOf(p.agent), g.forfeits?.find((f) => f.seat === p.seat)?.reason ?? '',
       ]
         .map(csvCell)
         .join(','),

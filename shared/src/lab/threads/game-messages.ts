@@ -7,8 +7,11 @@ import type { PairedShare, SummedIncrements } from '../results/increments.js';
 import type { GameSummary, RecordKeeping } from '../game/game.js';
 import type { ScheduleKind } from '../plan/schedule.js';
 
-/** What names a game in its sweep: all that a packed game's summary keeps (PlayedGame). */
-export type GameKey = Pick<GameSummary, 'id' | 'index'>;
+/**
+ * What names a game in its sweep, and the seats an outside agent forfeited (the worker counts them
+ * against the agent): all that a packed game's summary keeps beside its bytes (PlayedGame).
+ */
+export type GameKey = Pick<GameSummary, 'id' | 'index' | 'forfeits'>;
 
 /**
  * A game played, with the CPU milliseconds its thread spent on it. Given the game's placement, the

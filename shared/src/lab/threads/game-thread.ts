@@ -8,8 +8,8 @@ import { openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { packGame } from '../results/codec.js';
 import { IncrementSum, placementOf, type GamePlacement } from '../results/increments.js';
-import { playGame, withRecord, type GamePlan, type RecordKeeping } from '../game/game.js';
-import type { GameSeries, PartGame } from './game-messages.js';
+import { playGame, withRecord, type GamePlan, type GameSummary, type RecordKeeping } from '../game/game.js';
+import type { GameKey, GameSeries, PartGame } from './game-messages.js';
 import { Sweep, type SweepSpec } from '../plan/sweep.js';
 import { ModelError } from '../../agents/index.js';
 
@@ -61,6 +61,11 @@ function sweepOf(ref: GameSeries['sweep']): Sweep {
  * Why a game failed, as its sweep records it: a model file's fault in its own words (a missing or
  * changed network), anything else with its stack (a bug to find).
  */
+/** What comes back beside a packed game: its key, and its forfeits when an outside agent forfeited. */
+function keyOf(summary: GameSummary): GameKey {
+  return summary.forfeits ? { id: summary.id, index: summary.index, forfeits: summary.forfeits } : { id: summary.id, index: summary.index };
+}
+
 function failure(err: unknown): string {
   return err instanceof ModelError ? err.message : ((err as Error).stack ?? String(err));
 }
@@ -114,7 +119,7 @@ function playSeries(id: number, series: GameSeries): void {
       const after = threadCpuMs();
       const cpuMs = cpu !== undefined && after !== undefined ? after - cpu : performance.now() - wall;
       const packed = packGame(summary, placementOf(sweep, index, plan));
-      games.push({ key: { id: summary.id, index: summary.index }, cpuMs, summary: packed.summary, record: packed.record, share: packed.share });
+      games.push({ key: keyOf(summary), cpuMs, summary: packed.summary, record: packed.record, share: packed.share });
       sum.add(packed.increments);
       const last = i === series.indices.length - 1;
       if (last || performance.now() - partStart >= series.partMs) send(last);
@@ -138,7 +143,7 @@ port.on('message', (msg: { id?: number; plan: GamePlan; record: RecordKeeping; f
     if (!msg.placement) return port.postMessage({ id: msg.id, ok: true, summary: msg.full ? withRecord(summary) : summary, cpuMs });
     // Only the game's key goes back with its packed form: the caller stores the packed bytes, and
     // a whole summary to clone and collect would cost the queue's thread more than the store.
-    port.postMessage({ id: msg.id, ok: true, summary: { id: summary.id, index: summary.index }, cpuMs, packed: packGame(summary, msg.placement) });
+    port.postMessage({ id: msg.id, ok: true, summary: keyOf(summary), cpuMs, packed: packGame(summary, msg.placement) });
   } catch (err) {
     port.postMessage({ id: msg.id, ok: false, index: msg.plan.index, error: failure(err) });
   }
