@@ -214,14 +214,14 @@ describe('MCTS is deterministic given its RNG', () => {
       ['mcts(it=20,tree=seats,trades=all,pw=0.35)', randomPosition(4, 21, 22, 8), 2],
       ['mcts(it=25,depth=3,reward=margin)', randomPosition(5, 31, 32, 13), 4],
     ] as const) {
-      const before = new Uint8Array(s.buffer.slice(0));
+      const before = s.bytes.slice();
       const rngBefore = Array.from(s.rng.s);
       const a = decide(spec, s, seat, 42);
       const b = decide(spec, s, seat, 42);
       expect(b.move, spec).toBe(a.move);
       expect(b.iterations, spec).toBe(a.iterations);
       expect(a.iterations, spec).toBeGreaterThan(0);
-      expect(new Uint8Array(s.buffer), 'the true state after deciding').toEqual(before);
+      expect(s.bytes, 'the true state after deciding').toEqual(before);
       expect(Array.from(s.rng.s), 'the true state’s RNG after deciding').toEqual(rngBefore);
     }
   });
@@ -444,12 +444,12 @@ describe("MCTS's determinizations never show a card the agent cannot know", () =
           const agent = createAgent('mcts(it=6,depth=2)');
           const sink: GameState[] = [];
           const problems: string[] = [];
-          const before = new Uint8Array(s.buffer.slice(0));
+          const before = s.bytes.slice();
           const ctx = checkedContext(agent, s, viewer, agentSeed, sink, problems);
           const d = agent.decide(ctx);
           expect(ctx.legal).toContain(d.move);
           expect(problems, `players ${players}, age ${s.age} turn ${s.turn} phase ${s.phase}, viewer ${viewer}`).toEqual([]);
-          expect(new Uint8Array(s.buffer)).toEqual(before);
+          expect(s.bytes).toEqual(before);
           worlds += sink.length;
           unseenHands += knowledge(s, viewer).candidates.filter((c) => c === null).length;
         },

@@ -94,17 +94,21 @@ export function newGame(config: GameConfig): GameState {
   }
   const rng = new Rng(config.seed);
   const s = new GameState(n, rng);
-  let boards: number[];
+  let boards: ArrayLike<number>;
   if (config.boards) {
     if (config.boards.length !== n) throw new Error(`boards: expected ${n} boards, got ${config.boards.length}`);
-    boards = config.boards.map((b) => {
+    const named = config.boards.map((b) => {
       const id = typeof b === 'number' ? b : findBoard(b);
       if (id === undefined || !BOARDS[id]) throw new Error(`boards: unknown wonder board '${b}'`);
       return id;
     });
-    if (!config.duplicateBoards && new Set(boards).size !== n) throw new Error('boards: each board may be used only once (duplicateBoards allows it)');
+    boards = named;
+    if (!config.duplicateBoards && new Set(named).size !== n) throw new Error('boards: each board may be used only once (duplicateBoards allows it)');
   } else {
-    boards = rng.shuffle(BOARDS.map((b) => b.id)).slice(0, n);
+    // Shuffled in a scratch array: the same draws as shuffling a fresh list of every board.
+    for (let b = 0; b < BOARDS.length; b++) boardScratch[b] = BOARDS[b].id;
+    rng.shuffle(boardScratch);
+    boards = boardScratch;
   }
   const sides = config.sides ?? 'random';
   for (let p = 0; p < n; p++) {
@@ -126,6 +130,10 @@ export function newGame(config: GameConfig): GameState {
 }
 
 const deckCache = new Map<number, number[]>();
+/** newGame's and dealAge's scratch (the shuffles draw as they would over fresh arrays; nothing allocated per game). */
+const boardScratch = new Int32Array(BOARDS.length);
+const guildScratch = new Int32Array(GUILD_IDS.length);
+const deckScratch = new Int32Array(MAX_PLAYERS * HAND_SIZE);
 
 function dealAge(s: GameState, age: number): void {
   const n = s.n;
@@ -135,12 +143,16 @@ function dealAge(s: GameState, age: number): void {
     base = ageDeckWithoutGuilds(age, n);
     deckCache.set(key, base);
   }
-  const deck = base.slice();
+  const deck = deckScratch;
+  let size = base.length;
+  for (let i = 0; i < size; i++) deck[i] = base[i];
   if (age === 3) {
-    const guilds = s.rng.shuffle(GUILD_IDS.slice());
-    for (let i = 0; i < n + 2; i++) deck.push(guilds[i]);
+    for (let i = 0; i < GUILD_IDS.length; i++) guildScratch[i] = GUILD_IDS[i];
+    s.rng.shuffle(guildScratch);
+    for (let i = 0; i < n + 2; i++) deck[size++] = guildScratch[i];
   }
-  s.rng.shuffle(deck);
+  if (size !== n * HAND_SIZE) throw new Error(`Age ${age} deck for ${n} players has ${size} cards`);
+  s.rng.shuffle(deck, 0, size);
   // Dealt in runs of HAND_SIZE, the hands' own layout.
   for (let p = 0; p < n; p++) {
     const base = handBase(p);

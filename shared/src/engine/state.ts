@@ -205,17 +205,23 @@ export class GameState {
    */
   readonly discardSeenUpTo: Uint8Array;
 
-  /** Every array above is a view into this one buffer, so a clone is a single copy. */
-  readonly buffer: ArrayBuffer;
+  /**
+   * Every array above is a view into these bytes, so a copy is a single copy. They are the state's
+   * own region of a slab shared with other states (carve): never the whole of `bytes.buffer`.
+   */
+  readonly bytes: Uint8Array;
 
   constructor(n: number, rng: Rng, copyFrom?: GameState) {
     this.n = n;
     this.rng = rng;
     const src = copyFrom;
-    this.buffer = src ? src.buffer.slice(0) : new ArrayBuffer(layoutSize(n));
-    const buf = this.buffer;
-    // 32-bit arrays first, so that their offsets stay aligned.
-    let at = 0;
+    const size = layoutSize(n);
+    const start = carve(size);
+    const buf = slab;
+    this.bytes = new Uint8Array(buf, start, size);
+    if (src) this.bytes.set(src.bytes);
+    // 32-bit arrays first, so that their offsets stay aligned (a region starts at a multiple of 8).
+    let at = start;
     const i32 = (len: number) => {
       const v = new Int32Array(buf, at, len);
       at += len * 4;
@@ -255,7 +261,7 @@ export class GameState {
     this.logCard = u8(3 * LOG_SLOTS * n);
     this.logKind = u8(3 * LOG_SLOTS * n);
     this.discardSeenUpTo = u8(n);
-    if (at !== buf.byteLength) throw new Error(`state layout is ${at} bytes, buffer ${buf.byteLength}`);
+    if (at !== start + size) throw new Error(`state layout is ${at - start} bytes, its region ${size}`);
     if (src) {
       this.age = src.age;
       this.turn = src.turn;
@@ -292,7 +298,29 @@ export class GameState {
   }
 }
 
-/** Bytes of the buffer behind a state for n players (see the constructor's layout). */
+/**
+ * States are carved out of shared slabs: a buffer of its own per state cost a new game more than
+ * the rest of setting it up (an external allocation each, and the collector's bookkeeping for it).
+ * A slab is freed once no state in it is left; a region is never handed out twice. SLAB_BYTES
+ * bounds what one state kept alive can hold (a 7-player state is about 2 KB).
+ */
+const SLAB_BYTES = 32768;
+let slab = new ArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
+/** The start in `slab` of a fresh (zeroed) region of `size` bytes, at a multiple of 8. */
+function carve(size: number): number {
+  const rounded = (size + 7) & ~7;
+  if (slabUsed + rounded > slab.byteLength) {
+    slab = new ArrayBuffer(Math.max(SLAB_BYTES, rounded));
+    slabUsed = 0;
+  }
+  const start = slabUsed;
+  slabUsed += rounded;
+  return start;
+}
+
+/** Bytes of the region behind a state for n players (see the constructor's layout). */
 function layoutSize(n: number): number {
   const u8Len =
     n * TOKENS_PER_SEAT +
@@ -325,7 +353,7 @@ export function clone(state: GameState): GameState {
  */
 export function copyState(into: GameState, from: GameState): GameState {
   if (into.n !== from.n) throw new Error(`copyState: ${from.n} players into a state of ${into.n}`);
-  new Uint8Array(into.buffer).set(new Uint8Array(from.buffer));
+  into.bytes.set(from.bytes);
   into.age = from.age;
   into.turn = from.turn;
   into.phase = from.phase;

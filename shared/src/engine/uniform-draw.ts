@@ -62,7 +62,7 @@ const WHOLE_HAND = HAND_SIZE;
 
 const cards = new Int32Array(HAND_SIZE);
 /** Per card index: its build moves as writeCheapestBuilds lists them (at most two), once found. */
-const builds = new Int32Array(2 * HAND_SIZE);
+const cardBuilds = new Int32Array(2 * HAND_SIZE);
 const buildCount = new Int8Array(HAND_SIZE);
 const slots = new Int32Array(4 * HAND_SIZE + 2);
 const buildBuf: number[] = [];
@@ -86,7 +86,7 @@ function priceCard(s: GameState, p: number, index: number, freeBuildReady: boole
   const c = cards[index];
   const k = pricing === RULES_PRICING ? writeCheapestBuilds(s, p, c, freeBuildReady, buildBuf, 0) : pricing.builds(s, p, c, freeBuildReady, buildBuf, 0);
   buildCount[index] = k;
-  for (let b = 0; b < k; b++) builds[2 * index + b] = buildBuf[b];
+  for (let b = 0; b < k; b++) cardBuilds[2 * index + b] = buildBuf[b];
 }
 
 /**
@@ -101,7 +101,9 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   if (s.phase !== PHASE_TURN) throw new Error('drawUniformMove is for normal turns');
   const count = distinctHandCards(s, p, cards);
   for (let i = 0; i < count; i++) buildCount[i] = -1;
-  loadSeat(s, p);
+  // The seat's payment sources are loaded when a build or stage is first priced: a draw that
+  // takes a discard first (about a third of them) needs none.
+  let loaded = false;
   const freeBuildReady = hasFreeBuild(s, p);
   drawnState = s;
   drawnSeat = p;
@@ -109,38 +111,60 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   drawnCount = count;
   drawnFreeBuild = freeBuildReady;
   const hasStage = nextStage(s, p) !== undefined;
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    slots[n++] = (i << 2) | FIRST_BUILD;
-    if (freeBuildReady) slots[n++] = (i << 2) | SECOND_BUILD;
-  }
-  if (grouped) {
-    if (hasStage) slots[n++] = (WHOLE_HAND << 2) | STAGE;
-    if (!noDiscard) slots[n++] = (WHOLE_HAND << 2) | DISCARD;
-  } else {
-    if (hasStage) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | STAGE;
-    if (!noDiscard) for (let i = 0; i < count; i++) slots[n++] = (i << 2) | DISCARD;
-  }
+  const builds = freeBuildReady ? 2 * count : count;
+  const stages = hasStage ? (grouped ? 1 : count) : 0;
+  const n = builds + stages + (noDiscard ? 0 : grouped ? 1 : count);
+  // The slots in their listed order are slotAt(0 … n − 1); the list is written out only when the
+  // first slot drawn is refused (most draws take it: a discard, a build or a stage it can pay).
+  let listed = false;
   // The stage's payment, looked up once when a stage slot first comes up (NOT_PRICED until then).
   let stagePay = NOT_PRICED;
   for (let i = 0; i < n; i++) {
     const j = i + rng.int(n - i);
-    const slot = slots[j];
-    slots[j] = slots[i];
-    slots[i] = slot;
+    let slot: number;
+    if (listed) {
+      slot = slots[j];
+      slots[j] = slots[i];
+      slots[i] = slot;
+    } else {
+      slot = slotAt(j, builds, stages, freeBuildReady, grouped);
+    }
     const index = slot >> 2;
     const kind = slot & 3;
     const card = index === WHOLE_HAND ? WHOLE_HAND_CARD : cards[index];
     if (kind === DISCARD) return encodeMove(card, ACTION_DISCARD);
+    if (!loaded) {
+      loadSeat(s, p);
+      loaded = true;
+    }
     if (kind === STAGE) {
       if (stagePay === NOT_PRICED) stagePay = pricing === RULES_PRICING ? cheapestStagePayment(s, p) : pricing.stage(s, p);
-      if (stagePay === NO_PAYMENT) continue;
-      return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
+      if (stagePay !== NO_PAYMENT) return encodeMove(card, ACTION_STAGE, paymentLeft(stagePay), paymentRight(stagePay));
+    } else {
+      if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, pricing);
+      if (kind < buildCount[index]) return cardBuilds[2 * index + kind];
     }
-    if (buildCount[index] < 0) priceCard(s, p, index, freeBuildReady, pricing);
-    if (kind < buildCount[index]) return builds[2 * index + kind];
+    if (!listed) {
+      // Refused first: the list as it would stand after its first swap (slot j at i = 0).
+      for (let k = 0; k < n; k++) slots[k] = slotAt(k, builds, stages, freeBuildReady, grouped);
+      slots[j] = slots[0];
+      slots[0] = slot;
+      listed = true;
+    }
   }
   return NO_DRAW;
+}
+
+/**
+ * The slot at position k of a draw's list in its listed order: each card's build (and second
+ * build with Olympia's free build ready), then the stage slots (one per card, or one for the hand
+ * when grouped), then the discard slots likewise.
+ */
+function slotAt(k: number, builds: number, stages: number, freeBuildReady: boolean, grouped: boolean): number {
+  if (k < builds) return freeBuildReady ? ((k >> 1) << 2) | (k & 1) : (k << 2) | FIRST_BUILD;
+  k -= builds;
+  if (k < stages) return ((grouped ? WHOLE_HAND : k) << 2) | STAGE;
+  return ((grouped ? WHOLE_HAND : k - stages) << 2) | DISCARD;
 }
 
 /**
