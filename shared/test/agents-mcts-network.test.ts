@@ -115,6 +115,82 @@ describe('MCTS with a network', () => {
     expect(flat[0].visits).toBeLessThan(decision.search!.moves[0].visits);
   });
 
+  it('Network.batch gives each row what one call gives it alone: logits and values', () => {
+    const network = loadNetwork('net-3p.onnx');
+    const rows = 5;
+    const input = new Float32Array(rows * network.inputSize);
+    const bytes = new Uint8Array(network.inputSize);
+    const s = newGame({ players: 3, seed: 4 });
+    for (let r = 0; r < rows; r++) {
+      writeObservation(s, r % 3, bytes);
+      input.set(bytes, r * network.inputSize);
+      if (r === 2) step(s, [0, 1, 2].map((q) => legalMoves(s, q, 'cheapest', [])[0]));
+    }
+    const out = network.batch(input, rows, true, true);
+    expect(out.logits).toHaveLength(rows * 390);
+    expect(out.values).toHaveLength(rows * 3);
+    for (let r = 0; r < rows; r++) {
+      const one = input.slice(r * network.inputSize, (r + 1) * network.inputSize);
+      const logits = Array.from(network.logits(one));
+      const values = Array.from(network.values(one));
+      Array.from(out.logits.subarray(r * 390, (r + 1) * 390)).forEach((x, i) => expect(x).toBeCloseTo(logits[i], 4));
+      Array.from(out.values.subarray(r * 3, (r + 1) * 3)).forEach((x, i) => expect(x).toBeCloseTo(values[i], 4));
+    }
+    expect(network.batch(input, 2, false, true).logits).toHaveLength(0);
+  });
+
+  it('batch=8: one network call per 8 leaves, each visit counted once, every new node given its priors', () => {
+    const network = loadNetwork('net-3p.onnx');
+    const batch = vi.spyOn(network, 'batch');
+    const values = vi.spyOn(network, 'values');
+    const logits = vi.spyOn(network, 'logits');
+    try {
+      const s = newGame({ players: 3, seed: 11, sides: 'A' });
+      const agent = createAgent('mcts-strong(it=64,time=0,model=net-3p.onnx,eval=mix,prior=net,batch=8)', { searchStatistics: 'all' }) as MctsAgent;
+      const legal = legalMoves(s, 0, agent.moveMode, []);
+      const decision = agent.decide(decisionContext(s, 0, legal, new Rng(3), false));
+      expect(decision.iterations).toBe(64);
+      expect(batch).toHaveBeenCalledTimes(8);
+      for (const call of batch.mock.calls) expect(call.slice(1)).toEqual([8, true, true]);
+      expect(values).not.toHaveBeenCalled();
+      // New nodes take their priors from their leaf's row: few are read one at a time (a node
+      // descended into again within its own call), where the unbatched search reads one for most.
+      const readAlone = logits.mock.calls.length;
+      logits.mockClear();
+      firstDecision('mcts-strong(it=64,time=0,model=net-3p.onnx,eval=mix,prior=net)');
+      expect(readAlone * 4).toBeLessThan(logits.mock.calls.length);
+      // Virtual visits are not counted twice: the root has 64, its children together 64.
+      const root = agent.lastRoots[0];
+      expect(root.visits).toBe(64);
+      expect(root.children.reduce((a, c) => a + c.visits, 0)).toBe(64);
+      expect(decision.search!.moves.reduce((a, m) => a + m.visits, 0)).toBe(64);
+      // Each node the search added has its priors (from its leaf's row, or read when first descended into).
+      const unprimed: number[] = [];
+      const walk = (node: typeof root, depth: number) => {
+        for (const child of node.children) {
+          if (child.visits > 0 && child.children.length > 0 && child.logits === undefined) unprimed.push(depth);
+          walk(child, depth + 1);
+        }
+      };
+      walk(root, 1);
+      expect(unprimed).toEqual([]);
+      expect(legal).toContain(decision.move);
+    } finally {
+      batch.mockRestore();
+      values.mockRestore();
+      logits.mockRestore();
+    }
+  });
+
+  it('batch=8 plays whole games, the same game twice; batch needs a network at the leaves', () => {
+    const plan: GamePlan = { id: 'g', index: 0, seed: 22, set: -1, deal: 0, seating: 0, agents: ['mcts-strong(it=24,time=0,model=net-3p.onnx,eval=mix,prior=net,batch=8)', 'mcts(it=24,time=0,model=net-3p.onnx,eval=net,batch=5)', 'rulebased'], sides: 'random', open: false };
+    const a = playGame(plan, { record: true });
+    const b = playGame(plan, { record: true });
+    expect(a.players.every((p) => p.decisions >= 18)).toBe(true);
+    expect(a.log!.moves).toEqual(b.log!.moves);
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,prior=net,batch=8)')).toThrow('batch: 8 leaves a call are for the network');
+  });
+
   it('plays the same game twice from one seed and model', () => {
     const plan: GamePlan = { id: 'g', index: 0, seed: 21, set: -1, deal: 0, seating: 0, agents: ['mcts(it=40,time=0,model=net-3p.onnx,eval=mix,prior=net)', 'mcts-strong(it=40,time=0,model=net-3p.onnx,prior=root)', 'mcts(it=40,time=0,model=net-3p.onnx,eval=net)'], sides: 'random', open: false };
     const a = playGame(plan, { record: true });

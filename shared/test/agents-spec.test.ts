@@ -390,7 +390,7 @@ describe('the parameter table is the one source of every option', () => {
   }
 
   // The network's options need each other: they round-trip together, below.
-  const NETWORK_KEYS = ['model', 'eval', 'prior'];
+  const NETWORK_KEYS = ['model', 'eval', 'prior', 'batch'];
 
   it.each(PARAMETER_LIST.filter((def) => !NETWORK_KEYS.includes(def.key)).map((def) => [def.key, def] as const))('%s round-trips through the parser, the canonical and the full form', (key, def) => {
     const value = otherValue(def);
@@ -408,7 +408,7 @@ describe('the parameter table is the one source of every option', () => {
     expect(params(fullSpec(parseAgentSpec(text)))).toEqual(parsed);
   });
 
-  it.each(['mcts(model=run1/gen2.onnx,eval=net)', 'mcts(model=g.onnx,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net)'])('the network options round-trip together: %s', (text) => {
+  it.each(['mcts(model=run1/gen2.onnx,eval=net)', 'mcts(model=g.onnx,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net,batch=8)'])('the network options round-trip together: %s', (text) => {
     const parsed = params(text);
     expect(parsed.model).not.toBe(MCTS_DEFAULTS.model);
     expect(canonicalSpec(parseAgentSpec(text))).toBe(text);
@@ -418,6 +418,7 @@ describe('the parameter table is the one source of every option', () => {
   it('refuses a network option without the others, and a model name that is not a file under MODELS_DIR', () => {
     expect(errorOf('mcts(eval=net)')).toContain('model: eval=net, prior=ucb read a network: give one (model=NAME.onnx)');
     expect(errorOf('mcts(prior=net)')).toContain('model: eval=playout, prior=net read a network');
+    expect(errorOf('mcts(model=g.onnx,prior=net,batch=8)')).toContain("batch: 8 leaves a call are for the network's leaf values: give eval=net or eval=mix (got eval=playout)");
     expect(errorOf('mcts(model=g.onnx)')).toContain('model: g.onnx would not be read: use it with eval=net, eval=mix, prior=net or prior=root');
     expect(errorOf('mcts(model=../g.onnx,eval=net)')).toContain(`model: expected ${describeRange(PARAMETER_LIST.find((d) => d.key === 'model')!)}, got '../g.onnx'`);
     expect(errorOf('mcts(model=g.txt,eval=net)')).toContain("got 'g.txt'");

@@ -43,6 +43,14 @@ export interface Network extends NetworkShape {
    * fetched, so onnxruntime skips the logits' layer: a leaf evaluation is about a quarter cheaper.
    */
   values(observation: Float32Array): Float32Array;
+  /**
+   * `count` observations in one call (the first count × inputSize values of `observations`, one
+   * row each): their logits (count × ACTION_COUNT, row after row) when `withLogits`, and their
+   * values (count × valueSize) when `withValues` and the network has them; what is not asked for is
+   * empty. A call's cost is mostly fixed (on the lab's MLPs, 8 rows cost about twice 1): batched
+   * leaves (the MCTS `batch` option) pay it once.
+   */
+  batch(observations: Float32Array, count: number, withLogits: boolean, withValues: boolean): { logits: Float32Array; values: Float32Array };
 }
 
 /**
@@ -130,6 +138,27 @@ class OnnxNetwork implements Network {
   values(observation: Float32Array): Float32Array {
     if (!this.fetchValues || !this.valueOutput) return NO_VALUE;
     return this.session.run(this.feed(observation), this.fetchValues, this.options)[this.valueOutput].data;
+  }
+
+  /** Per row count, the input tensor over the caller's array (kept while it passes the same one). */
+  private batchFeeds = new Map<number, { array: Float32Array; value: Record<string, unknown> }>();
+
+  batch(observations: Float32Array, count: number, withLogits: boolean, withValues: boolean): { logits: Float32Array; values: Float32Array } {
+    const values = withValues && this.valueOutput !== undefined;
+    if (!withLogits && !values) return { logits: NO_VALUE, values: NO_VALUE };
+    let feed = this.batchFeeds.get(count);
+    if (feed?.array !== observations) {
+      const { Tensor } = onnxRuntime();
+      // A view of the rows asked for: the tensor reads them without a copy.
+      const rows = observations.subarray(0, count * this.inputSize);
+      feed = { array: observations, value: { [this.input]: new Tensor('float32', rows, [count, this.inputSize]) } };
+      this.batchFeeds.set(count, feed);
+    }
+    const fetches: Record<string, null> = {};
+    if (withLogits) fetches[this.output] = null;
+    if (values) fetches[this.valueOutput!] = null;
+    const out = this.session.run(feed.value, fetches, this.options);
+    return { logits: withLogits ? out[this.output].data : NO_VALUE, values: values ? out[this.valueOutput!].data : NO_VALUE };
   }
 }
 

@@ -66,6 +66,7 @@ export const MCTS_PARAMETERS = {
   model: model('model', 'network', 'a trained network (an ONNX file under MODELS_DIR with logits and values: python -m wonderlab.train) that eval and prior read; none: no network'),
   eval: choice('eval', 'leaf evaluation', ['playout', 'net', 'mix'], 'playout', 'how a simulation is scored once it leaves the tree: playout, played out to the end (or depth) by the playout policies; net, the network\'s predicted final VP of every seat at the new node, no playout; mix, the mean of the two rewards'),
   prior: choice('prior', 'tree policy', ['ucb', 'net', 'root'], 'ucb', 'how the tree chooses among a decision\'s moves: ucb, UCB1 over the moves available, untried moves first; net, PUCT with the network\'s move probabilities as priors (mean reward + c · prior · √(node visits) / (1 + child visits); unvisited moves valued at the visited ones\' mean); root, PUCT at the decision\'s root only, from the seat\'s own observation (one network call per decision), UCB1 below'),
+  batch: integer('batch', 'network batch', 1, 64, 1, 'leaves the network evaluates in one call: 1, each as the search reaches it; K > 1, K descents run first, each leaving a virtual visit (no reward) on its path, then one call scores their K leaves and gives each new node its priors from the leaf it was found at (a call\'s cost is mostly fixed: 8 leaves cost about twice 1); needs eval=net or eval=mix')
 } as const;
 
 export type MctsParams = { -readonly [K in keyof typeof MCTS_PARAMETERS]: (typeof MCTS_PARAMETERS)[K]['default'] };

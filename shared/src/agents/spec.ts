@@ -127,6 +127,9 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
   if (p.model !== NO_MODEL && p.eval === 'playout' && p.prior === 'ucb') {
     fail(text, `model: ${p.model} would not be read: use it with eval=net, eval=mix, prior=net or prior=root`);
   }
+  if (p.batch > 1 && p.eval === 'playout') {
+    fail(text, `batch: ${p.batch} leaves a call are for the network's leaf values: give eval=net or eval=mix (got eval=playout)`);
+  }
   if (p.reuse === 'on' && (p.tree !== 'joint' || p.det !== 'is')) {
     fail(text, `reuse: 'on' needs tree=joint and det=is (the subtree of the agent's move is followed only through its own decisions), got tree=${p.tree}, det=${p.det}`);
   }

@@ -11,12 +11,13 @@
  * Asked for them (AgentOptions.searchStatistics), a decision also carries its root statistics
  * (statistics.ts), gathered after the choice without a draw from the agent's RNG.
  */
-import { MAX_PLAYERS, PHASE_TURN, Rng, clone, copyState, legalMoves, seatActs, step, type GameState } from '../../engine/index.js';
+import { MAX_PLAYERS, PHASE_TURN, Rng, clone, copyState, legalMoves, scoreSeat, seatActs, step, type GameState } from '../../engine/index.js';
 import { NO_MODEL, type MctsParams } from '../params.js';
 import { ModelError } from '../model-files.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
-import { leafEvaluator, type LeafEvaluator } from './evaluation.js';
+import { PlayoutEvaluator, leafEvaluator, type LeafEvaluator } from './evaluation.js';
+import { fillRewards } from './reward.js';
 import { Playouts } from './policies.js';
 import { childSelection, type ChildSelection } from './selection.js';
 import { searchStatistics } from './statistics.js';
@@ -44,6 +45,9 @@ export class MctsAgent implements Agent {
   private readonly evaluator: LeafEvaluator;
   private readonly selection: ChildSelection;
   private readonly path: Node[] = [];
+  /** batch > 1: the scratch of a call's leaves, and the playouts of eval=playout and mix there. */
+  private readonly batch: BatchScratch | undefined;
+  private readonly playoutLeaf: PlayoutEvaluator;
   private readonly playouts: Playouts;
   private readonly keys: MoveKeys;
   /** The world the iterations play in, kept for the next decision's draws. */
@@ -71,6 +75,8 @@ export class MctsAgent implements Agent {
       throw new ModelError(`eval=${params.eval}, prior=${params.prior} read a network: give one (model=NAME.onnx)`);
     }
     this.evaluator = leafEvaluator(params, this.playouts, this.guide);
+    this.playoutLeaf = new PlayoutEvaluator(params, this.playouts);
+    this.batch = params.batch > 1 ? new BatchScratch(params.batch) : undefined;
     this.selection = childSelection(params, this.keys, this.guide);
   }
 
@@ -114,6 +120,26 @@ export class MctsAgent implements Agent {
     let cutShort = false;
     // One world serves every iteration, overwritten by the next draw: no state is allocated.
     let world = this.world?.n === ctx.players ? this.world : undefined;
+    const batch = this.batch;
+    if (batch) {
+      const bw = batch.worlds;
+      if (bw.length > 0 && bw[0].n !== ctx.players) bw.length = 0;
+      while (done < budget) {
+        // The clock is read once per call (a call's leaves are about the 8 iterations between reads of the unbatched loop).
+        if (done > 0 && performance.now() >= deadline) {
+          cutShort = true;
+          break;
+        }
+        const count = Math.min(p.batch, budget - done);
+        for (let j = 0; j < count; j++) {
+          const k = (done + j) % roots.length;
+          bw[j] = worlds ? (bw[j] ? copyState(bw[j], worlds[k]) : clone(worlds[k])) : ctx.sampleWorld(rng, bw[j]);
+          if (this.explains && !shown) shown = clone(bw[j]);
+        }
+        this.iterateBatch(bw, roots, done, count, me, c, rng);
+        done += count;
+      }
+    }
     while (done < budget) {
       // Reading the clock every iteration would cost more than a short playout.
       if ((done & 7) === 0 && done > 0 && performance.now() >= deadline) {
@@ -151,14 +177,92 @@ export class MctsAgent implements Agent {
     return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' && this.params.worlds > 1, limit });
   }
 
+  /** One iteration: descend, score the leaf, back the rewards up. */
   private iterate(world: GameState, me: number, root: Node, c: number, rng: Rng): void {
+    const pathLen = this.descend(world, me, root, c, rng, this.path);
+    const scores = this.scores;
+    const rewards = this.rewards;
+    this.evaluator.evaluate(world, me, this.turns, rng, scores, rewards);
+    this.playouts.mast?.update(rewards);
+    backUp(this.path, pathLen, scores, rewards, true);
+  }
+
+  /**
+   * `count` iterations with their leaves scored by one network call (batch > 1): each descent,
+   * in turn, leaves a virtual visit (no reward) on its path, so that the next one is steered away
+   * from it; a leaf that eval=mix plays out is read by the network first. The call gives each leaf
+   * its value (eval=net, mix) and each new node its priors (prior=net, read where it was found:
+   * the leaf, seat me's decision). Then each path gets its rewards, the visits already counted.
+   */
+  private iterateBatch(worlds: readonly GameState[], roots: readonly Node[], first: number, count: number, me: number, c: number, rng: Rng): void {
+    const p = this.params;
+    const guide = this.guide!;
+    const b = this.batch!;
+    const netValues = p.eval !== 'playout';
+    const netPriors = p.prior === 'net' && p.tree === 'joint';
+    const n = worlds[0].n;
+    guide.startBatch(n, count);
+    for (let j = 0; j < count; j++) {
+      const world = worlds[j];
+      const path = b.paths[j];
+      const len = this.descend(world, me, roots[(first + j) % roots.length], c, rng, path);
+      for (let i = 0; i < len; i++) path[i].visits++;
+      b.pathLen[j] = len;
+      b.fresh[j] = this.expandedNode;
+      const over = world.isOver();
+      const wantsPriors = netPriors && this.expandedNode !== undefined && !over && seatActs(world, me);
+      b.row[j] = !over && (netValues || wantsPriors) ? guide.addRow(world, me) : -1;
+      // A playout plays the leaf on now (eval=playout, mix; a finished game is scored as it stands).
+      if (p.eval !== 'net') this.playoutLeaf.evaluate(world, me, this.turns, rng, b.scores[j], b.rewards[j]);
+    }
+    guide.runBatch(netPriors, netValues);
+    const scores = this.scores;
+    const rewards = this.rewards;
+    for (let j = 0; j < count; j++) {
+      const row = b.row[j];
+      if (netValues) {
+        if (row < 0) {
+          // A finished game: its VP as they stand (and with mix, the playout's scoring of the same).
+          for (let q = 0; q < n; q++) scores[q] = scoreSeat(worlds[j], q).total;
+        } else {
+          guide.rowScores(row, me, n, scores);
+        }
+        fillRewards(p.reward, scores, n, rewards);
+        if (p.eval === 'mix') {
+          for (let q = 0; q < n; q++) {
+            scores[q] = (scores[q] + b.scores[j][q]) / 2;
+            rewards[q] = (rewards[q] + b.rewards[j][q]) / 2;
+          }
+        }
+      } else {
+        scores.set(b.scores[j]);
+        rewards.set(b.rewards[j]);
+      }
+      const fresh = b.fresh[j];
+      if (netPriors && fresh && row >= 0 && fresh.logits === undefined) fresh.logits = guide.rowLogits(row);
+      this.playouts.mast?.update(rewards);
+      backUp(b.paths[j], b.pathLen[j], scores, rewards, false);
+    }
+  }
+
+  /** Turns played by the last descent. */
+  private turns = 0;
+  /** The node the last descent added to the tree (its first visit), if it added one. */
+  private expandedNode: Node | undefined;
+
+  /**
+   * Descends from `root` in `world` (stepped along), choosing the agent's moves by the tree and the
+   * others' by their playout policies, until a node is visited for the first time, the game ends
+   * or the depth is reached; writes the nodes visited to path and returns how many.
+   */
+  private descend(world: GameState, me: number, root: Node, c: number, rng: Rng, path: Node[]): number {
     const p = this.params;
     const n = world.n;
     const moves = this.moves;
-    const path = this.path;
     const playouts = this.playouts;
     const mast = playouts.mast;
     const keys = this.keys;
+    this.expandedNode = undefined;
     // The nodes visited are path[0..pathLen): the list is reused, never emptied (see setListLength).
     let pathLen = 0;
     path[pathLen++] = root;
@@ -183,7 +287,10 @@ export class MctsAgent implements Agent {
         const legal = atRoot ? this.rootLegal : legalMoves(world, q, p.trades, this.treeLegal);
         const available = atRoot ? this.rootKeys : keys.keys(legal, this.treeKeys);
         const next = this.selection.select(node, pathLen - 1, world, q, available, legal, c, rng);
-        if (next.visits === 0) expanded = true;
+        if (next.visits === 0) {
+          expanded = true;
+          this.expandedNode = next;
+        }
         node = next;
         path[pathLen++] = node;
         moves[q] = keys.resolve(world, q, node.move, legal, rng);
@@ -192,17 +299,40 @@ export class MctsAgent implements Agent {
       if (world.phase === PHASE_TURN) turns++;
       step(world, moves);
     }
-    const scores = this.scores;
-    const rewards = this.rewards;
-    this.evaluator.evaluate(world, me, turns, rng, scores, rewards);
-    mast?.update(rewards);
-    for (let i = 0; i < pathLen; i++) {
-      const visited = path[i];
-      visited.visits++;
-      if (visited.mover >= 0) {
-        visited.reward += rewards[visited.mover];
-        visited.vp += scores[visited.mover];
-      }
+    this.turns = turns;
+    return pathLen;
+  }
+}
+
+/** Backs a simulation's rewards and VP up the nodes path[0..len), counting the visit unless it was counted on the way down. */
+function backUp(path: readonly Node[], len: number, scores: Float64Array, rewards: Float64Array, countVisit: boolean): void {
+  for (let i = 0; i < len; i++) {
+    const visited = path[i];
+    if (countVisit) visited.visits++;
+    if (visited.mover >= 0) {
+      visited.reward += rewards[visited.mover];
+      visited.vp += scores[visited.mover];
     }
+  }
+}
+
+/** The scratch of batched iterations (batch > 1), one entry per leaf of a call. */
+class BatchScratch {
+  readonly paths: Node[][];
+  readonly pathLen: Int32Array;
+  readonly row: Int32Array;
+  readonly fresh: (Node | undefined)[];
+  readonly scores: Float64Array[];
+  readonly rewards: Float64Array[];
+  /** The worlds the leaves are played in, kept from decision to decision. */
+  worlds: GameState[] = [];
+
+  constructor(size: number) {
+    this.paths = Array.from({ length: size }, () => []);
+    this.pathLen = new Int32Array(size);
+    this.row = new Int32Array(size);
+    this.fresh = new Array<Node | undefined>(size).fill(undefined);
+    this.scores = Array.from({ length: size }, () => new Float64Array(MAX_PLAYERS));
+    this.rewards = Array.from({ length: size }, () => new Float64Array(MAX_PLAYERS));
   }
 }

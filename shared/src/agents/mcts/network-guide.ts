@@ -6,7 +6,7 @@
  * seat's place (python/wonderlab/train.py), which the search turns into its reward as it does a
  * finished game's VP.
  */
-import { actionIndex, writeObservation } from '../encoding.js';
+import { ACTION_COUNT, actionIndex, writeObservation } from '../encoding.js';
 import { VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network, type NetworkShape } from '../network.js';
 import { ModelError } from '../model-files.js';
 import type { MctsParams } from '../params.js';
@@ -75,6 +75,46 @@ export class NetworkGuide {
   /** The network's logits for seat q's decision in `world` (a copy, kept by the tree node). */
   logits(world: GameState, q: number): Float32Array {
     return Float32Array.from(this.network.logits(this.observe(world, q)));
+  }
+
+  /** Batched leaves (the batch option): observations row after row, and the last call's outputs. */
+  private rows = new Float32Array(0);
+  private rowCount = 0;
+  private batchOut: { logits: Float32Array; values: Float32Array } = { logits: new Float32Array(0), values: new Float32Array(0) };
+
+  /** Starts a batch of at most `capacity` rows, for games of `players`. */
+  startBatch(players: number, capacity: number): void {
+    this.sizeFor(players);
+    const need = capacity * this.network.inputSize;
+    if (this.rows.length < need) this.rows = new Float32Array(need);
+    this.rowCount = 0;
+  }
+
+  /** Seat me's observation in `world` as the batch's next row; returns the row. */
+  addRow(world: GameState, me: number): number {
+    const bytes = this.bytes;
+    writeObservation(world, me, bytes);
+    const at = this.rowCount * bytes.length;
+    const rows = this.rows;
+    for (let i = 0; i < bytes.length; i++) rows[at + i] = bytes[i];
+    return this.rowCount++;
+  }
+
+  /** One network call for the rows added: their logits and/or values, read by rowScores and rowLogits. */
+  runBatch(withLogits: boolean, withValues: boolean): void {
+    if (this.rowCount > 0) this.batchOut = this.network.batch(this.rows, this.rowCount, withLogits, withValues);
+  }
+
+  /** predictScores of a batch row (seat me's observation of a world of n seats). */
+  rowScores(row: number, me: number, n: number, scores: Float64Array): void {
+    const values = this.batchOut.values;
+    const at = row * this.network.valueSize;
+    for (let k = 0; k < n; k++) scores[me + k < n ? me + k : me + k - n] = values[at + k] * VALUE_SCALE;
+  }
+
+  /** The logits of a batch row (a copy, kept by the tree node). */
+  rowLogits(row: number): Float32Array {
+    return this.batchOut.logits.slice(row * ACTION_COUNT, (row + 1) * ACTION_COUNT);
   }
 }
 
