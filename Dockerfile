@@ -92,19 +92,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s CMD ["node", "bin/hea
 STOPSIGNAL SIGTERM
 CMD ["node", "--single-threaded-gc", "services/worker/dist/src/main.js"]
 
-# The worker with Python 3, NumPy and onnxruntime, for outside agents written in Python (agents/py-policy
-# needs all three; agents/py-random Python alone). Debian's python3 and numpy, onnxruntime from pip.
-# Compose builds it for the workers with WORKER_TARGET=worker-python (.env); in Kubernetes, build an image
-# FROM it that copies your agents into /app/agents.
-FROM worker AS worker-python
-ARG PYTHON_PACKAGES=onnxruntime
-USER root
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 python3-numpy python3-pip \
- && pip3 install --no-cache-dir --break-system-packages ${PYTHON_PACKAGES} \
- && apt-get purge -y python3-pip && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
-USER node
-
 FROM runtime AS dashboard
 ENV HOST=0.0.0.0 PORT=8081
 EXPOSE 8081
@@ -116,3 +103,26 @@ FROM runtime AS lab
 ENV HOST=0.0.0.0 PORT=8080
 EXPOSE 8080
 CMD ["node", "--single-threaded-gc", "bin/wonderlab.mjs", "serve"]
+
+# The worker with Python 3, NumPy and onnxruntime, for outside agents written in Python (agents/py-policy
+# needs all three; agents/py-random Python alone). Debian's python3 and numpy; onnxruntime Debian's where
+# the base's release packages it (Debian 13 on: no registry but Debian's needed), else from pip (Debian 12,
+# the official node:20-bookworm-slim, packages none); PYTHON_PACKAGES set to anything else: pip installs it.
+# Compose builds it for the workers with WORKER_TARGET=worker-python (.env); in Kubernetes, build an image
+# FROM it that copies your agents into /app/agents.
+# The last stage: the classic builder (no BuildKit) builds every stage before its target, so a stage
+# here, before the dashboard's or the lab's, would install Python into every build of theirs.
+FROM worker AS worker-python
+ARG PYTHON_PACKAGES=onnxruntime
+USER root
+RUN apt-get update \
+ && if [ "$PYTHON_PACKAGES" = onnxruntime ] && apt-cache show python3-onnxruntime >/dev/null 2>&1; then \
+      apt-get install -y --no-install-recommends python3 python3-numpy python3-onnxruntime; \
+    else \
+      apt-get install -y --no-install-recommends python3 python3-numpy python3-pip \
+      && pip3 install --no-cache-dir --break-system-packages ${PYTHON_PACKAGES} \
+      && apt-get purge -y python3-pip && apt-get autoremove -y; \
+    fi \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* \
+ && python3 -c 'import numpy, onnxruntime'
+USER node
