@@ -58,6 +58,16 @@ function main(): void {
   const age3 = iterationsPerSecond('mcts_age3_decision_3p', stateAtAge(3, 4), 'mcts(it=250,time=0)');
   console.log(`mcts_age3_decision_3p_per_calibration: ${(age3 / calibration).toFixed(3)} ratio`);
 
+  // A network-guided search against the unguided one at equal iterations (issue 63: at most 1.5 ×):
+  // the learning loop's player on its third network, a call per leaf (batch=1) and one per 8 leaves.
+  const first3 = () => newGame({ players: 3, seed: 3, sides: 'A' });
+  const unguided = iterationsPerSecond('mcts_strong_100_first_decision_3p', first3(), 'mcts-strong(it=100,time=0)');
+  for (const batch of [1, 8]) {
+    const name = `mcts_strong_100_guided_batch${batch}_first_decision_3p`;
+    const rate = iterationsPerSecond(name, first3(), `mcts-strong(it=100,time=0,model=strong/gen-3.onnx,eval=mix,prior=net,batch=${batch})`);
+    console.log(`${name}_cost_over_unguided: ${(unguided / rate).toFixed(2)} cost-ratio (time per iteration on one core, target <= 1.5)`);
+  }
+
   const plans = planTournament({ agents: ['mcts:500,0,100', 'rulebased', 'rulebased'], setup: 'thesis', deals: 1, seed: 8, seating: 'fixed', sides: 'random', open: false });
   const times: number[] = [];
   for (let i = 0; i < Math.max(3, ROUNDS); i++) {
