@@ -16,6 +16,9 @@ const AGENTS = resolve(import.meta.dirname, '../../../agents');
 const BROKEN = mkdtempSync(join(tmpdir(), 'wl-broken-'));
 mkdirSync(join(BROKEN, 'broken'));
 writeFileSync(join(BROKEN, 'broken', 'agent.json'), JSON.stringify({ protocol: 1, name: 'broken', version: '0', summary: 'crashes', command: ['node', '-e', "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.type === 'hello') console.log(JSON.stringify({ type: 'hello', protocol: 1, name: 'broken', version: '0', players: [3] })); if (m.type === 'act') { console.error('no luck'); process.exit(7); } })"], players: [3] }));
+/** The same crash, with a parameter a tune can search. */
+mkdirSync(join(BROKEN, 'broken-typed'));
+writeFileSync(join(BROKEN, 'broken-typed', 'agent.json'), JSON.stringify({ protocol: 1, name: 'broken-typed', version: '0', summary: 'crashes, tunably', command: ['node', '-e', "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.type === 'hello') console.log(JSON.stringify({ type: 'hello', protocol: 1, name: 'broken-typed', version: '0', players: [3] })); if (m.type === 'act') { console.error('no luck'); process.exit(7); } })"], players: [3], params: { x: { description: 'unused', type: 'number', min: 0, max: 1, default: 0.5 } } }));
 let lab: TestLab;
 
 beforeAll(async () => {
@@ -83,6 +86,29 @@ describe('an outside agent on the lab', () => {
     expect(paused.counts.failed).toBeLessThan(40);
     const resumed = await api(lab.url, `/api/sweeps/${id}/resume`, { method: 'POST' });
     expect(resumed.body).toMatchObject({ status: 'running', suspended: null });
+    await api(lab.url, `/api/sweeps/${id}/cancel`, { method: 'POST' });
+  }, 90_000);
+
+  test("a tune's steps (two games each) count their agent's failures together: the step and the tune are suspended, the tune saying which step; its resume resumes it", async () => {
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'tune broken', players: 3, seats: ['ext(name=broken-typed)', 'random', 'random'], deals: { firstSeed: 5, count: 1 }, tune: { method: 'spsa', seat: 0, params: [{ key: 'x', min: 0, max: 1 }], steps: 20, inFlight: 1 } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id;
+    const tune = await suspended(id);
+    expect(tune.suspended).toMatch(/^its step \S+: outside agent 'broken-typed' failed \d+ games in a row, the last: (Error: )?outside agent 'broken-typed' exited with code 7/);
+    const step = /^its step (\S+):/.exec(tune.suspended)![1];
+    // The step is paused with it, or done already when the limit fell on its last game.
+    const stepped = (await api(lab.url, `/api/sweeps/${step}?cellLimit=1`)).body;
+    expect(stepped.stepOf).toBe(id);
+    expect(['paused', 'done']).toContain(stepped.status);
+    // No step is made while the tune is suspended.
+    const proposed = tune.tune.proposed;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await api(lab.url, `/api/sweeps/${id}?cellLimit=1`)).body.tune.proposed).toBe(proposed);
+    const resumed = await api(lab.url, `/api/sweeps/${id}/resume`, { method: 'POST' });
+    expect(resumed.body).toMatchObject({ status: 'running', suspended: null });
+    // The tune goes on: its agent fails again, so it is suspended anew, five failures later.
+    const again = await suspended(id);
+    expect(again.tune.proposed).toBeGreaterThan(proposed);
     await api(lab.url, `/api/sweeps/${id}/cancel`, { method: 'POST' });
   }, 90_000);
 

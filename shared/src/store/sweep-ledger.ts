@@ -285,24 +285,39 @@ export class SweepLedger {
 
   /**
    * A game failed by an outside agent's fault (its message names the agent): one more failure in a
-   * row for it in this sweep. At `limit` the sweep is paused and says why (meta `suspended`): an
-   * agent that fails every game would otherwise burn the sweep's games. Returns the count.
+   * row for it in this sweep — in a tune's step, in the tune, whose steps are a couple of games
+   * each. At `limit` the sweep is paused and says why (meta `suspended`), and a step's tune with
+   * it: an agent that fails every game would otherwise burn the sweep's games. Returns the count.
    */
   async agentFault(id: string, agent: string, message: string, limit: number, priority: number): Promise<number> {
     const k = this.k(id);
-    const count = await this.redis.hincrby(k.agentFaults, agent, 1);
+    const tune = await this.redis.hget(k.meta, 'stepOf');
+    const count = await this.redis.hincrby(this.k(tune ?? id).agentFaults, agent, 1);
     if (count >= limit) {
-      // The reason first: whoever sees the sweep paused sees why (another slot may have paused it
-      // already: its reason stands). A sweep that is neither running nor paused keeps none.
-      await this.redis.hset(k.meta, 'suspended', `outside agent '${agent}' failed ${count} games in a row, the last: ${message.slice(0, 500)}`);
-      if (!(await this.transition(id, ['running'], 'paused', priority)) && (await this.redis.hget(k.meta, 'status')) !== 'paused') await this.redis.hdel(k.meta, 'suspended');
+      const reason = `outside agent '${agent}' failed ${count} games in a row, the last: ${message.slice(0, 500)}`;
+      await this.suspend(id, reason, priority);
+      // The tune says which step, and its resume (which resumes its steps) is the one action that goes on.
+      if (tune) await this.suspend(tune, `its step ${id}: ${reason}`, priority);
     }
     return count;
   }
 
-  /** Games these outside agents played through: their failures in a row start again from 0. */
+  /**
+   * Pauses a running sweep, saying why. The reason first: whoever sees the sweep paused sees why
+   * (another slot may have paused it already: its reason stands). A sweep that is neither running
+   * nor paused keeps none.
+   */
+  private async suspend(id: string, reason: string, priority: number): Promise<void> {
+    const k = this.k(id);
+    await this.redis.hset(k.meta, 'suspended', reason);
+    if (!(await this.transition(id, ['running'], 'paused', priority)) && (await this.redis.hget(k.meta, 'status')) !== 'paused') await this.redis.hdel(k.meta, 'suspended');
+  }
+
+  /** Games these outside agents played through (in a tune's step: in the tune): their failures in a row start again from 0. */
   async agentsPlayed(id: string, agents: readonly string[]): Promise<void> {
-    if (agents.length) await this.redis.hdel(this.k(id).agentFaults, ...agents);
+    if (agents.length === 0) return;
+    const tune = await this.redis.hget(this.k(id).meta, 'stepOf');
+    await this.redis.hdel(this.k(tune ?? id).agentFaults, ...agents);
   }
 
   /** Resumed: a suspension is over, its counts start again. */

@@ -124,8 +124,15 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
   });
   action('resume', async (meta) => {
     const old = await store.ledger.transition(meta.id, ['paused'], 'running', meta.priority);
-    if (old) await store.ledger.clearSuspension(meta.id);
-    if (old) for (const id of await withSteps(meta)) if (id !== meta.id) await store.ledger.transition(id, ['paused'], 'running', meta.priority);
+    if (old) {
+      await store.ledger.clearSuspension(meta.id);
+      for (const id of await withSteps(meta)) {
+        if (id === meta.id) continue;
+        await store.ledger.transition(id, ['paused'], 'running', meta.priority);
+        // A step suspended by its outside agent counts afresh, as its tune does.
+        await store.ledger.clearSuspension(id);
+      }
+    }
     feeder.kick();
     return old;
   });
