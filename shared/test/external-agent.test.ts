@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng, Sweep, checkSweepSpec, createAgent, decisionContext, legalMoves, newGame, parseSweepSpec, playGame, runGames, type GameSummary } from '@wonderlab/shared';
+import { Rng, Sweep, checkSweepSpec, createAgent, decisionContext, legalMoves, newGame, parseSweepSpec, playGame, runGames, sweepModels, type GameSummary } from '@wonderlab/shared';
 
 const REPO_AGENTS = resolve(import.meta.dirname, '../../agents');
 /** The Python the test setup made (test/support/python-env.ts), with numpy and onnxruntime: first on PATH, as an operator would put it. */
@@ -239,5 +239,14 @@ describe('outside agents', () => {
     expect(check('ext(name=first,colour=red)')).toBe("seats.0: outside agent 'first': unknown parameter 'colour' (it takes depth, and the lab's time and fault)");
     expect(check('ext(name=first,depth=3)')).toBe('accepted');
     expect(check('ext(name=first,time=120)')).toMatch(/^seats\.0: agent 'ext\(name=first,time=120\)': time=120 seconds per move, over this lab's limit of 60/);
+    // A network an agent reads (a parameter of type model): required without a default, checked as
+    // the lab's own agents' networks are, and recorded with its hash.
+    expect(check('ext(name=py-policy)')).toBe("seats.0: outside agent 'py-policy': model: required (a model file under MODELS_DIR, e.g. model=dqn-2021/3p-rule-random.onnx)");
+    expect(check('ext(name=py-policy,model=../x.onnx)')).toMatch(/^seats\.0: model '\.\.\/x\.onnx': /);
+    expect(check('ext(name=py-policy,model=nothing-here.onnx)')).toMatch(/^seats\.0: model 'nothing-here\.onnx': /);
+    expect(check('ext(name=py-policy,model=dqn-2021/3p-rule-random.onnx)', 4)).toMatch(/^seats\.0: model 'dqn-2021\/3p-rule-random\.onnx': reads observations of \d+ values \(3 players\), a game of 4/);
+    expect(check('ext(name=py-policy,model=dqn-2021/3p-rule-random.onnx)')).toBe('accepted');
+    const sweep = new Sweep(parseSweepSpec({ name: 'x', players: 3, seats: ['ext(name=py-policy,model=dqn-2021/3p-rule-random.onnx)', 'random', 'random'], deals: { count: 1 } }));
+    expect(sweepModels(sweep.cells)).toEqual({ 'dqn-2021/3p-rule-random.onnx': expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 });

@@ -64,7 +64,7 @@ export function outsideAgentsText(dirs = agentsDirs()): string[] {
   const out = [`outside agents (AGENTS_DIR: ${dirs.join(', ')}; ext(name=…) plays one):`];
   if (agents.length === 0) out.push('  none installed');
   for (const { manifest: m } of agents) {
-    const params = Object.entries(m.params).map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : `${k}=  ${v.type === 'choice' ? v.values!.join(' | ') : `${v.min} to ${v.max}`}; default ${v.default}: ${v.description}`));
+    const params = Object.entries(m.params).map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : v.type === 'model' ? `${k}=  a model file under MODELS_DIR; ${v.default ? `default ${v.default}` : 'required'}: ${v.description}` : `${k}=  ${v.type === 'choice' ? v.values!.join(' | ') : `${v.min} to ${v.max}`}; default ${v.default}: ${v.description}`));
     out.push(`  ext(name=${m.name})  ${m.version}, ${m.players.join('/')} players`, `      ${m.summary}`, ...params.map((p) => `      ${p}`));
   }
   for (const p of problems) out.push(`  cannot be played: ${p}`);

@@ -20,11 +20,12 @@ export { RandomAgent } from './random.js';
 export { PolicyAgent } from './policy.js';
 export { ExternalAgent, DEFAULT_EXT_TIME } from './external/agent.js';
 export { AgentFault } from './external/agent-process.js';
-export { AGENT_NAME, DEFAULT_AGENTS_DIR, agentParamTable, ExternalAgentError, PROTOCOL_VERSION, agentFingerprint, agentsDirs, checkAgentParams, findAgent, listAgents, type AgentManifest, type InstalledAgent, type OutsideAgentRecord } from './external/manifest.js';
+export { AGENT_NAME, DEFAULT_AGENTS_DIR, agentParamTable, ExternalAgentError, PROTOCOL_VERSION, agentFingerprint, agentsDirs, checkAgentParams, findAgent, listAgents, outsideAgentModel, type AgentManifest, type InstalledAgent, type OutsideAgentRecord } from './external/manifest.js';
 export { VALUE_SCALE, checkNetworkPlayers, inspectNetwork, loadNetwork, type LoadOptions, type ModelLookup, type Network, type NetworkShape } from './network.js';
 export { DEFAULT_MAX_MODEL_BYTES, MODEL_NAME, ModelError, ONNX_MAX_BYTES, DEFAULT_MODELS_DIR, modelFile, modelFileAsync, modelPath, modelsDirs, type ModelFile } from './model-files.js';
 import { PolicyAgent } from './policy.js';
 import { ExternalAgent } from './external/agent.js';
+import { findAgent, outsideAgentModel } from './external/manifest.js';
 import { checkNetworkPlayers, loadNetwork, type ModelLookup, type NetworkShape } from './network.js';
 import { DEFAULT_MAX_MODEL_BYTES } from './model-files.js';
 import { checkEvalValues } from './mcts/network-guide.js';
@@ -36,6 +37,16 @@ export * from './encoding.js';
 /** The trained network an agent reads, if any: a policy's model, or an MCTS agent's model=… . */
 export function agentModel(spec: AgentSpec): string | undefined {
   if (spec.kind === 'policy') return spec.model;
+  if (spec.kind === 'ext') {
+    // An agent that is not installed reads nothing; the spec's check says it is not installed.
+    let agent;
+    try {
+      agent = findAgent(spec.name);
+    } catch {
+      return undefined;
+    }
+    return outsideAgentModel(agent, spec.options);
+  }
   if ('params' in spec && spec.params.model !== NO_MODEL) return spec.params.model;
   return undefined;
 }

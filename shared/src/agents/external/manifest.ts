@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { MODEL_NAME } from '../model-files.js';
 
 export class ExternalAgentError extends Error {}
 
@@ -39,6 +40,17 @@ const TypedParam = z
   .refine((p) => (p.type === 'choice' ? p.values !== undefined : p.min !== undefined && p.max !== undefined && p.min < p.max), { message: 'a number or integer gives min < max; a choice gives its values' })
   .refine((p) => (p.type === 'choice' ? p.values!.includes(String(p.default)) : typeof p.default === 'number' && p.default >= p.min! && p.default <= p.max!), { message: 'the default must be one of its values, or within min and max' });
 
+/**
+ * A network the agent reads, by its name under the lab's MODELS_DIR (as policy(model=…) names one):
+ * checked at submit as the lab's own agents' networks are, and recorded with its hash in the
+ * sweep. Without a default a spec must give it. At most one per agent.
+ */
+const ModelParam = z.strictObject({
+  description: z.string().min(1).max(300),
+  type: z.literal('model'),
+  default: z.string().regex(MODEL_NAME).optional(),
+});
+
 const Manifest = z.strictObject({
   protocol: z.literal(PROTOCOL_VERSION),
   name: z.string().regex(AGENT_NAME),
@@ -52,7 +64,10 @@ const Manifest = z.strictObject({
    * The parameters a spec may pass it (through the handshake): each with what it means, or with
    * its type and range as well — those the lab can check at submit and tune (spec.tune).
    */
-  params: z.record(z.string().regex(PARAM_KEY), z.union([z.string(), TypedParam])).default({}),
+  params: z
+    .record(z.string().regex(PARAM_KEY), z.union([z.string(), TypedParam, ModelParam]))
+    .default({})
+    .refine((params) => Object.values(params).filter((p) => typeof p !== 'string' && p.type === 'model').length <= 1, { message: 'at most one parameter of type model' }),
 });
 export type AgentManifest = z.infer<typeof Manifest>;
 
@@ -128,13 +143,33 @@ export function checkAgentParams(agent: InstalledAgent, params: Readonly<Record<
     }
     const def = agent.manifest.params[key];
     if (typeof def === 'string') continue;
+    if (def.type === 'model') {
+      if (!MODEL_NAME.test(value)) throw new ExternalAgentError(`outside agent '${agent.manifest.name}': ${key}: expected a model file under MODELS_DIR (letters, digits, . _ - and /, ending in .onnx), got '${value}'`);
+      continue;
+    }
     const n = Number(value);
     const ok = def.type === 'choice' ? def.values!.includes(value) : value !== '' && Number.isFinite(n) && n >= def.min! && n <= def.max! && (def.type === 'number' || Number.isInteger(n));
     if (!ok) throw new ExternalAgentError(`outside agent '${agent.manifest.name}': ${key}: expected ${describeTyped(def)}, got '${value}'`);
   }
+  const model = modelParam(agent.manifest);
+  if (model && params[model[0]] === undefined && model[1].default === undefined) {
+    throw new ExternalAgentError(`outside agent '${agent.manifest.name}': ${model[0]}: required (a model file under MODELS_DIR, e.g. ${model[0]}=dqn-2021/3p-rule-random.onnx)`);
+  }
 }
 
-type Typed = Exclude<AgentManifest['params'][string], string>;
+/** The manifest's parameter of type model, if it has one: its key and definition. */
+function modelParam(manifest: AgentManifest): [string, z.infer<typeof ModelParam>] | undefined {
+  for (const [key, def] of Object.entries(manifest.params)) if (typeof def !== 'string' && def.type === 'model') return [key, def];
+  return undefined;
+}
+
+/** The network an outside agent reads with these parameters (its model parameter's value, or default), if any. */
+export function outsideAgentModel(agent: InstalledAgent, params: Readonly<Record<string, string>>): string | undefined {
+  const model = modelParam(agent.manifest);
+  return model ? (params[model[0]] ?? model[1].default) : undefined;
+}
+
+type Typed = Exclude<AgentManifest['params'][string], string | z.infer<typeof ModelParam>>;
 
 function describeTyped(def: Typed): string {
   return def.type === 'choice' ? `one of ${def.values!.join(' | ')}` : `${def.type === 'integer' ? 'an integer' : 'a number'} from ${def.min} to ${def.max}`;
@@ -146,7 +181,7 @@ function describeTyped(def: Typed): string {
  */
 export function agentParamTable(manifest: AgentManifest): { key: string; field: string; name: string; type: 'number' | 'integer' | 'choice'; min?: number; max?: number; values?: readonly string[]; default: number | string; meaning: string }[] {
   return Object.entries(manifest.params).flatMap(([key, def]) =>
-    typeof def === 'string' ? [] : [{ key, field: key, name: key, type: def.type, min: def.min, max: def.max, values: def.values, default: def.default, meaning: def.description }],
+    typeof def === 'string' || def.type === 'model' ? [] : [{ key, field: key, name: key, type: def.type, min: def.min, max: def.max, values: def.values, default: def.default, meaning: def.description }],
   );
 }
 
