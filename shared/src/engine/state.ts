@@ -216,8 +216,11 @@ export class GameState {
     this.rng = rng;
     const src = copyFrom;
     const size = layoutSize(n);
-    const start = carve(size);
-    const buf = slab;
+    // A copy (a search's or a rule's look ahead, mostly brief) takes a region of a shared slab; a
+    // new game, which may live long beside many brief copies, a buffer of its own, so that it
+    // keeps no slab of theirs alive.
+    const start = src ? carve(size) : 0;
+    const buf = src ? slab : new ArrayBuffer(size);
     this.bytes = new Uint8Array(buf, start, size);
     if (src) this.bytes.set(src.bytes);
     // 32-bit arrays first, so that their offsets stay aligned (a region starts at a multiple of 8).
@@ -299,12 +302,12 @@ export class GameState {
 }
 
 /**
- * States are carved out of shared slabs: a buffer of its own per state cost a new game more than
- * the rest of setting it up (an external allocation each, and the collector's bookkeeping for it).
- * A slab is freed once no state in it is left; a region is never handed out twice. SLAB_BYTES
- * bounds what one state kept alive can hold (a 7-player state is about 2 KB).
+ * Copies are carved out of shared slabs: a buffer of its own per state is an external allocation
+ * the collector tracks, which cost a copy more than copying it. A slab is freed once no state in
+ * it is left; a region is never handed out twice. SLAB_BYTES bounds what one copy kept alive can
+ * hold (a 3-player state is about 0.9 KB, a 7-player one about 2 KB).
  */
-const SLAB_BYTES = 32768;
+const SLAB_BYTES = 4096;
 let slab = new ArrayBuffer(SLAB_BYTES);
 let slabUsed = 0;
 
