@@ -164,16 +164,25 @@ describe('MCTS with a network', () => {
       expect(root.visits).toBe(64);
       expect(root.children.reduce((a, c) => a + c.visits, 0)).toBe(64);
       expect(decision.search!.moves.reduce((a, m) => a + m.visits, 0)).toBe(64);
-      // Each node the search added has its priors (from its leaf's row, or read when first descended into).
-      const unprimed: number[] = [];
-      const walk = (node: typeof root, depth: number) => {
+      // The nodes' priors are their leaves' rows of the calls (but for the few read alone).
+      const rows = batch.mock.results.flatMap((r) => {
+        const out = r.value as { logits: Float32Array };
+        return Array.from({ length: out.logits.length / 390 }, (_, i) => out.logits.subarray(i * 390, (i + 1) * 390).join());
+      });
+      let withPriors = 0;
+      let fromRows = 0;
+      const walk = (node: typeof root) => {
         for (const child of node.children) {
-          if (child.visits > 0 && child.children.length > 0 && child.logits === undefined) unprimed.push(depth);
-          walk(child, depth + 1);
+          if (child.logits) {
+            withPriors++;
+            if (rows.includes(Array.from(child.logits).join())) fromRows++;
+          }
+          walk(child);
         }
       };
-      walk(root, 1);
-      expect(unprimed).toEqual([]);
+      walk(root);
+      expect(fromRows).toBeGreaterThan(0);
+      expect(fromRows).toBeGreaterThanOrEqual(withPriors - readAlone);
       expect(legal).toContain(decision.move);
     } finally {
       batch.mockRestore();
@@ -189,6 +198,11 @@ describe('MCTS with a network', () => {
     expect(a.players.every((p) => p.decisions >= 18)).toBe(true);
     expect(a.log!.moves).toEqual(b.log!.moves);
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,prior=net,batch=8)')).toThrow('batch: 8 leaves a call are for the network');
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=net,opp=mast,batch=8)')).toThrow('batch: 8 leaves a call cannot be used with MAST');
+    // Cut short by the clock, a batched search stops between calls: whole calls only, none unbatched after.
+    const { decision } = firstDecision('mcts-strong(it=50000,time=0.02,model=net-3p.onnx,eval=net,batch=8)');
+    expect(decision.cutShort).toBe(true);
+    expect(decision.iterations! % 8).toBe(0);
   });
 
   it('plays the same game twice from one seed and model', () => {

@@ -325,7 +325,8 @@ export class GameWorker {
     const flush = async () => {
       const taken = parts.splice(0);
       const n = await this.store.ledger.recordParts(loaded, taken, Date.now(), this.identity);
-      await this.countOutside(s, sweep, taken.flatMap((part) => part.games.map((g) => g.key)));
+      // A flush that stored nothing new (a batch delivered again) counts nothing: its games were counted when stored.
+      if (n > 0) await this.countOutside(s, sweep, taken.flatMap((part) => part.games.map((g) => g.key)));
       return n;
     };
     let stored = 0;

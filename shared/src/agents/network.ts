@@ -140,24 +140,26 @@ class OnnxNetwork implements Network {
     return this.session.run(this.feed(observation), this.fetchValues, this.options)[this.valueOutput].data;
   }
 
-  /** Per row count, the input tensor over the caller's array (kept while it passes the same one). */
-  private batchFeeds = new Map<number, { array: Float32Array; value: Record<string, unknown> }>();
+  /** Per caller's array and row count, the input tensor over its rows (searches sharing the network keep their own). */
+  private batchFeeds = new WeakMap<Float32Array, Map<number, Record<string, unknown>>>();
 
   batch(observations: Float32Array, count: number, withLogits: boolean, withValues: boolean): { logits: Float32Array; values: Float32Array } {
     const values = withValues && this.valueOutput !== undefined;
     if (!withLogits && !values) return { logits: NO_VALUE, values: NO_VALUE };
-    let feed = this.batchFeeds.get(count);
-    if (feed?.array !== observations) {
+    let byCount = this.batchFeeds.get(observations);
+    if (!byCount) this.batchFeeds.set(observations, (byCount = new Map()));
+    let feed = byCount.get(count);
+    if (!feed) {
       const { Tensor } = onnxRuntime();
       // A view of the rows asked for: the tensor reads them without a copy.
       const rows = observations.subarray(0, count * this.inputSize);
-      feed = { array: observations, value: { [this.input]: new Tensor('float32', rows, [count, this.inputSize]) } };
-      this.batchFeeds.set(count, feed);
+      feed = { [this.input]: new Tensor('float32', rows, [count, this.inputSize]) };
+      byCount.set(count, feed);
     }
     const fetches: Record<string, null> = {};
     if (withLogits) fetches[this.output] = null;
     if (values) fetches[this.valueOutput!] = null;
-    const out = this.session.run(feed.value, fetches, this.options);
+    const out = this.session.run(feed, fetches, this.options);
     return { logits: withLogits ? out[this.output].data : NO_VALUE, values: values ? out[this.valueOutput!].data : NO_VALUE };
   }
 }

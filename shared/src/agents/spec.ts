@@ -130,6 +130,10 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
   if (p.batch > 1 && p.eval === 'playout') {
     fail(text, `batch: ${p.batch} leaves a call are for the network's leaf values: give eval=net or eval=mix (got eval=playout)`);
   }
+  if (p.batch > 1 && (p.playout === 'mast' || p.opp === 'mast')) {
+    // MAST keeps one trail of the moves since its last update; K descents before any update would mix theirs.
+    fail(text, `batch: ${p.batch} leaves a call cannot be used with MAST (playout=${p.playout}, opp=${p.opp}): its statistics are updated one simulation at a time`);
+  }
   if (p.reuse === 'on' && (p.tree !== 'joint' || p.det !== 'is')) {
     fail(text, `reuse: 'on' needs tree=joint and det=is (the subtree of the agent's move is followed only through its own decisions), got tree=${p.tree}, det=${p.det}`);
   }

@@ -140,7 +140,8 @@ export class MctsAgent implements Agent {
         done += count;
       }
     }
-    while (done < budget) {
+    // Unbatched (a batched search that stopped for the clock does not go on here).
+    while (!batch && done < budget) {
       // Reading the clock every iteration would cost more than a short playout.
       if ((done & 7) === 0 && done > 0 && performance.now() >= deadline) {
         cutShort = true;

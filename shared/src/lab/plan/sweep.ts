@@ -434,7 +434,11 @@ export function sweepModelNames(input: unknown, limits?: SweepLimits): string[] 
     throw err;
   }
   const names = new Set<string>();
+  // An outside agent's model is read from its manifest: once per agent text, not per seat and cell.
+  const seen = new Set<string>();
   for (const source of sources) {
+    if (seen.has(source.parsed.text)) continue;
+    seen.add(source.parsed.text);
     const model = agentModel(source.parsed);
     if (model !== undefined) names.add(model);
   }
@@ -674,8 +678,12 @@ export interface SweepCell {
  */
 export function sweepModels(cells: readonly SweepCell[], models: ModelLookup = localModels): Record<string, string> {
   const hashes: Record<string, string> = {};
+  // An outside agent's model is read from its manifest: once per agent text, not per seat and cell.
+  const seen = new Set<string>();
   for (const cell of cells) {
     for (const text of cell.agents) {
+      if (seen.has(text)) continue;
+      seen.add(text);
       const model = agentModel(parseAgentSpec(text));
       if (model !== undefined) hashes[model] ??= models(model).sha256;
     }
