@@ -180,13 +180,3 @@ export class TuneDriver {
     logger.info({ sweep: meta.id, recommendation, steps: h.applied }, 'tune finished');
   }
 }
-
-/** The steps of a tune not yet applied that have a sweep: what pausing, resuming or cancelling the tune acts on. */
-export async function stepsInFlight(store: SweepStore, id: string): Promise<string[]> {
-  const { steps, applied } = await store.reads.tuneSteps(id);
-  const done = new Set(applied.map((a) => a.k));
-  return [...steps]
-    .filter(([k]) => !done.has(k))
-    .map(([, json]) => (JSON.parse(json) as StepRecord).sweep)
-    .filter((s): s is string => s !== undefined);
-}

@@ -90,7 +90,7 @@ describe('an outside agent on the lab', () => {
   }, 90_000);
 
   test("a tune's steps (two games each) count their agent's failures together: the step and the tune are suspended, the tune saying which step; its resume resumes it", async () => {
-    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'tune broken', players: 3, seats: ['ext(name=broken-typed)', 'random', 'random'], deals: { firstSeed: 5, count: 1 }, tune: { method: 'spsa', seat: 0, params: [{ key: 'x', min: 0, max: 1 }], steps: 20, inFlight: 1 } } });
+    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'tune broken', players: 3, seats: ['ext(name=broken-typed)', 'random', 'random'], deals: { firstSeed: 5, count: 1 }, tune: { method: 'spsa', seat: 0, params: [{ key: 'x', min: 0, max: 1 }], steps: 20, inFlight: 3 } } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id;
     const tune = await suspended(id);
@@ -100,6 +100,8 @@ describe('an outside agent on the lab', () => {
     const stepped = (await api(lab.url, `/api/sweeps/${step}?cellLimit=1`)).body;
     expect(stepped.stepOf).toBe(id);
     expect(['paused', 'done']).toContain(stepped.status);
+    // Its other steps in flight are paused with it (or done).
+    for (const other of tune.tune.inFlight as string[]) expect(['paused', 'done']).toContain((await api(lab.url, `/api/sweeps/${other}?cellLimit=1`)).body.status);
     // No step is made while the tune is suspended.
     const proposed = tune.tune.proposed;
     await new Promise((r) => setTimeout(r, 1500));
@@ -121,14 +123,19 @@ describe('an outside agent on the lab', () => {
     expect(paused.counts.failed).toBe(0);
     expect(paused.counts.done).toBeGreaterThanOrEqual(5);
     expect(paused.counts.done).toBeLessThan(200);
-    const jsonl = (await (await fetch(`${lab.url}/api/sweeps/${id}/export?format=jsonl`)).text()).trim().split('\n').map((l) => JSON.parse(l));
-    expect(jsonl.length).toBeGreaterThanOrEqual(5);
+    // Games in flight when it paused may still be stored: the CSV is read first, and each of its
+    // games is then in the JSONL, read after.
     const [header, ...rows] = parseCsv(await (await fetch(`${lab.url}/api/sweeps/${id}/export?format=csv`)).text());
-    expect(rows).toHaveLength(jsonl.length * 3);
-    for (const g of jsonl) {
+    const jsonl = (await (await fetch(`${lab.url}/api/sweeps/${id}/export?format=jsonl`)).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const csvGames = new Set(rows.map((r) => r[header.indexOf('game')]));
+    expect(csvGames.size).toBeGreaterThanOrEqual(5);
+    expect(rows).toHaveLength(csvGames.size * 3);
+    for (const gameId of csvGames) {
+      const g = jsonl.find((x) => x.id === gameId);
+      expect(g, gameId).toBeDefined();
       const seat = g.players.find((p: any) => p.agent.startsWith('ext(')).seat;
       expect(g.forfeits).toEqual([{ seat, reason: expect.stringMatching(/^outside agent 'broken' exited with code 7/) }]);
-      for (const row of rows.filter((r) => r[header.indexOf('game')] === g.id)) {
+      for (const row of rows.filter((r) => r[header.indexOf('game')] === gameId)) {
         expect(row[header.indexOf('forfeit')]).toBe(Number(row[header.indexOf('seat')]) === seat ? g.forfeits[0].reason : '');
       }
     }

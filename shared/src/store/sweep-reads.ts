@@ -9,6 +9,7 @@ import type { OutsideAgentRecord } from '../agents/index.js';
 import type { GameSummary } from '../lab/game/game.js';
 import type { CellStop } from '../lab/plan/stopping.js';
 import type { RaceReport } from '../lab/plan/race.js';
+import type { StepRecord } from '../lab/plan/tune-steps.js';
 import { Sweep, type SweepSpec } from '../lab/plan/sweep.js';
 import { scheduledIndex, type ScheduleKind } from '../lab/plan/schedule.js';
 import type { CodeVersion, WorkerIdentity } from '../lab/results/provenance.js';
@@ -201,6 +202,16 @@ export class SweepReads {
     const k = this.k(id);
     const [steps, applied] = await Promise.all([this.redis.hgetall(k.steps), this.redis.lrange(k.applied, 0, -1)]);
     return { steps: new Map(Object.entries(steps).map(([step, json]) => [Number(step), json])), applied: applied.map((json) => JSON.parse(json) as { k: number; value: number | null }) };
+  }
+
+  /** The steps of a tune not yet applied that have a sweep: what pausing, resuming, cancelling or suspending the tune acts on. */
+  async stepsInFlight(id: string): Promise<string[]> {
+    const { steps, applied } = await this.tuneSteps(id);
+    const done = new Set(applied.map((a) => a.k));
+    return [...steps]
+      .filter(([k]) => !done.has(k))
+      .map(([, json]) => (JSON.parse(json) as StepRecord).sweep)
+      .filter((s): s is string => s !== undefined);
   }
 
   /** Each cell's stopping test as last saved (spec.stop), by cell. */

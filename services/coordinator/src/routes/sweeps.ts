@@ -15,7 +15,6 @@ import type { SweepCreator } from '../sweep-creator.js';
 import { HttpError, parse } from '../http.js';
 import { sweepDetail, sweepOverview } from '../views.js';
 import { findSweep } from './find.js';
-import { stepsInFlight } from '../tune-driver.js';
 import type { SweepStatistics } from '../statistics.js';
 
 export interface SweepRouteDeps {
@@ -101,7 +100,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
     });
   };
   /** The sweep, and for an SPSA or NTBEA tune the steps it has in flight (its games are theirs): what an action acts on. */
-  const withSteps = async (meta: SweepMeta) => [meta.id, ...(steppedTune(meta.spec) ? await stepsInFlight(store, meta.id) : [])];
+  const withSteps = async (meta: SweepMeta) => [meta.id, ...(steppedTune(meta.spec) ? await store.reads.stepsInFlight(meta.id) : [])];
   action('cancel', async (meta) => {
     const old = await store.ledger.transition(meta.id, ['running', 'paused'], 'cancelled', meta.priority);
     if (old) {
