@@ -12,13 +12,16 @@ import { agentFingerprint, findAgent } from '@wonderlab/shared';
 import { api, parseCsv, startLab, waitFor, waitForSweep, type TestLab } from './harness.js';
 
 const AGENTS = resolve(import.meta.dirname, '../../../agents');
-/** An agent that crashes at its first decision, every time. */
+/** Installs under BROKEN an agent that crashes at its first decision, every time. */
+function installBroken(name: string, params: Record<string, unknown> = {}): void {
+  mkdirSync(join(BROKEN, name));
+  const script = `require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.type === 'hello') console.log(JSON.stringify({ type: 'hello', protocol: 1, name: '${name}', version: '0', players: [3] })); if (m.type === 'act') { console.error('no luck'); process.exit(7); } })`;
+  writeFileSync(join(BROKEN, name, 'agent.json'), JSON.stringify({ protocol: 1, name, version: '0', summary: 'crashes', command: ['node', '-e', script], players: [3], params }));
+}
 const BROKEN = mkdtempSync(join(tmpdir(), 'wl-broken-'));
-mkdirSync(join(BROKEN, 'broken'));
-writeFileSync(join(BROKEN, 'broken', 'agent.json'), JSON.stringify({ protocol: 1, name: 'broken', version: '0', summary: 'crashes', command: ['node', '-e', "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.type === 'hello') console.log(JSON.stringify({ type: 'hello', protocol: 1, name: 'broken', version: '0', players: [3] })); if (m.type === 'act') { console.error('no luck'); process.exit(7); } })"], players: [3] }));
-/** The same crash, with a parameter a tune can search. */
-mkdirSync(join(BROKEN, 'broken-typed'));
-writeFileSync(join(BROKEN, 'broken-typed', 'agent.json'), JSON.stringify({ protocol: 1, name: 'broken-typed', version: '0', summary: 'crashes, tunably', command: ['node', '-e', "require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.type === 'hello') console.log(JSON.stringify({ type: 'hello', protocol: 1, name: 'broken-typed', version: '0', players: [3] })); if (m.type === 'act') { console.error('no luck'); process.exit(7); } })"], players: [3], params: { x: { description: 'unused', type: 'number', min: 0, max: 1, default: 0.5 } } }));
+installBroken('broken');
+// The same crash, with a parameter a tune can search.
+installBroken('broken-typed', { x: { description: 'unused', type: 'number', min: 0, max: 1, default: 0.5 } });
 let lab: TestLab;
 
 beforeAll(async () => {
@@ -42,6 +45,13 @@ async function games(id: string) {
     .map((line) => JSON.parse(line))
     .sort((a, b) => a.index - b.index)
     .map((g) => ({ ...g, sweep: undefined, players: g.players.map((p: any) => ({ ...p, agent: undefined, canonical: undefined, decisionMs: undefined })) }));
+}
+
+/** Submits a spec and returns its id and its detail once it is paused (suspended by its agent). */
+async function submitUntilSuspended(spec: unknown): Promise<{ id: string; paused: any }> {
+  const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: spec });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { id: created.body.id, paused: await suspended(created.body.id) };
 }
 
 /** The sweep's detail once it is paused (suspended by its agent). */
@@ -75,10 +85,7 @@ describe('an outside agent on the lab', () => {
   }, 300_000);
 
   test('an agent that fails AGENT_SUSPEND_AFTER games in a row suspends its sweep: paused, saying why; resume clears it', async () => {
-    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'broken', players: 3, seats: ['ext(name=broken)', 'random', 'random'], deals: { count: 40 } } });
-    expect(created.status).toBe(201);
-    const id = created.body.id;
-    const paused = await suspended(id);
+    const { id, paused } = await submitUntilSuspended({ name: 'broken', players: 3, seats: ['ext(name=broken)', 'random', 'random'], deals: { count: 40 } });
     expect(paused.suspended).toMatch(/^outside agent 'broken' failed [5-9] games in a row, the last: (Error: )?outside agent 'broken' exited with code 7; its stderr ended: no luck/);
     // The games already claimed may still fail as they come back; none is played once it is paused, and most never ran.
     expect(paused.counts.failed).toBeGreaterThanOrEqual(5);
@@ -90,10 +97,7 @@ describe('an outside agent on the lab', () => {
   }, 90_000);
 
   test("a tune's steps (two games each) count their agent's failures together: the step and the tune are suspended, the tune saying which step; its resume resumes it", async () => {
-    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'tune broken', players: 3, seats: ['ext(name=broken-typed)', 'random', 'random'], deals: { firstSeed: 5, count: 1 }, tune: { method: 'spsa', seat: 0, params: [{ key: 'x', min: 0, max: 1 }], steps: 20, inFlight: 3 } } });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id = created.body.id;
-    const tune = await suspended(id);
+    const { id, paused: tune } = await submitUntilSuspended({ name: 'tune broken', players: 3, seats: ['ext(name=broken-typed)', 'random', 'random'], deals: { firstSeed: 5, count: 1 }, tune: { method: 'spsa', seat: 0, params: [{ key: 'x', min: 0, max: 1 }], steps: 20, inFlight: 3 } });
     expect(tune.suspended).toMatch(/^its step \S+: outside agent 'broken-typed' failed \d+ games in a row, the last: (Error: )?outside agent 'broken-typed' exited with code 7/);
     const step = /^its step (\S+):/.exec(tune.suspended)![1];
     // The step is paused with it, or done already when the limit fell on its last game.
@@ -115,10 +119,7 @@ describe('an outside agent on the lab', () => {
   }, 90_000);
 
   test('fault=forfeit: the games stand, marked in both exports; an agent forfeiting game after game suspends the sweep as failing them would', async () => {
-    const created = await api(lab.url, '/api/sweeps', { method: 'POST', json: { name: 'forfeits', players: 3, seats: ['ext(name=broken,fault=forfeit)', 'random', 'random'], deals: { count: 200 } } });
-    expect(created.status).toBe(201);
-    const id = created.body.id;
-    const paused = await suspended(id);
+    const { id, paused } = await submitUntilSuspended({ name: 'forfeits', players: 3, seats: ['ext(name=broken,fault=forfeit)', 'random', 'random'], deals: { count: 200 } });
     expect(paused.suspended).toMatch(/^outside agent 'broken' failed \d+ games in a row, the last: forfeited game \S+: outside agent 'broken' exited with code 7; its stderr ended: no luck/);
     expect(paused.counts.failed).toBe(0);
     expect(paused.counts.done).toBeGreaterThanOrEqual(5);

@@ -83,10 +83,15 @@ export class MixEvaluator implements LeafEvaluator {
     // The network first: it reads the leaf as the tree left it, before the playout plays on.
     this.network.evaluate(world, me, turns, rng, this.netScores, this.netRewards);
     this.playout.evaluate(world, me, turns, rng, scores, rewards);
-    for (let q = 0; q < world.n; q++) {
-      scores[q] = (scores[q] + this.netScores[q]) / 2;
-      rewards[q] = (rewards[q] + this.netRewards[q]) / 2;
-    }
+    averageInto(world.n, scores, rewards, this.netScores, this.netRewards);
+  }
+}
+
+/** eval=mix's mean: scores and rewards become the means of theirs and the others' (seats 0 … n − 1). */
+export function averageInto(n: number, scores: Float64Array, rewards: Float64Array, otherScores: Float64Array, otherRewards: Float64Array): void {
+  for (let q = 0; q < n; q++) {
+    scores[q] = (scores[q] + otherScores[q]) / 2;
+    rewards[q] = (rewards[q] + otherRewards[q]) / 2;
   }
 }
 

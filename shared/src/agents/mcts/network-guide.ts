@@ -59,10 +59,7 @@ export class NetworkGuide {
 
   /** Every seat's predicted final VP in `world` (seat order), as seat `me` sees it, into `scores`. */
   predictScores(world: GameState, me: number, scores: Float64Array): void {
-    const value = this.network.values(this.observe(world, me));
-    const n = world.n;
-    // The values are in relative order: `me` first, then its left neighbour, …
-    for (let k = 0; k < n; k++) scores[me + k < n ? me + k : me + k - n] = value[k] * VALUE_SCALE;
+    seatScores(this.network.values(this.observe(world, me)), 0, me, world.n, scores);
   }
 
   /** The network's logits for the deciding seat's own observation (a copy, kept by the root). */
@@ -107,9 +104,7 @@ export class NetworkGuide {
 
   /** predictScores of a batch row (seat me's observation of a world of n seats). */
   rowScores(row: number, me: number, n: number, scores: Float64Array): void {
-    const values = this.batchOut.values;
-    const at = row * this.network.valueSize;
-    for (let k = 0; k < n; k++) scores[me + k < n ? me + k : me + k - n] = values[at + k] * VALUE_SCALE;
+    seatScores(this.batchOut.values, row * this.network.valueSize, me, n, scores);
   }
 
   /** The logits of a batch row (a copy, kept by the tree node). */
@@ -144,4 +139,9 @@ export function keyPriors(logits: Float32Array, keys: readonly number[], legal: 
     sum += priors[i];
   }
   for (let i = 0; i < k; i++) priors[i] /= sum;
+}
+
+/** A network's values from `at` on, in relative order (`me` first, then its left neighbour, …), as every seat's VP in seat order. */
+function seatScores(values: Float32Array, at: number, me: number, n: number, scores: Float64Array): void {
+  for (let k = 0; k < n; k++) scores[me + k < n ? me + k : me + k - n] = values[at + k] * VALUE_SCALE;
 }
