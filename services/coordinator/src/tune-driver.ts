@@ -117,6 +117,8 @@ export class TuneDriver {
     // NTBEA moves after each evaluation: one step at a time. SPSA: up to inFlight at once.
     const atOnce = h.t.method === 'spsa' ? h.t.inFlight : 1;
     for (let k = this.proposed(h); h.inFlight.size < atOnce && k < h.t.steps; k++) {
+      // A worker may have suspended the tune since this look began (its agent failing): no new step.
+      if (!(await this.stillRunning(meta.id))) return;
       const step = this.makeRecord(meta, h, k);
       await store.ledger.proposeStep(meta.id, k, JSON.stringify(step));
       h.steps.set(k, step);
@@ -134,6 +136,9 @@ export class TuneDriver {
           step.refused = err.message;
         }
         await store.ledger.saveStep(meta.id, k, JSON.stringify(step));
+        // Saved first, then the tune read: a suspension either sees this step in flight and pauses
+        // it, or happened before this read, and the step is paused here.
+        if (step.sweep && !(await this.stillRunning(meta.id))) await store.ledger.transition(step.sweep, ['running'], 'paused', meta.priority);
       }
       if (step.refused) {
         // A step the lab refuses to play (options that do not go together, a limit): NTBEA scores
@@ -142,6 +147,10 @@ export class TuneDriver {
         await this.applyStep(meta, h, step, 0);
       } else this.o.logger.debug({ tune: meta.id, step: k, sweep: step.sweep }, 'tune step made');
     }
+  }
+
+  private async stillRunning(id: string): Promise<boolean> {
+    return (await this.o.store.reads.meta(id))?.status === 'running';
   }
 
   private proposed(h: Held): number {

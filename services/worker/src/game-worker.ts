@@ -273,13 +273,8 @@ export class GameWorker {
     const meta = await this.store.reads.meta(s);
     const count = await this.store.ledger.agentFault(s, blamed, message, limit, meta?.priority ?? 1);
     if (count < limit) return;
+    // A tune's step: the ledger suspended the tune with it and paused its other steps in flight.
     this.log.warn({ sweep: s, agent: blamed, failures: count }, 'outside agent failed too many games in a row: sweep suspended');
-    // A tune's step: the tune is suspended with it, and so are its other steps in flight (a tune's pause pauses them too).
-    if (meta?.stepOf) {
-      for (const step of await this.store.reads.stepsInFlight(meta.stepOf)) {
-        if (step !== s) await this.store.ledger.transition(step, ['running'], 'paused', meta.priority ?? 1);
-      }
-    }
   }
 
   /** Shutting down: the job goes back to the queue at once instead of waiting to stall. */

@@ -296,10 +296,23 @@ export class SweepLedger {
     if (count >= limit) {
       const reason = `outside agent '${agent}' failed ${count} games in a row, the last: ${message.slice(0, 500)}`;
       await this.suspend(id, reason, priority);
-      // The tune says which step, and its resume (which resumes its steps) is the one action that goes on.
-      if (tune) await this.suspend(tune, `its step ${id}: ${reason}`, priority);
+      if (tune) {
+        // Its other steps in flight are paused first, so whoever sees the tune suspended sees them
+        // paused; and again after, for a step the tune driver proposed meanwhile.
+        await this.pauseSteps(tune, id, priority);
+        // The tune says which step, and its resume (which resumes its steps) is the one action that goes on.
+        await this.suspend(tune, `its step ${id}: ${reason}`, priority);
+        await this.pauseSteps(tune, id, priority);
+      }
     }
     return count;
+  }
+
+  /** A tune's running steps in flight other than `except`, paused (as a tune's pause pauses them). */
+  private async pauseSteps(tune: string, except: string, priority: number): Promise<void> {
+    for (const step of await this.reads.stepsInFlight(tune)) {
+      if (step !== except) await this.transition(step, ['running'], 'paused', priority);
+    }
   }
 
   /**
