@@ -59,14 +59,21 @@ function main(): void {
   console.log(`mcts_age3_decision_3p_per_calibration: ${(age3 / calibration).toFixed(3)} ratio`);
 
   // A network-guided search against the unguided one at equal iterations (issue 63: at most 1.5 ×):
-  // the learning loop's player on its third network, a call per leaf (batch=1) and one per 8 leaves.
+  // the learning loop's player on its third network, a call per leaf (batch=1) and one per 8 leaves,
+  // the network run by the lab's kernel (wasm, the default for an MLP) and by onnxruntime.
   const first3 = () => newGame({ players: 3, seed: 3, sides: 'A' });
   const unguided = iterationsPerSecond('mcts_strong_100_first_decision_3p', first3(), 'mcts-strong(it=100,time=0)');
-  for (const batch of [1, 8]) {
-    const name = `mcts_strong_100_guided_batch${batch}_first_decision_3p`;
-    const rate = iterationsPerSecond(name, first3(), `mcts-strong(it=100,time=0,model=strong/gen-3.onnx,eval=mix,prior=net,batch=${batch})`);
-    console.log(`${name}_cost_over_unguided: ${(unguided / rate).toFixed(2)} cost-ratio (time per iteration on one core, target <= 1.5)`);
+  const runtime = process.env.NETWORK_RUNTIME;
+  for (const network of ['wasm', 'onnxruntime']) {
+    process.env.NETWORK_RUNTIME = network;
+    for (const batch of [1, 8]) {
+      const name = `mcts_strong_100_guided_${network}_batch${batch}_first_decision_3p`;
+      const rate = iterationsPerSecond(name, first3(), `mcts-strong(it=100,time=0,model=strong/gen-3.onnx,eval=mix,prior=net,batch=${batch})`);
+      console.log(`${name}_cost_over_unguided: ${(unguided / rate).toFixed(2)} cost-ratio (time per iteration on one core, target <= 1.5)`);
+    }
   }
+  if (runtime === undefined) delete process.env.NETWORK_RUNTIME;
+  else process.env.NETWORK_RUNTIME = runtime;
 
   const plans = planTournament({ agents: ['mcts:500,0,100', 'rulebased', 'rulebased'], setup: 'thesis', deals: 1, seed: 8, seating: 'fixed', sides: 'random', open: false });
   const times: number[] = [];

@@ -7,9 +7,12 @@
  * seats' predicted final VP / VALUE_SCALE, this seat first: python/wonderlab/train.py).
  *
  * Its subnormal weights are zeroed as it is loaded (onnx-subnormals.ts: they make every call many
- * times slower). Each is run by onnxruntime-node's native session, called synchronously (its
- * promise-returning `run` only defers the same native call to the next tick), one thread per
- * session: a game thread decides while it waits. `policy(model=…)` plays a network's logits
+ * times slower). Every model is loaded and checked by onnxruntime-node. A multilayer perceptron (the
+ * networks the lab trains: onnx-mlp.ts) is then run by the lab's WebAssembly kernel
+ * (mlp-network.ts), a third of onnxruntime's cost at one row, once the two agree on probe inputs;
+ * any other model by onnxruntime's native session, called synchronously (its promise-returning
+ * `run` only defers the same native call to the next tick), one thread per session: a game thread
+ * decides while it waits. NETWORK_RUNTIME=onnxruntime runs every model by onnxruntime. `policy(model=…)` plays a network's logits
  * (policy.ts); MCTS reads its logits as priors and its values as leaf evaluations
  * (mcts/network-guide.ts).
  */
@@ -18,6 +21,8 @@ import { createRequire } from 'node:module';
 import { ACTION_COUNT, observationSize } from './encoding.js';
 import { ModelError, ONNX_MAX_BYTES, modelFile, readModelFile, type ModelFile } from './model-files.js';
 import { zeroSubnormalWeights } from './onnx-subnormals.js';
+import { readMlp } from './onnx-mlp.js';
+import { MlpNetwork, MlpRunner } from './mlp-network.js';
 
 /** The network's values are the seats' final VP divided by this (python/wonderlab/train.py's VALUE_SCALE). */
 export const VALUE_SCALE = 50;
@@ -36,11 +41,13 @@ export interface NetworkShape {
 
 /** What the agents need of a network: logits, and values where it has them, for one observation. */
 export interface Network extends NetworkShape {
-  /** ACTION_COUNT logits for one observation. */
+  /** What computes it: the lab's WebAssembly kernel (an MLP, mlp-network.ts) or onnxruntime. */
+  readonly runtime: NetworkRuntime;
+  /** ACTION_COUNT logits for one observation (an array the next call may overwrite). */
   logits(observation: Float32Array): Float32Array;
   /**
-   * The values for one observation (its second output; empty without one). Only that output is
-   * fetched, so onnxruntime skips the logits' layer: a leaf evaluation is about a quarter cheaper.
+   * The values for one observation (its second output; empty without one; an array the next
+   * call may overwrite). Only that output is computed: the logits' layer is skipped.
    */
   values(observation: Float32Array): Float32Array;
   /**
@@ -52,6 +59,9 @@ export interface Network extends NetworkShape {
    */
   batch(observations: Float32Array, count: number, withLogits: boolean, withValues: boolean): { logits: Float32Array; values: Float32Array };
 }
+
+/** `wasm`: the lab's own kernel, for the MLPs it trains (mlp-network.ts); `onnxruntime`: any model. */
+export type NetworkRuntime = 'wasm' | 'onnxruntime';
 
 /**
  * Where a check finds the network of a model name (ModelError when there is none that loads):
@@ -91,6 +101,7 @@ function onnxRuntime(): Ort {
 const NO_VALUE = new Float32Array(0);
 
 class OnnxNetwork implements Network {
+  readonly runtime = 'onnxruntime';
   private readonly input: string;
   private readonly output: string;
   private readonly valueOutput: string | undefined;
@@ -169,7 +180,7 @@ class OnnxNetwork implements Network {
  * observation and give [batch, ACTION_COUNT] logits first (and, if it has a second output,
  * [batch, P] values). ModelError naming the model otherwise (a loaded session then freed at once).
  */
-function openNetwork(file: ModelFile): OnnxNetwork {
+function openNetwork(file: ModelFile, runtime: NetworkRuntime = 'onnxruntime'): Network & { dispose?(): void } {
   const { name } = file;
   const bytes = readModelFile(file);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -201,11 +212,58 @@ function openNetwork(file: ModelFile): OnnxNetwork {
     if (outputs.length > 1 && !(valueSize >= 3 && valueSize <= 7)) {
       throw new ModelError(`model '${name}': expected its second output to be [batch, players] values, got ${JSON.stringify(outputs[1].shape)}`);
     }
-    return new OnnxNetwork(name, sha256, inputSize, outputs.length > 1 ? valueSize : 0, session);
+    const network = new OnnxNetwork(name, sha256, inputSize, outputs.length > 1 ? valueSize : 0, session);
+    if (runtime === 'wasm') {
+      const mlp = asMlp(bytes, network);
+      if (mlp) {
+        session.dispose();
+        return mlp;
+      }
+    }
+    return network;
   } catch (err) {
     session.dispose();
     throw err;
   }
+}
+
+/** Probe inputs per check: observation-like (small counts, most zero), from a fixed generator. */
+const PROBES = 8;
+/** How far the kernel's outputs may be from onnxruntime's: sums in another order differ by about 1e-6. */
+const PROBE_TOLERANCE = 1e-4;
+
+/**
+ * The model as an MlpNetwork, when it is an MLP (onnx-mlp.ts) of the shape onnxruntime read and
+ * the kernel's logits and values agree with onnxruntime's on the probes (within PROBE_TOLERANCE,
+ * relative above 1); undefined otherwise (onnxruntime runs it).
+ */
+function asMlp(bytes: Uint8Array, reference: OnnxNetwork): MlpNetwork | undefined {
+  const plan = readMlp(bytes);
+  if (!plan || plan.inputSize !== reference.inputSize) return undefined;
+  const widths = plan.outputs.map((k) => plan.layers[k].outputs);
+  if (widths[0] !== ACTION_COUNT || (widths[1] ?? 0) !== reference.valueSize) return undefined;
+  const mlp = new MlpNetwork(reference.name, reference.sha256, reference.inputSize, reference.valueSize, new MlpRunner(plan));
+  const x = new Float32Array(reference.inputSize);
+  let state = 0x9e3779b9;
+  const next = (): number => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return state / 2 ** 32;
+  };
+  const far = (a: Float32Array, b: Float32Array): boolean => a.length !== b.length || a.some((v, i) => !(Math.abs(v - b[i]) <= PROBE_TOLERANCE * Math.max(1, Math.abs(b[i]))));
+  for (let probe = 0; probe < PROBES; probe++) {
+    for (let i = 0; i < x.length; i++) x[i] = next() < 0.15 ? Math.floor(next() * 9) : 0;
+    if (far(Float32Array.from(mlp.logits(x)), reference.logits(x))) return undefined;
+    if (reference.valueSize > 0 && far(Float32Array.from(mlp.values(x)), reference.values(x))) return undefined;
+  }
+  return mlp;
+}
+
+/** The runtime loadNetwork uses unless told: NETWORK_RUNTIME, else wasm for the MLPs that allow it. */
+function defaultRuntime(): NetworkRuntime {
+  const env = process.env.NETWORK_RUNTIME;
+  if (env === undefined || env === '' || env === 'wasm') return 'wasm';
+  if (env === 'onnxruntime') return env;
+  throw new ModelError(`NETWORK_RUNTIME='${env}': expected wasm or onnxruntime`);
 }
 
 const loaded = new Map<string, { identity: string; network: Network }>();
@@ -216,6 +274,8 @@ export interface LoadOptions {
   maxBytes?: number;
   /** The sha256 the file must have (a sweep's record of it): another is a ModelError, never a network played in its place. */
   sha256?: string;
+  /** `onnxruntime` runs the model by onnxruntime even when it is an MLP; default NETWORK_RUNTIME's choice (wasm where it can). */
+  runtime?: NetworkRuntime;
 }
 
 /**
@@ -225,10 +285,12 @@ export interface LoadOptions {
  */
 export function loadNetwork(name: string, options: LoadOptions = {}): Network {
   const file = modelFile(name, options.maxBytes ?? ONNX_MAX_BYTES);
-  let kept = loaded.get(name);
+  const runtime = options.runtime ?? defaultRuntime();
+  const key = `${runtime} ${name}`;
+  let kept = loaded.get(key);
   if (kept?.identity !== file.identity) {
-    kept = { identity: file.identity, network: openNetwork(file) };
-    loaded.set(name, kept);
+    kept = { identity: file.identity, network: openNetwork(file, runtime) };
+    loaded.set(key, kept);
   }
   const { network } = kept;
   if (options.sha256 !== undefined && network.sha256 !== options.sha256) {
@@ -244,7 +306,7 @@ export function loadNetwork(name: string, options: LoadOptions = {}): Network {
  */
 export function inspectNetwork(name: string, maxBytes: number, dirs?: readonly string[]): NetworkShape {
   const network = openNetwork(modelFile(name, maxBytes, dirs));
-  network.dispose();
+  network.dispose?.();
   return { name, sha256: network.sha256, inputSize: network.inputSize, valueSize: network.valueSize };
 }
 

@@ -13,6 +13,7 @@
  * endian) or float_data (field 4, packed). Values are rewritten in place, so no length changes and
  * the rest of the message stays as it was.
  */
+import { fields, type Span } from './protobuf.js';
 
 const MODEL_GRAPH = 7;
 const GRAPH_INITIALIZER = 5;
@@ -20,47 +21,6 @@ const TENSOR_DATA_TYPE = 2;
 const TENSOR_FLOAT_DATA = 4;
 const TENSOR_RAW_DATA = 9;
 const FLOAT = 1;
-
-/** A length-delimited field's value: [start, end) in the buffer. */
-type Span = [number, number];
-
-class ProtobufError extends Error {}
-
-function varint(bytes: Uint8Array, at: number): [value: number, next: number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < bytes.length && i < at + 10; i++) {
-    const b = bytes[i];
-    value += (b & 0x7f) * scale;
-    scale *= 128;
-    if (b < 0x80) return [value, i + 1];
-  }
-  throw new ProtobufError(`a varint at byte ${at} runs past the message`);
-}
-
-/** Calls `each(field, wireType, span or varint value)` for the fields of the message in [start, end). */
-function fields(bytes: Uint8Array, [start, end]: Span, each: (field: number, span: Span | null, value: number) => void): void {
-  let at = start;
-  while (at < end) {
-    const [key, next] = varint(bytes, at);
-    const field = Math.floor(key / 8);
-    const wire = key & 7;
-    at = next;
-    if (wire === 0) {
-      const [value, after] = varint(bytes, at);
-      each(field, null, value);
-      at = after;
-    } else if (wire === 2) {
-      const [length, after] = varint(bytes, at);
-      if (after + length > end) throw new ProtobufError(`field ${field} at byte ${at} runs past its message`);
-      each(field, [after, after + length], 0);
-      at = after + length;
-    } else if (wire === 1) at += 8;
-    else if (wire === 5) at += 4;
-    else throw new ProtobufError(`wire type ${wire} at byte ${at}`);
-  }
-  if (at !== end) throw new ProtobufError(`a field runs past its message at byte ${end}`);
-}
 
 /** Zeroes the subnormal little-endian float32 values in [start, end); returns how many. */
 function zeroSubnormals(view: DataView, [start, end]: Span): number {

@@ -1,0 +1,156 @@
+/**
+ * A multilayer perceptron (onnx-mlp.ts's plan) run by the WebAssembly kernel (mlp-kernel.ts): the
+ * Network the agents call when their model is one, in place of onnxruntime (network.ts decides,
+ * after checking the two agree on probe inputs).
+ *
+ * One memory holds the weights (each layer's rows padded to the kernel's 16 lanes with zeros) and a
+ * buffer per layer's output; a call writes the scaled observation, runs the layers its outputs
+ * need (the logits' layer is skipped for values alone), and copies the outputs out.
+ */
+import { DENSE_LANES, denseKernel, kernelMemory, type Dense } from './mlp-kernel.js';
+import { ACTION_COUNT } from './encoding.js';
+import type { Network } from './network.js';
+import type { MlpPlan } from './onnx-mlp.js';
+
+const ALIGN = 16; // floats: 64 bytes
+
+const padded = (n: number): number => Math.ceil(n / DENSE_LANES) * DENSE_LANES;
+
+interface Placed {
+  /** Float offsets into the memory. */
+  readonly weights: number;
+  readonly bias: number;
+  readonly out: number;
+  readonly input: number;
+  readonly inputs: number;
+  readonly lanes: number;
+  readonly outputs: number;
+  readonly relu: boolean;
+}
+
+export class MlpRunner {
+  private readonly f32: Float32Array;
+  private readonly dense: Dense;
+  private readonly input: number;
+  /** The kernel's scratch: a layer's inputs that are not zero. */
+  private readonly list: number;
+  private readonly placed: Placed[];
+  /** For each of the plan's outputs, the layers it needs, in order. */
+  private readonly needs: number[][];
+  private readonly ran: Uint8Array;
+
+  constructor(private readonly plan: MlpPlan) {
+    let top = 0;
+    const take = (floats: number): number => {
+      const at = top;
+      top += Math.ceil(floats / ALIGN) * ALIGN;
+      return at;
+    };
+    this.input = take(plan.inputSize);
+    this.list = take(2 * Math.max(...plan.layers.map((l) => l.inputs)));
+    const places = plan.layers.map((l) => {
+      const lanes = padded(l.outputs);
+      return { weights: take(l.inputs * lanes), bias: take(lanes), out: take(lanes), lanes };
+    });
+    const memory = kernelMemory(top * 4);
+    this.f32 = new Float32Array(memory.buffer);
+    this.dense = denseKernel(memory);
+    this.placed = plan.layers.map((l, k) => {
+      const p = places[k];
+      for (let i = 0; i < l.inputs; i++) this.f32.set(l.weights.subarray(i * l.outputs, (i + 1) * l.outputs), p.weights + i * p.lanes);
+      this.f32.set(l.bias, p.bias);
+      const input = l.input === 'observation' ? this.input : places[l.input].out;
+      return { ...p, input, inputs: l.inputs, outputs: l.outputs, relu: l.relu };
+    });
+    this.ran = new Uint8Array(plan.layers.length);
+    this.needs = plan.outputs.map((k) => {
+      const chain: number[] = [];
+      for (let at: number | 'observation' = k; at !== 'observation'; at = plan.layers[at].input) chain.unshift(at);
+      return chain;
+    });
+  }
+
+  /** The outputs' widths: the logits', then the values' when there are values. */
+  get widths(): number[] {
+    return this.plan.outputs.map((k) => this.plan.layers[k].outputs);
+  }
+
+  /**
+   * Runs the network on `observation` (inputSize values from `at`); wanted[o] says which outputs to
+   * compute. Read them with output(o) before the next run.
+   */
+  run(observation: Float32Array, at: number, wanted: readonly boolean[]): void {
+    const { f32, plan } = this;
+    const x = this.input;
+    const n = plan.inputSize;
+    f32.set(observation.subarray(at, at + n), x);
+    // Each operation rounded to float32 as onnxruntime computes it: the memory's view stores floats.
+    for (const { op, by } of plan.scale) {
+      if (op === 'div') for (let i = x; i < x + n; i++) f32[i] /= by;
+      else for (let i = x; i < x + n; i++) f32[i] *= by;
+    }
+    // A layer two outputs need (the trunk) is computed once.
+    const ran = this.ran.fill(0);
+    for (let o = 0; o < this.needs.length; o++) {
+      if (!wanted[o]) continue;
+      for (const k of this.needs[o]) {
+        if (ran[k]) continue;
+        const p = this.placed[k];
+        this.dense(p.input * 4, p.inputs, p.weights * 4, p.bias * 4, p.out * 4, p.lanes, p.relu ? 1 : 0, this.list * 4);
+        ran[k] = 1;
+      }
+    }
+  }
+
+  /** Output o of the last run, copied into `into` from `at`. */
+  output(o: number, into: Float32Array, at = 0): void {
+    const p = this.placed[this.plan.outputs[o]];
+    into.set(this.f32.subarray(p.out, p.out + p.outputs), at);
+  }
+}
+
+/** The Network interface over an MlpRunner (network.ts makes one when the model is an MLP). */
+export class MlpNetwork implements Network {
+  readonly runtime = 'wasm';
+  private readonly logitsOut: Float32Array;
+  private readonly valuesOut: Float32Array;
+  private readonly wantLogits = [true, false];
+  private readonly wantValues = [false, true];
+
+  constructor(
+    readonly name: string,
+    readonly sha256: string,
+    readonly inputSize: number,
+    readonly valueSize: number,
+    private readonly runner: MlpRunner,
+  ) {
+    this.logitsOut = new Float32Array(ACTION_COUNT);
+    this.valuesOut = new Float32Array(valueSize);
+  }
+
+  logits(observation: Float32Array): Float32Array {
+    this.runner.run(observation, 0, this.wantLogits);
+    this.runner.output(0, this.logitsOut);
+    return this.logitsOut;
+  }
+
+  values(observation: Float32Array): Float32Array {
+    if (this.valueSize === 0) return this.valuesOut;
+    this.runner.run(observation, 0, this.wantValues);
+    this.runner.output(1, this.valuesOut);
+    return this.valuesOut;
+  }
+
+  batch(observations: Float32Array, count: number, withLogits: boolean, withValues: boolean): { logits: Float32Array; values: Float32Array } {
+    const values = withValues && this.valueSize > 0;
+    const logits = new Float32Array(withLogits ? count * ACTION_COUNT : 0);
+    const vs = new Float32Array(values ? count * this.valueSize : 0);
+    const wanted = [withLogits, values];
+    for (let r = 0; r < count; r++) {
+      this.runner.run(observations, r * this.inputSize, wanted);
+      if (withLogits) this.runner.output(0, logits, r * ACTION_COUNT);
+      if (values) this.runner.output(1, vs, r * this.valueSize);
+    }
+    return { logits, values: vs };
+  }
+}

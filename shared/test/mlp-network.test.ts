@@ -1,0 +1,127 @@
+/**
+ * The lab's WebAssembly kernel for its MLP networks (agents/mlp-network.ts, mlp-kernel.ts,
+ * onnx-mlp.ts): loadNetwork runs the networks the lab trains with it and every other model with
+ * onnxruntime; its logits and values are onnxruntime's to float32 rounding on real observations,
+ * and what a plain float64 computation from the file's weights gives; the same bits every call;
+ * a batch is its rows one by one.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS, PUBLISHED_MODELS } from './fixture-models.js';
+import { loadNetwork } from '../src/agents/network.js';
+import { ModelError } from '../src/agents/model-files.js';
+import { writeObservation } from '../src/agents/encoding.js';
+import { readMlp, type MlpPlan } from '../src/agents/onnx-mlp.js';
+import { zeroSubnormalWeights } from '../src/agents/onnx-subnormals.js';
+import { visitRandomGame } from './random-positions.js';
+
+const REPRODUCTION = new URL('../../reproduction', import.meta.url).pathname;
+const MODELS = [PUBLISHED_MODELS, FIXTURE_MODELS, REPRODUCTION].join(':');
+
+const before = { MODELS_DIR: process.env.MODELS_DIR, NETWORK_RUNTIME: process.env.NETWORK_RUNTIME };
+function env(key: 'MODELS_DIR' | 'NETWORK_RUNTIME', value: string | undefined): void {
+  if (value === undefined) delete process.env[key];
+  else process.env[key] = value;
+}
+afterEach(() => {
+  env('MODELS_DIR', before.MODELS_DIR);
+  env('NETWORK_RUNTIME', before.NETWORK_RUNTIME);
+});
+
+/** Every seat's observation in the positions of a few random 3-player games. */
+function observations(size: number): Float32Array[] {
+  const out: Float32Array[] = [];
+  for (const seed of [31, 32, 33]) {
+    visitRandomGame(3, seed, 1, (position, p) => {
+      const bytes = new Uint8Array(size);
+      writeObservation(position, p, bytes);
+      out.push(Float32Array.from(bytes));
+    });
+  }
+  return out;
+}
+
+/** The plan's outputs computed in float64, layer by layer, from its weights: the kernel's reference. */
+function reference(plan: MlpPlan, x: Float32Array): Float64Array[] {
+  let input = Float64Array.from(x);
+  for (const s of plan.scale) input = input.map((v) => (s.op === 'div' ? v / s.by : v * s.by));
+  const outs: Float64Array[] = [];
+  for (const l of plan.layers) {
+    const from = l.input === 'observation' ? input : outs[l.input];
+    const y = Float64Array.from(l.bias);
+    for (let i = 0; i < l.inputs; i++) for (let j = 0; j < l.outputs; j++) y[j] += from[i] * l.weights[i * l.outputs + j];
+    outs.push(l.relu ? y.map((v) => Math.max(0, v)) : y);
+  }
+  return plan.outputs.map((k) => outs[k]);
+}
+
+function largestGap(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let gap = 0;
+  for (let i = 0; i < a.length; i++) gap = Math.max(gap, Math.abs(a[i] - b[i]) / Math.max(1, Math.abs(b[i])));
+  return gap;
+}
+
+const CASES = [
+  { name: 'strong/gen-3.onnx', file: `${PUBLISHED_MODELS}/strong/gen-3.onnx`, values: 3 },
+  { name: 'net-3p.onnx', file: `${FIXTURE_MODELS}/net-3p.onnx`, values: 3 },
+  { name: 'policy-3p.onnx', file: `${FIXTURE_MODELS}/policy-3p.onnx`, values: 0 },
+];
+
+describe('the MLP kernel', () => {
+  it.each(CASES)('runs $name: its logits and values are onnxruntime’s and a float64 computation’s to float32 rounding', ({ name, file, values }) => {
+    env('MODELS_DIR', MODELS);
+    const wasm = loadNetwork(name);
+    const ort = loadNetwork(name, { runtime: 'onnxruntime' });
+    expect(wasm.runtime).toBe('wasm');
+    expect(ort.runtime).toBe('onnxruntime');
+    expect(wasm.sha256).toBe(ort.sha256);
+    expect(wasm.valueSize).toBe(values);
+    const bytes = new Uint8Array(readFileSync(file));
+    zeroSubnormalWeights(bytes);
+    const plan = readMlp(bytes)!;
+    expect(plan.outputs).toHaveLength(values ? 2 : 1);
+    const xs = observations(wasm.inputSize);
+    expect(xs.length).toBeGreaterThan(150);
+    let gapOrt = 0;
+    let gap64 = 0;
+    for (const x of xs) {
+      const logits = Float32Array.from(wasm.logits(x));
+      const vs = Float32Array.from(wasm.values(x));
+      gapOrt = Math.max(gapOrt, largestGap(logits, ort.logits(x)), largestGap(vs, ort.values(x)));
+      const [l64, v64] = reference(plan, x);
+      gap64 = Math.max(gap64, largestGap(logits, l64), values ? largestGap(vs, v64) : 0);
+    }
+    // Float32 sums of a few hundred terms in another order: about 1e-6 of the larger of 1 and the value.
+    expect(gapOrt).toBeLessThan(1e-5);
+    expect(gap64).toBeLessThan(1e-5);
+  });
+
+  it('gives the same bits every call, values alone or logits alone, and a batch is its rows one by one', () => {
+    env('MODELS_DIR', MODELS);
+    const network = loadNetwork('strong/gen-3.onnx');
+    const xs = observations(network.inputSize).slice(0, 9);
+    const rows = new Float32Array(xs.length * network.inputSize);
+    xs.forEach((x, r) => rows.set(x, r * network.inputSize));
+    const both = network.batch(rows, xs.length, true, true);
+    const onlyValues = network.batch(rows, xs.length, false, true);
+    expect(onlyValues.logits).toHaveLength(0);
+    expect(onlyValues.values).toEqual(both.values);
+    xs.forEach((x, r) => {
+      expect(Float32Array.from(network.logits(x))).toEqual(both.logits.subarray(r * 390, (r + 1) * 390));
+      expect(Float32Array.from(network.values(x))).toEqual(both.values.subarray(r * 3, (r + 1) * 3));
+    });
+  });
+
+  it('is not used for a model that is not an MLP (the 2021 DQN’s layer norms), nor when NETWORK_RUNTIME says onnxruntime', () => {
+    env('MODELS_DIR', MODELS);
+    expect(readMlp(new Uint8Array(readFileSync(`${REPRODUCTION}/dqn-2021/3p-random-random.onnx`)))).toBeUndefined();
+    expect(loadNetwork('dqn-2021/3p-random-random.onnx').runtime).toBe('onnxruntime');
+    expect(readMlp(Uint8Array.from([1, 2, 3]))).toBeUndefined();
+    env('NETWORK_RUNTIME', 'onnxruntime');
+    expect(loadNetwork('net-3p.onnx').runtime).toBe('onnxruntime');
+    env('NETWORK_RUNTIME', 'gpu');
+    expect(() => loadNetwork('net-3p.onnx')).toThrow(ModelError);
+    expect(() => loadNetwork('net-3p.onnx')).toThrow(/NETWORK_RUNTIME='gpu': expected wasm or onnxruntime/);
+  });
+});
