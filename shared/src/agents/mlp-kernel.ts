@@ -80,16 +80,16 @@ const v128At = (offset: number): number[] => [4, ...uleb(offset)];
 // dense(x, nIn, w, b, out, nOut, relu, list): out[0..nOut) = b + Σ_i x[i] · w[i·nOut ..], then ReLU
 // when relu ≠ 0. Pointers are byte offsets into the memory, 16-byte aligned; nOut is a multiple of
 // 16; `list` is scratch for 8 · nIn bytes. First the inputs that are not zero are listed (their
-// row's byte offset and value); then the outputs are made a block at a time — 64 in sixteen
-// four-lane registers while 64 remain, then 16 in four — each block summed over the list in the
-// registers and stored once.
+// row's byte offset and value); then the outputs are made a block at a time — 32 in eight
+// four-lane sums while 32 remain, then 16 in four — each block summed over the list in locals and
+// stored once. (Sixteen sums were slower: x64 has sixteen vector registers.)
 const [X, N_IN, W, B, OUT, N_OUT, RELU, LIST] = [0, 1, 2, 3, 4, 5, 6, 7];
 // Its locals: i32 the input index, the block's byte offset, a row's bytes, a list entry, the list's
-// end, a weight address; v128 the input in four lanes and the sixteen sums; f32 the input.
-const [I, J, ROW_BYTES, P, LIST_END, WP] = [8, 9, 10, 11, 12, 13];
-const XV = 14;
-const SUM = 15; // SUM .. SUM + 15
-const XI = 31;
+// end, two weight addresses; v128 two inputs in four lanes and the eight sums; f32 the input.
+const [I, J, ROW_BYTES, P, LIST_END, WP, WP2] = [8, 9, 10, 11, 12, 13, 14];
+const [XV, XV2] = [15, 16];
+const SUM = 17; // SUM .. SUM + 7
+const XI = 25;
 
 const get = (l: number): number[] => [LOCAL_GET, l];
 const set = (l: number): number[] => [LOCAL_SET, l];
@@ -129,6 +129,24 @@ function blocks(vectors: number): number[] {
     // sums = b's block
     ...sums.flatMap((u) => [...get(B), ...get(J), I32_ADD, ...V128_LOAD, ...v128At(16 * u), ...set(SUM + u)]),
     ...get(LIST), ...set(P),
+    // Two list entries a step while two remain (more work in flight; each sum still adds the
+    // entries in list order, so the bits are those of one at a time).
+    ...BLOCK,
+    ...LOOP,
+    ...get(P), ...i32(16), I32_ADD, ...get(LIST_END), I32_GT_U, BR_IF, 1,
+    ...get(W), ...get(J), I32_ADD, ...get(P), I32_LOAD, 2, 0, I32_ADD, ...set(WP),
+    ...get(P), F32_LOAD, 2, 4, ...F32X4_SPLAT, ...set(XV),
+    ...get(W), ...get(J), I32_ADD, ...get(P), I32_LOAD, 2, 8, I32_ADD, ...set(WP2),
+    ...get(P), F32_LOAD, 2, 12, ...F32X4_SPLAT, ...set(XV2),
+    ...sums.flatMap((u) => [
+      ...get(SUM + u), ...get(XV), ...get(WP), ...V128_LOAD, ...v128At(16 * u), ...F32X4_MUL, ...F32X4_ADD,
+      ...get(XV2), ...get(WP2), ...V128_LOAD, ...v128At(16 * u), ...F32X4_MUL, ...F32X4_ADD, ...set(SUM + u),
+    ]),
+    ...add(P, 16),
+    BR, 0,
+    END,
+    END,
+    // The last entry, when their number is odd.
     ...BLOCK,
     ...LOOP,
     ...get(P), ...get(LIST_END), I32_GE_U, BR_IF, 1,
@@ -165,7 +183,7 @@ const DENSE_BODY: number[] = [
 function moduleBytes(): Uint8Array {
   const type = [0x60, ...vector(Array.from({ length: 8 }, () => [I32])), 0];
   const memoryImport = [...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(1)];
-  const locals = vector([[6, I32], [17, V128], [1, F32]]);
+  const locals = vector([[7, I32], [10, V128], [1, F32]]);
   const body = [...locals, ...DENSE_BODY];
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,

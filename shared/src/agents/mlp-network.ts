@@ -32,6 +32,8 @@ export class MlpRunner {
   private readonly f32: Float32Array;
   private readonly dense: Dense;
   private readonly input: number;
+  /** The observation's scaling, where it is not folded into the weights. */
+  private readonly scale: MlpPlan['scale'];
   /** The kernel's scratch: a layer's inputs that are not zero. */
   private readonly list: number;
   private readonly placed: Placed[];
@@ -52,12 +54,21 @@ export class MlpRunner {
       const lanes = padded(l.outputs);
       return { weights: take(l.inputs * lanes), bias: take(lanes), out: take(lanes), lanes };
     });
+    // Scaling the observation by powers of two is folded into the weights that read it: (x / 2^k) · w
+    // and x · (w / 2^k) are the same real number, so the same float, unless a scaled weight falls
+    // below float32's normal range (then the observation is scaled call by call).
+    const factor = plan.scale.reduce((f, { op, by }) => (op === 'div' ? f / by : f * by), 1);
+    const exact = (v: number): boolean => v === 0 || (Math.abs(v) >= 2 ** -126 && Math.fround(v) === v);
+    const foldable = Number.isFinite(factor) && factor !== 0 && Math.log2(Math.abs(factor)) % 1 === 0 && plan.layers.every((l) => l.input !== 'observation' || l.weights.every((w) => exact(w * factor)));
+    this.scale = foldable ? [] : plan.scale;
+    const weightsOf = (l: MlpPlan['layers'][number]): Float32Array => (foldable && l.input === 'observation' && factor !== 1 ? l.weights.map((w) => w * factor) : l.weights);
     const memory = kernelMemory(top * 4);
     this.f32 = new Float32Array(memory.buffer);
     this.dense = denseKernel(memory);
     this.placed = plan.layers.map((l, k) => {
       const p = places[k];
-      for (let i = 0; i < l.inputs; i++) this.f32.set(l.weights.subarray(i * l.outputs, (i + 1) * l.outputs), p.weights + i * p.lanes);
+      const weights = weightsOf(l);
+      for (let i = 0; i < l.inputs; i++) this.f32.set(weights.subarray(i * l.outputs, (i + 1) * l.outputs), p.weights + i * p.lanes);
       this.f32.set(l.bias, p.bias);
       const input = l.input === 'observation' ? this.input : places[l.input].out;
       return { ...p, input, inputs: l.inputs, outputs: l.outputs, relu: l.relu };
@@ -85,7 +96,7 @@ export class MlpRunner {
     const n = plan.inputSize;
     f32.set(observation.subarray(at, at + n), x);
     // Each operation rounded to float32 as onnxruntime computes it: the memory's view stores floats.
-    for (const { op, by } of plan.scale) {
+    for (const { op, by } of this.scale) {
       if (op === 'div') for (let i = x; i < x + n; i++) f32[i] /= by;
       else for (let i = x; i < x + n; i++) f32[i] *= by;
     }
