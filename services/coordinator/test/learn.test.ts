@@ -5,7 +5,7 @@
  * the first's network; run again, it resumes and submits nothing twice.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -140,5 +140,50 @@ describe('wonderlab learn', () => {
     expect(g1.player).toBe('mcts(it=8,time=0,model=warm/gen-1.onnx,eval=mix,prior=net)');
     // Its first opponent is the guided generation 0; the reference stays the bare base.
     expect(g1.evaluations.map((e: any) => e.opponent)).toEqual([generation0, 'mcts(it=8,time=0)']);
+  }, 600_000);
+
+  test('resumed on another lab, a run plays again the steps that lab does not have and it still needs, and only those', async () => {
+    const file = join(work, 'warm', 'learn.json');
+    const warm = (...args: string[]) => learnRun('warm', '--generations', '1', ...TOY, '--start-model', 'toy/gen-2.onnx', ...args);
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    const [g1] = state.generations;
+    const [decided, reference] = g1.evaluations;
+    // As the run's state reads on a new lab: the reference evaluation submitted to the old one, not decided.
+    g1.evaluations[1] = { opponent: reference.opponent, sweep: 'mzzzzzzzzzzz' };
+    delete g1.rating;
+    writeFileSync(file, JSON.stringify(state));
+    let listed = (await api(lab.url, '/api/sweeps')).body.length;
+    const first = await warm();
+    expect(first.code, first.stderr.slice(-3000)).toBe(0);
+    expect(first.stdout).toMatch(/generation 1: the lab does not have evaluation mzzzzzzzzzzz \(another lab\?\): it is played again/);
+    let resumed = JSON.parse(readFileSync(file, 'utf8')).generations[0];
+    // The self-play, its rows, the network and the decided evaluation are kept: one sweep more, the lost one's.
+    expect(resumed.selfPlay).toEqual(g1.selfPlay);
+    expect(resumed.model).toEqual(g1.model);
+    expect(resumed.evaluations[0]).toEqual(decided);
+    expect(resumed.evaluations[1].sweep).not.toBe('mzzzzzzzzzzz');
+    expect(['H0', 'H1', 'max']).toContain(resumed.evaluations[1].decision);
+    expect(resumed.rating).not.toBeUndefined();
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed + 1);
+
+    // A self-play the lab does not have, its rows never exported: played again (the same games),
+    // and the network kept with the run is not trained again.
+    const again = JSON.parse(readFileSync(file, 'utf8'));
+    again.generations[0].selfPlay = { sweep: 'myyyyyyyyyyy' };
+    delete again.generations[0].rows;
+    writeFileSync(file, JSON.stringify(again));
+    listed = (await api(lab.url, '/api/sweeps')).body.length;
+    const second = await warm();
+    expect(second.code, second.stderr.slice(-3000)).toBe(0);
+    expect(second.stdout).toMatch(/the lab does not have self-play myyyyyyyyyyy/);
+    expect(second.stdout).not.toMatch(/training on/);
+    resumed = JSON.parse(readFileSync(file, 'utf8')).generations[0];
+    expect(resumed.selfPlay.games).toBe(4);
+    expect(resumed.rows.files.length).toBe(1);
+    expect(resumed.model).toEqual(g1.model);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed + 1);
+    const [replayed, original] = await Promise.all([resumed.selfPlay.sweep, g1.selfPlay.sweep].map(async (id) => (await fetch(`${lab.url}/api/sweeps/${id}/export?format=jsonl`)).text()));
+    const games = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l).players.map((p: any) => [p.built, p.score.total]));
+    expect(games(replayed)).toEqual(games(original));
   }, 600_000);
 });

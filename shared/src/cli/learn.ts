@@ -20,7 +20,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameS
 import { dirname, join, resolve } from 'node:path';
 import { ModelError, ONNX_MAX_BYTES, canonicalSpec, modelFile, modelsDirs, parseAgentSpec } from '../agents/index.js';
 import { HELP_OPTION, UsageError, intOption, parseCommandLine, valueOptions } from './options.js';
-import { call, exportTraining, getJson, labUrl, wait, type Lab } from './remote.js';
+import { RemoteError, call, exportTraining, getJson, labUrl, wait, type Lab } from './remote.js';
 
 export const LEARN_USAGE = `usage: wonderlab learn --name NAME [options] [--url URL] [--token T]
   Generations of self-play → training rows → network → evaluation on a running lab; resumable
@@ -278,6 +278,43 @@ function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
+/** Whether the lab has the sweep: false only on its 404 (a lab it was never submitted to). */
+async function labHas(o: Options, id: string): Promise<boolean> {
+  try {
+    await call(o.lab, `/api/sweeps/${encodeURIComponent(id)}?cellLimit=1`);
+    return true;
+  } catch (e) {
+    if (e instanceof RemoteError && e.status === 404) return false;
+    throw e;
+  }
+}
+
+/**
+ * A run resumed on another lab (another machine, a Redis that lost its data): the steps whose
+ * sweeps that lab does not have and whose results the run still needs are dropped from the state,
+ * to be submitted again — the same spec and seeds, so the same games. A finished step whose
+ * results are kept (a decided evaluation, a network kept with the run) is not played again.
+ */
+async function forgetLostSteps(o: Options, state: LearnState, gen: Generation, out: (s: string) => void): Promise<void> {
+  const lost = (id: string) => labHas(o, id).then((has) => !has);
+  // The self-play is needed until its rows are exported, and again if they are gone before the network is made.
+  const modelKept = gen.model !== undefined && existsSync(keptModelFile(o, gen.model)) && sha256(keptModelFile(o, gen.model)) === gen.model.sha256;
+  const needsSelfPlay = !gen.rows || (!modelKept && !existsSync(resolve(o.dir, gen.rows.dir)));
+  if (gen.selfPlay && needsSelfPlay && (await lost(gen.selfPlay.sweep))) {
+    out(`generation ${gen.gen}: the lab does not have self-play ${gen.selfPlay.sweep} (another lab?): it is played again`);
+    gen.selfPlay = undefined;
+    gen.rows = undefined;
+    save(o, state);
+  }
+  for (const ev of [...gen.evaluations]) {
+    if (ev.decision === undefined && (await lost(ev.sweep))) {
+      out(`generation ${gen.gen}: the lab does not have evaluation ${ev.sweep} (another lab?): it is played again`);
+      gen.evaluations.splice(gen.evaluations.indexOf(ev), 1);
+      save(o, state);
+    }
+  }
+}
+
 /** Runs (or resumes) the run's generations; returns its state. */
 export async function runLearn(o: Options, out: (s: string) => void, err: (s: string) => void): Promise<LearnState> {
   const state = load(o);
@@ -294,6 +331,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     if (!state.generations.includes(gen)) state.generations.push(gen);
     const previous = playerOf(o, g - 1);
     const seeds = o.firstSeed + 100_000 * g;
+    await forgetLostSteps(o, state, gen, out);
     // 1. Self-play by the previous generation's player.
     if (!gen.selfPlay) {
       const sweep = await submit(o, { name: `${o.name}/gen-${g}/self-play`, players: 3, seats: [previous, previous, previous], deals: { count: o.selfPlay, firstSeed: seeds }, training: true });

@@ -42,7 +42,10 @@ options:
   -h, --help     this text`;
 
 /** A lab that answered with an error the user can act on: 400s are bad input (exit 2), the rest exit 1. */
-export class RemoteError extends Error {}
+export class RemoteError extends Error {
+  /** The lab's HTTP status, where it answered with one. */
+  status?: number;
+}
 
 /** A 429 from a caller that waits and tries again (`busy`): the lab's message and its Retry-After. */
 class LabBusy extends RemoteError {
@@ -78,7 +81,9 @@ export async function call(lab: Lab, path: string, init: { method?: string; json
   if (res.status === 400) throw new UsageError(message);
   if (res.status === 429 && init.busy) throw new LabBusy(message, Number(res.headers.get('retry-after')) || 5);
   if (res.status === 401) throw new RemoteError(`the lab at ${lab.url} needs its API token (--token or WONDERLAB_TOKEN): ${message}`);
-  throw new RemoteError(message);
+  const error = new RemoteError(message);
+  error.status = res.status;
+  throw error;
 }
 
 export const getJson = async <T>(lab: Lab, path: string): Promise<T> => (await call(lab, path)).json() as Promise<T>;
