@@ -117,6 +117,20 @@ describe('wonderlab learn', () => {
     // A rating is kept as it was when its generation was done.
     expect(resumed.generations.map((g: any) => g.rating)).toEqual(state.generations.map((g: any) => g.rating));
     expect(again.stdout).not.toMatch(/training on/);
+
+    // --until-plateau: with both generations not shown stronger than the one before (H0, as the
+    // state is edited to say), a third is not made and nothing is submitted.
+    const file = join(work, 'run', 'learn.json');
+    const kept = readFileSync(file, 'utf8');
+    const flat = JSON.parse(kept);
+    for (const g of flat.generations) g.evaluations[0].decision = 'H0';
+    writeFileSync(file, JSON.stringify(flat));
+    const stopped = await learn('--generations', '3', '--until-plateau', ...TOY);
+    expect(stopped.code, stopped.stderr.slice(-3000)).toBe(0);
+    expect(stopped.stdout).toMatch(/plateau: generations 1 and 2 were not shown stronger than the one before each \(SPRT H0\); no generation 3 \(--until-plateau\)/);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(sweeps);
+    expect(JSON.parse(readFileSync(file, 'utf8')).generations).toHaveLength(2);
+    writeFileSync(file, kept);
   }, 600_000);
 
   test('a run that starts from another run\'s network: generation 0 is the base guided by it', async () => {

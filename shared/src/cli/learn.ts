@@ -49,7 +49,9 @@ options:
   --models-dir DIRS      the lab's MODELS_DIR, on this machine (default: MODELS_DIR, else
                          models:learning:reproduction); networks go to its first folder
   --python PATH          the Python with wonderlab and torch (default .venv/bin/python, else python3)
-  --priority P           the sweeps' queue priority (default 1)`;
+  --priority P           the sweeps' queue priority (default 1)
+  --until-plateau        stop before --generations once two generations in a row were not shown
+                         stronger than the one before (their evaluation against it ended H0)`;
 
 /** The code version the lab recorded for a sweep (its provenance). */
 export type SweepCode = { version: string; commit?: string; dirty?: boolean } | null;
@@ -122,6 +124,18 @@ interface Options {
   modelsDir: string;
   python: string;
   priority: number;
+  /** Stop once PLATEAU generations in a row were not shown stronger than the one before (SPRT H0). */
+  untilPlateau: boolean;
+}
+
+/** Generations in a row whose evaluation against the previous one ended H0: the run has plateaued. */
+const PLATEAU = 2;
+
+/** The last generations' evaluations against their predecessors, if PLATEAU of them in a row ended H0. */
+function plateaued(state: LearnState, upTo: number): Generation[] | undefined {
+  const last = state.generations.filter((x) => x.gen <= upTo).sort((a, b) => a.gen - b.gen).slice(-PLATEAU);
+  const h0 = (x: Generation) => x.evaluations[0]?.decision === 'H0';
+  return last.length === PLATEAU && last.every(h0) ? last : undefined;
 }
 
 function parseOptions(args: string[]): Options | undefined {
@@ -130,6 +144,7 @@ function parseOptions(args: string[]): Options | undefined {
     allowPositionals: true,
     options: {
       ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'start-model', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
+      'until-plateau': { type: 'boolean' },
       ...HELP_OPTION,
     },
   });
@@ -206,6 +221,7 @@ function parseOptions(args: string[]): Options | undefined {
     modelsDir,
     python,
     priority: intOption('priority', values.priority, 1, 1000) ?? 1,
+    untilPlateau: values['until-plateau'] === true,
   };
 }
 
@@ -327,6 +343,11 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     }
   }
   for (let g = 1; g <= o.generations; g++) {
+    const flat = o.untilPlateau ? plateaued(state, g - 1) : undefined;
+    if (flat) {
+      out(`plateau: generations ${flat.map((x) => x.gen).join(' and ')} were not shown stronger than the one before each (SPRT H0); no generation ${g} (--until-plateau)`);
+      break;
+    }
     const gen: Generation = state.generations.find((x) => x.gen === g) ?? { gen: g, player: playerOf(o, g), evaluations: [] };
     if (!state.generations.includes(gen)) state.generations.push(gen);
     const previous = playerOf(o, g - 1);
