@@ -5,7 +5,10 @@
  * and what a plain float64 computation from the file's weights gives; the same bits every call;
  * a batch is its rows one by one.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_MODELS, PUBLISHED_MODELS } from './fixture-models.js';
 import { loadNetwork } from '../src/agents/network.js';
@@ -16,6 +19,7 @@ import { zeroSubnormalWeights } from '../src/agents/onnx-subnormals.js';
 import { visitRandomGame } from './random-positions.js';
 
 const REPRODUCTION = new URL('../../reproduction', import.meta.url).pathname;
+const PYTHON = new URL('../../.venv/bin/python', import.meta.url).pathname;
 const MODELS = [PUBLISHED_MODELS, FIXTURE_MODELS, REPRODUCTION].join(':');
 
 const before = { MODELS_DIR: process.env.MODELS_DIR, NETWORK_RUNTIME: process.env.NETWORK_RUNTIME };
@@ -111,6 +115,49 @@ describe('the MLP kernel', () => {
       expect(Float32Array.from(network.logits(x))).toEqual(both.logits.subarray(r * 390, (r + 1) * 390));
       expect(Float32Array.from(network.values(x))).toEqual(both.values.subarray(r * 3, (r + 1) * 3));
     });
+  });
+
+  it('reads a scaled observation by the copy its layers read, refuses layers that read two copies, and refuses a short input', () => {
+    // Small models written with onnx's helper (the Python environment the suite sets up): a
+    // network whose layer reads obs / 4 beside an unused (obs / 4) · 1.00003, and two whose two
+    // first layers read obs / 4 both, or obs / 4 and obs itself.
+    const dir = mkdtempSync(join(tmpdir(), 'wl-mlp-'));
+    const script = `
+import sys, numpy as np, onnx
+from onnx import helper as h, TensorProto as T
+r = np.random.default_rng(5)
+def init(name, a): return onnx.numpy_helper.from_array(np.asarray(a, dtype=np.float32), name)
+def save(file, nodes, inits, values=False):
+    outs = [h.make_tensor_value_info('logits', T.FLOAT, ['b', 390])] + ([h.make_tensor_value_info('values', T.FLOAT, ['b', 3])] if values else [])
+    g = h.make_graph(nodes, 'g', [h.make_tensor_value_info('obs', T.FLOAT, ['b', 675])], outs, inits)
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 13)], ir_version=8), sys.argv[1] + '/' + file)
+w1, b1, wl = r.normal(size=(20, 675)) * 0.1, r.normal(size=20), r.normal(size=(390, 20))
+layers = [h.make_node('Relu', ['h'], ['r']), h.make_node('Gemm', ['r', 'WL'], ['logits'], transB=1)]
+common = [init('c', 4.0), init('k', 1.00003), init('W1', w1), init('b1', b1), init('WL', wl)]
+save('unused-scale.onnx', [h.make_node('Div', ['obs', 'c'], ['s']), h.make_node('Mul', ['s', 'k'], ['s2']), h.make_node('Gemm', ['s', 'W1', 'b1'], ['h'], transB=1)] + layers, common)
+wv = r.normal(size=(3, 675))
+save('one-copy.onnx', [h.make_node('Div', ['obs', 'c'], ['s']), h.make_node('Gemm', ['s', 'W1', 'b1'], ['h'], transB=1), h.make_node('Gemm', ['s', 'WV'], ['values'], transB=1)] + layers, common + [init('WV', wv)], values=True)
+save('two-copies.onnx', [h.make_node('Div', ['obs', 'c'], ['s']), h.make_node('Gemm', ['s', 'W1', 'b1'], ['h'], transB=1), h.make_node('Gemm', ['obs', 'WV'], ['values'], transB=1)] + layers, common + [init('WV', wv)], values=True)
+`;
+    try {
+      const made = spawnSync(PYTHON, ['-c', script, dir], { encoding: 'utf8' });
+      expect(made.status, made.stderr).toBe(0);
+      const plan = readMlp(new Uint8Array(readFileSync(join(dir, 'unused-scale.onnx'))))!;
+      expect(plan.scale).toEqual([{ op: 'div', by: 4 }]);
+      expect(plan.outputs).toEqual([1]);
+      // Two layers reading the same scaled copy are one plan; reading obs / 4 and obs, none.
+      expect(readMlp(new Uint8Array(readFileSync(join(dir, 'one-copy.onnx'))))?.scale).toEqual([{ op: 'div', by: 4 }]);
+      expect(readMlp(new Uint8Array(readFileSync(join(dir, 'two-copies.onnx'))))).toBeUndefined();
+      env('MODELS_DIR', dir);
+      const wasm = loadNetwork('unused-scale.onnx');
+      const ort = loadNetwork('unused-scale.onnx', { runtime: 'onnxruntime' });
+      expect(wasm.runtime).toBe('wasm');
+      for (const x of observations(675).slice(0, 40)) expect(largestGap(Float32Array.from(wasm.logits(x)), ort.logits(x))).toBeLessThan(1e-5);
+      expect(() => wasm.logits(new Float32Array(600))).toThrow(RangeError);
+      expect(() => wasm.batch(new Float32Array(675 * 2), 3, true, false)).toThrow(RangeError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is not used for a model that is not an MLP (the 2021 DQN’s layer norms), nor when NETWORK_RUNTIME says onnxruntime', () => {

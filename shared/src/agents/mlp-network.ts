@@ -94,6 +94,8 @@ export class MlpRunner {
     const { f32, plan } = this;
     const x = this.input;
     const n = plan.inputSize;
+    // onnxruntime refuses a short input; here it would read the last call's tail.
+    if (at + n > observation.length) throw new RangeError(`a network input of ${n} values at ${at}, given ${observation.length}`);
     f32.set(observation.subarray(at, at + n), x);
     // Each operation rounded to float32 as onnxruntime computes it: the memory's view stores floats.
     for (const { op, by } of this.scale) {

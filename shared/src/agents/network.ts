@@ -214,7 +214,12 @@ function openNetwork(file: ModelFile, runtime: NetworkRuntime = 'onnxruntime'): 
     }
     const network = new OnnxNetwork(name, sha256, inputSize, outputs.length > 1 ? valueSize : 0, session);
     if (runtime === 'wasm') {
-      const mlp = asMlp(bytes, network);
+      let mlp: MlpNetwork | undefined;
+      try {
+        mlp = asMlp(bytes, network);
+      } catch {
+        // A plan the kernel cannot hold (its memory): onnxruntime runs it.
+      }
       if (mlp) {
         session.dispose();
         return mlp;

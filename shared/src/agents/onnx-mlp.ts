@@ -143,12 +143,14 @@ function planOf(bytes: Uint8Array): MlpPlan | undefined {
   // What each tensor is: the observation (scaled or not), a constant, or a layer's output.
   const constants = new Map<string, number>();
   for (const [name, t] of initializers) if (t.values?.length === 1) constants.set(name, t.values[0]);
-  const observed = new Set([observation[0]]);
+  // The observation and its scaled copies, each with the scaling that made it from the observation.
+  const scaledBy = new Map<string, { op: 'div' | 'mul'; by: number }[]>([[observation[0], []]]);
+  // The one of them the layers read (every layer that reads the observation reads the same tensor).
+  let fed: string | undefined;
   const layerOf = new Map<string, number>();
   const beforeRelu = new Set<string>();
   const readers = new Map<string, number>();
   for (const n of nodes) for (const i of n.inputs) readers.set(i, (readers.get(i) ?? 0) + 1);
-  const scale: { op: 'div' | 'mul'; by: number }[] = [];
   const layers: MlpLayer[] = [];
   let inputSize = 0;
 
@@ -158,10 +160,9 @@ function planOf(bytes: Uint8Array): MlpPlan | undefined {
       const v = n.attributes.get('value')?.t?.values;
       if (n.attributes.size !== 1 || v?.length !== 1) return undefined;
       constants.set(n.outputs[0], v[0]);
-    } else if ((n.op === 'Div' || n.op === 'Mul') && observed.has(a) && constants.has(b) && layers.length === 0) {
-      // Only the observation is scaled, before any layer reads it.
-      scale.push({ op: n.op === 'Div' ? 'div' : 'mul', by: constants.get(b)! });
-      observed.add(n.outputs[0]);
+    } else if ((n.op === 'Div' || n.op === 'Mul') && scaledBy.has(a) && constants.has(b)) {
+      // The observation (or a scaled copy) divided or multiplied by a constant: a scaled copy.
+      scaledBy.set(n.outputs[0], [...scaledBy.get(a)!, { op: n.op === 'Div' ? 'div' : 'mul', by: constants.get(b)! }]);
     } else if (n.op === 'Gemm') {
       const attr = (key: string, unset: number): number => n.attributes.get(key)?.f ?? n.attributes.get(key)?.i ?? unset;
       if (attr('alpha', 1) !== 1 || attr('beta', 1) !== 1 || attr('transA', 0) !== 0) return undefined;
@@ -171,7 +172,8 @@ function planOf(bytes: Uint8Array): MlpPlan | undefined {
       if (!w?.values || w.dims.length !== 2 || (c && !bias?.values)) return undefined;
       const [rows, cols] = w.dims;
       const [nIn, nOut] = transB ? [cols, rows] : [rows, cols];
-      const input = observed.has(a) ? 'observation' : layerOf.get(a);
+      if (scaledBy.has(a) && (fed ??= a) !== a) return undefined;
+      const input = scaledBy.has(a) ? 'observation' : layerOf.get(a);
       if (input === undefined) return undefined;
       if (input === 'observation') {
         if (inputSize !== 0 && inputSize !== nIn) return undefined;
@@ -193,6 +195,6 @@ function planOf(bytes: Uint8Array): MlpPlan | undefined {
   }
   const outputLayers = outputs.map((name) => layerOf.get(name));
   // An output read before its layer's ReLU would be given after it.
-  if (inputSize === 0 || outputLayers.some((k) => k === undefined) || outputs.some((name) => beforeRelu.has(name))) return undefined;
-  return { inputSize, scale, layers, outputs: outputLayers as number[] };
+  if (inputSize === 0 || fed === undefined || outputLayers.some((k) => k === undefined) || outputs.some((name) => beforeRelu.has(name))) return undefined;
+  return { inputSize, scale: scaledBy.get(fed)!, layers, outputs: outputLayers as number[] };
 }
