@@ -94,6 +94,14 @@ export class TuneDriver {
       const step = h.steps.get(k)!;
       if (!step.sweep) continue;
       const stepMeta = await store.reads.meta(step.sweep);
+      if (stepMeta?.status === 'paused' && (await this.tuneStatus(meta.id)) === 'running') {
+        // A running tune's steps run with it (a step is paused and resumed with its tune): one left
+        // paused by a suspension that raced with the tune's resume goes on, counting afresh.
+        await store.ledger.transition(step.sweep, ['paused'], 'running', meta.priority);
+        await store.ledger.clearSuspension(step.sweep);
+        this.o.logger.info({ tune: meta.id, step: k, sweep: step.sweep }, 'paused step of a running tune resumed');
+        continue;
+      }
       if (stepMeta?.status !== 'done') continue;
       const value = (await this.stepValue(meta.spec, h.t, step.sweep)) ?? null;
       await this.applyStep(meta, h, step, value);
@@ -118,7 +126,7 @@ export class TuneDriver {
     const atOnce = h.t.method === 'spsa' ? h.t.inFlight : 1;
     for (let k = this.proposed(h); h.inFlight.size < atOnce && k < h.t.steps; k++) {
       // A worker may have suspended the tune since this look began (its agent failing): no new step.
-      if (!(await this.stillRunning(meta.id))) return;
+      if ((await this.tuneStatus(meta.id)) !== 'running') return;
       const step = this.makeRecord(meta, h, k);
       await store.ledger.proposeStep(meta.id, k, JSON.stringify(step));
       h.steps.set(k, step);
@@ -137,8 +145,11 @@ export class TuneDriver {
         }
         await store.ledger.saveStep(meta.id, k, JSON.stringify(step));
         // Saved first, then the tune read: a suspension either sees this step in flight and pauses
-        // it, or happened before this read, and the step is paused here.
-        if (step.sweep && !(await this.stillRunning(meta.id))) await store.ledger.transition(step.sweep, ['running'], 'paused', meta.priority);
+        // it, or happened before this read, and the step is paused here (cancelled with a tune
+        // cancelled meanwhile, which no longer looks after its steps).
+        const now = step.sweep ? await this.tuneStatus(meta.id) : 'running';
+        if (now === 'paused') await store.ledger.transition(step.sweep!, ['running'], 'paused', meta.priority);
+        else if (now !== 'running') await store.ledger.transition(step.sweep!, ['running', 'paused'], 'cancelled', meta.priority);
       }
       if (step.refused) {
         // A step the lab refuses to play (options that do not go together, a limit): NTBEA scores
@@ -149,8 +160,8 @@ export class TuneDriver {
     }
   }
 
-  private async stillRunning(id: string): Promise<boolean> {
-    return (await this.o.store.reads.meta(id))?.status === 'running';
+  private async tuneStatus(id: string): Promise<string | undefined> {
+    return (await this.o.store.reads.meta(id))?.status;
   }
 
   private proposed(h: Held): number {

@@ -104,8 +104,12 @@ describe('an outside agent on the lab', () => {
     const stepped = (await api(lab.url, `/api/sweeps/${step}?cellLimit=1`)).body;
     expect(stepped.stepOf).toBe(id);
     expect(['paused', 'done']).toContain(stepped.status);
-    // Its other steps in flight are paused with it (or done).
-    for (const other of tune.tune.inFlight as string[]) expect(['paused', 'done']).toContain((await api(lab.url, `/api/sweeps/${other}?cellLimit=1`)).body.status);
+    // Its other steps in flight are paused with it (or done): at once for those it had, and a step
+    // the tune driver was making as it was suspended is paused by the driver or the ledger's second pass.
+    await waitFor(async () => {
+      const statuses = await Promise.all((tune.tune.inFlight as string[]).map(async (other) => (await api(lab.url, `/api/sweeps/${other}?cellLimit=1`)).body.status));
+      return statuses.every((x) => x === 'paused' || x === 'done') ? statuses : undefined;
+    }, "the tune's steps in flight paused", 5_000);
     // No step is made while the tune is suspended.
     const proposed = tune.tune.proposed;
     await new Promise((r) => setTimeout(r, 1500));

@@ -295,24 +295,24 @@ export class SweepLedger {
     const count = await this.redis.hincrby(this.k(tune ?? id).agentFaults, agent, 1);
     if (count >= limit) {
       const reason = `outside agent '${agent}' failed ${count} games in a row, the last: ${message.slice(0, 500)}`;
-      await this.suspend(id, reason, priority);
       if (tune) {
-        // Its other steps in flight are paused first, so whoever sees the tune suspended sees them
-        // paused; and again after, for a step the tune driver proposed meanwhile.
-        await this.pauseSteps(tune, id, priority);
-        // The tune says which step, and its resume (which resumes its steps) is the one action that goes on.
+        // Its steps in flight (this one too) are paused first, so that whoever sees the tune
+        // suspended sees them paused; then the tune, which says which step, and whose resume
+        // (resuming its steps) is the one action that goes on; then the steps again, for one the
+        // tune driver made meanwhile or resumed while the tune still ran (TuneDriver.check: a
+        // running tune's steps run with it).
+        await this.pauseSteps(tune, priority);
         await this.suspend(tune, `its step ${id}: ${reason}`, priority);
-        await this.pauseSteps(tune, id, priority);
-      }
+        await this.suspend(id, reason, priority);
+        await this.pauseSteps(tune, priority);
+      } else await this.suspend(id, reason, priority);
     }
     return count;
   }
 
-  /** A tune's running steps in flight other than `except`, paused (as a tune's pause pauses them). */
-  private async pauseSteps(tune: string, except: string, priority: number): Promise<void> {
-    for (const step of await this.reads.stepsInFlight(tune)) {
-      if (step !== except) await this.transition(step, ['running'], 'paused', priority);
-    }
+  /** A tune's running steps in flight, paused (as a tune's pause pauses them). */
+  private async pauseSteps(tune: string, priority: number): Promise<void> {
+    for (const step of await this.reads.stepsInFlight(tune)) await this.transition(step, ['running'], 'paused', priority);
   }
 
   /**
