@@ -160,3 +160,15 @@ def test_archives_without_or_disagreeing_on_the_action_count_are_refused(tmp_pat
     write_archive(tmp_path / "eight.npz", actions=8, meta_actions=8, first_game=100)
     with pytest.raises(ValueError, match=r"the archives mix action counts \[7, 8\]"):
         T.load_rows([str(tmp_path / "seven.npz"), str(tmp_path / "eight.npz")])
+
+
+def test_policy_targets_at_a_temperature():
+    policy = np.array([[0.5, 0.3, 0.2, 0.0], [0.0, 1.0, 0.0, 0.0]], dtype=np.float32)
+    assert T.policy_targets(policy, 1.0) is policy
+    sharp = T.policy_targets(policy, 0.5)
+    # Squared and renormalised: 0.25, 0.09, 0.04 over 0.38; a move played without search stays.
+    np.testing.assert_allclose(sharp[0], [0.25 / 0.38, 0.09 / 0.38, 0.04 / 0.38, 0.0], rtol=1e-6)
+    np.testing.assert_array_equal(sharp[1], policy[1])
+    np.testing.assert_allclose(T.policy_targets(policy, 2.0).sum(axis=1), 1.0, rtol=1e-6)
+    with pytest.raises(ValueError):
+        T.policy_targets(policy, 0.0)
