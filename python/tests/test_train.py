@@ -170,5 +170,10 @@ def test_policy_targets_at_a_temperature():
     np.testing.assert_allclose(sharp[0], [0.25 / 0.38, 0.09 / 0.38, 0.04 / 0.38, 0.0], rtol=1e-6)
     np.testing.assert_array_equal(sharp[1], policy[1])
     np.testing.assert_allclose(T.policy_targets(policy, 2.0).sum(axis=1), 1.0, rtol=1e-6)
+    # A spread-out row at a very low temperature keeps its top move instead of underflowing.
+    flat = np.full((1, 390), 1 / 390, dtype=np.float32)
+    flat[0, 7] *= 1.1
+    cold = T.policy_targets(flat, 0.001)
+    assert np.isfinite(cold).all() and cold[0, 7] == pytest.approx(1.0)
     with pytest.raises(ValueError):
         T.policy_targets(policy, 0.0)

@@ -187,7 +187,10 @@ def policy_targets(policy: np.ndarray, temperature: float) -> np.ndarray:
         return policy
     if not temperature > 0:
         raise ValueError(f"policy temperature must be above 0, got {temperature}")
-    sharpened = np.power(policy.astype(np.float64), 1.0 / temperature)
+    # Each row over its largest share first: the top move's weight is 1, so however low the
+    # temperature, a row never underflows to all zeros.
+    p = policy.astype(np.float64)
+    sharpened = np.power(p / p.max(axis=1, keepdims=True), 1.0 / temperature)
     return (sharpened / sharpened.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
