@@ -42,17 +42,40 @@ function rootPriors(model: string, s: GameState, legal: number[]) {
 }
 
 describe('MCTS with a network', () => {
+  it("explains a decision with the network's prediction of every seat's final VP from the seat's own observation; the move is the same without it", () => {
+    const { s, legal, decision } = firstDecision('mcts(it=60,time=0,model=net-3p.onnx,eval=mix,prior=net)');
+    const network = loadNetwork('net-3p.onnx');
+    const bytes = new Uint8Array(network.inputSize);
+    writeObservation(s, 0, bytes);
+    // Seat 0 decides: the values are in seat order already, times the trainer's VALUE_SCALE (50).
+    const expected = Array.from(network.values(Float32Array.from(bytes)), (v) => v * 50);
+    expect(decision.search!.network).toHaveLength(3);
+    decision.search!.network!.forEach((vp, q) => expect(vp).toBeCloseTo(expected[q], 4));
+    const quiet = createAgent('mcts(it=60,time=0,model=net-3p.onnx,eval=mix,prior=net)');
+    expect(quiet.decide(decisionContext(s, 0, legal, new Rng(3), false)).move).toBe(decision.move);
+    // A search without a network, or with one without values, has none to give.
+    expect(firstDecision('mcts(it=60,time=0)').decision.search!.network).toBeUndefined();
+    expect(firstDecision('mcts(it=60,time=0,model=policy-3p.onnx,prior=net)').decision.search!.network).toBeUndefined();
+  });
+
   it('eval=net scores every simulation by the network’s values (one evaluation per iteration); eval=playout never asks', () => {
     const network = loadNetwork('net-3p.onnx');
     const values = vi.spyOn(network, 'values');
     try {
+      // One more call explains the decision (its statistics' `network`), after the search.
       firstDecision('mcts(it=60,time=0,model=net-3p.onnx,eval=net)');
-      expect(values).toHaveBeenCalledTimes(60);
+      expect(values).toHaveBeenCalledTimes(60 + 1);
       values.mockClear();
       firstDecision('mcts(it=60,time=0,model=net-3p.onnx,eval=mix)');
-      expect(values).toHaveBeenCalledTimes(60);
+      expect(values).toHaveBeenCalledTimes(60 + 1);
       values.mockClear();
       firstDecision('mcts(it=60,time=0,model=net-3p.onnx,prior=net)');
+      expect(values).toHaveBeenCalledTimes(1);
+      values.mockClear();
+      // Without statistics asked for, the search alone.
+      const s = newGame({ players: 3, seed: 11, sides: 'A' });
+      const agent = createAgent('mcts(it=60,time=0,model=net-3p.onnx,prior=net)');
+      agent.decide(decisionContext(s, 0, legalMoves(s, 0, agent.moveMode, []), new Rng(3), false));
       expect(values).not.toHaveBeenCalled();
     } finally {
       values.mockRestore();
@@ -152,7 +175,8 @@ describe('MCTS with a network', () => {
       expect(decision.iterations).toBe(64);
       expect(batch).toHaveBeenCalledTimes(8);
       for (const call of batch.mock.calls) expect(call.slice(1)).toEqual([8, true, true]);
-      expect(values).not.toHaveBeenCalled();
+      // No leaf is scored alone: the one values call explains the decision (its `network`).
+      expect(values).toHaveBeenCalledTimes(1);
       // New nodes take their priors from their leaf's row: few are read one at a time (a node
       // descended into again within its own call), where the unbatched search reads one for most.
       const readAlone = logits.mock.calls.length;

@@ -4,10 +4,23 @@
  * game; what the person sees and any hint depend only on what their seat knows.
  */
 import { describe, expect, it } from 'vitest';
+import { FIXTURE_MODELS } from './fixture-models.js';
 import { HUMAN, PlayError, PlayTable, hintAt, playView, type PlaySetup } from '../src/lab/index.js';
 import { Rng, determinize, handView, legalMoves, replay } from '../src/engine/index.js';
 
 const setup = (agents: string[], seat = 0, seed = 5): PlaySetup => ({ players: agents.length, seat, agents, seed });
+
+/** Runs `body` with MODELS_DIR at the fixture networks (test/fixtures/models). */
+function useModelsDirFor(body: () => void): void {
+  const before = process.env.MODELS_DIR;
+  process.env.MODELS_DIR = FIXTURE_MODELS;
+  try {
+    body();
+  } finally {
+    if (before === undefined) delete process.env.MODELS_DIR;
+    else process.env.MODELS_DIR = before;
+  }
+}
 
 /** Plays the person's seat with moves drawn from its view (every legal use of every card), to the end or `steps` moves. */
 function playOut(t: PlayTable, rng: Rng, steps = Infinity): number {
@@ -114,6 +127,21 @@ describe('a game against agents', () => {
     expect(faceDown, 'some agent built a stage or discarded').toBeGreaterThan(0);
     // Over, the game is public: the searches are whole again.
     expect(t.view().log.some((st) => st.moves.some((m) => (m.search?.moves.length ?? 0) > 1))).toBe(true);
+  });
+
+  it('shows a guided agent\'s network prediction once the game is over, never while it is on (it reads its own hand)', () => {
+    useModelsDirFor(() => {
+      const t = new PlayTable(setup([HUMAN, 'mcts-strong(it=30,model=net-3p.onnx,eval=mix,prior=net)', 'rulebased']));
+      playOut(t, new Rng(6), 1);
+      const during = t.view().log[0].moves.find((m) => m.seat === 1)!;
+      expect(during.search!.hidden).toBe(true);
+      expect(during.search).not.toHaveProperty('network');
+      const whole = new PlayTable(t.setup, structuredClone(t.log));
+      playOut(whole, new Rng(7));
+      const after = whole.view().log[0].moves.find((m) => m.seat === 1)!;
+      expect(after.search!.network).toHaveLength(3);
+      for (const vp of after.search!.network!) expect(Number.isFinite(vp)).toBe(true);
+    });
   });
 
   it('shows an agent\'s effort and played move beside it while the game is on, its whole search once over, and a hint with its own', () => {

@@ -392,6 +392,7 @@ export const RecordedSearchSchema = z
     ms: z.number().min(0).describe('Wall time of the decision, milliseconds.'),
     carried: count.optional().describe('reuse=on: visits the kept subtree brought in; the moves\' visits add up to at most iterations + carried.'),
     depth: count.optional().describe('Minimax: the depth (plies) searched in every world; iterations are then the nodes searched.'),
+    network: z.array(z.number()).optional().describe("A network-guided search: the network's prediction of every seat's final VP (seat order, 0.1 VP), from the deciding seat's own observation."),
     moves: z
       .array(
         z.object({

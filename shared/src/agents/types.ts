@@ -74,6 +74,11 @@ export interface SearchStatistics {
   carried?: number;
   /** The most visited root moves, most visited first, bounded; the move played is always among them. */
   moves: RootMoveStatistics[];
+  /**
+   * A search guided by a network with values: the network's prediction of every seat's final VP
+   * (seat order), read from the deciding seat's own observation of the position.
+   */
+  network?: number[];
 }
 
 /** How an agent is made, beyond its spec. */

@@ -18,6 +18,8 @@ export interface LoggedSearch {
   iterations: number;
   ms: number;
   carried?: number;
+  /** A network-guided search: the network's predicted final VP of every seat (seat order), 0.1 VP. */
+  network?: number[];
   /** Minimax: the depth searched (iterations are then its nodes). */
   depth?: number;
   moves: { move: number; visits: number; value: number; votes?: number }[];

@@ -31,6 +31,8 @@ export interface RecordedSearch {
   carried?: number;
   /** Minimax: the depth (plies) searched; iterations are then the nodes searched. */
   depth?: number;
+  /** A network-guided search: the network's predicted final VP of every seat (seat order), 0.1 VP. */
+  network?: number[];
   /** The most visited root moves (at most 8), most visited first; the move played is among them. */
   moves: RecordedRootMove[];
 }

@@ -50,6 +50,7 @@ export function searchList(search, played, title) {
         );
       }),
     ),
-    search.hidden ? el('p', { class: 'muted' }, 'Its other moves are cards of its hand: shown when the game is over.') : '',
+    search.network ? el('p', { class: 'search-network' }, `Its network expects final VP: ${search.network.map((vp, seat) => `seat ${seat} ${vp.toFixed(1)}`).join(' · ')}`) : '',
+    search.hidden ? el('p', { class: 'muted' }, 'Its other moves, and what its network expects, come from its hand: shown when the game is over.') : '',
   );
 }

@@ -175,7 +175,10 @@ export class MctsAgent implements Agent {
     const draws = new Rng(ctx.seat);
     const moveOf = (key: number) => (key === chosen ? move : this.keys.resolve(world, ctx.seat, key, ctx.legal, draws));
     const limit = this.explains === 'all' ? Infinity : undefined;
-    return searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' && this.params.worlds > 1, limit });
+    const statistics = searchStatistics({ ranked: this.lastSearch, chosen, moveOf, iterations, carried, votes: this.params.det === 'pimc' && this.params.worlds > 1, limit });
+    // What the network makes of the position, beside what the search made of it (the play page's "why").
+    const network = this.guide?.seatPrediction(ctx);
+    return network?.length ? { ...statistics, network } : statistics;
   }
 
   /** One iteration: descend, score the leaf, back the rewards up. */

@@ -62,6 +62,16 @@ export class NetworkGuide {
     seatScores(this.network.values(this.observe(world, me)), 0, me, world.n, scores);
   }
 
+  /** Every seat's predicted final VP (seat order) from the deciding seat's own observation; empty without values. */
+  seatPrediction(ctx: DecisionContext): number[] {
+    if (this.network.valueSize === 0) return [];
+    this.sizeFor(ctx.players);
+    ctx.writeObservation(this.bytes);
+    const scores = new Float64Array(ctx.players);
+    seatScores(this.network.values(this.toInput()), 0, ctx.seat, ctx.players, scores);
+    return Array.from(scores);
+  }
+
   /** The network's logits for the deciding seat's own observation (a copy, kept by the root). */
   seatLogits(ctx: DecisionContext): Float32Array {
     this.sizeFor(ctx.players);

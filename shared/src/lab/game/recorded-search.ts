@@ -15,6 +15,7 @@ export function loggedSearch(search: SearchStatistics, ms: number): Omit<LoggedS
     ms: round(ms, 1),
     ...(search.carried !== undefined ? { carried: search.carried } : {}),
     ...(search.depth !== undefined ? { depth: search.depth } : {}),
+    ...(search.network !== undefined ? { network: search.network.map((v) => round(v, 1)) } : {}),
     moves: search.moves.map((m) => ({
       move: m.move,
       visits: m.visits,

@@ -330,6 +330,8 @@ export function hintAt(s: GameState, seat: number, spec: string, seed: number): 
 function publicSearch(search: Omit<LoggedSearch, 'at'>, played: number, cardSeen: boolean): PublicMove['search'] {
   const { moves, ...rest } = namedSearch(search)!;
   delete (rest as Partial<LoggedSearch>).at;
+  // Read from its own hand: shown with its other moves when the game is over.
+  delete (rest as Partial<LoggedSearch>).network;
   const chosen = search.moves.find((m) => m.move === played);
   const { card: _card, ...faceDown } = decodeMove(played);
   return { ...rest, moves: chosen ? [{ ...moves[search.moves.indexOf(chosen)], move: cardSeen ? decodeMove(played) : (faceDown as DecodedMove) }] : [], hidden: true };
