@@ -118,6 +118,21 @@ describe('wonderlab learn', () => {
     expect(resumed.generations.map((g: any) => g.rating)).toEqual(state.generations.map((g: any) => g.rating));
     expect(again.stdout).not.toMatch(/training on/);
 
+    // On another clone the rows are gone (they stay out of git), and so is generation 2's network
+    // here: retrained on the last two generations' rows, exported again from the lab's self-plays,
+    // it is the same network (training is deterministic), and nothing is played again.
+    rmSync(join(work, 'run', 'gen-1', 'rows'), { recursive: true, force: true });
+    rmSync(join(work, 'run', 'gen-2', 'rows'), { recursive: true, force: true });
+    rmSync(join(models, g2.model.name));
+    rmSync(join(work, 'run', `gen-2.onnx`));
+    const clone = await learn('--generations', '2', ...TOY);
+    expect(clone.code, clone.stderr.slice(-3000)).toBe(0);
+    expect(clone.stdout).toMatch(/generation 2: training on 2 generation\(s\) of rows/);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(sweeps);
+    const retrained = JSON.parse(readFileSync(join(work, 'run', 'learn.json'), 'utf8'));
+    expect(retrained.generations[1].model.sha256).toBe(g2.model.sha256);
+    for (const g of [1, 2]) expect(existsSync(join(work, 'run', `gen-${g}`, 'rows', retrained.generations[g - 1].rows.files[0]))).toBe(true);
+
     // --until-plateau: with both generations not shown stronger than the one before (H0, as the
     // state is edited to say), a third is not made and nothing is submitted.
     const file = join(work, 'run', 'learn.json');

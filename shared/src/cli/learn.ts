@@ -294,41 +294,69 @@ function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/** Whether the lab has the sweep: false only on its 404 (a lab it was never submitted to). */
+/**
+ * Whether the lab has the sweep: false only when it answers that it has no such sweep (a lab it
+ * was never submitted to); any other answer — another 404 (a wrong URL), a lab that cannot be
+ * reached — is an error, and the run stops with its state as it was.
+ */
 async function labHas(o: Options, id: string): Promise<boolean> {
   try {
     await call(o.lab, `/api/sweeps/${encodeURIComponent(id)}?cellLimit=1`);
     return true;
   } catch (e) {
-    if (e instanceof RemoteError && e.status === 404) return false;
+    if (e instanceof RemoteError && e.status === 404 && e.message === `no sweep '${id}'`) return false;
     throw e;
   }
 }
 
 /**
- * A run resumed on another lab (another machine, a Redis that lost its data): the steps whose
- * sweeps that lab does not have and whose results the run still needs are dropped from the state,
- * to be submitted again — the same spec and seeds, so the same games. A finished step whose
- * results are kept (a decided evaluation, a network kept with the run) is not played again.
+ * A run resumed on another lab (another machine, a Redis that lost its data): an evaluation not
+ * yet decided whose sweep that lab does not have is dropped, to be submitted again — the same spec
+ * and seeds, so the same games. In memory only: the state is saved with the new sweep's id once it
+ * is submitted, so a run stopped before then still names the old one. (Self-plays: ensureRows.)
  */
-async function forgetLostSteps(o: Options, state: LearnState, gen: Generation, out: (s: string) => void): Promise<void> {
-  const lost = (id: string) => labHas(o, id).then((has) => !has);
-  // The self-play is needed until its rows are exported, and again if they are gone before the network is made.
-  const modelKept = gen.model !== undefined && existsSync(keptModelFile(o, gen.model)) && sha256(keptModelFile(o, gen.model)) === gen.model.sha256;
-  const needsSelfPlay = !gen.rows || (!modelKept && !existsSync(resolve(o.dir, gen.rows.dir)));
-  if (gen.selfPlay && needsSelfPlay && (await lost(gen.selfPlay.sweep))) {
-    out(`generation ${gen.gen}: the lab does not have self-play ${gen.selfPlay.sweep} (another lab?): it is played again`);
-    gen.selfPlay = undefined;
-    gen.rows = undefined;
-    save(o, state);
-  }
+async function forgetLostEvaluations(o: Options, gen: Generation, out: (s: string) => void): Promise<void> {
   for (const ev of [...gen.evaluations]) {
-    if (ev.decision === undefined && (await lost(ev.sweep))) {
+    if (ev.decision === undefined && !(await labHas(o, ev.sweep))) {
       out(`generation ${gen.gen}: the lab does not have evaluation ${ev.sweep} (another lab?): it is played again`);
       gen.evaluations.splice(gen.evaluations.indexOf(ev), 1);
-      save(o, state);
     }
   }
+}
+
+/** Generation g's self-play: the previous generation's player in all three seats, on g's seeds. */
+function selfPlaySpec(o: Options, g: number): Record<string, unknown> {
+  const previous = playerOf(o, g - 1);
+  return { name: `${o.name}/gen-${g}/self-play`, players: 3, seats: [previous, previous, previous], deals: { count: o.selfPlay, firstSeed: o.firstSeed + 100_000 * g }, training: true };
+}
+
+/**
+ * Generation x's self-play played and its training rows on disk (steps 1 and 2). Rows recorded but
+ * gone (rows stay out of git: a run resumed on another clone) are exported again; a self-play the
+ * lab does not have (another lab) is submitted again with the same spec and seeds — the same games.
+ */
+async function ensureRows(o: Options, state: LearnState, x: Generation, out: (s: string) => void, err: (s: string) => void): Promise<void> {
+  if (x.rows && existsSync(resolve(o.dir, x.rows.dir))) return;
+  if (x.selfPlay && !(await labHas(o, x.selfPlay.sweep))) {
+    out(`generation ${x.gen}: the lab does not have self-play ${x.selfPlay.sweep} (another lab?): it is played again`);
+    x.selfPlay = undefined;
+  }
+  if (!x.selfPlay) {
+    const sweep = await submit(o, selfPlaySpec(o, x.gen));
+    x.selfPlay = { sweep };
+    x.rows = undefined;
+    save(o, state);
+    out(`generation ${x.gen}: self-play of ${playerOf(o, x.gen - 1)} submitted (${sweep})`);
+  }
+  if (x.selfPlay.games === undefined) {
+    const detail = await finished(o, x.selfPlay.sweep, err);
+    x.selfPlay = { ...x.selfPlay, games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null, code: detail.provenance?.code ?? null };
+    save(o, state);
+  }
+  const dir = join(`gen-${x.gen}`, 'rows');
+  await exportTraining(o.lab, x.selfPlay.sweep, resolve(o.dir, dir), undefined, '1000', err);
+  x.rows = { dir, files: readdirSync(resolve(o.dir, dir)).filter((f) => f.endsWith('.npz')).sort() };
+  save(o, state);
 }
 
 /** Runs (or resumes) the run's generations; returns its state. */
@@ -343,36 +371,19 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
     }
   }
   for (let g = 1; g <= o.generations; g++) {
-    const flat = o.untilPlateau ? plateaued(state, g - 1) : undefined;
+    // A generation already begun is finished; the plateau is judged before a new one.
+    const begun = state.generations.find((x) => x.gen === g);
+    const flat = o.untilPlateau && !begun ? plateaued(state, g - 1) : undefined;
     if (flat) {
       out(`plateau: generations ${flat.map((x) => x.gen).join(' and ')} were not shown stronger than the one before each (SPRT H0); no generation ${g} (--until-plateau)`);
       break;
     }
-    const gen: Generation = state.generations.find((x) => x.gen === g) ?? { gen: g, player: playerOf(o, g), evaluations: [] };
+    const gen: Generation = begun ?? { gen: g, player: playerOf(o, g), evaluations: [] };
     if (!state.generations.includes(gen)) state.generations.push(gen);
     const previous = playerOf(o, g - 1);
     const seeds = o.firstSeed + 100_000 * g;
-    await forgetLostSteps(o, state, gen, out);
-    // 1. Self-play by the previous generation's player.
-    if (!gen.selfPlay) {
-      const sweep = await submit(o, { name: `${o.name}/gen-${g}/self-play`, players: 3, seats: [previous, previous, previous], deals: { count: o.selfPlay, firstSeed: seeds }, training: true });
-      gen.selfPlay = { sweep };
-      save(o, state);
-      out(`generation ${g}: self-play of ${previous} submitted (${sweep})`);
-    }
-    if (gen.selfPlay.games === undefined) {
-      const detail = await finished(o, gen.selfPlay.sweep, err);
-      gen.selfPlay = { ...gen.selfPlay, games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null, code: detail.provenance?.code ?? null };
-      save(o, state);
-    }
-    // 2. Its training rows.
-    if (!gen.rows) {
-      const dir = join(`gen-${g}`, 'rows');
-      await exportTraining(o.lab, gen.selfPlay.sweep, resolve(o.dir, dir), undefined, '1000', err);
-      gen.rows = { dir, files: readdirSync(resolve(o.dir, dir)).filter((f) => f.endsWith('.npz')).sort() };
-      save(o, state);
-    }
-    // 3. A network on the last `window` generations' rows.
+    await forgetLostEvaluations(o, gen, out);
+    // 3. A network on the last `window` generations' rows (after 1. its self-play and 2. its rows).
     const modelName = `${o.name}/gen-${g}.onnx`;
     const modelFile = join(o.modelsDir, modelName);
     // A model kept with the run but missing from MODELS_DIR (another machine) is put back, not retrained.
@@ -381,12 +392,16 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       mkdirSync(dirname(modelFile), { recursive: true });
       copyFileSync(kept, modelFile);
     }
-    if (!gen.model || !existsSync(modelFile) || sha256(modelFile) !== gen.model.sha256) {
-      const sources = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g && x.rows).map((x) => resolve(o.dir, x.rows!.dir));
+    const trained = gen.model !== undefined && existsSync(modelFile) && sha256(modelFile) === gen.model.sha256;
+    if (!gen.rows || !trained) await ensureRows(o, state, gen, out, err);
+    if (!trained) {
+      const window = state.generations.filter((x) => x.gen > g - o.window && x.gen <= g).sort((a, b) => a.gen - b.gen);
+      for (const x of window) await ensureRows(o, state, x, out, err);
+      const sources = window.map((x) => resolve(o.dir, x.rows!.dir));
       mkdirSync(dirname(modelFile), { recursive: true });
       out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
       const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)]);
-      if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}): is the Python environment set up, with torch (bash python/setup.sh --train)?`);
+      if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}); its output above says why (a Python environment without torch: bash python/setup.sh --train)`);
       // The manifest is kept with the run too, where the report reads it.
       const manifestFile = `gen-${g}.json`;
       copyFileSync(modelFile.replace(/\.onnx$/, '.json'), resolve(o.dir, manifestFile));
@@ -394,10 +409,11 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       gen.model = { name: modelName, sha256: manifest.sha256, manifest: manifestFile, trainingSeconds: manifest.training_seconds };
       save(o, state);
     }
+    const model = gen.model!;
     // The network is kept with the run as well: a later session, on another machine, resumes
     // from it, and a report checks its hash.
-    const keptModel = keptModelFile(o, gen.model);
-    if (!existsSync(keptModel) || sha256(keptModel) !== gen.model.sha256) copyFileSync(modelFile, keptModel);
+    const keptModel = keptModelFile(o, model);
+    if (!existsSync(keptModel) || sha256(keptModel) !== model.sha256) copyFileSync(modelFile, keptModel);
 
     // 4. The new player against the previous one and against the reference, seats swapped.
     const opponents = [...new Set([previous, canonicalSpec(parseAgentSpec(o.reference))])];
