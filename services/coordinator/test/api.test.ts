@@ -384,7 +384,7 @@ describe('a lab playing a small sweep', () => {
     const step = doc.components.schemas.Timeline.properties.steps.items.properties;
     expect(Object.keys(step.scores.items.properties).sort()).toEqual([...SCORE_CATEGORIES, 'total'].sort());
     const search = step.moves.items.properties.search.properties;
-    expect(Object.keys(search)).toEqual(['iterations', 'ms', 'carried', 'depth', 'moves']);
+    expect(Object.keys(search)).toEqual(['iterations', 'ms', 'carried', 'depth', 'network', 'moves']);
     expect(Object.keys(search.moves.items.properties)).toEqual(['move', 'visits', 'value', 'votes']);
   });
 
