@@ -98,8 +98,13 @@ export class TuneDriver {
         // A running tune's steps run with it (a step is paused and resumed with its tune): one left
         // paused by a suspension that raced with the tune's resume goes on, counting afresh.
         await store.ledger.transition(step.sweep, ['paused'], 'running', meta.priority);
-        await store.ledger.clearSuspension(step.sweep);
-        this.o.logger.info({ tune: meta.id, step: k, sweep: step.sweep }, 'paused step of a running tune resumed');
+        // Read again after the write: a suspension that came in between paused the tune, and the
+        // step goes back with it (else the ledger's second pass, after the tune, pauses it).
+        if ((await this.tuneStatus(meta.id)) !== 'running') await store.ledger.transition(step.sweep, ['running'], 'paused', meta.priority);
+        else {
+          await store.ledger.clearSuspension(step.sweep);
+          this.o.logger.info({ tune: meta.id, step: k, sweep: step.sweep }, 'paused step of a running tune resumed');
+        }
         continue;
       }
       if (stepMeta?.status !== 'done') continue;

@@ -110,6 +110,12 @@ describe('an outside agent on the lab', () => {
       const statuses = await Promise.all((tune.tune.inFlight as string[]).map(async (other) => (await api(lab.url, `/api/sweeps/${other}?cellLimit=1`)).body.status));
       return statuses.every((x) => x === 'paused' || x === 'done') ? statuses : undefined;
     }, "the tune's steps in flight paused", 5_000);
+    // A step is paused and resumed with its tune, never alone: the tune would wait on it.
+    for (const name of ['resume', 'pause']) {
+      const alone = await api(lab.url, `/api/sweeps/${step}/${name}`, { method: 'POST' });
+      expect(alone.status).toBe(409);
+      expect(alone.body.error).toBe(`sweep ${step} is a step of tune ${id}: ${name} the tune (POST /api/sweeps/${id}/${name}), which ${name}s its steps`);
+    }
     // No step is made while the tune is suspended.
     const proposed = tune.tune.proposed;
     await new Promise((r) => setTimeout(r, 1500));

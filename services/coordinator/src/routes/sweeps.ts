@@ -111,7 +111,12 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
     }
     return old;
   });
+  /** A tune's step is paused and resumed with its tune, never alone (TuneDriver: a running tune's steps run). */
+  const notAStep = (meta: SweepMeta, name: string) => {
+    if (meta.stepOf) throw new HttpError(409, `sweep ${meta.id} is a step of tune ${meta.stepOf}: ${name} the tune (POST /api/sweeps/${meta.stepOf}/${name}), which ${name}s its steps`);
+  };
   action('pause', async (meta) => {
+    notAStep(meta, 'pause');
     const old = await store.ledger.transition(meta.id, ['running'], 'paused', meta.priority);
     if (old) {
       for (const id of await withSteps(meta)) {
@@ -122,6 +127,7 @@ export function sweepRoutes(d: SweepRouteDeps): Router {
     return old;
   });
   action('resume', async (meta) => {
+    notAStep(meta, 'resume');
     const old = await store.ledger.transition(meta.id, ['paused'], 'running', meta.priority);
     if (old) {
       await store.ledger.clearSuspension(meta.id);
