@@ -175,5 +175,9 @@ def test_policy_targets_at_a_temperature():
     flat[0, 7] *= 1.1
     cold = T.policy_targets(flat, 0.001)
     assert np.isfinite(cold).all() and cold[0, 7] == pytest.approx(1.0)
-    with pytest.raises(ValueError):
-        T.policy_targets(policy, 0.0)
+    # A row without a target stays as it is (no NaN); an infinite temperature is refused.
+    zero = np.zeros((1, 4), dtype=np.float32)
+    np.testing.assert_array_equal(T.policy_targets(np.vstack([policy, zero]), 0.5)[2], zero[0])
+    for bad in (0.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError):
+            T.policy_targets(policy, bad)

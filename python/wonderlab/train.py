@@ -185,13 +185,17 @@ def policy_targets(policy: np.ndarray, temperature: float) -> np.ndarray:
     """The rows' policy targets at a temperature (TrainConfig.policy_temperature), each summing to 1."""
     if temperature == 1.0:
         return policy
-    if not temperature > 0:
-        raise ValueError(f"policy temperature must be above 0, got {temperature}")
+    if not (temperature > 0 and np.isfinite(temperature)):
+        raise ValueError(f"policy temperature must be a finite number above 0, got {temperature}")
     # Each row over its largest share first: the top move's weight is 1, so however low the
-    # temperature, a row never underflows to all zeros.
+    # temperature, a row never underflows to all zeros. A row without any (no target at all, not
+    # from the lab's export) stays as it is.
     p = policy.astype(np.float64)
-    sharpened = np.power(p / p.max(axis=1, keepdims=True), 1.0 / temperature)
-    return (sharpened / sharpened.sum(axis=1, keepdims=True)).astype(np.float32)
+    top = p.max(axis=1, keepdims=True)
+    empty = top <= 0
+    sharpened = np.power(p / np.where(empty, 1.0, top), 1.0 / temperature)
+    sums = sharpened.sum(axis=1, keepdims=True)
+    return np.where(empty, p, sharpened / np.where(empty, 1.0, sums)).astype(np.float32)
 
 
 def losses(network, obs, mask, policy, vp):
@@ -342,8 +346,8 @@ def main(argv=None) -> int:
         seed=args.seed,
         policy_temperature=args.policy_temperature,
     )
-    if not config.policy_temperature > 0:
-        parser.error("--policy-temperature must be above 0")
+    if not (config.policy_temperature > 0 and np.isfinite(config.policy_temperature)):
+        parser.error("--policy-temperature must be a finite number above 0")
     started = time.time()
     rows = load_rows(args.sources)
     print(f"{len(rows)} rows from {len(np.unique(rows.game))} games in {len(rows.files)} archives ({rows.players} players)")
