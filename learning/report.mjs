@@ -47,8 +47,9 @@ export function ratingChart(gens) {
 }
 
 /**
- * Issue 45's targets, each read from the target evaluations whose sweep name ends in its suffix
- * (every such evaluation is a try at it): the figure is the first seat's agent's — scores more VP
+ * Issue 45's and issue 64's targets, each read from the target evaluations whose sweep name ends in
+ * its suffix, or (issue 64's, named by their evidence folder) begins with its prefix (every such
+ * evaluation is a try at it): the figure is the first seat's agent's — scores more VP
  * than the second seat's agent, or wins. A target is met only where a try's lower bound clears the
  * threshold, each try held to a one-sided test at 5 % over the number of tries (judgeTarget,
  * lab/stats/target-claims.ts); the rate is a mean over deals where the games were kept by deal.
@@ -57,7 +58,12 @@ const TARGETS = [
   { suffix: 'time-matched-vs-mcts-strong-100', what: 'at equal time per move, scores more VP than `mcts-strong(it=100)`', threshold: 0.6, figure: 'more' },
   { suffix: 'time-matched-vs-mcts-strong-500', what: 'at equal time per move, scores more VP than `mcts-strong(it=500)`', threshold: 0.55, figure: 'more' },
   { suffix: 'policy-alone-vs-2-rulebased', what: 'the network alone wins against two `rulebased`', threshold: 0.5, figure: 'wins' },
+  { prefix: 'evidence/policy-alone/', what: 'the network alone (`policy`) scores more VP than `mcts-strong(it=100)`', threshold: 0.5, figure: 'more' },
+  { prefix: 'evidence/equal-time-500/', what: 'at the same `time=` budget per decision as `mcts-strong(it=500)` takes, scores more VP than it (issue 64: rate ≥ 65 %)', threshold: 0.6, figure: 'more' },
 ];
+
+/** The evaluations that are tries at `target`. */
+const triesAt = (sweeps, target) => sweeps.filter((x) => (target.prefix ? x.name.startsWith(target.prefix) : x.name.endsWith(target.suffix)));
 
 /** A stored evaluation as a try at a target: per-deal scores where kept, else its games as independent. */
 function asTry(t, figure) {
@@ -79,7 +85,7 @@ function targetSummary(sweeps) {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const target of TARGETS) {
-    const tries = sweeps.filter((x) => x.name.endsWith(target.suffix));
+    const tries = triesAt(sweeps, target);
     if (!tries.length) continue;
     const judged = judgeTarget(tries.map((t) => asTry(t, target.figure)), target.threshold);
     tries.forEach((t, k) => {
@@ -98,7 +104,7 @@ function targetSummary(sweeps) {
 export function targetVerdicts(sweeps) {
   const out = [];
   for (const target of TARGETS) {
-    const tries = sweeps.filter((x) => x.name.endsWith(target.suffix));
+    const tries = triesAt(sweeps, target);
     if (!tries.length) continue;
     const judged = judgeTarget(tries.map((t) => asTry(t, target.figure)), target.threshold);
     out.push({ met: judged.met, line: `- ${target.what}, ≥ ${pct(target.threshold)}: **${judged.met ? 'met' : 'not met'}** (${tries.length} tr${tries.length === 1 ? 'y' : 'ies'}, each at ${pct(judged.alphaPerTry)} one-sided).` });
