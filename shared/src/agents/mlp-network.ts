@@ -9,7 +9,6 @@
  */
 import { DENSE_LANES, denseKernel, kernelMemory, type Dense } from './mlp-kernel.js';
 import { ACTION_COUNT } from './encoding.js';
-import type { Network } from './network.js';
 import type { MlpPlan } from './onnx-mlp.js';
 
 const ALIGN = 16; // floats: 64 bytes
@@ -122,9 +121,12 @@ export class MlpRunner {
   }
 }
 
-/** The Network interface over an MlpRunner (network.ts makes one when the model is an MLP). */
-export class MlpNetwork implements Network {
-  readonly runtime = 'wasm';
+/**
+ * The Network interface over an MlpRunner (network.ts makes one when the model is an MLP, and
+ * types it as a Network there: this module does not import network.ts, which imports it).
+ */
+export class MlpNetwork {
+  readonly runtime = 'wasm' as const;
   private readonly logitsOut: Float32Array;
   private readonly valuesOut: Float32Array;
   private readonly wantLogits = [true, false];
