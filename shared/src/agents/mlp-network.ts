@@ -80,11 +80,6 @@ export class MlpRunner {
     });
   }
 
-  /** The outputs' widths: the logits', then the values' when there are values. */
-  get widths(): number[] {
-    return this.plan.outputs.map((k) => this.plan.layers[k].outputs);
-  }
-
   /**
    * Runs the network on `observation` (inputSize values from `at`); wanted[o] says which outputs to
    * compute. Read them with output(o) before the next run.

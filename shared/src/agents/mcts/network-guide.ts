@@ -62,21 +62,24 @@ export class NetworkGuide {
     seatScores(this.network.values(this.observe(world, me)), 0, me, world.n, scores);
   }
 
+  /** The deciding seat's own observation, as the network reads it (as `observe` for a world). */
+  private observeOwn(ctx: DecisionContext): Float32Array {
+    this.sizeFor(ctx.players);
+    ctx.writeObservation(this.bytes);
+    return this.toInput();
+  }
+
   /** Every seat's predicted final VP (seat order) from the deciding seat's own observation; empty without values. */
   seatPrediction(ctx: DecisionContext): number[] {
     if (this.network.valueSize === 0) return [];
-    this.sizeFor(ctx.players);
-    ctx.writeObservation(this.bytes);
     const scores = new Float64Array(ctx.players);
-    seatScores(this.network.values(this.toInput()), 0, ctx.seat, ctx.players, scores);
+    seatScores(this.network.values(this.observeOwn(ctx)), 0, ctx.seat, ctx.players, scores);
     return Array.from(scores);
   }
 
   /** The network's logits for the deciding seat's own observation (a copy, kept by the root). */
   seatLogits(ctx: DecisionContext): Float32Array {
-    this.sizeFor(ctx.players);
-    ctx.writeObservation(this.bytes);
-    return Float32Array.from(this.network.logits(this.toInput()));
+    return Float32Array.from(this.network.logits(this.observeOwn(ctx)));
   }
 
   /** The network's logits for seat q's decision in `world` (a copy, kept by the tree node). */
