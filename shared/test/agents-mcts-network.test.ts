@@ -11,6 +11,7 @@ import { createAgent, decisionContext, loadNetwork, MctsAgent, parseAgentSpec, t
 import { writeObservation } from '../src/agents/encoding.js';
 import { MoveKeys } from '../src/agents/mcts/arms.js';
 import { keyPriors } from '../src/agents/mcts/network-guide.js';
+import { mixInto } from '../src/agents/mcts/evaluation.js';
 import { Rng, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { Sweep, SweepSpecError, checkSweepSpec, playGame, sweepModels, type GamePlan } from '../src/lab/index.js';
 
@@ -37,7 +38,7 @@ function rootPriors(model: string, s: GameState, legal: number[]) {
   const keys = new MoveKeys(true, 'cheapest');
   const rootKeys = keys.keys(legal, []);
   const priors = new Float64Array(rootKeys.length);
-  keyPriors(seatLogits(model, s), rootKeys, legal, keys, priors);
+  keyPriors(seatLogits(model, s), rootKeys, legal, keys, priors, 1);
   return { keys, rootKeys, priors, top: rootKeys[priors.indexOf(Math.max(...priors))] };
 }
 
@@ -213,6 +214,59 @@ describe('MCTS with a network', () => {
       values.mockRestore();
       logits.mockRestore();
     }
+  });
+
+  it('ptemp divides the logits before the softmax: at T = 0.5 each prior goes as the square of T = 1\'s; the search follows it', () => {
+    const s = newGame({ players: 3, seed: 11, sides: 'A' });
+    const agent = createAgent('mcts(it=1,time=0)');
+    const legal = legalMoves(s, 0, agent.moveMode, []);
+    const keys = new MoveKeys(true, 'cheapest');
+    const rootKeys = keys.keys(legal, []);
+    const logits = seatLogits('policy-3p.onnx', s);
+    const at = (temp: number) => {
+      const priors = new Float64Array(rootKeys.length);
+      keyPriors(logits, rootKeys, legal, keys, priors, temp);
+      return Array.from(priors);
+    };
+    const one = at(1);
+    const squares = one.map((x) => x * x);
+    const sum = squares.reduce((a, x) => a + x, 0);
+    at(0.5).forEach((x, i) => expect(x).toBeCloseTo(squares[i] / sum, 12));
+    // Above 1 flatter, below 1 sharper (the fixture's random logits are close together).
+    const flat = at(20);
+    expect(Math.max(...flat) - Math.min(...flat)).toBeLessThan(Math.max(...one) - Math.min(...one));
+    expect(Math.max(...at(0.05))).toBeGreaterThan(Math.max(...one) + 0.3);
+    // In the search: sharp priors put more of 300 iterations on the top move than flat ones do.
+    const top = (temp: number) => firstDecision(`mcts(it=300,time=0,model=policy-3p.onnx,prior=root,c=5,ptemp=${temp})`).decision.search!.moves[0].visits;
+    expect(top(0.05)).toBeGreaterThan(top(20));
+    // ptemp=1 is the option's absence: the same search to the visit.
+    expect(firstDecision('mcts(it=120,time=0,model=policy-3p.onnx,prior=net,ptemp=1)').decision.search).toEqual(firstDecision('mcts(it=120,time=0,model=policy-3p.onnx,prior=net)').decision.search);
+  });
+
+  it('lambda weighs eval=mix: 0 is the playout alone (the same search as eval=playout), 0.5 the mean as before, and it needs eval=mix', () => {
+    const out = [new Float64Array(3), new Float64Array(3)];
+    mixInto(3, 0.25, Float64Array.of(10, 20, 30), Float64Array.of(0, 0.5, 1), Float64Array.of(20, 20, 0), Float64Array.of(1, 0.5, 0), out[0], out[1]);
+    expect(Array.from(out[0])).toEqual([12.5, 20, 22.5]);
+    expect(Array.from(out[1])).toEqual([0.25, 0.5, 0.75]);
+    // 0.5 is the mean to the last bit (the option's default keeps every stored game).
+    const rng = new Rng(9);
+    for (let i = 0; i < 1000; i++) {
+      const [a, ra, b, rb] = [rng.float() * 80, rng.float(), rng.float() * 80, rng.float()];
+      const mixed = [new Float64Array(1), new Float64Array(1)];
+      mixInto(1, 0.5, Float64Array.of(a), Float64Array.of(ra), Float64Array.of(b), Float64Array.of(rb), mixed[0], mixed[1]);
+      expect(mixed[0][0]).toBe((a + b) / 2);
+      expect(mixed[1][0]).toBe((ra + rb) / 2);
+    }
+    // The network is read but weighs nothing at 0: every simulation scores as its playout does.
+    const playout = firstDecision('mcts(it=80,time=0)').decision.search!.moves;
+    const mix0 = firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=0)').decision.search!.moves;
+    expect(mix0).toEqual(playout);
+    const mix1 = firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=1)').decision.search!.moves;
+    expect(mix1).not.toEqual(playout);
+    expect(firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=0.5)').decision.search).toEqual(firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix)').decision.search);
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=net,lambda=0.3)')).toThrow('lambda: 0.3 weighs eval=mix');
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=mix,ptemp=2)')).toThrow('ptemp: 2 is the temperature of the network');
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=mix,lambda=1.5)')).toThrow('lambda: expected a number from 0 to 1');
   });
 
   it('batch=8 plays whole games, the same game twice; batch needs a network at the leaves', () => {

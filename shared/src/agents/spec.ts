@@ -13,7 +13,7 @@
  */
 import { MODEL_NAME } from './model-files.js';
 import { z } from 'zod';
-import { MCTS_AGENTS, MCTS_KINDS, NO_MODEL, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
+import { MCTS_AGENTS, MCTS_KINDS, MCTS_PARAMETERS, NO_MODEL, PARAMETER_LIST, REMOVED_PARAMETERS, describeRange, formatParam, mctsDefaults, type MctsField, type MctsKind, type MctsParams, type ParamDef } from './params.js';
 import { MINIMAX_AGENT, MINIMAX_LIST, minimaxDefaults, type MinimaxField, type MinimaxParams } from './minimax/params.js';
 import { AGENT_NAME, PARAM_KEY, PARAM_VALUE } from './external/manifest.js';
 
@@ -126,6 +126,14 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
   }
   if (p.model !== NO_MODEL && p.eval === 'playout' && p.prior === 'ucb') {
     fail(text, `model: ${p.model} would not be read: use it with eval=net, eval=mix, prior=net or prior=root`);
+  }
+  // An option that would change nothing is refused, as model is, so that a spec (or a tune) never
+  // varies a value its agent does not read.
+  if (p.lambda !== MCTS_PARAMETERS.lambda.default && p.eval !== 'mix') {
+    fail(text, `lambda: ${p.lambda} weighs eval=mix's two evaluations: give eval=mix (got eval=${p.eval})`);
+  }
+  if (p.ptemp !== MCTS_PARAMETERS.ptemp.default && p.prior === 'ucb') {
+    fail(text, `ptemp: ${p.ptemp} is the temperature of the network's priors: give prior=net or prior=root (got prior=ucb)`);
   }
   if (p.batch > 1 && p.eval === 'playout') {
     fail(text, `batch: ${p.batch} leaves a call are for the network's leaf values: give eval=net or eval=mix (got eval=playout)`);

@@ -16,7 +16,7 @@ import { NO_MODEL, type MctsParams } from '../params.js';
 import { ModelError } from '../model-files.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
-import { PlayoutEvaluator, averageInto, leafEvaluator, type LeafEvaluator } from './evaluation.js';
+import { PlayoutEvaluator, leafEvaluator, mixInto, type LeafEvaluator } from './evaluation.js';
 import { fillRewards } from './reward.js';
 import { Playouts } from './policies.js';
 import { childSelection, type ChildSelection } from './selection.js';
@@ -232,7 +232,7 @@ export class MctsAgent implements Agent {
           guide.rowScores(row, me, n, scores);
         }
         fillRewards(p.reward, scores, n, rewards);
-        if (p.eval === 'mix') averageInto(n, scores, rewards, b.scores[j], b.rewards[j]);
+        if (p.eval === 'mix') mixInto(n, p.lambda, b.scores[j], b.rewards[j], scores, rewards, scores, rewards);
       } else {
         scores.set(b.scores[j]);
         rewards.set(b.rewards[j]);

@@ -7,7 +7,8 @@
  * - playout: the playout policies play the rest of the game, or up to `depth` turns from the
  *   decision, and the world's scores are read;
  * - net: the network predicts every seat's final VP at the leaf, from the agent's place; no playout;
- * - mix: the mean of the two (the network first, on the leaf as the tree left it).
+ * - mix: (1 − λ) · the playout's + λ · the network's (`lambda`; 0.5, their mean), the network
+ *   first, on the leaf as the tree left it.
  */
 import { PHASE_TURN, scoreSeat, seatActs, step, type GameState, type Rng } from '../../engine/index.js';
 import { MAX_PLAYERS } from '../../engine/index.js';
@@ -65,7 +66,7 @@ export class NetworkEvaluator implements LeafEvaluator {
   }
 }
 
-/** The mean of the network's evaluation of the leaf and the playout's from it (a finished game: its scores). */
+/** eval=mix: the playout's and the network's evaluations of the leaf weighed by λ (a finished game: its scores). */
 export class MixEvaluator implements LeafEvaluator {
   private readonly netScores = new Float64Array(MAX_PLAYERS);
   private readonly netRewards = new Float64Array(MAX_PLAYERS);
@@ -73,6 +74,7 @@ export class MixEvaluator implements LeafEvaluator {
   constructor(
     private readonly network: NetworkEvaluator,
     private readonly playout: PlayoutEvaluator,
+    private readonly lambda: number,
   ) {}
 
   evaluate(world: GameState, me: number, turns: number, rng: Rng, scores: Float64Array, rewards: Float64Array): void {
@@ -83,15 +85,29 @@ export class MixEvaluator implements LeafEvaluator {
     // The network first: it reads the leaf as the tree left it, before the playout plays on.
     this.network.evaluate(world, me, turns, rng, this.netScores, this.netRewards);
     this.playout.evaluate(world, me, turns, rng, scores, rewards);
-    averageInto(world.n, scores, rewards, this.netScores, this.netRewards);
+    mixInto(world.n, this.lambda, scores, rewards, this.netScores, this.netRewards, scores, rewards);
   }
 }
 
-/** eval=mix's mean: scores and rewards become the means of theirs and the others' (seats 0 … n − 1). */
-export function averageInto(n: number, scores: Float64Array, rewards: Float64Array, otherScores: Float64Array, otherRewards: Float64Array): void {
+/**
+ * eval=mix's weighing, seats 0 … n − 1: out = (1 − λ) · playout + λ · network, for scores and
+ * rewards alike (out may be either input). At λ = 0.5 this is the mean to the last bit, as before
+ * the option: halving is exact, so 0.5·a + 0.5·b rounds as (a + b) / 2 does.
+ */
+export function mixInto(
+  n: number,
+  lambda: number,
+  playoutScores: Float64Array,
+  playoutRewards: Float64Array,
+  netScores: Float64Array,
+  netRewards: Float64Array,
+  outScores: Float64Array,
+  outRewards: Float64Array,
+): void {
+  const keep = 1 - lambda;
   for (let q = 0; q < n; q++) {
-    scores[q] = (scores[q] + otherScores[q]) / 2;
-    rewards[q] = (rewards[q] + otherRewards[q]) / 2;
+    outScores[q] = keep * playoutScores[q] + lambda * netScores[q];
+    outRewards[q] = keep * playoutRewards[q] + lambda * netRewards[q];
   }
 }
 
@@ -100,5 +116,5 @@ export function leafEvaluator(params: MctsParams, playouts: Playouts, guide: Net
   const playout = new PlayoutEvaluator(params, playouts);
   if (params.eval === 'playout') return playout;
   const network = new NetworkEvaluator(params.reward, guide!);
-  return params.eval === 'net' ? network : new MixEvaluator(network, playout);
+  return params.eval === 'net' ? network : new MixEvaluator(network, playout, params.lambda);
 }

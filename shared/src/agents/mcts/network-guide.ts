@@ -128,10 +128,10 @@ export class NetworkGuide {
 
 /**
  * The priors of the keys `keys` (a tree node's moves in this world): softmax over the keys of each
- * key's logit, a key's logit being the highest of the legal moves it stands for (a grouped arm
- * stands for several cards). Written to priors[0 .. keys.length).
+ * key's logit divided by `temp` (ptemp), a key's logit being the highest of the legal moves it
+ * stands for (a grouped arm stands for several cards). Written to priors[0 .. keys.length).
  */
-export function keyPriors(logits: Float32Array, keys: readonly number[], legal: readonly number[], moveKeys: MoveKeys, priors: Float64Array): void {
+export function keyPriors(logits: Float32Array, keys: readonly number[], legal: readonly number[], moveKeys: MoveKeys, priors: Float64Array, temp: number): void {
   const k = keys.length;
   for (let i = 0; i < k; i++) priors[i] = -Infinity;
   for (let j = 0; j < legal.length; j++) {
@@ -148,7 +148,8 @@ export function keyPriors(logits: Float32Array, keys: readonly number[], legal: 
   for (let i = 0; i < k; i++) if (priors[i] > max) max = priors[i];
   let sum = 0;
   for (let i = 0; i < k; i++) {
-    priors[i] = Math.exp(priors[i] - max);
+    // x / 1 is x: at the default temperature the priors are those before the option.
+    priors[i] = Math.exp((priors[i] - max) / temp);
     sum += priors[i];
   }
   for (let i = 0; i < k; i++) priors[i] /= sum;

@@ -38,12 +38,14 @@ class PriorSelection implements ChildSelection {
     /** PUCT at this depth and above only (Infinity: everywhere); UCB below. */
     private readonly deepest: number,
     private readonly below: UcbSelection,
+    /** ptemp: the temperature of the priors' softmax. */
+    private readonly temp: number,
   ) {}
 
   select(node: Node, depth: number, world: GameState, q: number, available: number[], legal: readonly number[], c: number, rng: Rng): Node {
     if (depth > this.deepest) return this.below.select(node, depth, world, q, available, legal, c, rng);
     node.logits ??= this.guide.logits(world, q);
-    keyPriors(node.logits, available, legal, this.keys, this.priors);
+    keyPriors(node.logits, available, legal, this.keys, this.priors, this.temp);
     return selectByPrior(node, q, available, this.priors, c, rng);
   }
 }
@@ -52,5 +54,5 @@ class PriorSelection implements ChildSelection {
 export function childSelection(params: MctsParams, keys: MoveKeys, guide: NetworkGuide | undefined): ChildSelection {
   const ucb = new UcbSelection(params);
   if (params.prior === 'ucb') return ucb;
-  return new PriorSelection(guide!, keys, params.prior === 'root' ? 0 : Infinity, ucb);
+  return new PriorSelection(guide!, keys, params.prior === 'root' ? 0 : Infinity, ucb, params.ptemp);
 }
