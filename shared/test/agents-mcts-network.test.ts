@@ -12,6 +12,7 @@ import { writeObservation } from '../src/agents/encoding.js';
 import { MoveKeys } from '../src/agents/mcts/arms.js';
 import { keyPriors } from '../src/agents/mcts/network-guide.js';
 import { mixInto } from '../src/agents/mcts/evaluation.js';
+import { dirichlet, gamma } from '../src/agents/mcts/noise.js';
 import { Rng, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { Sweep, SweepSpecError, checkSweepSpec, playGame, sweepModels, type GamePlan } from '../src/lab/index.js';
 
@@ -267,6 +268,52 @@ describe('MCTS with a network', () => {
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=net,lambda=0.3)')).toThrow('lambda: 0.3 weighs eval=mix');
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=mix,ptemp=2)')).toThrow('ptemp: 2 is the temperature of the network');
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=mix,lambda=1.5)')).toThrow('lambda: expected a number from 0 to 1');
+  });
+
+  it('Dirichlet draws: Gamma variates of mean and variance α; draws on the simplex with mean 1/k', () => {
+    const rng = new Rng(17);
+    for (const alpha of [0.3, 1, 2.5]) {
+      const xs = Array.from({ length: 40_000 }, () => gamma(alpha, rng));
+      const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+      const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length;
+      expect(xs.every((x) => x >= 0)).toBe(true);
+      expect(Math.abs(mean - alpha)).toBeLessThan(0.03 * Math.max(1, alpha));
+      expect(Math.abs(variance - alpha)).toBeLessThan(0.08 * Math.max(1, alpha));
+    }
+    const out = new Float64Array(8);
+    const sums = new Float64Array(8);
+    let spread = 0;
+    for (let i = 0; i < 5000; i++) {
+      dirichlet(0.3, 8, rng, out);
+      expect(out.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 12);
+      out.forEach((x, j) => (sums[j] += x));
+      spread += Math.max(...out);
+    }
+    sums.forEach((x) => expect(x / 5000).toBeCloseTo(1 / 8, 1));
+    // α = 0.3 is spiky: the largest of 8 shares averages far above 1/8 (about 0.5).
+    expect(spread / 5000).toBeGreaterThan(0.4);
+  });
+
+  it('noise mixes a Dirichlet draw into the root priors: the search tries moves its network does not favour; noise=0 is no noise', () => {
+    const decide = (spec: string, seed: number) => {
+      const s = newGame({ players: 3, seed: 11, sides: 'A' });
+      const agent = createAgent(spec, { searchStatistics: 'all' });
+      const legal = legalMoves(s, 0, agent.moveMode, []);
+      return { s, legal, agent, decision: agent.decide(decisionContext(s, 0, legal, new Rng(seed), false)) };
+    };
+    const { s, legal } = decide('mcts(it=1,time=0)', 1);
+    const { keys, top } = rootPriors('policy-3p.onnx', s, legal);
+    const tops = (spec: string) => [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => keys.key(decide(spec, seed).decision.search!.moves[0].move));
+    // With a large c the priors decide where the visits go: without noise always the prior's top.
+    expect(tops('mcts(it=300,time=0,model=policy-3p.onnx,prior=root,c=50)').every((k) => k === top)).toBe(true);
+    // All noise (ε = 1, spiky α): the decision's draw decides, a different move on some seeds.
+    const noisy = tops('mcts(it=300,time=0,model=policy-3p.onnx,prior=root,c=50,noise=1,alpha=0.1)');
+    expect(noisy.some((k) => k !== top)).toBe(true);
+    // The same seed, the same draw, the same search.
+    expect(decide('mcts(it=120,time=0,model=policy-3p.onnx,prior=net,noise=0.25)', 4).decision.search).toEqual(decide('mcts(it=120,time=0,model=policy-3p.onnx,prior=net,noise=0.25)', 4).decision.search);
+    expect(decide('mcts(it=120,time=0,model=policy-3p.onnx,prior=net,noise=0)', 4).decision.search).toEqual(decide('mcts(it=120,time=0,model=policy-3p.onnx,prior=net)', 4).decision.search);
+    expect(() => parseAgentSpec('mcts(noise=0.25)')).toThrow('noise: 0.25 mixes Dirichlet noise');
+    expect(() => parseAgentSpec('mcts(model=policy-3p.onnx,prior=net,alpha=0.3)')).toThrow('alpha: 0.3 is the concentration');
   });
 
   it('batch=8 plays whole games, the same game twice; batch needs a network at the leaves', () => {

@@ -390,7 +390,7 @@ describe('the parameter table is the one source of every option', () => {
   }
 
   // The network's options need each other: they round-trip together, below.
-  const NETWORK_KEYS = ['model', 'eval', 'prior', 'batch', 'lambda', 'ptemp'];
+  const NETWORK_KEYS = ['model', 'eval', 'prior', 'batch', 'lambda', 'ptemp', 'noise', 'alpha'];
 
   it.each(PARAMETER_LIST.filter((def) => !NETWORK_KEYS.includes(def.key)).map((def) => [def.key, def] as const))('%s round-trips through the parser, the canonical and the full form', (key, def) => {
     const value = otherValue(def);
@@ -408,7 +408,7 @@ describe('the parameter table is the one source of every option', () => {
     expect(params(fullSpec(parseAgentSpec(text)))).toEqual(parsed);
   });
 
-  it.each(['mcts(model=run1/gen2.onnx,eval=net)', 'mcts(model=g.onnx,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net,batch=8)', 'mcts(model=g.onnx,eval=mix,lambda=0.25,prior=root,ptemp=1.5)'])('the network options round-trip together: %s', (text) => {
+  it.each(['mcts(model=run1/gen2.onnx,eval=net)', 'mcts(model=g.onnx,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net)', 'mcts(model=g.onnx,eval=mix,prior=net,batch=8)', 'mcts(model=g.onnx,eval=mix,lambda=0.25,prior=root,ptemp=1.5)', 'mcts(model=g.onnx,prior=net,noise=0.25,alpha=0.3)'])('the network options round-trip together: %s', (text) => {
     const parsed = params(text);
     expect(parsed.model).not.toBe(MCTS_DEFAULTS.model);
     expect(canonicalSpec(parseAgentSpec(text))).toBe(text);

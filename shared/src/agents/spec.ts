@@ -135,6 +135,12 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
   if (p.ptemp !== MCTS_PARAMETERS.ptemp.default && p.prior === 'ucb') {
     fail(text, `ptemp: ${p.ptemp} is the temperature of the network's priors: give prior=net or prior=root (got prior=ucb)`);
   }
+  if (p.noise > 0 && p.prior === 'ucb') {
+    fail(text, `noise: ${p.noise} mixes Dirichlet noise into the network's priors at the root: give prior=net or prior=root (got prior=ucb)`);
+  }
+  if (p.alpha !== MCTS_PARAMETERS.alpha.default && p.noise === 0) {
+    fail(text, `alpha: ${p.alpha} is the concentration of the root's noise: give noise=ε above 0 (got noise=0)`);
+  }
   if (p.batch > 1 && p.eval === 'playout') {
     fail(text, `batch: ${p.batch} leaves a call are for the network's leaf values: give eval=net or eval=mix (got eval=playout)`);
   }

@@ -17,6 +17,7 @@ import { ModelError } from '../model-files.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
 import { MoveKeys, isArm } from './arms.js';
 import { PlayoutEvaluator, leafEvaluator, mixInto, type LeafEvaluator } from './evaluation.js';
+import { dirichlet } from './noise.js';
 import { fillRewards } from './reward.js';
 import { Playouts } from './policies.js';
 import { childSelection, type ChildSelection } from './selection.js';
@@ -113,6 +114,7 @@ export class MctsAgent implements Agent {
     const carried = roots[0].visits;
     this.rootLegal = ctx.legal;
     this.keys.keys(ctx.legal, this.rootKeys);
+    this.selection.rootNoise = p.noise > 0 ? this.drawRootNoise(rng) : undefined;
     // A world to resolve the statistics' grouped arms in, taken from the search's own worlds so
     // that explaining samples none of its own (the bury rule reads only what the seat knows).
     let shown = worlds?.[0];
@@ -164,6 +166,16 @@ export class MctsAgent implements Agent {
     if (p.reuse === 'on') this.kept = roots[0].child(key, me);
     if (!this.explains) return { move, iterations: done, cutShort };
     return { move, iterations: done, cutShort, search: this.explain(ctx, key, move, done, carried, shown!) };
+  }
+
+  /** The decision's Dirichlet draw over the root's keys (noise > 0), one η per key. */
+  private drawRootNoise(rng: Rng): Map<number, number> {
+    const k = this.rootKeys.length;
+    const eta = new Float64Array(k);
+    dirichlet(this.params.alpha, k, rng, eta);
+    const noise = new Map<number, number>();
+    for (let i = 0; i < k; i++) noise.set(this.rootKeys[i], eta[i]);
+    return noise;
   }
 
   /**

@@ -5,6 +5,7 @@
  * - net: PUCT at every node, the network's move probabilities as priors (read once per node);
  * - root: PUCT at the decision's root only, its priors from the seat's own observation (set by the
  *   agent on the root before the search), UCB1 below.
+ * With noise > 0, the root's priors (net and root) are mixed with the decision's Dirichlet draw.
  */
 import type { GameState, Rng } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
@@ -18,9 +19,16 @@ export interface ChildSelection {
    * in `world`; `depth` is the node's depth (0 at the root). `available` may be reordered.
    */
   select(node: Node, depth: number, world: GameState, q: number, available: number[], legal: readonly number[], c: number, rng: Rng): Node;
+  /**
+   * The noise (noise > 0) of the decision about to be searched: η per root key, mixed into the
+   * priors at depth 0 as (1 − ε) · prior + ε · η; undefined, none.
+   */
+  rootNoise: Map<number, number> | undefined;
 }
 
 class UcbSelection implements ChildSelection {
+  rootNoise: Map<number, number> | undefined = undefined;
+
   constructor(private readonly params: MctsParams) {}
 
   select(node: Node, _depth: number, _world: GameState, q: number, available: number[], _legal: readonly number[], c: number, rng: Rng): Node {
@@ -31,6 +39,7 @@ class UcbSelection implements ChildSelection {
 class PriorSelection implements ChildSelection {
   /** The priors of a node's keys (scratch). */
   private readonly priors = new Float64Array(1024);
+  rootNoise: Map<number, number> | undefined = undefined;
 
   constructor(
     private readonly guide: NetworkGuide,
@@ -40,12 +49,19 @@ class PriorSelection implements ChildSelection {
     private readonly below: UcbSelection,
     /** ptemp: the temperature of the priors' softmax. */
     private readonly temp: number,
+    /** noise: ε, the share of the root's priors given to its noise. */
+    private readonly epsilon: number,
   ) {}
 
   select(node: Node, depth: number, world: GameState, q: number, available: number[], legal: readonly number[], c: number, rng: Rng): Node {
     if (depth > this.deepest) return this.below.select(node, depth, world, q, available, legal, c, rng);
     node.logits ??= this.guide.logits(world, q);
     keyPriors(node.logits, available, legal, this.keys, this.priors, this.temp);
+    const noise = depth === 0 ? this.rootNoise : undefined;
+    if (noise) {
+      const keep = 1 - this.epsilon;
+      for (let i = 0; i < available.length; i++) this.priors[i] = keep * this.priors[i] + this.epsilon * (noise.get(available[i]) ?? 0);
+    }
     return selectByPrior(node, q, available, this.priors, c, rng);
   }
 }
@@ -54,5 +70,5 @@ class PriorSelection implements ChildSelection {
 export function childSelection(params: MctsParams, keys: MoveKeys, guide: NetworkGuide | undefined): ChildSelection {
   const ucb = new UcbSelection(params);
   if (params.prior === 'ucb') return ucb;
-  return new PriorSelection(guide!, keys, params.prior === 'root' ? 0 : Infinity, ucb, params.ptemp);
+  return new PriorSelection(guide!, keys, params.prior === 'root' ? 0 : Infinity, ucb, params.ptemp, params.noise);
 }
