@@ -63,6 +63,12 @@ describe('wonderlab learn', () => {
     const guide = await learn('--generations', '1', '--guide', 'eval=sometimes');
     expect(guide.code).toBe(2);
     expect(guide.stderr).toMatch(/--guide: .*eval: expected one of playout \| net \| mix/);
+    const explore = await learn('--generations', '1', '--explore', 'noise=2');
+    expect(explore.code).toBe(2);
+    expect(explore.stderr).toMatch(/--explore: .*noise: expected a number from 0 to 1/);
+    const trainer = await learn('--generations', '1', '--train', 'policy-temperature=0.5,seed=3');
+    expect(trainer.code).toBe(2);
+    expect(trainer.stderr).toMatch(/--train: seed is the run's to set/);
     expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed);
   });
 
@@ -169,6 +175,21 @@ describe('wonderlab learn', () => {
     expect(g1.player).toBe('mcts(it=8,time=0,model=warm/gen-1.onnx,eval=mix,prior=net)');
     // Its first opponent is the guided generation 0; the reference stays the bare base.
     expect(g1.evaluations.map((e: any) => e.opponent)).toEqual([generation0, 'mcts(it=8,time=0)']);
+  }, 600_000);
+
+  test('--explore reaches the self-play player only, --train the trainer', async () => {
+    const run = await learnRun('explore', '--generations', '1', ...TOY, '--start-model', 'toy/gen-2.onnx', '--explore', 'noise=0.5,alpha=0.3', '--train', 'policy-temperature=0.5');
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    const state = JSON.parse(readFileSync(join(work, 'explore', 'learn.json'), 'utf8'));
+    expect(state.config).toMatchObject({ explore: 'noise=0.5,alpha=0.3', train: 'policy-temperature=0.5' });
+    const [g1] = state.generations;
+    const explorer = 'mcts(it=8,time=0,model=toy/gen-2.onnx,eval=mix,prior=net,noise=0.5,alpha=0.3)';
+    expect((await api(lab.url, `/api/sweeps/${g1.selfPlay.sweep}`)).body.spec.seats).toEqual([explorer, explorer, explorer]);
+    // Evaluations play the generations as they are, without the noise.
+    expect(g1.player).toBe('mcts(it=8,time=0,model=explore/gen-1.onnx,eval=mix,prior=net)');
+    expect(g1.evaluations.map((e: any) => e.opponent)).toEqual(['mcts(it=8,time=0,model=toy/gen-2.onnx,eval=mix,prior=net)', 'mcts(it=8,time=0)']);
+    const manifest = JSON.parse(readFileSync(join(work, 'explore', g1.model.manifest), 'utf8'));
+    expect(manifest.config.policy_temperature).toBe(0.5);
   }, 600_000);
 
   test('resumed on another lab, a run plays again the steps that lab does not have and it still needs, and only those', async () => {

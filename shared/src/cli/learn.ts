@@ -37,6 +37,8 @@ options:
                          such as strong/gen-3.onnx: a run that goes on from another run's network
                          (default: the base alone)
   --guide OPTIONS        how the generations read their network (default eval=mix,prior=net)
+  --explore OPTIONS      options of the self-play player only, when it reads a network (e.g.
+                         noise=0.25,alpha=1: Dirichlet noise at the root); never in evaluations
   --self-play N          self-play games per generation (default 1000)
   --eval-games N         most games of each evaluation, seats swapped (default 1000; SPRT stops earlier)
   --elo0 E --elo1 E      the evaluations' SPRT hypotheses (default 0 and 30)
@@ -44,6 +46,8 @@ options:
   --third SPEC           the third seat of evaluations (default rulebased)
   --window N             generations of rows a network trains on (default 2)
   --epochs N --hidden W  the trainer's (default 20 and 256,256)
+  --train OPTIONS        more options of python -m wonderlab.train as key=value,… (e.g.
+                         policy-temperature=0.5 for --policy-temperature 0.5)
   --first-seed S         seeds: generation g self-plays from S + 100000·g, evaluates from
                          S + 100000·g + 50000 (default 5000000)
   --models-dir DIRS      the lab's MODELS_DIR, on this machine (default: MODELS_DIR, else
@@ -108,6 +112,10 @@ interface Options {
   generations: number;
   base: string;
   guide: string;
+  /** --explore: options added to the self-play player when it reads a network ('' none). */
+  explore: string;
+  /** --train: the trainer's further options, as written (key=value,…; '' none). */
+  train: string;
   /** The network guiding generation 0 (a model under MODELS_DIR), if the run starts from one. */
   startModel?: string;
   selfPlay: number;
@@ -138,12 +146,30 @@ function plateaued(state: LearnState, upTo: number): Generation[] | undefined {
   return last.length === PLATEAU && last.every(h0) ? last : undefined;
 }
 
+/**
+ * --train's key=value,… as the trainer's arguments (`policy-temperature=0.5` → `--policy-temperature
+ * 0.5`): numbers only, and never the options the run sets itself (rows, --out, --epochs, --hidden,
+ * --seed). The trainer refuses a key it does not have, naming it.
+ */
+export function trainerArgs(options: string): string[] {
+  const args: string[] = [];
+  for (const part of options.split(',').filter((p) => p.trim() !== '')) {
+    const m = /^\s*([a-z][a-z-]*)\s*=\s*([^\s,]+)\s*$/.exec(part);
+    if (!m) throw new UsageError(`--train: expected key=value,… (e.g. policy-temperature=0.5), got '${part}'`);
+    const [, key, value] = m;
+    if (['out', 'epochs', 'hidden', 'seed'].includes(key)) throw new UsageError(`--train: ${key} is the run's to set (--out, --epochs, --hidden, the generation's seed), not --train's`);
+    if (!Number.isFinite(Number(value))) throw new UsageError(`--train: ${key}: expected a number, got '${value}'`);
+    args.push(`--${key}`, value);
+  }
+  return args;
+}
+
 function parseOptions(args: string[]): Options | undefined {
   const { values, positionals } = parseCommandLine({
     args,
     allowPositionals: true,
     options: {
-      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'start-model', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
+      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'explore', 'train', 'start-model', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
       'until-plateau': { type: 'boolean' },
       ...HELP_OPTION,
     },
@@ -174,6 +200,16 @@ function parseOptions(args: string[]): Options | undefined {
   } catch (err) {
     throw new UsageError(`--guide: ${(err as Error).message}`);
   }
+  const explore = values.explore ?? '';
+  if (explore !== '') {
+    try {
+      withOptions(base, `model=${name}/gen-1.onnx,${guide},${explore}`);
+    } catch (err) {
+      throw new UsageError(`--explore: ${(err as Error).message}`);
+    }
+  }
+  const train = values.train ?? '';
+  trainerArgs(train);
   const dirs = modelsDirs(values['models-dir'] ?? process.env.MODELS_DIR);
   const modelsDir = dirs[0];
   const runDir = resolve(values.dir ?? join('runs', name));
@@ -207,6 +243,8 @@ function parseOptions(args: string[]): Options | undefined {
     generations: intOption('generations', values.generations, 1, 1000) ?? 3,
     base,
     guide,
+    explore,
+    train,
     ...(startModel !== undefined ? { startModel } : {}),
     selfPlay: intOption('self-play', values['self-play'], 1, 10_000_000) ?? 1000,
     evalGames: intOption('eval-games', values['eval-games'], 2, 10_000_000) ?? 1000,
@@ -324,9 +362,16 @@ async function forgetLostEvaluations(o: Options, gen: Generation, out: (s: strin
   }
 }
 
+/** The player of generation g's self-play: generation g − 1's, with --explore where it reads a network. */
+function selfPlayerOf(o: Options, g: number): string {
+  const player = playerOf(o, g - 1);
+  const guided = g > 1 || o.startModel !== undefined;
+  return guided && o.explore !== '' ? withOptions(player, o.explore) : player;
+}
+
 /** Generation g's self-play: the previous generation's player in all three seats, on g's seeds. */
 function selfPlaySpec(o: Options, g: number): Record<string, unknown> {
-  const previous = playerOf(o, g - 1);
+  const previous = selfPlayerOf(o, g);
   return { name: `${o.name}/gen-${g}/self-play`, players: 3, seats: [previous, previous, previous], deals: { count: o.selfPlay, firstSeed: o.firstSeed + 100_000 * g }, training: true };
 }
 
@@ -362,7 +407,7 @@ async function ensureRows(o: Options, state: LearnState, x: Generation, out: (s:
 /** Runs (or resumes) the run's generations; returns its state. */
 export async function runLearn(o: Options, out: (s: string) => void, err: (s: string) => void): Promise<LearnState> {
   const state = load(o);
-  state.config = { base: o.base, guide: o.guide, ...(o.startModel !== undefined ? { startModel: o.startModel } : {}), selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
+  state.config = { base: o.base, guide: o.guide, ...(o.explore !== '' ? { explore: o.explore } : {}), ...(o.train !== '' ? { train: o.train } : {}), ...(o.startModel !== undefined ? { startModel: o.startModel } : {}), selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
   // Finished sweeps recorded before their code versions were: the lab still has them.
   for (const step of state.generations.flatMap((x) => [x.selfPlay, ...x.evaluations])) {
     if (step && step.code === undefined && ('games' in step ? step.games !== undefined : false)) {
@@ -400,7 +445,7 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       const sources = window.map((x) => resolve(o.dir, x.rows!.dir));
       mkdirSync(dirname(modelFile), { recursive: true });
       out(`generation ${g}: training on ${sources.length} generation(s) of rows`);
-      const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g)]);
+      const status = await run(o.python, ['-m', 'wonderlab.train', ...sources, '--out', modelFile, '--epochs', String(o.epochs), '--hidden', o.hidden, '--seed', String(g), ...trainerArgs(o.train)]);
       if (status !== 0) throw new UsageError(`the trainer failed (${o.python} -m wonderlab.train, exit ${status}); its output above says why (a Python environment without torch: bash python/setup.sh --train)`);
       // The manifest is kept with the run too, where the report reads it.
       const manifestFile = `gen-${g}.json`;
