@@ -192,6 +192,21 @@ describe('wonderlab learn', () => {
     expect(manifest.config.policy_temperature).toBe(0.5);
   }, 600_000);
 
+  test('--players 4: four seats of self-play, evaluations with two third seats, a network of 4-player observations', async () => {
+    const run = await learnRun('four', '--generations', '1', ...TOY, '--players', '4');
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    const state = JSON.parse(readFileSync(join(work, 'four', 'learn.json'), 'utf8'));
+    expect(state.config.players).toBe(4);
+    const [g1] = state.generations;
+    const selfPlay = (await api(lab.url, `/api/sweeps/${g1.selfPlay.sweep}`)).body.spec;
+    expect(selfPlay.players).toBe(4);
+    expect(selfPlay.seats).toEqual(Array(4).fill('mcts(it=8,time=0)'));
+    const evaluation = (await api(lab.url, `/api/sweeps/${g1.evaluations[0].sweep}`)).body.spec;
+    expect(evaluation.seats).toEqual(['mcts(it=8,time=0,model=four/gen-1.onnx,eval=mix,prior=net)', 'mcts(it=8,time=0)', 'random', 'random']);
+    const manifest = JSON.parse(readFileSync(join(work, 'four', g1.model.manifest), 'utf8'));
+    expect(manifest.players).toBe(4);
+  }, 600_000);
+
   test('resumed on another lab, a run plays again the steps that lab does not have and it still needs, and only those', async () => {
     const file = join(work, 'warm', 'learn.json');
     const warm = (...args: string[]) => learnRun('warm', '--generations', '1', ...TOY, '--start-model', 'toy/gen-2.onnx', ...args);

@@ -43,7 +43,8 @@ options:
   --eval-games N         most games of each evaluation, seats swapped (default 1000; SPRT stops earlier)
   --elo0 E --elo1 E      the evaluations' SPRT hypotheses (default 0 and 30)
   --reference SPEC       the fixed opponent of every evaluation (default: --base)
-  --third SPEC           the third seat of evaluations (default rulebased)
+  --third SPEC           the third seat of evaluations, and every seat past it (default rulebased)
+  --players N            players at every table, 3 to 7 (default 3): a network serves one count
   --window N             generations of rows a network trains on (default 2)
   --epochs N --hidden W  the trainer's (default 20 and 256,256)
   --train OPTIONS        more options of python -m wonderlab.train as key=value,… (e.g.
@@ -124,6 +125,8 @@ interface Options {
   elo1: number;
   reference: string;
   third: string;
+  /** --players: the tables' player count (a network reads one count's observations). */
+  players: number;
   window: number;
   epochs: number;
   hidden: string;
@@ -169,7 +172,7 @@ function parseOptions(args: string[]): Options | undefined {
     args,
     allowPositionals: true,
     options: {
-      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'explore', 'train', 'start-model', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
+      ...valueOptions('url', 'token', 'name', 'dir', 'generations', 'base', 'guide', 'explore', 'train', 'start-model', 'self-play', 'eval-games', 'elo0', 'elo1', 'reference', 'third', 'players', 'window', 'epochs', 'hidden', 'first-seed', 'models-dir', 'python', 'priority'),
       'until-plateau': { type: 'boolean' },
       ...HELP_OPTION,
     },
@@ -252,6 +255,7 @@ function parseOptions(args: string[]): Options | undefined {
     elo1,
     reference: values.reference ?? base,
     third: values.third ?? 'rulebased',
+    players: intOption('players', values.players, 3, 7) ?? 3,
     window: intOption('window', values.window, 1, 1000) ?? 2,
     epochs: intOption('epochs', values.epochs, 1, 100_000) ?? 20,
     hidden: values.hidden ?? '256,256',
@@ -372,7 +376,7 @@ function selfPlayerOf(o: Options, g: number): string {
 /** Generation g's self-play: the previous generation's player in all three seats, on g's seeds. */
 function selfPlaySpec(o: Options, g: number): Record<string, unknown> {
   const previous = selfPlayerOf(o, g);
-  return { name: `${o.name}/gen-${g}/self-play`, players: 3, seats: [previous, previous, previous], deals: { count: o.selfPlay, firstSeed: o.firstSeed + 100_000 * g }, training: true };
+  return { name: `${o.name}/gen-${g}/self-play`, players: o.players, seats: Array<string>(o.players).fill(previous), deals: { count: o.selfPlay, firstSeed: o.firstSeed + 100_000 * g }, training: true };
 }
 
 /**
@@ -407,7 +411,7 @@ async function ensureRows(o: Options, state: LearnState, x: Generation, out: (s:
 /** Runs (or resumes) the run's generations; returns its state. */
 export async function runLearn(o: Options, out: (s: string) => void, err: (s: string) => void): Promise<LearnState> {
   const state = load(o);
-  state.config = { base: o.base, guide: o.guide, ...(o.explore !== '' ? { explore: o.explore } : {}), ...(o.train !== '' ? { train: o.train } : {}), ...(o.startModel !== undefined ? { startModel: o.startModel } : {}), selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
+  state.config = { base: o.base, guide: o.guide, ...(o.explore !== '' ? { explore: o.explore } : {}), ...(o.train !== '' ? { train: o.train } : {}), ...(o.startModel !== undefined ? { startModel: o.startModel } : {}), selfPlay: o.selfPlay, evalGames: o.evalGames, elo0: o.elo0, elo1: o.elo1, reference: o.reference, third: o.third, ...(o.players !== 3 ? { players: o.players } : {}), window: o.window, epochs: o.epochs, hidden: o.hidden, firstSeed: o.firstSeed };
   // Finished sweeps recorded before their code versions were: the lab still has them.
   for (const step of state.generations.flatMap((x) => [x.selfPlay, ...x.evaluations])) {
     if (step && step.code === undefined && ('games' in step ? step.games !== undefined : false)) {
@@ -467,8 +471,8 @@ export async function runLearn(o: Options, out: (s: string) => void, err: (s: st
       if (!ev) {
         const sweep = await submit(o, {
           name: `${o.name}/gen-${g}/vs-${k === 0 ? `gen-${g - 1}` : 'reference'}`,
-          players: 3,
-          seats: [gen.player, opponent, o.third],
+          players: o.players,
+          seats: [gen.player, opponent, ...Array<string>(o.players - 2).fill(o.third)],
           seating: 'swap',
           deals: { count: Math.ceil(o.evalGames / 2), firstSeed: seeds + 50_000 + 10_000 * k },
           stop: { sprt: { seats: [0, 1], elo0: o.elo0, elo1: o.elo1 } },
