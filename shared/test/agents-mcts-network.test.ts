@@ -265,7 +265,19 @@ describe('MCTS with a network', () => {
     const mix1 = firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=1)').decision.search!.moves;
     expect(mix1).not.toEqual(playout);
     expect(firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=0.5)').decision.search).toEqual(firstDecision('mcts(it=80,time=0,model=net-3p.onnx,eval=mix)').decision.search);
+    // The batched path weighs the same way (playout first, network second): with reward=vp the
+    // fixture network predicts about 40 VP for every seat, games played out spread far wider.
+    const spread = (spec: string) => {
+      const values = firstDecision(spec).decision.search!.moves.map((m) => m.value);
+      return Math.max(...values) - Math.min(...values);
+    };
+    expect(spread('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=1,batch=8,reward=vp)')).toBeLessThan(12);
+    expect(spread('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=0,batch=8,reward=vp)')).toBeGreaterThan(spread('mcts(it=80,time=0,model=net-3p.onnx,eval=mix,lambda=1,batch=8,reward=vp)') + 6);
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=net,lambda=0.3)')).toThrow('lambda: 0.3 weighs eval=mix');
+    // prior=net is PUCT at every node: UCB1's widening and real-score bias would change nothing.
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,prior=net,pw=0.2)')).toThrow('pw: 0.2 is read by UCB1, which prior=net never uses');
+    expect(() => parseAgentSpec('mcts(model=net-3p.onnx,prior=net,kscore=1)')).toThrow('kscore: 1 is read by UCB1');
+    expect(parseAgentSpec('mcts(model=net-3p.onnx,prior=root,pw=0.2,pwq=2)').kind).toBe('mcts');
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=mix,ptemp=2)')).toThrow('ptemp: 2 is the temperature of the network');
     expect(() => parseAgentSpec('mcts(model=net-3p.onnx,eval=mix,lambda=1.5)')).toThrow('lambda: expected a number from 0 to 1');
   });

@@ -68,7 +68,11 @@ describe('wonderlab learn', () => {
     expect(explore.stderr).toMatch(/--explore: .*noise: expected a number from 0 to 1/);
     const trainer = await learn('--generations', '1', '--train', 'policy-temperature=0.5,seed=3');
     expect(trainer.code).toBe(2);
-    expect(trainer.stderr).toMatch(/--train: seed is the run's to set/);
+    expect(trainer.stderr).toMatch(/--train: seed is not an option --train passes/);
+    // argparse would take a prefix of the run's own options (ep: --epochs): only whole known keys pass.
+    const prefix = await learn('--generations', '1', '--train', 'ep=5');
+    expect(prefix.code).toBe(2);
+    expect(prefix.stderr).toMatch(/--train: ep is not an option --train passes \(known: batch-size, /);
     expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed);
   });
 

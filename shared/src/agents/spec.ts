@@ -135,6 +135,12 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
   if (p.ptemp !== MCTS_PARAMETERS.ptemp.default && p.prior === 'ucb') {
     fail(text, `ptemp: ${p.ptemp} is the temperature of the network's priors: give prior=net or prior=root (got prior=ucb)`);
   }
+  // PUCT (prior=net, at every node) reads neither widening nor the real-score bias: UCB's alone.
+  for (const key of ['pw', 'pwq', 'kscore'] as const) {
+    if (p.prior === 'net' && p[key] !== MCTS_PARAMETERS[key].default) {
+      fail(text, `${key}: ${p[key]} is read by UCB1, which prior=net never uses (PUCT at every node): give prior=root (PUCT at the root, UCB1 below) or leave ${key} out`);
+    }
+  }
   if (p.noise > 0 && p.prior === 'ucb') {
     fail(text, `noise: ${p.noise} mixes Dirichlet noise into the network's priors at the root: give prior=net or prior=root (got prior=ucb)`);
   }

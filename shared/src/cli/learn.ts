@@ -8,7 +8,7 @@
  *      written to MODELS_DIR/<name>/gen-<g>.onnx with its manifest (MODELS_DIR's first folder),
  *      and kept with the run as <dir>/gen-<g>.onnx beside it;
  *   4. evaluation: the new player against the previous one and against the reference agent, each
- *      head to head with seats swapped and an SPRT stop, a third seat beside them;
+ *      head to head with seats swapped and an SPRT stop, --third in every other seat;
  *   5. the lab's ladder read for the new player.
  * Everything a step made is written to <dir>/learn.json as soon as it is made, so a stopped run
  * resumes where it stopped: a submitted sweep is waited for (never submitted twice), exported rows
@@ -149,10 +149,14 @@ function plateaued(state: LearnState, upTo: number): Generation[] | undefined {
   return last.length === PLATEAU && last.every(h0) ? last : undefined;
 }
 
+/** The trainer's options --train may set (python -m wonderlab.train --help); the run sets the rest. */
+const TRAINER_KEYS = ['batch-size', 'learning-rate', 'weight-decay', 'value-weight', 'validation', 'policy-temperature'];
+
 /**
  * --train's key=value,… as the trainer's arguments (`policy-temperature=0.5` → `--policy-temperature
- * 0.5`): numbers only, and never the options the run sets itself (rows, --out, --epochs, --hidden,
- * --seed). The trainer refuses a key it does not have, naming it.
+ * 0.5`): numbers only, keys from TRAINER_KEYS in full. A list rather than a refusal of the run's own
+ * (--out, --epochs, --hidden, --seed): argparse takes any prefix of an option, so `ep=5` would
+ * otherwise set the epochs behind the run's back.
  */
 export function trainerArgs(options: string): string[] {
   const args: string[] = [];
@@ -160,7 +164,7 @@ export function trainerArgs(options: string): string[] {
     const m = /^\s*([a-z][a-z-]*)\s*=\s*([^\s,]+)\s*$/.exec(part);
     if (!m) throw new UsageError(`--train: expected key=value,… (e.g. policy-temperature=0.5), got '${part}'`);
     const [, key, value] = m;
-    if (['out', 'epochs', 'hidden', 'seed'].includes(key)) throw new UsageError(`--train: ${key} is the run's to set (--out, --epochs, --hidden, the generation's seed), not --train's`);
+    if (!TRAINER_KEYS.includes(key)) throw new UsageError(`--train: ${key} is not an option --train passes (known: ${TRAINER_KEYS.join(', ')}; the rows, --out, --epochs, --hidden and the seed are the run's)`);
     if (!Number.isFinite(Number(value))) throw new UsageError(`--train: ${key}: expected a number, got '${value}'`);
     args.push(`--${key}`, value);
   }
@@ -373,7 +377,7 @@ function selfPlayerOf(o: Options, g: number): string {
   return guided && o.explore !== '' ? withOptions(player, o.explore) : player;
 }
 
-/** Generation g's self-play: the previous generation's player in all three seats, on g's seeds. */
+/** Generation g's self-play: the previous generation's player (with --explore) in every seat, on g's seeds. */
 function selfPlaySpec(o: Options, g: number): Record<string, unknown> {
   const previous = selfPlayerOf(o, g);
   return { name: `${o.name}/gen-${g}/self-play`, players: o.players, seats: Array<string>(o.players).fill(previous), deals: { count: o.selfPlay, firstSeed: o.firstSeed + 100_000 * g }, training: true };
@@ -395,7 +399,7 @@ async function ensureRows(o: Options, state: LearnState, x: Generation, out: (s:
     x.selfPlay = { sweep };
     x.rows = undefined;
     save(o, state);
-    out(`generation ${x.gen}: self-play of ${playerOf(o, x.gen - 1)} submitted (${sweep})`);
+    out(`generation ${x.gen}: self-play of ${selfPlayerOf(o, x.gen)} submitted (${sweep})`);
   }
   if (x.selfPlay.games === undefined) {
     const detail = await finished(o, x.selfPlay.sweep, err);
