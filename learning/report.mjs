@@ -150,8 +150,8 @@ export function report() {
     const start = c.startModel ? ` (generation 0 guided by \`${c.startModel}\`)` : '';
     const explore = c.explore ? ` (self-play adds \`${c.explore}\`)` : '';
     const train = c.train ? `, trainer options \`${c.train}\`` : '';
-    const tables = c.players ? `${c.players}-player tables; ` : '';
-    lines.push(`${tables}Base agent \`${c.base}\`${start}, guided by its network with \`${c.guide}\`; ${c.selfPlay} self-play games per generation${explore}; evaluations of at most ${c.evalGames} games (seats swapped, third seat \`${c.third}\`, SPRT elo0 = ${c.elo0}, elo1 = ${c.elo1}) against the previous generation and \`${c.reference}\`; networks trained on the last ${c.window} generations' rows, ${c.epochs} epochs, hidden ${c.hidden}${train}; seeds from ${c.firstSeed}.`, '');
+    const tables = c.players ? `${c.players}-player tables; base` : 'Base';
+    lines.push(`${tables} agent \`${c.base}\`${start}, guided by its network with \`${c.guide}\`; ${c.selfPlay} self-play games per generation${explore}; evaluations of at most ${c.evalGames} games (seats swapped, ${c.players ? 'every other seat' : 'third seat'} \`${c.third}\`, SPRT elo0 = ${c.elo0}, elo1 = ${c.elo1}) against the previous generation and \`${c.reference}\`; networks trained on the last ${c.window} generations' rows, ${c.epochs} epochs, hidden ${c.hidden}${train}; seeds from ${c.firstSeed}.`, '');
     lines.push('| gen | player | self-play games | self-play CPU | rows (validation games) | validation loss (policy / value) | training | code |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     let cpu = 0;
     let games = 0;
