@@ -181,3 +181,50 @@ def test_policy_targets_at_a_temperature():
     for bad in (0.0, float("inf"), float("nan")):
         with pytest.raises(ValueError):
             T.policy_targets(policy, bad)
+
+
+def test_archives_give_the_seat_blocks_place(rows_dir):
+    rows = T.load_rows([str(rows_dir)])
+    seats_at, fields = rows.seat_layout
+    assert seats_at + rows.players * fields == rows.obs.shape[1]
+    # Each seat block opens with its wonder, one-hot over the 7 boards: exactly one 1 per block.
+    for p in range(rows.players):
+        block = rows.obs[:, seats_at + p * fields : seats_at + p * fields + 7]
+        np.testing.assert_array_equal(block.sum(axis=1), 1)
+
+
+def test_a_seat_shared_network_exports_as_the_same_plain_mlp(rows_dir, tmp_path):
+    onnx = pytest.importorskip("onnx")
+    rows = T.load_rows([str(rows_dir)])
+    network, _ = T.train(rows, small(seat_shared=(16, 8)), log=lambda *_: None)
+    seats_at, fields = rows.seat_layout
+    # One seat encoder: its weights exist once, not per seat.
+    assert tuple(network.seat_in.weight.shape) == (8, fields)
+    T.export_onnx(network, 675, tmp_path / "net.onnx")
+    ops = [n.op_type for n in onnx.load(str(tmp_path / "net.onnx")).graph.node]
+    assert set(ops) <= {"Div", "Gemm", "Relu", "Constant", "MatMul", "Add"} and ops.count("Relu") == 2
+    x = torch.from_numpy(rows.obs[:16].astype(np.float32))
+    with torch.no_grad():
+        logits, value = network(x)
+        # A seat's block moved to another seat moves its encoding with it: swapping the blocks of
+        # seats 1 and 2 gives what the plain layer gives for the swapped input.
+        plain = network.as_mlp()
+        swapped = x.clone()
+        a, b = slice(seats_at + fields, seats_at + 2 * fields), slice(seats_at + 2 * fields, seats_at + 3 * fields)
+        swapped[:, a], swapped[:, b] = x[:, b], x[:, a]
+        np.testing.assert_allclose(plain(swapped)[0].numpy(), network(swapped)[0].numpy(), rtol=1e-5, atol=1e-5)
+    session = ort.InferenceSession(str(tmp_path / "net.onnx"), providers=["CPUExecutionProvider"])
+    got_logits, got_value = session.run(None, {"observation": x.numpy()})
+    np.testing.assert_allclose(got_logits, logits.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got_value, value.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_seat_shared_needs_the_layout_and_two_widths(tmp_path):
+    write_archive(tmp_path / "old.npz", actions=7, meta_actions=7)
+    rows = T.load_rows([str(tmp_path / "old.npz")])
+    assert rows.seat_layout is None
+    with pytest.raises(ValueError, match="seatsAt and seatFields"):
+        T.train(rows, small(seat_shared=(4, 2)), log=lambda *_: None)
+    for bad in ("64", "64,0", "a,b", "1,2,3"):
+        with pytest.raises(SystemExit):
+            T.main([str(tmp_path / "old.npz"), "--out", str(tmp_path / "n.onnx"), "--seat-shared", bad])

@@ -2,7 +2,8 @@
 
 Rows come from `wonderlab remote export <sweep> --format training` (.npz archives): per decision
 the seat's observation, the legal-action mask, the search's visit distribution (or the move
-played) and every seat's final VP. The network is a shared trunk with two heads:
+played) and every seat's final VP. The network is a shared trunk (its first layer optionally one
+encoder for every seat's block: TrainConfig.seat_shared) with two heads:
 
 - policy: a logit per action index (the archives' `actions`, 390); trained by cross-entropy
   against the visit distribution, illegal actions masked out (their logits set to −1e9 before the
@@ -34,7 +35,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -61,6 +62,13 @@ class TrainConfig:
     #: sharpens it toward the most visited moves (a search of a hundred iterations spreads visits
     #: by exploring), 1 keeps it. A move played without search (1 on it) stays as it is.
     policy_temperature: float = 1.0
+    #: (global width, seat width), or None: the first layer as two encoders, one of the bytes before
+    #: the seat blocks (global width units) and one seat encoder (seat width units) shared by every
+    #: seat's block, their outputs side by side into the trunk. A built card or a card a hand may
+    #: hold then has one embedding whichever seat it is at, summed over the seat's cards (set
+    #: pooling); the exported model is the same Gemm/ReLU MLP with that first layer's weights
+    #: written out block by block (SeatSharedNet.as_mlp), so the lab runs it as any other.
+    seat_shared: Optional[Tuple[int, int]] = None
 
 
 @dataclass
@@ -75,6 +83,9 @@ class Rows:
     files: List[str]
     #: The action count, as the archives' meta_json gives it (the engine's encoding computes it).
     actions: int
+    #: Where the seat blocks start and each one's length (meta_json's seatsAt, seatFields), or None
+    #: for archives written before the lab recorded them.
+    seat_layout: Optional[Tuple[int, int]] = None
 
     @property
     def players(self) -> int:
@@ -116,6 +127,7 @@ def load_rows(sources: Sequence[str]) -> Rows:
     if len(sizes) != 1:
         raise ValueError(f"the archives mix observation sizes {sorted(sizes)} (player counts): train one network per player count")
     actions = action_count(files, metas, parts["policy"])
+    layouts = {(m["seatsAt"], m["seatFields"]) if "seatsAt" in m and "seatFields" in m else None for m in metas}
     return Rows(
         obs=np.concatenate(parts["obs"]),
         mask=np.concatenate(parts["mask"]),
@@ -126,6 +138,7 @@ def load_rows(sources: Sequence[str]) -> Rows:
         metas=metas,
         files=files,
         actions=actions,
+        seat_layout=layouts.pop() if len(layouts) == 1 else None,
     )
 
 
@@ -154,6 +167,17 @@ def split_by_game(game: np.ndarray, share: float, seed: int):
     return np.nonzero(~is_held)[0], np.nonzero(is_held)[0]
 
 
+def trunk_and_heads(width: int, hidden: Sequence[int], actions: int, players: int):
+    """Linear + ReLU layers of the `hidden` widths from `width` inputs, then the policy and value heads."""
+    from torch import nn
+
+    layers: list = []
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    return nn.Sequential(*layers), nn.Linear(width, actions), nn.Linear(width, players)
+
+
 def make_network(inputs: int, actions: int, players: int, hidden: Sequence[int]):
     import torch
     from torch import nn
@@ -163,14 +187,7 @@ def make_network(inputs: int, actions: int, players: int, hidden: Sequence[int])
 
         def __init__(self):
             super().__init__()
-            layers: list = []
-            width = inputs
-            for h in hidden:
-                layers += [nn.Linear(width, h), nn.ReLU()]
-                width = h
-            self.trunk = nn.Sequential(*layers)
-            self.policy = nn.Linear(width, actions)
-            self.value = nn.Linear(width, players)
+            self.trunk, self.policy, self.value = trunk_and_heads(inputs, hidden, actions, players)
 
         def forward(self, observation):
             # Observations are counts up to 255, most of them 0–7: a fixed scale keeps the
@@ -179,6 +196,55 @@ def make_network(inputs: int, actions: int, players: int, hidden: Sequence[int])
             return self.policy(x), self.value(x)
 
     return PolicyValueNet()
+
+
+def make_seat_shared_network(inputs: int, actions: int, players: int, hidden: Sequence[int], widths: Tuple[int, int], layout: Tuple[int, int]):
+    """TrainConfig.seat_shared's network: a global encoder and one seat encoder shared by every
+    seat block (layout: where the blocks start, each one's length), then the trunk and heads."""
+    import torch
+    from torch import nn
+
+    seats_at, seat_fields = layout
+    if seats_at + players * seat_fields != inputs:
+        raise ValueError(f"the seat blocks ({players} of {seat_fields} from {seats_at}) do not end the observation of {inputs}")
+    global_width, seat_width = widths
+
+    class SeatSharedNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.global_in = nn.Linear(seats_at, global_width)
+            self.seat_in = nn.Linear(seat_fields, seat_width)
+            self.trunk, self.policy, self.value = trunk_and_heads(global_width + players * seat_width, hidden, actions, players)
+
+        def forward(self, observation):
+            x = observation / 8.0  # as PolicyValueNet
+            seats = self.seat_in(x[:, seats_at:].reshape(-1, players, seat_fields)).reshape(-1, players * seat_width)
+            h = torch.relu(torch.cat([self.global_in(x[:, :seats_at]), seats], dim=1))
+            x = self.trunk(h)
+            return self.policy(x), self.value(x)
+
+        def as_mlp(self):
+            """The same function as a plain PolicyValueNet: the two encoders become one first layer
+            whose weights are block-diagonal (the seat encoder's block repeated per seat)."""
+            plain = make_network(inputs, actions, players, [global_width + players * seat_width, *hidden])
+            with torch.no_grad():
+                first = plain.trunk[0]
+                first.weight.zero_()
+                first.weight[:global_width, :seats_at] = self.global_in.weight
+                first.bias[:global_width] = self.global_in.bias
+                for p in range(players):
+                    rows = slice(global_width + p * seat_width, global_width + (p + 1) * seat_width)
+                    cols = slice(seats_at + p * seat_fields, seats_at + (p + 1) * seat_fields)
+                    first.weight[rows, cols] = self.seat_in.weight
+                    first.bias[rows] = self.seat_in.bias
+                for k, layer in enumerate(self.trunk):
+                    if isinstance(layer, nn.Linear):
+                        plain.trunk[k + 2].load_state_dict(layer.state_dict())
+                plain.policy.load_state_dict(self.policy.state_dict())
+                plain.value.load_state_dict(self.value.state_dict())
+            return plain
+
+    return SeatSharedNet()
 
 
 def policy_targets(policy: np.ndarray, temperature: float) -> np.ndarray:
@@ -233,7 +299,12 @@ def _train(rows: Rows, config: TrainConfig, log):
     t = lambda a, idx: torch.from_numpy(np.ascontiguousarray(a[idx])).float()  # noqa: E731
     arrays = {"obs": rows.obs, "mask": rows.mask, "policy": policy_targets(rows.policy, config.policy_temperature), "vp": rows.vp}
     data = {k: (t(a, train_idx), t(a, val_idx)) for k, a in arrays.items()}
-    network = make_network(rows.obs.shape[1], rows.actions, rows.players, config.hidden)
+    if config.seat_shared is None:
+        network = make_network(rows.obs.shape[1], rows.actions, rows.players, config.hidden)
+    else:
+        if rows.seat_layout is None:
+            raise ValueError("seat_shared needs the seat blocks' place (meta_json's seatsAt and seatFields): these archives do not all give one; export them again")
+        network = make_seat_shared_network(rows.obs.shape[1], rows.actions, rows.players, config.hidden, config.seat_shared, rows.seat_layout)
     optimiser = torch.optim.Adam(network.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
     generator = torch.Generator().manual_seed(config.seed)
     curves: Dict[str, list] = {"train_policy": [], "train_value": [], "val_policy": [], "val_value": []}
@@ -266,8 +337,10 @@ def _train(rows: Rows, config: TrainConfig, log):
 
 
 def export_onnx(network, inputs: int, path) -> None:
-    """observation float32 [batch, inputs] → logits [batch, actions] (first), value [batch, players]."""
-    onnx_export.export_onnx(network, inputs, path, ("logits", "value"))
+    """observation float32 [batch, inputs] → logits [batch, actions] (first), value [batch, players];
+    always a plain Gemm/ReLU MLP (a seat-shared network as its as_mlp)."""
+    plain = network.as_mlp() if hasattr(network, "as_mlp") else network
+    onnx_export.export_onnx(plain, inputs, path, ("logits", "value"))
 
 
 def sha256(path) -> str:
@@ -304,7 +377,7 @@ def manifest(rows: Rows, config: TrainConfig, result: dict, model_path: Path, se
             "validation_rows": result["validation_rows"],
             "validation_games": result["validation_games"],
         },
-        "config": {**asdict(config), "hidden": list(config.hidden)},
+        "config": {**asdict(config), "hidden": list(config.hidden), "seat_shared": list(config.seat_shared) if config.seat_shared else None},
         "losses": {
             "train_policy": curves["train_policy"][-1] if curves["train_policy"] else None,
             "train_value": curves["train_value"][-1] if curves["train_value"] else None,
@@ -315,6 +388,16 @@ def manifest(rows: Rows, config: TrainConfig, result: dict, model_path: Path, se
         "training_seconds": round(seconds, 1),
         "torch": torch.__version__,
     }
+
+
+def seat_widths(parser, text: str) -> Optional[Tuple[int, int]]:
+    """--seat-shared's GLOBAL,SEAT (two positive integers), or None when not given."""
+    if not text:
+        return None
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        parser.error(f"--seat-shared must be two positive integers GLOBAL,SEAT (e.g. 128,64), got {text!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def main(argv=None) -> int:
@@ -331,6 +414,7 @@ def main(argv=None) -> int:
     parser.add_argument("--validation", type=float, default=defaults.validation, help="share of games held out")
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--policy-temperature", type=float, default=defaults.policy_temperature, help="the visit distributions raised to 1/T as policy targets (below 1 sharpens; default 1)")
+    parser.add_argument("--seat-shared", default="", metavar="GLOBAL,SEAT", help="the first layer as a global encoder of GLOBAL units and one seat encoder of SEAT units shared by every seat's block (e.g. 128,64); default: a plain first layer")
     args = parser.parse_args(argv)
     out = Path(args.out)
     if out.suffix != ".onnx":
@@ -345,6 +429,7 @@ def main(argv=None) -> int:
         validation=args.validation,
         seed=args.seed,
         policy_temperature=args.policy_temperature,
+        seat_shared=seat_widths(parser, args.seat_shared),
     )
     if not (config.policy_temperature > 0 and np.isfinite(config.policy_temperature)):
         parser.error("--policy-temperature must be a finite number above 0")

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ACTION_COUNT, actionIndex, observationSize, writeObservation } from '../src/agents/encoding.js';
+import { ACTION_COUNT, SEAT_FIELDS, actionIndex, observationSize, writeObservation } from '../src/agents/encoding.js';
 import { actingSeats, newGame, step } from '../src/engine/index.js';
 import { playGame, type GamePlan } from '../src/lab/game/game.js';
 import { readNpz } from '../src/lab/results/npz.js';
@@ -144,7 +144,7 @@ print(json.dumps(out))`;
         expect(read[c.name][1]).toBe(dtypes[c.dtype]);
         expect(read[c.name][2]).toBeCloseTo(sum, 1);
       }
-      expect(read.meta).toMatchObject({ sweep: 'test', players: 3, rows: rows.rows, observationSize: observationSize(3), actions: ACTION_COUNT });
+      expect(read.meta).toMatchObject({ sweep: 'test', players: 3, rows: rows.rows, observationSize: observationSize(3), seatsAt: observationSize(3) - 3 * SEAT_FIELDS, seatFields: SEAT_FIELDS, actions: ACTION_COUNT });
       // And the other way: NumPy's own archive of the same arrays reads back equal here.
       const back = readNpz(readFileSync(again));
       for (const c of rows.columns()) expect(Buffer.from(back.get(c.name)!.data.buffer).equals(Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength))).toBe(true);

@@ -13,14 +13,21 @@ import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { ACTION_COUNT, observationSize } from '../../agents/encoding.js';
+import { ACTION_COUNT, SEAT_FIELDS, observationSize } from '../../agents/encoding.js';
 import type { MoveLog } from '../../engine/index.js';
 import { NpzWriter, npz, type NpyArray, type NpyHeader } from './npz.js';
 import { TrainingRows, type SeatChoice, type TrainingColumn } from './training-rows.js';
 
-/** The archive's `meta_json`: the caller's facts, then the shapes every reader needs. */
+/**
+ * The archive's `meta_json`: the caller's facts, then the shapes every reader needs. The seat
+ * blocks' place (`seatsAt`, `seatFields`: the observation's last players × seatFields bytes, one
+ * block per seat) lets a trainer treat every seat alike without a copy of the encoding.
+ */
 function metaBytes(players: number, rows: number, meta: Record<string, unknown>): Buffer {
-  return Buffer.from(JSON.stringify({ ...meta, players, rows, observationSize: observationSize(players), actions: ACTION_COUNT }));
+  const observation = observationSize(players);
+  return Buffer.from(
+    JSON.stringify({ ...meta, players, rows, observationSize: observation, seatsAt: observation - players * SEAT_FIELDS, seatFields: SEAT_FIELDS, actions: ACTION_COUNT }),
+  );
 }
 
 const header = (c: Pick<TrainingColumn, 'name' | 'dtype' | 'width'>, rows: number): NpyHeader => ({ name: c.name, dtype: c.dtype, shape: c.width === 1 ? [rows] : [rows, c.width] });
