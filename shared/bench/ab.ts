@@ -17,6 +17,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatPaired, pairedSummary, type Slice } from './interleave.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 /** What the workloads use of another build's engine and agents (its types are not ours to import). */
 interface EngineModule {
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
   if (newFirst) builds[1] = await load(roots[1]);
   builds[0] = await load(roots[0]);
   builds[1] ??= await load(roots[1]);
+  console.log(processorLine());
   console.log(`# same-process A/B — old: ${roots[0]}, new: ${roots[1]}, ${newFirst ? 'new' : 'old'} loaded first; ${pairs} pairs of ${sliceMs} ms slices per workload, CPU time`);
   for (const w of chosen) {
     const states = [new Map<string, unknown>(), new Map<string, unknown>()];

@@ -8,6 +8,7 @@ import { Rng, actingSeats, legalMoves, newGame, step, type GameState } from '../
 import { decisionContext } from '../src/agents/index.js';
 import { playGame, planTournament } from '../src/lab/index.js';
 import { ROUNDS, calibrationUnit, measure, median } from './harness.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 /** A 3-player state at the first turn of `age`, reached with random moves. */
 function stateAtAge(age: number, seed: number): GameState {
@@ -43,6 +44,7 @@ function iterationsPerSecond(name: string, s: GameState, spec: string): number {
 }
 
 function main(): void {
+  console.log(processorLine());
   console.log(`# wonderlab agent benchmark — Node ${process.version}, one core`);
   const calibration = measure('calibration', 'units/s', calibrationUnit, 1);
   const first = iterationsPerSecond('mcts_first_decision_3p', newGame({ players: 3, seed: 3, sides: 'A' }), 'mcts(it=500,time=0)');

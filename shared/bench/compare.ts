@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareRuns, formatComparison, parseFigures, type Figures } from './figures.js';
 import { formatBothOrders } from './interleave.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 interface Options {
   ref: string;
@@ -156,6 +157,7 @@ async function main(): Promise<void> {
     newRuns.push(await benchOnce(root, opts.bench));
   }
 
+  console.log(processorLine());
   console.log(`# bench:compare ${opts.bench} — old: ${label}, new: this checkout; ${opts.rounds} runs each, alternating`);
   console.log('# medians over the runs; ± is half the range of the runs; ratio > 1: the new figure is larger');
   for (const c of compareRuns(oldRuns, newRuns)) console.log(formatComparison(c));

@@ -8,6 +8,7 @@
  */
 import { playGame, planTournament } from '../src/lab/index.js';
 import { cpuSeconds } from './harness.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 const GAMES = Number(process.env.COST_GAMES ?? 3);
 
@@ -36,6 +37,7 @@ function gameMillis(players: number): number {
 
 function main(): void {
   microsPerIteration('mcts(it=200,time=0,opp=same)', 3); // warm-up: let the JIT settle
+  console.log(processorLine());
   console.log(`# wonderlab cost model measurements — Node ${process.version}, ${GAMES} games per figure, CPU time`);
   for (const playout of ['random', 'nodiscard', 'rulebased', 'mast']) {
     const at = [3, 7].map((n) => microsPerIteration(`mcts(it=200,time=0,playout=${playout},opp=same)`, n).toFixed(1));

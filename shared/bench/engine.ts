@@ -17,6 +17,7 @@ import {
   type GameState,
 } from '../src/engine/index.js';
 import { ROUNDS, ROUND_SECONDS, calibrationUnit, measure } from './harness.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 /** Mid-game states (a mix of Ages and turns) for the per-call benchmarks. */
 function sampleStates(players: number, count: number): GameState[] {
@@ -40,6 +41,7 @@ function sampleStates(players: number, count: number): GameState[] {
 }
 
 function main(): void {
+  console.log(processorLine());
   console.log(`# wonderlab engine benchmark — Node ${process.version}, ${ROUNDS} rounds of ${ROUND_SECONDS}s, one core`);
   const calibration = measure('calibration', 'units/s', calibrationUnit, 1);
   const ratio = (name: string, value: number) => console.log(`${name}_per_calibration: ${(value / calibration).toFixed(3)} ratio`);

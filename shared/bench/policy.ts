@@ -14,11 +14,13 @@ import { writeObservation } from '../src/agents/encoding.js';
 import { Rng, legalMoves } from '../src/engine/index.js';
 import { measure } from './harness.js';
 import { decisionPositions } from './positions.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const PYTHON = join(ROOT, '.venv', 'bin', 'python');
 
 function main(): void {
+  console.log(processorLine());
   if (!existsSync(PYTHON)) {
     console.log('policy bench: skipped (no .venv: run bash python/setup.sh)');
     return;

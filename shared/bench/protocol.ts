@@ -16,6 +16,7 @@ import { ExternalAgent, RandomAgent, decisionContext, type Agent } from '../src/
 import { Rng, legalMoves } from '../src/engine/index.js';
 import { measure } from './harness.js';
 import { decisionPositions } from './positions.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 const POSITIONS = 200;
 
@@ -56,6 +57,7 @@ function pipeRoundTrip(): number {
 }
 
 function main(): void {
+  console.log(processorLine());
   process.env.AGENTS_DIR = agentsDir();
   console.log(`protocol_pipe_round_trip: ${pipeRoundTrip().toFixed(0)} us (the machine's floor: a byte between two processes and back)`);
   const states = decisionPositions(POSITIONS, 12);

@@ -13,6 +13,7 @@ import { recordFromLog } from '../src/engine/index.js';
 import { planTournament, playGame } from '../src/lab/index.js';
 import { pack, packLog, packSummary } from '../src/lab/results/codec.js';
 import { cpuSeconds, median } from './harness.js';
+import { processorLine } from '../src/lab/results/provenance.js';
 
 const GAMES = 20;
 /** Self-play games for the training records' cost (each played twice). */
@@ -21,6 +22,7 @@ const TRAINING_GAMES = 12;
 const TARGET_BYTES = 4096;
 
 function main(): void {
+  console.log(processorLine());
   console.log(`# wonderlab record benchmark — Node ${process.version}, ${GAMES} games of mcts:100 against two rulebased`);
   const plans = planTournament({ agents: ['mcts:100', 'rulebased', 'rulebased'], setup: 'random', deals: GAMES, seed: 3, seating: 'fixed', sides: 'random', open: false });
   const withStats: number[] = [];

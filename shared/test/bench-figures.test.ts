@@ -2,11 +2,14 @@
  * bench --compare's arithmetic: reading `name: value unit` lines and comparing two builds' runs.
  * Nothing here is timed.
  */
+import { cpus } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { processorLine } from '../src/lab/results/provenance.js';
 import { compareRuns, formatComparison, lowerIsBetter, parseFigures } from '../bench/figures.js';
 import { formatBothOrders, formatPaired, pairedSummary, type PairedSummary, type Slice } from '../bench/interleave.js';
 
-const RUN = `# wonderlab engine benchmark — Node v20.20.2, 5 rounds of 1s, one core
+const RUN = `${processorLine()}
+# wonderlab engine benchmark — Node v20.20.2, 5 rounds of 1s, one core
 calibration: 82355 units/s (median of 5, spread ±6.0%)
 random_games_3p: 9665 games/s (median of 5, spread ±10.9%)
 random_games_3p_per_calibration: 0.117 ratio
@@ -21,6 +24,12 @@ describe('parseFigures', () => {
     expect(f.get('calibration')).toEqual({ value: 82355, unit: 'units/s' });
     expect(f.get('random_games_3p_per_calibration')).toEqual({ value: 0.117, unit: 'ratio' });
     expect(f.get('game_mcts500_vs_2_rulebased')).toEqual({ value: 2.41, unit: 's' });
+  });
+
+  it('names the processor in a comment line, not a figure', () => {
+    const line = processorLine();
+    expect(line).toBe(`# processor: ${cpus()[0].model.trim()}, ${cpus().length} logical cores`);
+    expect(parseFigures(line).size).toBe(0);
   });
 
   it('reads nothing from output without figures', () => {

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { Sweep, batchSize, parseSweepSpec, playGame, runGames, type SweepSpecInput } from '@wonderlab/shared';
+import { Sweep, batchSize, parseSweepSpec, playGame, processorLine, runGames, type SweepSpecInput } from '@wonderlab/shared';
 import { SweepStore, connectRedis, deleteKeys, gameQueue, redisAnswers } from '@wonderlab/shared/store';
 import { GameWorker } from '@wonderlab/worker';
 import { Feeder } from '@wonderlab/coordinator';
@@ -222,6 +222,7 @@ async function cheapSweep(): Promise<void> {
   }
 }
 
+console.log(processorLine());
 if (!(await redisAnswers(REDIS_URL))) {
   console.log(`cluster benchmark skipped: no Redis at ${REDIS_URL}`);
 } else {

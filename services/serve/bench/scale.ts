@@ -11,6 +11,7 @@
  */
 import { connect } from 'node:net';
 import { pino } from 'pino';
+import { processorLine } from '@wonderlab/shared';
 import { deleteKeys, connectRedis, redisAnswers } from '@wonderlab/shared/store';
 import { GameWorker } from '@wonderlab/worker';
 import { CoordinatorEnvSchema, startCoordinator } from '@wonderlab/coordinator';
@@ -38,6 +39,7 @@ async function timed(url: string): Promise<{ ms: number; status: number }> {
 }
 
 async function main(): Promise<void> {
+  console.log(processorLine());
   if (!(await redisAnswers(REDIS_URL))) throw new Error(`no Redis at ${REDIS_URL}`);
   const prefix = `wlbench-scale-${randomBytes(4).toString('hex')}`;
   const config = CoordinatorEnvSchema.parse({ REDIS_URL, KEY_PREFIX: prefix, QUEUE_NAME: `${prefix}-q`, PORT: '0', HOST: '127.0.0.1', LADDER_INTERVAL_MS: '1000' });

@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import { Sweep, checkSweepSpec, parseSweepSpec, playGame } from '@wonderlab/shared';
+import { Sweep, checkSweepSpec, parseSweepSpec, playGame, processorLine } from '@wonderlab/shared';
 import { SweepStore, connectRedis, deleteKeys, redisAnswers } from '@wonderlab/shared/store';
 import { TuneDriver, tuneView } from '@wonderlab/coordinator';
 
@@ -105,5 +105,6 @@ async function tuneBookkeeping(): Promise<void> {
   }
 }
 
+console.log(processorLine());
 if (!(await redisAnswers(REDIS_URL))) console.log(`tune benchmark skipped: no Redis at ${REDIS_URL}`);
 else await tuneBookkeeping();

@@ -80,6 +80,15 @@ export interface WorkerIdentity {
   cores?: number;
 }
 
+/**
+ * The benchmarks' header line naming the processor and its logical cores: a ratio to calibration
+ * travels between machines, a time does not, and neither says where it was measured without this.
+ */
+export function processorLine(): string {
+  const processors = cpus();
+  return `# processor: ${processors.length > 0 ? processors[0].model.trim() : 'unknown'}, ${processors.length} logical cores`;
+}
+
 export function workerIdentity(): WorkerIdentity {
   const v = codeVersion();
   const processors = cpus();
