@@ -254,5 +254,24 @@ describe('wonderlab learn', () => {
     const [replayed, original] = await Promise.all([resumed.selfPlay.sweep, g1.selfPlay.sweep].map(async (id) => (await fetch(`${lab.url}/api/sweeps/${id}/export?format=jsonl`)).text()));
     const games = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l).players.map((p: any) => [p.built, p.score.total]));
     expect(games(replayed)).toEqual(games(original));
+
+    // A finished self-play the lab does not have (its record kept, its rows gone): the same games
+    // again as the generation's replay, for their rows; the record its network names stays.
+    const third = JSON.parse(readFileSync(file, 'utf8'));
+    const record = { ...third.generations[0].selfPlay, sweep: 'mxxxxxxxxxxx' };
+    third.generations[0].selfPlay = record;
+    delete third.generations[0].rows;
+    writeFileSync(file, JSON.stringify(third));
+    const again3 = await warm();
+    expect(again3.code, again3.stderr.slice(-3000)).toBe(0);
+    expect(again3.stdout).toMatch(/the lab does not have self-play mxxxxxxxxxxx .*played again/);
+    expect(again3.stdout).toMatch(/the same games again for their rows/);
+    resumed = JSON.parse(readFileSync(file, 'utf8')).generations[0];
+    expect(resumed.selfPlay).toEqual(record);
+    expect(resumed.replay.games).toBe(4);
+    expect(resumed.rows.files.length).toBe(1);
+    expect(resumed.model).toEqual(g1.model);
+    const replay = await (await fetch(`${lab.url}/api/sweeps/${resumed.replay.sweep}/export?format=jsonl`)).text();
+    expect(games(replay)).toEqual(games(original));
   }, 600_000);
 });

@@ -77,11 +77,24 @@ export interface Evaluation {
   halfWidth?: number;
 }
 
+/** A self-play sweep: its id, then once finished its games, CPU time and code version. */
+export interface SelfPlay {
+  sweep: string;
+  games?: number;
+  cpuSeconds?: number | null;
+  code?: SweepCode;
+}
+
 export interface Generation {
   gen: number;
   /** The agent this generation plays (generation 0: the base). */
   player: string;
-  selfPlay?: { sweep: string; games?: number; cpuSeconds?: number | null; code?: SweepCode };
+  selfPlay?: SelfPlay;
+  /**
+   * The same games played again for their rows, on a lab that no longer has the finished
+   * self-play: selfPlay stays the record (its network's manifest names that sweep).
+   */
+  replay?: SelfPlay;
   /** Paths are relative to the run's folder (<dir>), so that a run moves with it. */
   rows?: { dir: string; files: string[] };
   model?: { name: string; sha256: string; manifest: string; trainingSeconds?: number };
@@ -390,24 +403,30 @@ function selfPlaySpec(o: Options, g: number): Record<string, unknown> {
  */
 async function ensureRows(o: Options, state: LearnState, x: Generation, out: (s: string) => void, err: (s: string) => void): Promise<void> {
   if (x.rows && existsSync(resolve(o.dir, x.rows.dir))) return;
-  if (x.selfPlay && !(await labHas(o, x.selfPlay.sweep))) {
-    out(`generation ${x.gen}: the lab does not have self-play ${x.selfPlay.sweep} (another lab?): it is played again`);
-    x.selfPlay = undefined;
+  // A finished self-play stays the generation's record; its rows then come from a replay.
+  const recorded = x.selfPlay?.games !== undefined;
+  let source = recorded ? (x.replay ?? x.selfPlay) : x.selfPlay;
+  if (source && !(await labHas(o, source.sweep))) {
+    out(`generation ${x.gen}: the lab does not have self-play ${source.sweep} (another lab?): it is played again`);
+    source = undefined;
+    if (recorded) x.replay = undefined;
+    else x.selfPlay = undefined;
   }
-  if (!x.selfPlay) {
-    const sweep = await submit(o, selfPlaySpec(o, x.gen));
-    x.selfPlay = { sweep };
+  if (!source) {
+    source = { sweep: await submit(o, selfPlaySpec(o, x.gen)) };
+    if (recorded) x.replay = source;
+    else x.selfPlay = source;
     x.rows = undefined;
     save(o, state);
-    out(`generation ${x.gen}: self-play of ${selfPlayerOf(o, x.gen)} submitted (${sweep})`);
+    out(`generation ${x.gen}: self-play of ${selfPlayerOf(o, x.gen)} submitted (${source.sweep})${recorded ? ', the same games again for their rows' : ''}`);
   }
-  if (x.selfPlay.games === undefined) {
-    const detail = await finished(o, x.selfPlay.sweep, err);
-    x.selfPlay = { ...x.selfPlay, games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null, code: detail.provenance?.code ?? null };
+  if (source.games === undefined) {
+    const detail = await finished(o, source.sweep, err);
+    Object.assign(source, { games: detail.counts.done, cpuSeconds: detail.provenance?.cpuSeconds ?? null, code: detail.provenance?.code ?? null });
     save(o, state);
   }
   const dir = join(`gen-${x.gen}`, 'rows');
-  await exportTraining(o.lab, x.selfPlay.sweep, resolve(o.dir, dir), undefined, '1000', err);
+  await exportTraining(o.lab, source.sweep, resolve(o.dir, dir), undefined, '1000', err);
   x.rows = { dir, files: readdirSync(resolve(o.dir, dir)).filter((f) => f.endsWith('.npz')).sort() };
   save(o, state);
 }
