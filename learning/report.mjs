@@ -136,6 +136,36 @@ function targetLines(folder) {
   return lines;
 }
 
+const gamesOf = (g) => g.selfPlay?.games ?? 0;
+
+/**
+ * The self-play games behind run `folder`'s networks up to generation `upTo`: its own
+ * generations' and, where generation 0 was guided by another run's network (startModel
+ * RUN/gen-K.onnx), those behind that network, and so on. Returns the games and the chain's steps.
+ */
+export function lineage(all, folder, upTo = Infinity) {
+  const run = all.find((r) => r.folder === folder);
+  if (!run) return { games: 0, steps: [] };
+  const played = run.state.generations.filter((g) => g.gen <= upTo && gamesOf(g) > 0);
+  const own = played.reduce((a, g) => a + gamesOf(g), 0);
+  const m = /^([^/]+)\/gen-(\d+)\.onnx$/.exec(run.state.config.startModel ?? '');
+  const before = m ? lineage(all, m[1], Number(m[2])) : { games: 0, steps: [] };
+  return { games: own + before.games, steps: [...before.steps, { folder, games: own, last: played.at(-1)?.gen ?? 0 }] };
+}
+
+/** How many self-play games the runs kept, and how many lie behind each run's newest network. */
+function selfPlaySummary(all) {
+  const games = all.reduce((a, r) => a + r.state.generations.reduce((b, g) => b + gamesOf(g), 0), 0);
+  const cpu = all.reduce((a, r) => a + r.state.generations.reduce((b, g) => b + (g.selfPlay?.cpuSeconds ?? 0), 0), 0);
+  const lines = [`Self-play kept in all runs: ${games} games, ${hours(cpu)} of game CPU time. Behind each run's newest network, its own self-play and that of the runs its generation 0 was guided by:`, ''];
+  for (const { folder } of all) {
+    const l = lineage(all, folder);
+    const chain = l.steps.map((x) => `\`${x.folder}\` ${x.last > 1 ? `gens 1–${x.last}` : `gen ${x.last}`}: ${x.games}`).join(' → ');
+    lines.push(`- run \`${folder}\`: ${l.games} games (${chain})`);
+  }
+  return lines;
+}
+
 export function report() {
   const lines = ['# Learning: networks from the lab’s own games', ''];
   lines.push(
@@ -144,6 +174,7 @@ export function report() {
   );
   const all = runs();
   if (all.length === 0) return [...lines, '**Pending**: no run kept yet.', ''].join('\n');
+  lines.push(...selfPlaySummary(all), '');
   for (const { folder, state } of all) {
     const c = state.config;
     lines.push(`## Run \`${state.name}\``, '');

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
 const root = new URL('../', import.meta.url);
-const { report, runs } = await import(new URL('learning/report.mjs', root).href);
+const { lineage, report, runs } = await import(new URL('learning/report.mjs', root).href);
 const all: { folder: string; state: any }[] = runs();
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 const sha = (path: string) => createHash('sha256').update(readFileSync(new URL(path, root))).digest('hex');
@@ -17,6 +17,19 @@ const sha = (path: string) => createHash('sha256').update(readFileSync(new URL(p
 describe('the learning runs as kept', () => {
   test('LEARNING.md is what report.mjs writes from them now', () => {
     expect(read('LEARNING.md')).toBe(report());
+  });
+
+  test("a run's lineage counts its own self-play and its start model's, up to that generation", () => {
+    const gen = (g: number, games?: number) => ({ gen: g, selfPlay: games === undefined ? {} : { games } });
+    const made = [
+      { folder: 'a', state: { config: {}, generations: [gen(1, 100), gen(2, 200), gen(3, 400)] } },
+      { folder: 'b', state: { config: { startModel: 'a/gen-2.onnx' }, generations: [gen(1, 10), gen(2, 20), gen(3)] } },
+      { folder: 'c', state: { config: { startModel: 'b/gen-1.onnx' }, generations: [gen(1, 1)] } },
+    ];
+    // a's gen 3 came after the network b started from; b's gen 3 has not played yet.
+    expect(lineage(made, 'b')).toEqual({ games: 330, steps: [{ folder: 'a', games: 300, last: 2 }, { folder: 'b', games: 30, last: 2 }] });
+    expect(lineage(made, 'c').games).toBe(1 + 10 + 300);
+    expect(lineage(made, 'a').games).toBe(700);
   });
 
   test.each(all.map((r) => [r.folder, r] as const))('%s: each network is the file its manifest hashes, trained on its own self-play', (folder, { state }) => {
