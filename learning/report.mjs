@@ -143,13 +143,15 @@ const gamesOf = (g) => g.selfPlay?.games ?? 0;
  * generations' and, where generation 0 was guided by another run's network (startModel
  * RUN/gen-K.onnx), those behind that network, and so on. Returns the games and the chain's steps.
  */
-export function lineage(all, folder, upTo = Infinity) {
+export function lineage(all, folder, upTo = Infinity, seen = new Set()) {
   const run = all.find((r) => r.folder === folder);
-  if (!run) return { games: 0, steps: [] };
+  // A start model outside the kept runs, or one leading back into the chain, ends it.
+  if (!run || seen.has(folder)) return { games: 0, steps: [] };
+  seen.add(folder);
   const played = run.state.generations.filter((g) => g.gen <= upTo && gamesOf(g) > 0);
   const own = played.reduce((a, g) => a + gamesOf(g), 0);
   const m = /^([^/]+)\/gen-(\d+)\.onnx$/.exec(run.state.config.startModel ?? '');
-  const before = m ? lineage(all, m[1], Number(m[2])) : { games: 0, steps: [] };
+  const before = m ? lineage(all, m[1], Number(m[2]), seen) : { games: 0, steps: [] };
   return { games: own + before.games, steps: [...before.steps, { folder, games: own, last: played.at(-1)?.gen ?? 0 }] };
 }
 
@@ -196,6 +198,10 @@ export function report() {
       );
     }
     lines.push('', `In all: ${games} self-play games, ${hours(cpu)} of game CPU time.`, '');
+    // A generation's self-play played again for its rows on a later lab (learn.ts, `replay`).
+    for (const g of state.generations.filter((x) => x.replay)) {
+      lines.push(`Generation ${g.gen}'s self-play was played again for its rows on a lab that no longer had it: sweep ${g.replay.sweep}, ${g.replay.games ?? '…'} games, ${hours(g.replay.cpuSeconds)} of game CPU, code ${short(g.replay.code)} (not counted above).`, '');
+    }
     lines.push(
       'Each evaluation: the generation\'s player against the opponent at the same table, seats swapped, until the SPRT decided (H1: stronger by elo1; H0: not stronger by elo0) or the cap. The ladder column is the lab\'s Plackett–Luce ladder over every sweep, anchored at `rulebased` = 0, as recorded when the generation was done.',
       '',

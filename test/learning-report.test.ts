@@ -30,6 +30,9 @@ describe('the learning runs as kept', () => {
     expect(lineage(made, 'b')).toEqual({ games: 330, steps: [{ folder: 'a', games: 300, last: 2 }, { folder: 'b', games: 30, last: 2 }] });
     expect(lineage(made, 'c').games).toBe(1 + 10 + 300);
     expect(lineage(made, 'a').games).toBe(700);
+    // A chain that leads back into itself ends instead of looping.
+    const loop = [{ folder: 'x', state: { config: { startModel: 'y/gen-1.onnx' }, generations: [gen(1, 5)] } }, { folder: 'y', state: { config: { startModel: 'x/gen-1.onnx' }, generations: [gen(1, 7)] } }];
+    expect(lineage(loop, 'x').games).toBe(12);
   });
 
   test.each(all.map((r) => [r.folder, r] as const))('%s: each network is the file its manifest hashes, trained on its own self-play', (folder, { state }) => {
@@ -40,7 +43,8 @@ describe('the learning runs as kept', () => {
       const manifest = JSON.parse(read(`learning/${folder}/${g.model.manifest}`));
       expect(manifest.sha256).toBe(g.model.sha256);
       expect(sha(`learning/${g.model.name}`)).toBe(g.model.sha256);
-      expect(manifest.data.sweeps.map((s: any) => s.sweep)).toContain(g.selfPlay.sweep);
+      // Its own generation's self-play, or the replay of the same games it was trained on.
+      expect(manifest.data.sweeps.map((s: any) => s.sweep)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${[g.selfPlay.sweep, g.replay?.sweep].filter(Boolean).join('|')})$`))]));
       for (const s of manifest.data.sweeps) expect(s.code?.dirty, `sweep ${s.sweep}`).toBe(false);
     }
   });

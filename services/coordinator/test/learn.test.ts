@@ -262,10 +262,13 @@ describe('wonderlab learn', () => {
     third.generations[0].selfPlay = record;
     delete third.generations[0].rows;
     writeFileSync(file, JSON.stringify(third));
+    listed = (await api(lab.url, '/api/sweeps')).body.length;
     const again3 = await warm();
     expect(again3.code, again3.stderr.slice(-3000)).toBe(0);
     expect(again3.stdout).toMatch(/the lab does not have self-play mxxxxxxxxxxx .*played again/);
     expect(again3.stdout).toMatch(/the same games again for their rows/);
+    expect(again3.stdout).not.toMatch(/training on/);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed + 1);
     resumed = JSON.parse(readFileSync(file, 'utf8')).generations[0];
     expect(resumed.selfPlay).toEqual(record);
     expect(resumed.replay.games).toBe(4);
@@ -273,5 +276,16 @@ describe('wonderlab learn', () => {
     expect(resumed.model).toEqual(g1.model);
     const replay = await (await fetch(`${lab.url}/api/sweeps/${resumed.replay.sweep}/export?format=jsonl`)).text();
     expect(games(replay)).toEqual(games(original));
+
+    // Its rows gone again while the lab still has the replay: that replay is exported, nothing is played.
+    const fourth = JSON.parse(readFileSync(file, 'utf8'));
+    delete fourth.generations[0].rows;
+    writeFileSync(file, JSON.stringify(fourth));
+    listed = (await api(lab.url, '/api/sweeps')).body.length;
+    const again4 = await warm();
+    expect(again4.code, again4.stderr.slice(-3000)).toBe(0);
+    expect(again4.stdout).not.toMatch(/played again|submitted/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).generations[0].replay).toEqual(resumed.replay);
+    expect((await api(lab.url, '/api/sweeps')).body.length).toBe(listed);
   }, 600_000);
 });

@@ -92,7 +92,8 @@ export interface Generation {
   selfPlay?: SelfPlay;
   /**
    * The same games played again for their rows, on a lab that no longer has the finished
-   * self-play: selfPlay stays the record (its network's manifest names that sweep).
+   * self-play its network was trained on: selfPlay stays the record (that network's manifest
+   * names its sweep). A generation without a network yet has its self-play replaced instead.
    */
   replay?: SelfPlay;
   /** Paths are relative to the run's folder (<dir>), so that a run moves with it. */
@@ -403,12 +404,19 @@ function selfPlaySpec(o: Options, g: number): Record<string, unknown> {
  */
 async function ensureRows(o: Options, state: LearnState, x: Generation, out: (s: string) => void, err: (s: string) => void): Promise<void> {
   if (x.rows && existsSync(resolve(o.dir, x.rows.dir))) return;
-  // A finished self-play stays the generation's record; its rows then come from a replay.
-  const recorded = x.selfPlay?.games !== undefined;
-  let source = recorded ? (x.replay ?? x.selfPlay) : x.selfPlay;
-  if (source && !(await labHas(o, source.sweep))) {
-    out(`generation ${x.gen}: the lab does not have self-play ${source.sweep} (another lab?): it is played again`);
-    source = undefined;
+  // A finished self-play that a network was trained on stays the generation's record (that
+  // network's manifest names it); its rows then come from a replay of the same games.
+  const recorded = x.selfPlay?.games !== undefined && x.model !== undefined;
+  const kept = (recorded ? [x.selfPlay, x.replay] : [x.selfPlay]).filter((sp): sp is SelfPlay => sp !== undefined);
+  let source: SelfPlay | undefined;
+  for (const sp of kept) {
+    if (await labHas(o, sp.sweep)) {
+      source = sp;
+      break;
+    }
+  }
+  if (!source && kept.length > 0) {
+    out(`generation ${x.gen}: the lab does not have self-play ${kept.map((sp) => sp.sweep).join(' or ')} (another lab?): it is played again`);
     if (recorded) x.replay = undefined;
     else x.selfPlay = undefined;
   }
