@@ -28,7 +28,8 @@ describe('parseFigures', () => {
 
   it('names the processor in a comment line, not a figure', () => {
     const line = processorLine();
-    expect(line).toBe(`# processor: ${cpus()[0].model.trim()}, ${cpus().length} logical cores`);
+    expect(line).toMatch(/^# processor: .+, \d+ logical cores$/);
+    if (cpus().length > 0) expect(line).toContain(cpus()[0].model.trim());
     expect(parseFigures(line).size).toBe(0);
   });
 
