@@ -138,6 +138,9 @@ function targetLines(folder) {
 
 const gamesOf = (g) => g.selfPlay?.games ?? 0;
 
+/** A run's self-play games and their game CPU seconds, its generations' records summed. */
+const selfPlayTotals = (generations) => ({ games: generations.reduce((a, g) => a + gamesOf(g), 0), cpu: generations.reduce((a, g) => a + (g.selfPlay?.cpuSeconds ?? 0), 0) });
+
 /**
  * The self-play games behind run `folder`'s networks up to generation `upTo`: its own
  * generations' and, where generation 0 was guided by another run's network (startModel
@@ -157,8 +160,7 @@ export function lineage(all, folder, upTo = Infinity, seen = new Set()) {
 
 /** How many self-play games the runs kept, and how many lie behind each run's newest network. */
 function selfPlaySummary(all) {
-  const games = all.reduce((a, r) => a + r.state.generations.reduce((b, g) => b + gamesOf(g), 0), 0);
-  const cpu = all.reduce((a, r) => a + r.state.generations.reduce((b, g) => b + (g.selfPlay?.cpuSeconds ?? 0), 0), 0);
+  const { games, cpu } = selfPlayTotals(all.flatMap((r) => r.state.generations));
   const lines = [`Self-play kept in all runs: ${games} games, ${hours(cpu)} of game CPU time. Behind each run's newest network, its own self-play and that of the runs its generation 0 was guided by:`, ''];
   for (const { folder } of all) {
     const l = lineage(all, folder);
@@ -186,17 +188,14 @@ export function report() {
     const tables = c.players ? `${c.players}-player tables; base` : 'Base';
     lines.push(`${tables} agent \`${c.base}\`${start}, guided by its network with \`${c.guide}\`; ${c.selfPlay} self-play games per generation${explore}; evaluations of at most ${c.evalGames} games (seats swapped, ${c.players ? 'every other seat' : 'third seat'} \`${c.third}\`, SPRT elo0 = ${c.elo0}, elo1 = ${c.elo1}) against the previous generation and \`${c.reference}\`; networks trained on the last ${c.window} generations' rows, ${c.epochs} epochs, hidden ${c.hidden}${train}; seeds from ${c.firstSeed}.`, '');
     lines.push('| gen | player | self-play games | self-play CPU | rows (validation games) | validation loss (policy / value) | training | code |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
-    let cpu = 0;
-    let games = 0;
     for (const g of state.generations) {
       const m = manifestOf(folder, g);
-      cpu += g.selfPlay?.cpuSeconds ?? 0;
-      games += g.selfPlay?.games ?? 0;
       const codes = m ? [...new Set(m.data.sweeps.map((s) => short(s.code)))].join(', ') : '–';
       lines.push(
         `| ${g.gen} | \`${g.player}\` | ${g.selfPlay?.games ?? '–'} | ${hours(g.selfPlay?.cpuSeconds)} | ${m ? `${m.data.rows} (${m.data.validation_games})` : '–'} | ${m ? `${m.losses.validation_policy.toFixed(3)} / ${m.losses.validation_value.toFixed(4)}` : '–'} | ${m ? `${m.training_seconds} s` : '–'} | ${codes} |`,
       );
     }
+    const { games, cpu } = selfPlayTotals(state.generations);
     lines.push('', `In all: ${games} self-play games, ${hours(cpu)} of game CPU time.`, '');
     // A generation's self-play played again for its rows on a later lab (learn.ts, `replay`).
     for (const g of state.generations.filter((x) => x.replay)) {

@@ -85,20 +85,25 @@ export interface WorkerIdentity {
  * travels between machines, a time does not, and neither says where it was measured without this.
  */
 export function processorLine(): string {
+  const p = processor();
+  return `# processor: ${p?.cpu ?? 'unknown'}, ${p?.cores ?? 0} logical cores`;
+}
+
+/** The processor's model name and the machine's logical cores; undefined where the system gives none. */
+function processor(): { cpu: string; cores: number } | undefined {
   const processors = cpus();
-  return `# processor: ${processors.length > 0 ? processors[0].model.trim() : 'unknown'}, ${processors.length} logical cores`;
+  return processors.length > 0 ? { cpu: processors[0].model.trim(), cores: processors.length } : undefined;
 }
 
 export function workerIdentity(): WorkerIdentity {
   const v = codeVersion();
-  const processors = cpus();
   return {
     host: hostname(),
     pid: process.pid,
     version: v.version,
     ...(v.commit ? { commit: v.commit } : {}),
     ...(v.dirty !== undefined ? { dirty: v.dirty } : {}),
-    ...(processors.length > 0 ? { cpu: processors[0].model.trim(), cores: processors.length } : {}),
+    ...processor(),
   };
 }
 
