@@ -59,6 +59,28 @@ function reference(plan: MlpPlan, x: Float32Array): Float64Array[] {
   return plan.outputs.map((k) => outs[k]);
 }
 
+/**
+ * The plan's outputs in float32 as the kernel sums them: each output its bias, then every input
+ * that is not zero in input order, each product and each sum rounded to float32 (multiply then
+ * add, never fused). The kernel's bits must be these, whatever its grouping of rows and lanes.
+ */
+function reference32(plan: MlpPlan, x: Float32Array): Float32Array[] {
+  const f = Math.fround;
+  let input = Float32Array.from(x);
+  for (const s of plan.scale) input = input.map((v) => (s.op === 'div' ? v / s.by : v * s.by));
+  const outs: Float32Array[] = [];
+  for (const l of plan.layers) {
+    const from = l.input === 'observation' ? input : outs[l.input];
+    const y = Float32Array.from(l.bias);
+    for (let i = 0; i < l.inputs; i++) {
+      if (from[i] === 0) continue;
+      for (let j = 0; j < l.outputs; j++) y[j] = f(y[j] + f(from[i] * l.weights[i * l.outputs + j]));
+    }
+    outs.push(l.relu ? y.map((v) => Math.max(0, v)) : y);
+  }
+  return plan.outputs.map((k) => outs[k]);
+}
+
 function largestGap(a: ArrayLike<number>, b: ArrayLike<number>): number {
   expect(a.length).toBe(b.length);
   let gap = 0;
@@ -99,6 +121,22 @@ describe('the MLP kernel', () => {
     // Float32 sums of a few hundred terms in another order: about 1e-6 of the larger of 1 and the value.
     expect(gapOrt).toBeLessThan(1e-5);
     expect(gap64).toBeLessThan(1e-5);
+  });
+
+  it('sums as documented: its bits are a float32 sum, bias first, then the inputs that are not zero in order', () => {
+    env('MODELS_DIR', MODELS);
+    const network = loadNetwork('strong/gen-3.onnx');
+    const bytes = new Uint8Array(readFileSync(`${PUBLISHED_MODELS}/strong/gen-3.onnx`));
+    zeroSubnormalWeights(bytes);
+    const plan = readMlp(bytes)!;
+    // A third of the positions: enough to meet sums whose order shows in their last bit.
+    const xs = observations(network.inputSize).filter((_, k) => k % 3 === 0);
+    expect(xs.length).toBeGreaterThan(50);
+    for (const x of xs) {
+      const [logits, values] = reference32(plan, x);
+      expect(Float32Array.from(network.logits(x))).toEqual(logits);
+      expect(Float32Array.from(network.values(x))).toEqual(values);
+    }
   });
 
   it('gives the same bits every call, values alone or logits alone, and a batch is its rows one by one', () => {

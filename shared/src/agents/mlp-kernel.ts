@@ -80,16 +80,26 @@ const v128At = (offset: number): number[] => [4, ...uleb(offset)];
 // dense(x, nIn, w, b, out, nOut, relu, list): out[0..nOut) = b + Σ_i x[i] · w[i·nOut ..], then ReLU
 // when relu ≠ 0. Pointers are byte offsets into the memory, 16-byte aligned; nOut is a multiple of
 // 16; `list` is scratch for 8 · nIn bytes. First the inputs that are not zero are listed (their
-// row's byte offset and value); then the outputs are made a block at a time — 32 in eight
-// four-lane sums while 32 remain, then 16 in four — each block summed over the list in locals and
-// stored once. (Sixteen sums were slower: x64 has sixteen vector registers.)
+// row's byte offset and value); then out = b, and the listed rows are added to out four at a time,
+// each row whole and in order: out += ((x₁·w₁ + …) in list order per output, so every output is
+// b plus its terms one after another in list order, the same float sums whatever the grouping.
+// The kernel first summed 32 outputs at a time in registers over the whole list, reading each row
+// in 128-byte pieces a row's length apart: on the second layer of run strong's gen-3 (157 inputs
+// listed, hot) 5.7 G multiply-adds/s against 7.2 row by row, and the guided search's iteration
+// 1.71–1.74 × the unguided one against 1.58–1.64 (issue 63; docs/benchmarks.md).
 const [X, N_IN, W, B, OUT, N_OUT, RELU, LIST] = [0, 1, 2, 3, 4, 5, 6, 7];
-// Its locals: i32 the input index, the block's byte offset, a row's bytes, a list entry, the list's
-// end, two weight addresses; v128 two inputs in four lanes and the eight sums; f32 the input.
-const [I, J, ROW_BYTES, P, LIST_END, WP, WP2] = [8, 9, 10, 11, 12, 13, 14];
-const [XV, XV2] = [15, 16];
-const SUM = 17; // SUM .. SUM + 7
-const XI = 25;
+// Its locals: i32 the input index, a row's byte offset J, a row's bytes, a list entry, the list's
+// end, out + J; K rows' addresses and the same plus J; v128 K inputs in four lanes; f32 an input.
+const [I, J, ROW_BYTES, P, LIST_END, OJ] = [8, 9, 10, 11, 12, 13];
+// Rows a pass (the same layer, hot, G multiply-adds/s): 1 row 5.2, 2 rows 6.0, 4 rows 7.2, 6 rows
+// 7.3, 8 rows 6.2 (our reading: more live values than x64's sixteen vector registers).
+const K = 4;
+const WP = 14; // WP .. WP + K − 1: the rows' addresses
+const WJ = WP + K; // WJ ..: the rows' addresses plus J
+const XV = WJ + K; // XV ..: the rows' inputs in four lanes (v128)
+const XI = XV + K; // f32
+const I32_LOCALS = 6 + 2 * K; // I .. OJ, WP .., WJ ..
+const V128_LOCALS = K;
 
 const get = (l: number): number[] => [LOCAL_GET, l];
 const set = (l: number): number[] => [LOCAL_SET, l];
@@ -97,93 +107,99 @@ const i32 = (n: number): number[] => [I32_CONST, ...sleb(n)];
 const add = (l: number, n: number): number[] => [...get(l), ...i32(n), I32_ADD, ...set(l)];
 const ZERO4 = [...V128_CONST, ...new Array(16).fill(0)];
 
-/** Lists the inputs that are not zero: (i · rowBytes, x[i]) at list, 8 bytes each; LIST_END after the last. */
+/**
+ * Lists the inputs that are not zero: (i · rowBytes, x[i]) at list, 8 bytes each; LIST_END after
+ * the last. Every input is written and the end moves past it only when it is not zero: no branch
+ * to mispredict on inputs that are zero or not at random.
+ */
 const LIST_INPUTS: number[] = [
   ...get(LIST), ...set(LIST_END),
   ...i32(0), ...set(I),
   ...BLOCK,
   ...LOOP,
   ...get(I), ...get(N_IN), I32_GE_U, BR_IF, 1,
-  ...get(X), ...get(I), ...i32(2), I32_SHL, I32_ADD, F32_LOAD, 2, 0, LOCAL_TEE, XI,
-  F32_CONST, 0, 0, 0, 0, F32_NE,
-  ...IF,
+  ...get(X), ...get(I), ...i32(2), I32_SHL, I32_ADD, F32_LOAD, 2, 0, ...set(XI),
   ...get(LIST_END), ...get(I), ...get(ROW_BYTES), I32_MUL, I32_STORE, 2, 0,
   ...get(LIST_END), ...get(XI), F32_STORE, 2, 4,
-  ...add(LIST_END, 8),
-  END,
+  ...get(LIST_END), ...get(XI), F32_CONST, 0, 0, 0, 0, F32_NE, ...i32(3), I32_SHL, I32_ADD, ...set(LIST_END),
   ...add(I, 1),
   BR, 0,
   END,
   END,
 ];
 
-/** The outputs in blocks of `vectors` four-lane sums while a whole block remains from J on. */
-function blocks(vectors: number): number[] {
-  const bytes = vectors * 16;
-  const sums = Array.from({ length: vectors }, (_, u) => u);
+const V4 = [0, 1, 2, 3];
+
+/** A loop over the row's bytes J = 0, 64, … (a 16-output piece a step) with OJ = out + J and WJ + r = WP + r + J for the first `rows` rows. */
+function rowLoop(rows: number, body: number[]): number[] {
   return [
+    ...i32(0), ...set(J),
     ...BLOCK,
     ...LOOP,
-    // while j + bytes ≤ rowBytes
-    ...get(J), ...i32(bytes), I32_ADD, ...get(ROW_BYTES), I32_GT_U, BR_IF, 1,
-    // sums = b's block
-    ...sums.flatMap((u) => [...get(B), ...get(J), I32_ADD, ...V128_LOAD, ...v128At(16 * u), ...set(SUM + u)]),
-    ...get(LIST), ...set(P),
-    // Two list entries a step while two remain (more work in flight; each sum still adds the
-    // entries in list order, so the bits are those of one at a time).
-    ...BLOCK,
-    ...LOOP,
-    ...get(P), ...i32(16), I32_ADD, ...get(LIST_END), I32_GT_U, BR_IF, 1,
-    ...get(W), ...get(J), I32_ADD, ...get(P), I32_LOAD, 2, 0, I32_ADD, ...set(WP),
-    ...get(P), F32_LOAD, 2, 4, ...F32X4_SPLAT, ...set(XV),
-    ...get(W), ...get(J), I32_ADD, ...get(P), I32_LOAD, 2, 8, I32_ADD, ...set(WP2),
-    ...get(P), F32_LOAD, 2, 12, ...F32X4_SPLAT, ...set(XV2),
-    ...sums.flatMap((u) => [
-      ...get(SUM + u), ...get(XV), ...get(WP), ...V128_LOAD, ...v128At(16 * u), ...F32X4_MUL, ...F32X4_ADD,
-      ...get(XV2), ...get(WP2), ...V128_LOAD, ...v128At(16 * u), ...F32X4_MUL, ...F32X4_ADD, ...set(SUM + u),
-    ]),
-    ...add(P, 16),
-    BR, 0,
-    END,
-    END,
-    // The last entry, when their number is odd.
-    ...BLOCK,
-    ...LOOP,
-    ...get(P), ...get(LIST_END), I32_GE_U, BR_IF, 1,
-    ...get(W), ...get(J), I32_ADD, ...get(P), I32_LOAD, 2, 0, I32_ADD, ...set(WP),
-    ...get(P), F32_LOAD, 2, 4, ...F32X4_SPLAT, ...set(XV),
-    // sum_u += xv · w's row, lanes 4u ..
-    ...sums.flatMap((u) => [...get(SUM + u), ...get(XV), ...get(WP), ...V128_LOAD, ...v128At(16 * u), ...F32X4_MUL, ...F32X4_ADD, ...set(SUM + u)]),
-    ...add(P, 8),
-    BR, 0,
-    END,
-    END,
-    // ReLU
-    ...get(RELU),
-    ...IF,
-    ...sums.flatMap((u) => [...get(SUM + u), ...ZERO4, ...F32X4_MAX, ...set(SUM + u)]),
-    END,
-    ...sums.flatMap((u) => [...get(OUT), ...get(J), I32_ADD, ...get(SUM + u), ...V128_STORE, ...v128At(16 * u)]),
-    ...add(J, bytes),
+    ...get(J), ...get(ROW_BYTES), I32_GE_U, BR_IF, 1,
+    ...get(OUT), ...get(J), I32_ADD, ...set(OJ),
+    ...Array.from({ length: rows }, (_, r) => [...get(WP + r), ...get(J), I32_ADD, ...set(WJ + r)]).flat(),
+    ...body,
+    ...add(J, 64),
     BR, 0,
     END,
     END,
   ];
 }
 
+/** out's piece at OJ += x_r · row r's piece, r = 0 .. rows − 1 in order, four lanes at a time. */
+function addRows(rows: number): number[] {
+  return V4.flatMap((u) => [
+    ...get(OJ),
+    ...get(OJ), ...V128_LOAD, ...v128At(16 * u),
+    ...Array.from({ length: rows }, (_, r) => [...get(XV + r), ...get(WJ + r), ...V128_LOAD, ...v128At(16 * u), ...F32X4_MUL, ...F32X4_ADD]).flat(),
+    ...V128_STORE, ...v128At(16 * u),
+  ]);
+}
+
+/** Row r's address and input from the list entry at P + 8·r. */
+const loadEntry = (r: number): number[] => [
+  ...get(W), ...get(P), I32_LOAD, 2, 8 * r, I32_ADD, ...set(WP + r),
+  ...get(P), F32_LOAD, 2, 8 * r + 4, ...F32X4_SPLAT, ...set(XV + r),
+];
+
 const DENSE_BODY: number[] = [
   ...get(N_OUT), ...i32(2), I32_SHL, ...set(ROW_BYTES),
   ...LIST_INPUTS,
-  ...i32(0), ...set(J),
-  ...blocks(8),
-  ...blocks(4),
+  // out = b
+  ...rowLoop(0, V4.flatMap((u) => [...get(OJ), ...get(B), ...get(J), I32_ADD, ...V128_LOAD, ...v128At(16 * u), ...V128_STORE, ...v128At(16 * u)])),
+  ...get(LIST), ...set(P),
+  // K rows a pass while K remain, then one at a time.
+  ...BLOCK,
+  ...LOOP,
+  ...get(P), ...i32(8 * K), I32_ADD, ...get(LIST_END), I32_GT_U, BR_IF, 1,
+  ...Array.from({ length: K }, (_, r) => loadEntry(r)).flat(),
+  ...rowLoop(K, addRows(K)),
+  ...add(P, 8 * K),
+  BR, 0,
+  END,
+  END,
+  ...BLOCK,
+  ...LOOP,
+  ...get(P), ...get(LIST_END), I32_GE_U, BR_IF, 1,
+  ...loadEntry(0),
+  ...rowLoop(1, addRows(1)),
+  ...add(P, 8),
+  BR, 0,
+  END,
+  END,
+  // ReLU
+  ...get(RELU),
+  ...IF,
+  ...rowLoop(0, V4.flatMap((u) => [...get(OJ), ...get(OJ), ...V128_LOAD, ...v128At(16 * u), ...ZERO4, ...F32X4_MAX, ...V128_STORE, ...v128At(16 * u)])),
+  END,
   END,
 ];
 
 function moduleBytes(): Uint8Array {
   const type = [0x60, ...vector(Array.from({ length: 8 }, () => [I32])), 0];
   const memoryImport = [...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(1)];
-  const locals = vector([[7, I32], [10, V128], [1, F32]]);
+  const locals = vector([[I32_LOCALS, I32], [V128_LOCALS, V128], [1, F32]]);
   const body = [...locals, ...DENSE_BODY];
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
