@@ -36,9 +36,8 @@ export class MlpRunner {
   /** The kernel's scratch: a layer's inputs that are not zero. */
   private readonly list: number;
   private readonly placed: Placed[];
-  /** For each of the plan's outputs, the layers it needs, in order. */
-  private readonly needs: number[][];
-  private readonly ran: Uint8Array;
+  /** For each set of wanted outputs (bit o for output o), the layers to run, in order, each once. */
+  private readonly runs: Placed[][];
 
   constructor(private readonly plan: MlpPlan) {
     let top = 0;
@@ -72,40 +71,39 @@ export class MlpRunner {
       const input = l.input === 'observation' ? this.input : places[l.input].out;
       return { ...p, input, inputs: l.inputs, outputs: l.outputs, relu: l.relu };
     });
-    this.ran = new Uint8Array(plan.layers.length);
-    this.needs = plan.outputs.map((k) => {
+    const needs = plan.outputs.map((k) => {
       const chain: number[] = [];
       for (let at: number | 'observation' = k; at !== 'observation'; at = plan.layers[at].input) chain.unshift(at);
       return chain;
     });
+    // Each wanted output's chain in turn; a layer two outputs need (the trunk) is computed once.
+    this.runs = Array.from({ length: 1 << needs.length }, (_, wanted) => {
+      const layers = new Set(needs.flatMap((chain, o) => (wanted & (1 << o) ? chain : [])));
+      return [...layers].map((k) => this.placed[k]);
+    });
   }
 
   /**
-   * Runs the network on `observation` (inputSize values from `at`); wanted[o] says which outputs to
-   * compute. Read them with output(o) before the next run.
+   * Runs the network on `observation` (inputSize values from `at`); bit o of `wanted` says whether
+   * to compute output o. Read them with output(o) before the next run.
    */
-  run(observation: Float32Array, at: number, wanted: readonly boolean[]): void {
+  run(observation: Float32Array, at: number, wanted: number): void {
     const { f32, plan } = this;
     const x = this.input;
     const n = plan.inputSize;
     // onnxruntime refuses a short input; here it would read the last call's tail.
     if (at + n > observation.length) throw new RangeError(`a network input of ${n} values at ${at}, given ${observation.length}`);
-    f32.set(observation.subarray(at, at + n), x);
+    // One row (the search's call) is set whole: a subarray is an object made per call.
+    f32.set(at === 0 && observation.length === n ? observation : observation.subarray(at, at + n), x);
     // Each operation rounded to float32 as onnxruntime computes it: the memory's view stores floats.
     for (const { op, by } of this.scale) {
       if (op === 'div') for (let i = x; i < x + n; i++) f32[i] /= by;
       else for (let i = x; i < x + n; i++) f32[i] *= by;
     }
-    // A layer two outputs need (the trunk) is computed once.
-    const ran = this.ran.fill(0);
-    for (let o = 0; o < this.needs.length; o++) {
-      if (!wanted[o]) continue;
-      for (const k of this.needs[o]) {
-        if (ran[k]) continue;
-        const p = this.placed[k];
-        this.dense(p.input * 4, p.inputs, p.weights * 4, p.bias * 4, p.out * 4, p.lanes, p.relu ? 1 : 0, this.list * 4);
-        ran[k] = 1;
-      }
+    const layers = this.runs[wanted];
+    for (let k = 0; k < layers.length; k++) {
+      const p = layers[k];
+      this.dense(p.input * 4, p.inputs, p.weights * 4, p.bias * 4, p.out * 4, p.lanes, p.relu ? 1 : 0, this.list * 4);
     }
   }
 
@@ -116,6 +114,10 @@ export class MlpRunner {
   }
 }
 
+/** MlpRunner.run's `wanted` bits: the logits (output 0), the values (output 1). */
+const LOGITS = 1;
+const VALUES = 2;
+
 /**
  * The Network interface over an MlpRunner (network.ts makes one when the model is an MLP, and
  * types it as a Network there: this module does not import network.ts, which imports it).
@@ -124,8 +126,6 @@ export class MlpNetwork {
   readonly runtime = 'wasm' as const;
   private readonly logitsOut: Float32Array;
   private readonly valuesOut: Float32Array;
-  private readonly wantLogits = [true, false];
-  private readonly wantValues = [false, true];
 
   constructor(
     readonly name: string,
@@ -139,14 +139,14 @@ export class MlpNetwork {
   }
 
   logits(observation: Float32Array): Float32Array {
-    this.runner.run(observation, 0, this.wantLogits);
+    this.runner.run(observation, 0, LOGITS);
     this.runner.output(0, this.logitsOut);
     return this.logitsOut;
   }
 
   values(observation: Float32Array): Float32Array {
     if (this.valueSize === 0) return this.valuesOut;
-    this.runner.run(observation, 0, this.wantValues);
+    this.runner.run(observation, 0, VALUES);
     this.runner.output(1, this.valuesOut);
     return this.valuesOut;
   }
@@ -155,7 +155,7 @@ export class MlpNetwork {
     const values = withValues && this.valueSize > 0;
     const logits = new Float32Array(withLogits ? count * ACTION_COUNT : 0);
     const vs = new Float32Array(values ? count * this.valueSize : 0);
-    const wanted = [withLogits, values];
+    const wanted = (withLogits ? LOGITS : 0) | (values ? VALUES : 0);
     for (let r = 0; r < count; r++) {
       this.runner.run(observations, r * this.inputSize, wanted);
       if (withLogits) this.runner.output(0, logits, r * ACTION_COUNT);
