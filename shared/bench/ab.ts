@@ -10,7 +10,7 @@
  * a little faster (up to 3 % between two copies of one commit), so bench:compare runs this twice,
  * the second time with --load-new-first, and combines the two. Workloads: random games (drawn lazily, and
  * drawn from the full listing), the first decision of
- * mcts and mcts-strong, and the decisions of whole games of mcts and mcts-robilliard. Prints per workload the median new/old ratio
+ * mcts and mcts-strong, and the decisions of whole games of mcts, mcts-strong and mcts-robilliard. Prints per workload the median new/old ratio
  * of neighbouring slices with its quartiles (interleave.ts). Both builds must export the engine's
  * newGame, playRandom and Rng and the agents' createAgent and decisionContext.
  */
@@ -113,6 +113,8 @@ const WORKLOADS: { name: string; unit: string; work: Work }[] = [
   { name: 'mcts_first_decision_3p', unit: 'iterations', work: firstDecision('mcts(it=500,time=0)') },
   { name: 'mcts_strong_first_decision_3p', unit: 'iterations', work: firstDecision('mcts-strong(it=500,time=0)') },
   { name: 'mcts_games_3p', unit: 'iterations', work: gameDecisions('mcts(it=100,time=0)') },
+  // Issue 63's whole-game target: mcts-strong:100's CPU per game.
+  { name: 'mcts_strong_games_3p', unit: 'iterations', work: gameDecisions('mcts-strong(it=100,time=0)') },
   { name: 'mcts_robilliard_games_3p', unit: 'iterations', work: gameDecisions('mcts-robilliard(it=100,time=0)') },
 ];
 
