@@ -66,18 +66,19 @@ function decisionSlice(agent: Agent, build: 0 | 1, ms: number): Slice {
  * ratios, with quartiles.
  */
 function guidedCost(name: string, unguided: string, guided: string): string {
-  const agents = [createAgent(unguided), createAgent(guided)];
+  // Build 0 ("old") is the guided search and build 1 ("new") the unguided one, so that a pair's
+  // new/old ratio of iterations per CPU-second is the guided iteration's cost over the unguided one.
+  const agents = [createAgent(guided), createAgent(unguided)];
   for (const b of [0, 1] as const) decisionSlice(agents[b], b, 500); // warm-up
   const slices: Slice[] = [];
   for (let k = 0; k < GUIDED_PAIRS; k++) {
     for (const b of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) slices.push(decisionSlice(agents[b], b, 250));
   }
-  // new/old is guided/unguided iterations per CPU-second; its inverse is the cost ratio.
   const p = pairedSummary(slices);
   return (
-    `${name}_cost_over_unguided: ${(1 / p.ratio).toFixed(2)} cost-ratio (time per iteration on one core, target <= 1.5; ` +
-    `quartiles ${(1 / p.high).toFixed(2)}–${(1 / p.low).toFixed(2)} over ${p.pairs} pairs of alternating slices; ` +
-    `${Math.round(p.oldRate)} unguided, ${Math.round(p.newRate)} guided iterations per CPU-second)`
+    `${name}_cost_over_unguided: ${p.ratio.toFixed(2)} cost-ratio (CPU time per iteration, one thread, target <= 1.5; ` +
+    `quartiles ${p.low.toFixed(2)}–${p.high.toFixed(2)} over ${p.pairs} pairs of alternating slices; ` +
+    `${Math.round(p.newRate)} unguided, ${Math.round(p.oldRate)} guided iterations per CPU-second)`
   );
 }
 

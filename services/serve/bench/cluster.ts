@@ -187,6 +187,7 @@ async function redisCounters(redis: ReturnType<typeof connectRedis>): Promise<{ 
  * commands and CPU per game over the paired rounds.
  */
 async function cheapSweep(): Promise<void> {
+  if (!(Number.isInteger(CHEAP_ROUNDS) && CHEAP_ROUNDS >= 1)) throw new Error(`BENCH_CHEAP_ROUNDS: expected a whole number of rounds, at least 1; got ${process.env.BENCH_CHEAP_ROUNDS}`);
   const { prefix, queueName, redis, store, queue } = setup();
   let child: ChildProcess | undefined;
   let feeder: Feeder | undefined;
@@ -247,7 +248,8 @@ async function cheapSweep(): Promise<void> {
     console.log(`redis_net_out_per_game: ${(counted.netOut / games).toFixed(0)} bytes`);
     console.log(`redis_memory_per_stored_game: ${(counted.memory / games).toFixed(0)} bytes (rulebased x3 with records)`);
   } finally {
-    await feeder?.stop();
+    // The worker and the keys go whatever the feeder's stop says.
+    await feeder?.stop().catch((err: unknown) => console.error(`cheap sweep: the feeder did not stop cleanly: ${String(err)}`));
     if (child && child.exitCode === null) await new Promise((r) => (child!.once('exit', r), child!.kill('SIGTERM')));
     await queue.close();
     await deleteKeys(redis, prefix);

@@ -81,12 +81,13 @@ const v128At = (offset: number): number[] => [4, ...uleb(offset)];
 // when relu ≠ 0. Pointers are byte offsets into the memory, 16-byte aligned; nOut is a multiple of
 // 16; `list` is scratch for 8 · nIn bytes. First the inputs that are not zero are listed (their
 // row's byte offset and value); then out = b, and the listed rows are added to out four at a time,
-// each row whole and in order: out += ((x₁·w₁ + …) in list order per output, so every output is
-// b plus its terms one after another in list order, the same float sums whatever the grouping.
+// each row whole and in order: out = (((out + x₁·w₁) + x₂·w₂) + x₃·w₃) + x₄·w₄ lane by lane, so
+// every output is b plus its terms one after another in list order, the same floats whatever the
+// grouping.
 // The kernel first summed 32 outputs at a time in registers over the whole list, reading each row
 // in 128-byte pieces a row's length apart: on the second layer of run strong's gen-3 (157 inputs
 // listed, hot) 5.7 G multiply-adds/s against 7.2 row by row, and the guided search's iteration
-// 1.71–1.74 × the unguided one against 1.58–1.64 (issue 63; docs/benchmarks.md).
+// 1.72 and 1.74 × the unguided one against 1.69 and 1.57 (issue 63; docs/benchmarks.md).
 const [X, N_IN, W, B, OUT, N_OUT, RELU, LIST] = [0, 1, 2, 3, 4, 5, 6, 7];
 // Its locals: i32 the input index, a row's byte offset J, a row's bytes, a list entry, the list's
 // end, out + J; K rows' addresses and the same plus J; v128 K inputs in four lanes; f32 an input.
