@@ -45,40 +45,30 @@ function observations(size: number): Float32Array[] {
   return out;
 }
 
-/** The plan's outputs computed in float64, layer by layer, from its weights: the kernel's reference. */
-function reference(plan: MlpPlan, x: Float32Array): Float64Array[] {
-  let input = Float64Array.from(x);
-  for (const s of plan.scale) input = input.map((v) => (s.op === 'div' ? v / s.by : v * s.by));
-  const outs: Float64Array[] = [];
-  for (const l of plan.layers) {
-    const from = l.input === 'observation' ? input : outs[l.input];
-    const y = Float64Array.from(l.bias);
-    for (let i = 0; i < l.inputs; i++) for (let j = 0; j < l.outputs; j++) y[j] += from[i] * l.weights[i * l.outputs + j];
-    outs.push(l.relu ? y.map((v) => Math.max(0, v)) : y);
-  }
-  return plan.outputs.map((k) => outs[k]);
-}
-
 /**
- * The plan's outputs in float32 as the kernel sums them: each output its bias, then every input
- * that is not zero in input order, each product and each sum rounded to float32 (multiply then
- * add, never fused). The kernel's bits must be these, whatever its grouping of rows and lanes.
+ * The plan's outputs layer by layer from its weights: each output its bias, then every input that
+ * is not zero in input order (a zero adds nothing), the product then the sum. In float64, the
+ * kernel's reference to float32 rounding; in float32, each product and each sum rounded as the
+ * kernel rounds them (multiply then add, never fused): the kernel's bits must be these, whatever
+ * its grouping of rows and lanes.
  */
-function reference32(plan: MlpPlan, x: Float32Array): Float32Array[] {
-  const f = Math.fround;
-  let input = Float32Array.from(x);
+function reference(plan: MlpPlan, x: Float32Array, precision: 'float64' | 'float32'): Float64Array[] | Float32Array[] {
+  const Floats = precision === 'float32' ? Float32Array : Float64Array;
+  const round = precision === 'float32' ? Math.fround : (v: number) => v;
+  let input = Floats.from(x);
   for (const s of plan.scale) input = input.map((v) => (s.op === 'div' ? v / s.by : v * s.by));
-  const outs: Float32Array[] = [];
+  const outs: (Float32Array | Float64Array)[] = [];
   for (const l of plan.layers) {
     const from = l.input === 'observation' ? input : outs[l.input];
-    const y = Float32Array.from(l.bias);
+    const y = Floats.from(l.bias);
     for (let i = 0; i < l.inputs; i++) {
       if (from[i] === 0) continue;
-      for (let j = 0; j < l.outputs; j++) y[j] = f(y[j] + f(from[i] * l.weights[i * l.outputs + j]));
+      // Storing into a Float32Array rounds the sum; the product is rounded first.
+      for (let j = 0; j < l.outputs; j++) y[j] += round(from[i] * l.weights[i * l.outputs + j]);
     }
     outs.push(l.relu ? y.map((v) => Math.max(0, v)) : y);
   }
-  return plan.outputs.map((k) => outs[k]);
+  return plan.outputs.map((k) => outs[k]) as Float64Array[] | Float32Array[];
 }
 
 function largestGap(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -115,7 +105,7 @@ describe('the MLP kernel', () => {
       const logits = Float32Array.from(wasm.logits(x));
       const vs = Float32Array.from(wasm.values(x));
       gapOrt = Math.max(gapOrt, largestGap(logits, ort.logits(x)), largestGap(vs, ort.values(x)));
-      const [l64, v64] = reference(plan, x);
+      const [l64, v64] = reference(plan, x, 'float64');
       gap64 = Math.max(gap64, largestGap(logits, l64), values ? largestGap(vs, v64) : 0);
     }
     // Float32 sums of a few hundred terms in another order: about 1e-6 of the larger of 1 and the value.
@@ -133,7 +123,7 @@ describe('the MLP kernel', () => {
     const xs = observations(network.inputSize).filter((_, k) => k % 3 === 0);
     expect(xs.length).toBeGreaterThan(50);
     for (const x of xs) {
-      const [logits, values] = reference32(plan, x);
+      const [logits, values] = reference(plan, x, 'float32');
       expect(Float32Array.from(network.logits(x))).toEqual(logits);
       expect(Float32Array.from(network.values(x))).toEqual(values);
     }
