@@ -18,6 +18,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatPaired, pairedSummary, type Slice } from './interleave.js';
 import { processorLine } from '../src/lab/results/provenance.js';
+import { cpuSlice } from './harness.js';
 
 /** What the workloads use of another build's engine and agents (its types are not ours to import). */
 interface EngineModule {
@@ -119,12 +120,7 @@ const WORKLOADS: { name: string; unit: string; work: Work }[] = [
 ];
 
 function slice(b: Build, state: Map<string, unknown>, work: Work, ms: number, build: 0 | 1): Slice {
-  const cpu0 = process.cpuUsage();
-  const until = performance.now() + ms;
-  let ops = 0;
-  while (performance.now() < until) ops += work(b, state);
-  const cpu = process.cpuUsage(cpu0);
-  return { build, ops, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return cpuSlice(build, ms, () => work(b, state));
 }
 
 async function main(): Promise<void> {

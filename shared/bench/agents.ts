@@ -7,7 +7,7 @@ import { MCTS_KINDS, createAgent } from '../src/agents/index.js';
 import { Rng, actingSeats, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { decisionContext } from '../src/agents/index.js';
 import { playGame, planTournament } from '../src/lab/index.js';
-import { ROUNDS, calibrationUnit, measure, median } from './harness.js';
+import { ROUNDS, calibrationUnit, cpuSlice, measure, median } from './harness.js';
 import { processorLine } from '../src/lab/results/provenance.js';
 import { pairedSummary, type Slice } from './interleave.js';
 import type { Agent } from '../src/agents/types.js';
@@ -52,12 +52,7 @@ function decisionSlice(agent: Agent, build: 0 | 1, ms: number): Slice {
   const s = newGame({ players: 3, seed: 3, sides: 'A' });
   const legal = legalMoves(s, 0, agent.moveMode, []);
   const rng = new Rng(5);
-  const cpu0 = process.cpuUsage();
-  const until = performance.now() + ms;
-  let ops = 0;
-  while (performance.now() < until) ops += agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0;
-  const cpu = process.cpuUsage(cpu0);
-  return { build, ops, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return cpuSlice(build, ms, () => agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0);
 }
 
 /**

@@ -5,6 +5,8 @@
  *
  * BENCH_SECONDS (default 1) sets the length of one round; BENCH_ROUNDS (default 5) their number.
  */
+import type { Slice } from './interleave.js';
+
 export const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -20,6 +22,19 @@ export function cpuSeconds(body: () => void): number {
   body();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1e6;
+}
+
+/**
+ * One timed slice of a same-process comparison (interleave.ts): `work` run over and over for `ms`
+ * of wall time, each call returning the operations it did; the slice's operations and CPU seconds.
+ */
+export function cpuSlice(build: 0 | 1, ms: number, work: () => number): Slice {
+  const cpu0 = process.cpuUsage();
+  const until = performance.now() + ms;
+  let ops = 0;
+  while (performance.now() < until) ops += work();
+  const cpu = process.cpuUsage(cpu0);
+  return { build, ops, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 /** Runs `body` (which does `batch` operations) repeatedly for one round; returns ops per second. */
