@@ -19,7 +19,7 @@ import {
   moveCard,
   movePayLeft,
   movePayRight,
-  scoreSeat,
+  scoreTotal,
   step,
   legalMoves,
   MAX_PLAYERS,
@@ -134,7 +134,7 @@ const legalBuf: number[] = [];
  * answer. Conflicts at the end of an Age count: they are the turn's immediate effect.
  */
 export function immediateVpGain(world: GameState, p: number, m: number): number {
-  const before = scoreSeat(world, p).total;
+  const before = scoreTotal(world, p);
   const s = clone(world);
   for (const q of actingSeats(s)) {
     if (q === p) othersMoves[q] = m;
@@ -145,5 +145,5 @@ export function immediateVpGain(world: GameState, p: number, m: number): number 
     }
   }
   step(s, othersMoves);
-  return scoreSeat(s, p).total - before;
+  return scoreTotal(s, p) - before;
 }

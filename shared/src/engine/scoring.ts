@@ -10,7 +10,7 @@
  * Winner: most VP; a tie goes to the most coins; a tie on both is shared.
  */
 import { BOARDS, CARDS } from './catalog.js';
-import { count } from './counting.js';
+import { perEffects, perTotal } from './counting.js';
 import { BLUE, PURPLE, SCIENCE_WILD, YELLOW } from './resources.js';
 import { POWER_COPY_GUILD, cityBase, scienceIndex, tokenBase, type GameState } from './state.js';
 
@@ -42,90 +42,113 @@ export function sciencePoints(compass: number, gear: number, tablet: number, wil
   return best;
 }
 
-/** VP a guild card scores for seat p (0 for the Scientists Guild, which scores as science). */
-function guildPoints(s: GameState, p: number, c: number): number {
-  let vp = 0;
-  for (const e of CARDS[c].effects) if (e.kind === 'vpPer') vp += e.amount * count(s, p, e.per);
-  return vp;
-}
+// Per card type, what end-of-game scoring reads of it, as typed arrays: scoring runs for every
+// seat at the end of every simulated game, and reading the card objects there was a visible part
+// of a search's playout.
+const COLOUR = Uint8Array.from(CARDS, (c) => c.colour);
+const VP = Int32Array.from(CARDS, (c) => c.vp);
+const SCIENCE = Int8Array.from(CARDS, (c) => c.science);
+/** Every card's VP-per effects (a yellow card's, a guild's). */
+const VP_PER = perEffects('vpPer');
 
-interface Scored {
-  breakdown: ScoreBreakdown;
-  /** The neighbour's guild Olympia B copies, or −1. */
-  copiedGuild: number;
-}
+// One seat's score by category, as scoreInto leaves it: the categories in SCORE_CATEGORIES'
+// order, then the total. Scratch, so that a search's scoring allocates nothing.
+const MILITARY = 0;
+const TREASURY = 1;
+const WONDER = 2;
+const CIVILIAN = 3;
+const COMMERCIAL = 4;
+const GUILDS = 5;
+const SCIENCE_VP = 6;
+const TOTAL = 7;
+const parts = new Int32Array(TOTAL + 1);
 
-function scoreWithCopy(s: GameState, p: number): Scored {
-  const breakdown: ScoreBreakdown = {
-    military: 0,
-    treasury: Math.floor(s.coins[p] / 3),
-    wonder: 0,
-    civilian: 0,
-    commercial: 0,
-    guilds: 0,
-    science: 0,
-    total: 0,
-  };
-  for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) breakdown.military += s.tokens[i];
+/**
+ * Scores seat p into `parts`; returns the neighbour's guild Olympia B copies, or −1. The one
+ * place the score pad is computed: scoreSeat, scoreTotal and copiedGuild read it.
+ */
+function scoreInto(s: GameState, p: number): number {
+  let military = 0;
+  for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) military += s.tokens[i];
+  let wonder = 0;
   const stages = BOARDS[s.board[p]].sides[s.side[p]];
-  for (let i = 0; i < s.stages[p]; i++) breakdown.wonder += stages[i].vp;
+  for (let i = 0; i < s.stages[p]; i++) wonder += stages[i].vp;
+  let civilian = 0;
+  let commercial = 0;
+  let guilds = 0;
+  const base = cityBase(p);
   const len = s.cityLen[p];
   for (let i = 0; i < len; i++) {
-    const c = s.city[cityBase(p) + i];
-    const card = CARDS[c];
-    if (card.colour === BLUE) breakdown.civilian += card.vp;
-    else if (card.colour === YELLOW) {
-      for (const e of card.effects) if (e.kind === 'vpPer') breakdown.commercial += e.amount * count(s, p, e.per);
-    } else if (card.colour === PURPLE) breakdown.guilds += guildPoints(s, p, c);
+    const c = s.city[base + i];
+    const colour = COLOUR[c];
+    if (colour === BLUE) civilian += VP[c];
+    else if (colour === YELLOW) commercial += perTotal(VP_PER, s, p, c);
+    else if (colour === PURPLE) guilds += perTotal(VP_PER, s, p, c);
   }
   const compass = s.science[scienceIndex(p, 0)];
   const gear = s.science[scienceIndex(p, 1)];
   const tablet = s.science[scienceIndex(p, 2)];
   const wilds = s.science[scienceIndex(p, SCIENCE_WILD)];
-  breakdown.science = sciencePoints(compass, gear, tablet, wilds);
+  let science = sciencePoints(compass, gear, tablet, wilds);
 
-  // Olympia B: copy the neighbour guild worth the most to this city.
-  let copiedGuild = -1;
+  // Olympia B: copy the neighbour guild worth the most to this city (the left neighbour's
+  // first, and a later one only when it is worth more).
+  let copied = -1;
   if (s.powers[p] & POWER_COPY_GUILD) {
     let bestGain = 0;
-    for (const q of [s.left(p), s.right(p)]) {
+    for (let side = 0; side < 2; side++) {
+      const q = side === 0 ? s.left(p) : s.right(p);
       for (let i = 0; i < s.cityLen[q]; i++) {
         const c = s.city[cityBase(q) + i];
-        if (CARDS[c].colour !== PURPLE) continue;
-        const gain =
-          CARDS[c].science === SCIENCE_WILD
-            ? sciencePoints(compass, gear, tablet, wilds + 1) - breakdown.science
-            : guildPoints(s, p, c);
-        if (copiedGuild < 0 || gain > bestGain) {
+        if (COLOUR[c] !== PURPLE) continue;
+        const gain = SCIENCE[c] === SCIENCE_WILD ? sciencePoints(compass, gear, tablet, wilds + 1) - science : perTotal(VP_PER, s, p, c);
+        if (copied < 0 || gain > bestGain) {
           bestGain = gain;
-          copiedGuild = c;
+          copied = c;
         }
       }
     }
-    if (copiedGuild >= 0) {
-      if (CARDS[copiedGuild].science === SCIENCE_WILD) breakdown.science += bestGain;
-      else breakdown.guilds += bestGain;
+    if (copied >= 0) {
+      if (SCIENCE[copied] === SCIENCE_WILD) science += bestGain;
+      else guilds += bestGain;
     }
   }
-  breakdown.total =
-    breakdown.military +
-    breakdown.treasury +
-    breakdown.wonder +
-    breakdown.civilian +
-    breakdown.commercial +
-    breakdown.guilds +
-    breakdown.science;
-  return { breakdown, copiedGuild };
+  const treasury = Math.floor(s.coins[p] / 3);
+  parts[MILITARY] = military;
+  parts[TREASURY] = treasury;
+  parts[WONDER] = wonder;
+  parts[CIVILIAN] = civilian;
+  parts[COMMERCIAL] = commercial;
+  parts[GUILDS] = guilds;
+  parts[SCIENCE_VP] = science;
+  parts[TOTAL] = military + treasury + wonder + civilian + commercial + guilds + science;
+  return copied;
 }
 
 /** Seat p's score as the city stands now (the final score once the game is over). */
 export function scoreSeat(s: GameState, p: number): ScoreBreakdown {
-  return scoreWithCopy(s, p).breakdown;
+  scoreInto(s, p);
+  return {
+    military: parts[MILITARY],
+    treasury: parts[TREASURY],
+    wonder: parts[WONDER],
+    civilian: parts[CIVILIAN],
+    commercial: parts[COMMERCIAL],
+    guilds: parts[GUILDS],
+    science: parts[SCIENCE_VP],
+    total: parts[TOTAL],
+  };
+}
+
+/** scoreSeat(s, p).total without the breakdown: what a search reads at the end of every simulation. */
+export function scoreTotal(s: GameState, p: number): number {
+  scoreInto(s, p);
+  return parts[TOTAL];
 }
 
 /** The guild Olympia B would copy at seat p (name), or undefined. */
 export function copiedGuild(s: GameState, p: number): string | undefined {
-  const c = scoreWithCopy(s, p).copiedGuild;
+  const c = scoreInto(s, p);
   return c >= 0 ? CARDS[c].name : undefined;
 }
 

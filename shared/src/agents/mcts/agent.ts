@@ -11,7 +11,7 @@
  * Asked for them (AgentOptions.searchStatistics), a decision also carries its root statistics
  * (statistics.ts), gathered after the choice without a draw from the agent's RNG.
  */
-import { MAX_PLAYERS, PHASE_TURN, Rng, clone, copyState, legalMoves, scoreSeat, seatActs, step, type GameState } from '../../engine/index.js';
+import { MAX_PLAYERS, PHASE_TURN, Rng, clone, copyState, legalMoves, scoreTotal, seatActs, step, type GameState } from '../../engine/index.js';
 import { NO_MODEL, type MctsParams } from '../params.js';
 import { ModelError } from '../model-files.js';
 import type { Agent, AgentOptions, Decision, DecisionContext, SearchStatistics } from '../types.js';
@@ -239,7 +239,7 @@ export class MctsAgent implements Agent {
       if (netValues) {
         if (row < 0) {
           // A finished game: its VP as they stand (and with mix, the playout's scoring of the same).
-          for (let q = 0; q < n; q++) scores[q] = scoreSeat(worlds[j], q).total;
+          for (let q = 0; q < n; q++) scores[q] = scoreTotal(worlds[j], q);
         } else {
           guide.rowScores(row, me, n, scores);
         }

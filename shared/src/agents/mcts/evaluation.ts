@@ -10,7 +10,7 @@
  * - mix: (1 − λ) · the playout's + λ · the network's (`lambda`; 0.5, their mean), the network
  *   first, on the leaf as the tree left it.
  */
-import { PHASE_TURN, scoreSeat, seatActs, step, type GameState, type Rng } from '../../engine/index.js';
+import { PHASE_TURN, scoreTotal, seatActs, step, type GameState, type Rng } from '../../engine/index.js';
 import { MAX_PLAYERS } from '../../engine/index.js';
 import type { MctsParams } from '../params.js';
 import type { NetworkGuide } from './network-guide.js';
@@ -43,7 +43,7 @@ export class PlayoutEvaluator implements LeafEvaluator {
       step(world, moves);
     }
     // A simulation cut off at the depth scores the seats' VP so far, as if the game ended there.
-    for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
+    for (let q = 0; q < n; q++) scores[q] = scoreTotal(world, q);
     fillRewards(p.reward, scores, n, rewards);
   }
 }
@@ -58,7 +58,7 @@ export class NetworkEvaluator implements LeafEvaluator {
   evaluate(world: GameState, me: number, _turns: number, _rng: Rng, scores: Float64Array, rewards: Float64Array): void {
     const n = world.n;
     if (world.isOver()) {
-      for (let q = 0; q < n; q++) scores[q] = scoreSeat(world, q).total;
+      for (let q = 0; q < n; q++) scores[q] = scoreTotal(world, q);
     } else {
       this.guide.predictScores(world, me, scores);
     }

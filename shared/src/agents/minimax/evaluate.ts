@@ -9,7 +9,7 @@
  * - coins as coins/3 rather than whole thirds, so that a coin short of a third still counts.
  * A finished game is worth its final score.
  */
-import { NUM_RESOURCES, VICTORY_POINTS, resourceIndex, scoreSeat, type GameState } from '../../engine/index.js';
+import { NUM_RESOURCES, VICTORY_POINTS, resourceIndex, scoreTotal, type GameState } from '../../engine/index.js';
 
 export type Evaluation = 'est' | 'vp';
 
@@ -18,7 +18,7 @@ const RESOURCE_VP = [1, 0.5, 0];
 /** Fills `out[0..n)` with every seat's value of position s. */
 export function evaluate(s: GameState, kind: Evaluation, out: Float64Array): void {
   const n = s.n;
-  for (let q = 0; q < n; q++) out[q] = scoreSeat(s, q).total;
+  for (let q = 0; q < n; q++) out[q] = scoreTotal(s, q);
   if (kind === 'vp' || s.isOver()) return;
   const win = VICTORY_POINTS[s.age - 1];
   const perUnit = RESOURCE_VP[s.age - 1];
