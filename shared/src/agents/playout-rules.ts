@@ -110,9 +110,10 @@ export function thesisRulesMove(s: GameState, p: number, legal: readonly number[
 }
 
 const legalBuf: number[] = [];
-/** The distinct cards of the hand being looked at, in hand order, and each one's build rule. */
+/** The distinct cards of the hand being looked at, in hand order. */
 const handCards = new Int32Array(7);
-const handRules = new Int32Array(7);
+/** Per thesis build rule (1–7), the mask of the indices in handCards of the cards under it. */
+const ruleCards = new Int32Array(8);
 
 /**
  * thesisRulesMove without listing every legal move first: the same move, drawn with the same
@@ -130,7 +131,10 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   const have = producedBy(s, p);
   const strongest = strongestInWar(s, p);
   const count = distinctHandCards(s, p, handCards);
-  for (let i = 0; i < count; i++) handRules[i] = thesisBuildRule(handCards[i], have, strongest);
+  // Per rule, the hand's cards under it as a mask of their indices: each rule's pass below visits
+  // its own cards, in hand order, instead of scanning the hand for them.
+  for (let rule = 1; rule <= 7; rule++) ruleCards[rule] = 0;
+  for (let i = 0; i < count; i++) ruleCards[thesisBuildRule(handCards[i], have, strongest)] |= 1 << i;
   loadSeat(s, p);
   const freeBuildReady = hasFreeBuild(s, p);
   // The candidates are out[0..k).
@@ -138,7 +142,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   let k = 0;
   // Rules 1–3: builds of the cards that fall under them.
   for (let rule = 1; rule <= 3; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCappedBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    for (let m = ruleCards[rule]; m !== 0; m &= m - 1) k = writeCappedBuilds(s, p, handCards[31 - Math.clz32(m & -m)], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 4: a wonder stage, with any card (each card is a move of its own, as in the legal list).
@@ -149,12 +153,12 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   }
   // Rule 5: the buildable blue cards worth the most VP.
   let bestVp = -1;
-  for (let i = 0; i < count; i++) {
-    if (handRules[i] !== 5) continue;
-    const vp = VP[handCards[i]];
+  for (let m = ruleCards[5]; m !== 0; m &= m - 1) {
+    const c = handCards[31 - Math.clz32(m & -m)];
+    const vp = VP[c];
     if (vp < bestVp) continue;
     const before = k;
-    k = writeCappedBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    k = writeCappedBuilds(s, p, c, freeBuildReady, out, k, branchLimit);
     if (k === before) continue;
     if (vp > bestVp) {
       // Drop the cheaper blue cards' moves, keeping this card's, in their order.
@@ -167,7 +171,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   if (k > 0) return out[rng.int(k)];
   // Rules 6 and 7.
   for (let rule = 6; rule <= 7; rule++) {
-    for (let i = 0; i < count; i++) if (handRules[i] === rule) k = writeCappedBuilds(s, p, handCards[i], freeBuildReady, out, k, branchLimit);
+    for (let m = ruleCards[rule]; m !== 0; m &= m - 1) k = writeCappedBuilds(s, p, handCards[31 - Math.clz32(m & -m)], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 8: discard any card.
