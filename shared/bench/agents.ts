@@ -1,13 +1,14 @@
 /**
  * Agent benchmark (part of `npm run bench`): MCTS iterations per second at the first decision of
- * a 3-player game and at an Age III decision, and the wall time of one MCTS-500 game against two
- * `rulebased`. One core; medians of several rounds.
+ * a 3-player game and at an Age III decision (each beside the calibration loop in alternating
+ * slices: harness.ts measurePerCalibration), the guided search's cost over the unguided one, and
+ * the wall time of one MCTS-500 game against two `rulebased`. One core.
  */
 import { MCTS_KINDS, createAgent } from '../src/agents/index.js';
 import { Rng, actingSeats, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { decisionContext } from '../src/agents/index.js';
 import { playGame, planTournament } from '../src/lab/index.js';
-import { ROUNDS, calibrationUnit, cpuSlice, measure, median } from './harness.js';
+import { ROUNDS, calibrationUnit, cpuSlice, measure, measurePerCalibration, median } from './harness.js';
 import { processorLine } from '../src/lab/results/provenance.js';
 import { pairedSummary, type Slice } from './interleave.js';
 import type { Agent } from '../src/agents/types.js';
@@ -30,21 +31,16 @@ function stateAtAge(age: number, seed: number): GameState {
   return s;
 }
 
-function iterationsPerSecond(name: string, s: GameState, spec: string): number {
+/**
+ * Iterations per CPU-second of `spec`'s decisions in state s (seat 0), and their ratio to the
+ * calibration loop, measured in alternating slices; `note` adds to the ratio's line what the rate
+ * is beside (it is given the rate).
+ */
+function iterationsPerCalibration(name: string, s: GameState, spec: string, note?: (rate: number) => string): number {
   const agent = createAgent(spec);
   const legal = legalMoves(s, 0, agent.moveMode, []);
   const rng = new Rng(5);
-  let iterations = 0;
-  let spent = 0;
-  // Decisions per second is the median figure; iterations/s pools every round, warm-up included.
-  const decisions = measure(`${name}_decisions`, 'decisions/s', () => {
-    const t = performance.now();
-    iterations += agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0;
-    spent += performance.now() - t;
-  }, 1);
-  const itPerSec = (iterations / spent) * 1000;
-  console.log(`${name}: ${Math.round(itPerSec)} iterations/s (${Math.round(decisions)} decisions/s, all rounds pooled)`);
-  return itPerSec;
+  return measurePerCalibration(name, 'iterations/s', () => agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0, note);
 }
 
 /** Iterations of `agent`'s first decision of a 3-player game, in decisions run for `ms`; one Slice. */
@@ -87,19 +83,16 @@ function main(): void {
 }
 
 function searchFigures(): void {
-  const calibration = measure('calibration', 'units/s', calibrationUnit, 1);
-  const first = iterationsPerSecond('mcts_first_decision_3p', newGame({ players: 3, seed: 3, sides: 'A' }), 'mcts(it=500,time=0)');
-  console.log(`mcts_first_decision_3p_per_calibration: ${(first / calibration).toFixed(3)} ratio`);
+  measure('calibration', 'units/s', calibrationUnit, 1);
+  const first = iterationsPerCalibration('mcts_first_decision_3p', newGame({ players: 3, seed: 3, sides: 'A' }), 'mcts(it=500,time=0)');
   // Every named agent at its own defaults: a slower iteration may still be the better use of a
   // CPU-second, so the ratio to mcts is printed beside it.
   for (const kind of MCTS_KINDS) {
     if (kind === 'mcts') continue;
     const name = `${kind.replace(/-/g, '_')}_first_decision_3p`;
-    const rate = iterationsPerSecond(name, newGame({ players: 3, seed: 3, sides: 'A' }), `${kind}(it=500,time=0)`);
-    console.log(`${name}_per_calibration: ${(rate / calibration).toFixed(3)} ratio (${(rate / first).toFixed(2)} × mcts's iterations/s)`);
+    iterationsPerCalibration(name, newGame({ players: 3, seed: 3, sides: 'A' }), `${kind}(it=500,time=0)`, (rate) => `${(rate / first).toFixed(2)} × mcts's iterations/s`);
   }
-  const age3 = iterationsPerSecond('mcts_age3_decision_3p', stateAtAge(3, 4), 'mcts(it=250,time=0)');
-  console.log(`mcts_age3_decision_3p_per_calibration: ${(age3 / calibration).toFixed(3)} ratio`);
+  iterationsPerCalibration('mcts_age3_decision_3p', stateAtAge(3, 4), 'mcts(it=250,time=0)');
 }
 
 function guidedFigures(): void {

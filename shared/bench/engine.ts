@@ -1,9 +1,10 @@
 /**
- * Engine benchmark (`npm run bench`): each figure is the median of several timed rounds on one
- * core, printed as `name: value unit`, next to a calibration figure measured in the same run so
- * that ratios compare across machines.
+ * Engine benchmark (`npm run bench`): each workload on one core, printed as `name: value unit`,
+ * with its ratio to the calibration loop (`name_per_calibration`), the two measured in alternating
+ * slices (harness.ts measurePerCalibration) so that ratios compare across machines and runs.
  *
- * BENCH_SECONDS (default 1) sets the length of one round; BENCH_ROUNDS (default 5) their number.
+ * BENCH_PAIRS (default 10) sets the pairs of slices per figure; the calibration line first is
+ * BENCH_ROUNDS (default 5) rounds of BENCH_SECONDS (default 1).
  */
 import {
   Rng,
@@ -16,7 +17,7 @@ import {
   step,
   type GameState,
 } from '../src/engine/index.js';
-import { ROUNDS, ROUND_SECONDS, calibrationUnit, measure } from './harness.js';
+import { CALIBRATION_PAIRS, calibrationUnit, measure, measurePerCalibration } from './harness.js';
 import { processorLine } from '../src/lab/results/provenance.js';
 
 /** Mid-game states (a mix of Ages and turns) for the per-call benchmarks. */
@@ -42,9 +43,8 @@ function sampleStates(players: number, count: number): GameState[] {
 
 function main(): void {
   console.log(processorLine());
-  console.log(`# wonderlab engine benchmark — Node ${process.version}, ${ROUNDS} rounds of ${ROUND_SECONDS}s, one core`);
-  const calibration = measure('calibration', 'units/s', calibrationUnit, 1);
-  const ratio = (name: string, value: number) => console.log(`${name}_per_calibration: ${(value / calibration).toFixed(3)} ratio`);
+  console.log(`# wonderlab engine benchmark — Node ${process.version}, one core; each figure in ${CALIBRATION_PAIRS} pairs of 250 ms slices beside the calibration loop`);
+  measure('calibration', 'units/s', calibrationUnit, 1);
 
   // Random games as playRandom plays them (each move drawn pricing only the cards it looks at),
   // then drawing every move from the full listing: the second is legal-move generation's figure.
@@ -53,36 +53,34 @@ function main(): void {
     for (const players of [3, 7]) {
       let seed = 0;
       const name = `random_games_${players}p${draw === 'listing' ? '_listed' : ''}`;
-      const games = measure(name, 'games/s', () => {
+      measurePerCalibration(name, 'games/s', () => {
         playRandom(newGame({ players, seed: seed++ }), moveRng, draw);
-      }, 1);
-      ratio(name, games);
+        return 1;
+      });
     }
   }
 
   const states = sampleStates(3, 200);
   const buf: number[] = [];
   let i = 0;
-  const legal = measure('legal_moves_cheapest_3p', 'generations/s', () => {
-    const s = states[i++ % states.length];
-    legalMoves(s, 0, 'cheapest', buf);
-  }, 1);
-  ratio('legal_moves_cheapest_3p', legal);
-  const legalAll = measure('legal_moves_all_3p', 'generations/s', () => {
-    const s = states[i++ % states.length];
-    legalMoves(s, 0, 'all', buf);
-  }, 1);
-  ratio('legal_moves_all_3p', legalAll);
+  measurePerCalibration('legal_moves_cheapest_3p', 'generations/s', () => {
+    legalMoves(states[i++ % states.length], 0, 'cheapest', buf);
+    return 1;
+  });
+  measurePerCalibration('legal_moves_all_3p', 'generations/s', () => {
+    legalMoves(states[i++ % states.length], 0, 'all', buf);
+    return 1;
+  });
 
   const detRng = new Rng(11);
-  const cl = measure('clone_3p', 'clones/s', () => {
+  measurePerCalibration('clone_3p', 'clones/s', () => {
     clone(states[i++ % states.length]);
-  }, 1);
-  ratio('clone_3p', cl);
-  const det = measure('clone_determinize_3p', 'determinizations/s', () => {
+    return 1;
+  });
+  measurePerCalibration('clone_determinize_3p', 'determinizations/s', () => {
     determinize(states[i++ % states.length], 0, detRng);
-  }, 1);
-  ratio('clone_determinize_3p', det);
+    return 1;
+  });
 }
 
 main();

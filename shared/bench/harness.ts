@@ -5,10 +5,14 @@
  *
  * BENCH_SECONDS (default 1) sets the length of one round; BENCH_ROUNDS (default 5) their number.
  */
-import type { Slice } from './interleave.js';
+import { pairedSummary, type Slice } from './interleave.js';
 
 export const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Pairs of alternating slices behind each figure per calibration (measurePerCalibration). */
+export const CALIBRATION_PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
+const CALIBRATION_SLICE_MS = 250;
+const WARM_UP_MS = 2000;
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,3 +80,37 @@ export function calibrationUnit(): void {
   if (a[0] === -1) console.log('unreachable');
 }
 
+
+/**
+ * A workload's rate and its ratio to the calibration loop, the two run in alternating slices of
+ * 250 ms (calibration first, then the workload first, by turns), so that the machine's drift over
+ * a run is in neither: the ratio is the median of the neighbouring pairs' ratios, with quartiles.
+ * Measured one after the other, the same build's ratio ranged 0.30–0.43 in runs ten minutes apart
+ * on the 2-core VM. In CPU time: `npm run bench` runs it with --single-threaded-gc, as the lab's
+ * workers play, so that the collector's helper threads (a third more CPU per 7-player random game
+ * without the flag) are neither left out nor added. `work` runs some operations and returns how
+ * many. Prints the rate (operations per CPU-second over the workload's slices) and
+ * `NAME_per_calibration`, with `note(rate)` after its quartiles if given; returns the rate.
+ */
+export function measurePerCalibration(name: string, unit: string, work: () => number, note?: (rate: number) => string): number {
+  const calibration = () => {
+    calibrationUnit();
+    return 1;
+  };
+  // Build 0 ("old") is the calibration loop, build 1 ("new") the workload: a pair's new/old ratio
+  // is the workload's rate per calibration rate.
+  // Warm-up: a search's first seconds still compile, on threads of their own whose CPU counts.
+  cpuSlice(0, 2 * CALIBRATION_SLICE_MS, calibration);
+  cpuSlice(1, WARM_UP_MS, work);
+  const slices: Slice[] = [];
+  for (let k = 0; k < CALIBRATION_PAIRS; k++) {
+    for (const b of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) slices.push(cpuSlice(b, CALIBRATION_SLICE_MS, b === 0 ? calibration : work));
+  }
+  const p = pairedSummary(slices);
+  console.log(`${name}: ${Math.round(p.newRate)} ${unit} (per CPU-second over ${p.pairs} slices beside the calibration loop's)`);
+  console.log(
+    `${name}_per_calibration: ${p.ratio.toFixed(3)} ratio (quartiles ${p.low.toFixed(3)}–${p.high.toFixed(3)} over ${p.pairs} pairs of alternating slices` +
+      `${note ? `; ${note(p.newRate)}` : ''})`,
+  );
+  return p.newRate;
+}
