@@ -31,7 +31,12 @@ export function counterCode(per: Counter): number {
   if (per.of === 'stages') return OF_STAGES | (boards << 2);
   if (per.of === 'defeats') return OF_DEFEATS | (boards << 2);
   let mask = 0;
-  for (const colour of per.colours) mask |= 1 << COLOUR_INDEX[colour];
+  for (const colour of per.colours) {
+    const bit = 1 << COLOUR_INDEX[colour];
+    // A mask counts a colour once: a list naming one twice would be read two ways.
+    if (mask & bit) throw new Error(`a counter lists the colour ${colour} twice`);
+    mask |= bit;
+  }
   return OF_CARDS | (boards << 2) | (mask << COLOURS_SHIFT);
 }
 
