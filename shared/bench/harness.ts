@@ -1,9 +1,10 @@
 /**
- * Timing helpers shared by the benchmarks: each figure is the median of several timed rounds on
- * one core, printed as `name: value unit`, next to a calibration figure measured in the same run
- * so that ratios compare across machines.
+ * Timing helpers shared by the benchmarks, on one core, each figure printed as `name: value unit`:
+ * measure's the median of several timed rounds; measurePerCalibration's a workload's ratio to a
+ * calibration loop from alternating slices of the two, so that ratios compare across machines.
  *
- * BENCH_SECONDS (default 1) sets the length of one round; BENCH_ROUNDS (default 5) their number.
+ * BENCH_SECONDS (default 1) sets the length of one round; BENCH_ROUNDS (default 5) their number;
+ * BENCH_PAIRS (default 10) the pairs of slices behind a figure per calibration.
  */
 import { pairedSummary, type Slice } from './interleave.js';
 
@@ -79,7 +80,6 @@ export function calibrationUnit(): void {
   }
   if (a[0] === -1) console.log('unreachable');
 }
-
 
 /**
  * A workload's rate and its ratio to the calibration loop, the two run in alternating slices of

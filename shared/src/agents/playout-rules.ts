@@ -115,6 +115,9 @@ const handCards = new Int32Array(7);
 /** Per thesis build rule (1–7), the mask of the indices in handCards of the cards under it. */
 const ruleCards = new Int32Array(8);
 
+/** The index of the lowest set bit of a non-zero mask. */
+const lowestIndex = (m: number): number => 31 - Math.clz32(m & -m);
+
 /**
  * thesisRulesMove without listing every legal move first: the same move, drawn with the same
  * number from rng, for seat p of s in cheapest mode with the payment search capped at
@@ -142,7 +145,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   let k = 0;
   // Rules 1–3: builds of the cards that fall under them.
   for (let rule = 1; rule <= 3; rule++) {
-    for (let m = ruleCards[rule]; m !== 0; m &= m - 1) k = writeCappedBuilds(s, p, handCards[31 - Math.clz32(m & -m)], freeBuildReady, out, k, branchLimit);
+    for (let m = ruleCards[rule]; m !== 0; m &= m - 1) k = writeCappedBuilds(s, p, handCards[lowestIndex(m)], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 4: a wonder stage, with any card (each card is a move of its own, as in the legal list).
@@ -154,7 +157,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   // Rule 5: the buildable blue cards worth the most VP.
   let bestVp = -1;
   for (let m = ruleCards[5]; m !== 0; m &= m - 1) {
-    const c = handCards[31 - Math.clz32(m & -m)];
+    const c = handCards[lowestIndex(m)];
     const vp = VP[c];
     if (vp < bestVp) continue;
     const before = k;
@@ -171,7 +174,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   if (k > 0) return out[rng.int(k)];
   // Rules 6 and 7.
   for (let rule = 6; rule <= 7; rule++) {
-    for (let m = ruleCards[rule]; m !== 0; m &= m - 1) k = writeCappedBuilds(s, p, handCards[31 - Math.clz32(m & -m)], freeBuildReady, out, k, branchLimit);
+    for (let m = ruleCards[rule]; m !== 0; m &= m - 1) k = writeCappedBuilds(s, p, handCards[lowestIndex(m)], freeBuildReady, out, k, branchLimit);
     if (k > 0) return out[rng.int(k)];
   }
   // Rule 8: discard any card.
