@@ -16,9 +16,9 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatPaired, pairedSummary, type Slice } from './interleave.js';
+import { formatPaired, pairedSummary } from './interleave.js';
 import { processorLine } from '../src/lab/results/provenance.js';
-import { cpuSlice } from './harness.js';
+import { alternatingSlices } from './harness.js';
 
 /** What the workloads use of another build's engine and agents (its types are not ours to import). */
 interface EngineModule {
@@ -119,10 +119,6 @@ const WORKLOADS: { name: string; unit: string; work: Work }[] = [
   { name: 'mcts_robilliard_games_3p', unit: 'iterations', work: gameDecisions('mcts-robilliard(it=100,time=0)') },
 ];
 
-function slice(b: Build, state: Map<string, unknown>, work: Work, ms: number, build: 0 | 1): Slice {
-  return cpuSlice(build, ms, () => work(b, state));
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const roots: string[] = [];
@@ -150,13 +146,8 @@ async function main(): Promise<void> {
   console.log(`# same-process A/B — old: ${roots[0]}, new: ${roots[1]}, ${newFirst ? 'new' : 'old'} loaded first; ${pairs} pairs of ${sliceMs} ms slices per workload, CPU time`);
   for (const w of chosen) {
     const states = [new Map<string, unknown>(), new Map<string, unknown>()];
-    for (const i of [0, 1] as const) slice(builds[i], states[i], w.work, 2 * sliceMs, i); // warm-up
-    const slices: Slice[] = [];
-    for (let k = 0; k < pairs; k++) {
-      // old-new, then new-old: a machine speeding up or slowing down favours neither build.
-      const order: (0 | 1)[] = k % 2 === 0 ? [0, 1] : [1, 0];
-      for (const i of order) slices.push(slice(builds[i], states[i], w.work, sliceMs, i));
-    }
+    const works = [() => w.work(builds[0], states[0]), () => w.work(builds[1], states[1])] as const;
+    const slices = alternatingSlices(pairs, sliceMs, works, [2 * sliceMs, 2 * sliceMs]);
     console.log(formatPaired(w.name, `${w.unit}/s`, pairedSummary(slices)));
   }
 }

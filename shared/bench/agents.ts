@@ -8,9 +8,9 @@ import { MCTS_KINDS, createAgent } from '../src/agents/index.js';
 import { Rng, actingSeats, legalMoves, newGame, step, type GameState } from '../src/engine/index.js';
 import { decisionContext } from '../src/agents/index.js';
 import { playGame, planTournament } from '../src/lab/index.js';
-import { ROUNDS, calibrationUnit, cpuSlice, measure, measurePerCalibration, median } from './harness.js';
+import { ROUNDS, alternatingSlices, calibrationUnit, measure, measurePerCalibration, median } from './harness.js';
 import { processorLine } from '../src/lab/results/provenance.js';
-import { pairedSummary, type Slice } from './interleave.js';
+import { pairedSummary } from './interleave.js';
 import type { Agent } from '../src/agents/types.js';
 
 const GUIDED_PAIRS = Number(process.env.GUIDED_PAIRS ?? 12);
@@ -31,24 +31,20 @@ function stateAtAge(age: number, seed: number): GameState {
   return s;
 }
 
+/** `agent`'s decision for seat 0 of state s, over and over: each call one decision, its iterations returned. */
+function decisions(agent: Agent, s: GameState): () => number {
+  const legal = legalMoves(s, 0, agent.moveMode, []);
+  const rng = new Rng(5);
+  return () => agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0;
+}
+
 /**
  * Iterations per CPU-second of `spec`'s decisions in state s (seat 0), and their ratio to the
  * calibration loop, measured in alternating slices; `note` adds to the ratio's line what the rate
  * is beside (it is given the rate).
  */
 function iterationsPerCalibration(name: string, s: GameState, spec: string, note?: (rate: number) => string): number {
-  const agent = createAgent(spec);
-  const legal = legalMoves(s, 0, agent.moveMode, []);
-  const rng = new Rng(5);
-  return measurePerCalibration(name, 'iterations/s', () => agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0, note);
-}
-
-/** Iterations of `agent`'s first decision of a 3-player game, in decisions run for `ms`; one Slice. */
-function decisionSlice(agent: Agent, build: 0 | 1, ms: number): Slice {
-  const s = newGame({ players: 3, seed: 3, sides: 'A' });
-  const legal = legalMoves(s, 0, agent.moveMode, []);
-  const rng = new Rng(5);
-  return cpuSlice(build, ms, () => agent.decide(decisionContext(s, 0, legal, rng, false)).iterations ?? 0);
+  return measurePerCalibration(name, 'iterations/s', decisions(createAgent(spec), s), note);
 }
 
 /**
@@ -59,13 +55,9 @@ function decisionSlice(agent: Agent, build: 0 | 1, ms: number): Slice {
 function guidedCost(name: string, unguided: string, guided: string): string {
   // Build 0 ("old") is the guided search and build 1 ("new") the unguided one, so that a pair's
   // new/old ratio of iterations per CPU-second is the guided iteration's cost over the unguided one.
-  const agents = [createAgent(guided), createAgent(unguided)];
-  for (const b of [0, 1] as const) decisionSlice(agents[b], b, 500); // warm-up
-  const slices: Slice[] = [];
-  for (let k = 0; k < GUIDED_PAIRS; k++) {
-    for (const b of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) slices.push(decisionSlice(agents[b], b, 250));
-  }
-  const p = pairedSummary(slices);
+  const first = () => newGame({ players: 3, seed: 3, sides: 'A' });
+  const works = [decisions(createAgent(guided), first()), decisions(createAgent(unguided), first())] as const;
+  const p = pairedSummary(alternatingSlices(GUIDED_PAIRS, 250, works, [500, 500]));
   return (
     `${name}_cost_over_unguided: ${p.ratio.toFixed(2)} cost-ratio (CPU time per iteration, one thread, target <= 1.5; ` +
     `quartiles ${p.low.toFixed(2)}–${p.high.toFixed(2)} over ${p.pairs} pairs of alternating slices; ` +

@@ -42,6 +42,20 @@ export function cpuSlice(build: 0 | 1, ms: number, work: () => number): Slice {
   return { build, ops, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
+/**
+ * Two workloads (0 "old", 1 "new") in `pairs` pairs of alternating `ms` slices, after a warm-up
+ * slice of each (`warmUpMs`): old-new, then new-old, by turns, so that a machine speeding up or
+ * slowing down favours neither. The slices in the order run, for pairedSummary.
+ */
+export function alternatingSlices(pairs: number, ms: number, works: readonly [() => number, () => number], warmUpMs: readonly [number, number]): Slice[] {
+  for (const b of [0, 1] as const) cpuSlice(b, warmUpMs[b], works[b]);
+  const slices: Slice[] = [];
+  for (let k = 0; k < pairs; k++) {
+    for (const b of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) slices.push(cpuSlice(b, ms, works[b]));
+  }
+  return slices;
+}
+
 /** Runs `body` (which does `batch` operations) repeatedly for one round; returns ops per second. */
 export function rate(body: () => void, batch: number): number {
   const until = performance.now() + ROUND_SECONDS * 1000;
@@ -98,14 +112,9 @@ export function measurePerCalibration(name: string, unit: string, work: () => nu
     return 1;
   };
   // Build 0 ("old") is the calibration loop, build 1 ("new") the workload: a pair's new/old ratio
-  // is the workload's rate per calibration rate.
-  // Warm-up: a search's first seconds still compile, on threads of their own whose CPU counts.
-  cpuSlice(0, 2 * CALIBRATION_SLICE_MS, calibration);
-  cpuSlice(1, WARM_UP_MS, work);
-  const slices: Slice[] = [];
-  for (let k = 0; k < CALIBRATION_PAIRS; k++) {
-    for (const b of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) slices.push(cpuSlice(b, CALIBRATION_SLICE_MS, b === 0 ? calibration : work));
-  }
+  // is the workload's rate per calibration rate. The workload's warm-up is long: a search's first
+  // seconds still compile, on threads of their own whose CPU counts.
+  const slices = alternatingSlices(CALIBRATION_PAIRS, CALIBRATION_SLICE_MS, [calibration, work], [2 * CALIBRATION_SLICE_MS, WARM_UP_MS]);
   const p = pairedSummary(slices);
   console.log(`${name}: ${Math.round(p.newRate)} ${unit} (per CPU-second over ${p.pairs} slices beside the calibration loop's)`);
   console.log(

@@ -9,6 +9,8 @@ import {
   ACTION_STAGE,
   BLUE,
   CARDS,
+  CARD_COLOUR,
+  CARD_VP,
   GREEN,
   NO_PAYMENT,
   NUM_RESOURCES,
@@ -35,8 +37,6 @@ import { cappedStagePayment, writeCappedBuilds } from './playout-payment.js';
 // What the rules read of a card, as typed arrays: the rules run for every card of every hand at
 // every step of a playout.
 const MULTI = Uint8Array.from(CARDS, (card) => (resourceUnits(card.id) >= 2 || resourceTypes(card.id) >= 2 ? 1 : 0));
-const COLOUR = Uint8Array.from(CARDS, (card) => card.colour);
-const VP = Int32Array.from(CARDS, (card) => card.vp);
 
 const candidates: number[] = [];
 
@@ -61,7 +61,7 @@ export function strongestInWar(s: GameState, p: number): boolean {
 export function thesisBuildRule(c: number, have: number, strongest: boolean): number {
   if (MULTI[c]) return 1;
   if (resourceMask(c) & ~have) return 2;
-  const colour = COLOUR[c];
+  const colour = CARD_COLOUR[c];
   if (colour === RED && !strongest) return 3;
   if (colour === BLUE) return 5;
   if (colour === GREEN) return 6;
@@ -89,7 +89,7 @@ export function thesisRuleCandidates(s: GameState, p: number, legal: readonly nu
     else {
       const c = moveCard(m);
       rule = thesisBuildRule(c, have, strongest);
-      if (rule === 5) vp = VP[c];
+      if (rule === 5) vp = CARD_VP[c];
     }
     if (rule > bestRule) continue;
     if (rule < bestRule || (rule === 5 && vp > bestVp)) {
@@ -158,7 +158,7 @@ export function thesisRulesMoveLazily(s: GameState, p: number, rng: Rng, branchL
   let bestVp = -1;
   for (let m = ruleCards[5]; m !== 0; m &= m - 1) {
     const c = handCards[lowestIndex(m)];
-    const vp = VP[c];
+    const vp = CARD_VP[c];
     if (vp < bestVp) continue;
     const before = k;
     k = writeCappedBuilds(s, p, c, freeBuildReady, out, k, branchLimit);

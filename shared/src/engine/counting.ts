@@ -26,7 +26,7 @@ const COLOURS_SHIFT = 4;
 const COLOUR_INDEX = Object.fromEntries(COLOUR_NAMES.map((name, i) => [name, i])) as Record<ColourName, number>;
 
 /** A counter as the number count() takes. */
-export function counterCode(per: Counter): number {
+function counterCode(per: Counter): number {
   const boards = per.boards === 'self' ? BOARDS_SELF : per.boards === 'neighbours' ? BOARDS_NEIGHBOURS : BOARDS_ALL;
   if (per.of === 'stages') return OF_STAGES | (boards << 2);
   if (per.of === 'defeats') return OF_DEFEATS | (boards << 2);
@@ -40,7 +40,7 @@ export function counterCode(per: Counter): number {
   return OF_CARDS | (boards << 2) | (mask << COLOURS_SHIFT);
 }
 
-export function defeatTokens(s: GameState, p: number): number {
+function defeatTokens(s: GameState, p: number): number {
   let d = 0;
   for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) if (s.tokens[i] < 0) d++;
   return d;
@@ -58,7 +58,7 @@ function countAt(s: GameState, q: number, code: number): number {
 }
 
 /** The count a counter (its code, counterCode) multiplies, seen from seat p. */
-export function count(s: GameState, p: number, code: number): number {
+function count(s: GameState, p: number, code: number): number {
   const boards = (code >> 2) & 3;
   if (boards === BOARDS_SELF) return countAt(s, p, code);
   const neighbours = countAt(s, s.left(p), code) + countAt(s, s.right(p), code);

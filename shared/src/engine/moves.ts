@@ -72,6 +72,12 @@ export const CARD_NAME_ID = Uint8Array.from(CARDS, (c) => c.nameId);
 export const CARD_COIN_COST = Uint8Array.from(CARDS, (c) => c.coinCost);
 /** Per card type: its costPacked. */
 export const CARD_COST = Int32Array.from(CARDS, (c) => c.costPacked);
+// Two more fields that hot loops read per card: end-of-game scoring (scoring.ts) at the end of
+// every simulated game, and the agents' rule-based playout at every step.
+/** Per card type: its colour. */
+export const CARD_COLOUR = Uint8Array.from(CARDS, (c) => c.colour);
+/** Per card type: its printed VP (a blue card's civilian points). */
+export const CARD_VP = Int32Array.from(CARDS, (c) => c.vp);
 /** The (at most two) names each card chains from; −1 for none. */
 const CHAIN_FIRST = Int16Array.from(CARDS, (c) => c.chainFrom[0] ?? -1);
 const CHAIN_SECOND = Int16Array.from(CARDS, (c) => c.chainFrom[1] ?? -1);

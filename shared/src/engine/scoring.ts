@@ -11,6 +11,7 @@
  */
 import { BOARDS, CARDS } from './catalog.js';
 import { perEffects, perTotal } from './counting.js';
+import { CARD_COLOUR, CARD_VP } from './moves.js';
 import { BLUE, PURPLE, SCIENCE_WILD, YELLOW } from './resources.js';
 import { POWER_COPY_GUILD, cityBase, scienceIndex, tokenBase, type GameState } from './state.js';
 
@@ -42,11 +43,10 @@ export function sciencePoints(compass: number, gear: number, tablet: number, wil
   return best;
 }
 
-// Per card type, what end-of-game scoring reads of it, as typed arrays: scoring runs for every
-// seat at the end of every simulated game, and reading the card objects there was a visible part
-// of a search's playout.
-const COLOUR = Uint8Array.from(CARDS, (c) => c.colour);
-const VP = Int32Array.from(CARDS, (c) => c.vp);
+// What end-of-game scoring reads of a card, as typed arrays (colour and VP from moves.ts): scoring
+// runs for every seat at the end of every simulated game, and reading the card objects there was
+// a visible part of a search's playout.
+/** Per card type: its science symbol (SCIENCE_WILD for the Scientists Guild; −1 for none). */
 const SCIENCE = Int8Array.from(CARDS, (c) => c.science);
 /** Every card's VP-per effects (a yellow card's, a guild's). */
 const VP_PER = perEffects('vpPer');
@@ -80,8 +80,8 @@ function scoreInto(s: GameState, p: number): number {
   const len = s.cityLen[p];
   for (let i = 0; i < len; i++) {
     const c = s.city[base + i];
-    const colour = COLOUR[c];
-    if (colour === BLUE) civilian += VP[c];
+    const colour = CARD_COLOUR[c];
+    if (colour === BLUE) civilian += CARD_VP[c];
     else if (colour === YELLOW) commercial += perTotal(VP_PER, s, p, c);
     else if (colour === PURPLE) guilds += perTotal(VP_PER, s, p, c);
   }
@@ -100,7 +100,7 @@ function scoreInto(s: GameState, p: number): number {
       const q = side === 0 ? s.left(p) : s.right(p);
       for (let i = 0; i < s.cityLen[q]; i++) {
         const c = s.city[cityBase(q) + i];
-        if (COLOUR[c] !== PURPLE) continue;
+        if (CARD_COLOUR[c] !== PURPLE) continue;
         const gain = SCIENCE[c] === SCIENCE_WILD ? sciencePoints(compass, gear, tablet, wilds + 1) - science : perTotal(VP_PER, s, p, c);
         if (copied < 0 || gain > bestGain) {
           bestGain = gain;
