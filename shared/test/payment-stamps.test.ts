@@ -1,8 +1,10 @@
 /**
  * The payment search keeps what it read of each seat's sources (its neighbours' tradable
- * production, its own one-of productions, its prices) and the payments it found, until the seat's
- * source stamp changes. Every legal-move list must therefore be exactly the one a search that
- * reads everything afresh gives: a clone with new stamps, which nothing kept can match. Games of different sizes are interleaved so that
+ * production, its own one-of productions, its prices), and the playouts' capped payments, until the
+ * seat's source stamp changes. Every legal-move list must therefore be exactly the one a search
+ * that reads everything afresh gives: a clone with new stamps, which nothing kept by stamp can
+ * match. (The cheapest payments are kept by what decides them, not by stamp: payment-kept.test.ts
+ * checks those against a search that keeps nothing.) Games of different sizes are interleaved so that
  * one seat's kept block serves several states in turn, as in a search with many worlds.
  */
 import fc from 'fast-check';

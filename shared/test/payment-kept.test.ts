@@ -1,0 +1,52 @@
+/**
+ * The payment search keeps its answers under a name made of what decides them (payment.ts): the
+ * missing units and, of the seat's sources, only what could give one of them. An answer kept under
+ * a name that leaves out something that matters would be served to a seat it is wrong for, so
+ * every kept answer is checked against one worked out with no keeping at all: the cheapest of
+ * allPayments' undominated payments (least total, then least paid to the right), whose search
+ * keeps nothing. Games of every size run one after the other, so that the kept answers of one
+ * serve the next, as in a game thread.
+ */
+import { describe, expect, it } from 'vitest';
+import { BOARDS, CARDS, NO_PAYMENT, allPayments, cheapestPayment, paymentLeft, paymentRight, type GameState } from '../src/engine/index.js';
+import { visitRandomGame } from './random-positions.js';
+
+/** Every cost the rules price: the cards' and the wonder stages'. */
+const COSTS: readonly (readonly number[])[] = [...CARDS.map((c) => c.cost), ...BOARDS.flatMap((b) => b.sides.flatMap((side) => side.map((stage) => stage.cost)))];
+
+/** The cheapest payment by allPayments' front: least total, ties to the least paid to the right. */
+function cheapestOfFront(s: GameState, p: number, cost: readonly number[], coins: number): number {
+  const front: number[] = [];
+  allPayments(s, p, cost, coins, front);
+  let best = NO_PAYMENT;
+  for (const pay of front) {
+    const total = paymentLeft(pay) + paymentRight(pay);
+    const bestTotal = paymentLeft(best) + paymentRight(best);
+    if (best === NO_PAYMENT || total < bestTotal || (total === bestTotal && paymentRight(pay) < paymentRight(best))) best = pay;
+  }
+  return best;
+}
+
+describe('kept cheapest payments', () => {
+  it('are the cheapest of the undominated payments, for every cost, seat and budget, across games of 3–7 players', () => {
+    let compared = 0;
+    let bought = 0;
+    for (let seed = 1; seed <= 4; seed++) {
+      for (let players = 3; players <= 7; players++) {
+        visitRandomGame(players, 1000 * seed + players, seed, (s, p) => {
+          for (const cost of COSTS) {
+            for (const coins of [0, 1, 2, 3, 5, 8, 30]) {
+              const expected = cheapestOfFront(s, p, cost, coins);
+              expect(cheapestPayment(s, p, cost, coins)).toBe(expected);
+              compared++;
+              if (expected > 0) bought++;
+            }
+          }
+        });
+      }
+    }
+    // The comparisons must include payments that buy from the neighbours, not only free ones.
+    expect(compared).toBeGreaterThan(40_000);
+    expect(bought).toBeGreaterThan(4_000);
+  });
+});
