@@ -5,10 +5,11 @@
  * every kept answer is checked against one worked out with no keeping at all: the cheapest of
  * allPayments' undominated payments (least total, then least paid to the right), whose search
  * keeps nothing. Games of every size run one after the other, so that the kept answers of one
- * serve the next, as in a game thread.
+ * serve the next, as in a game thread. The name is read off the state's packed production, which
+ * the rules keep beside the arrays it packs: it must say what they say at every step.
  */
 import { describe, expect, it } from 'vitest';
-import { BOARDS, CARDS, NO_PAYMENT, allPayments, cheapestPayment, paymentLeft, paymentRight, type GameState } from '../src/engine/index.js';
+import { BOARDS, CARDS, NO_PAYMENT, allPayments, cheapestPayment, clone, paymentLeft, paymentRight, productionChanged, type GameState } from '../src/engine/index.js';
 import { visitRandomGame } from './random-positions.js';
 
 /** Every cost the rules price: the cards' and the wonder stages'. */
@@ -48,5 +49,20 @@ describe('kept cheapest payments', () => {
     // The comparisons must include payments that buy from the neighbours, not only free ones.
     expect(compared).toBeGreaterThan(40_000);
     expect(bought).toBeGreaterThan(4_000);
+  });
+
+  it('are named from a packed production that says what the arrays say, at every step of games of 3–7 players', () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      for (let players = 3; players <= 7; players++) {
+        visitRandomGame(players, 2000 * seed + players, seed, (s) => {
+          const repacked = clone(s);
+          productionChanged(repacked);
+          expect(Array.from(s.packed)).toEqual(Array.from(repacked.packed));
+          checked++;
+        });
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
   });
 });

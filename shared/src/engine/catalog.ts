@@ -199,6 +199,18 @@ export const NUM_NAMES = Math.max(...CARDS.map((c) => c.nameId)) + 1;
 export const BOARDS: readonly Board[] = buildBoards(BOARD_DATA);
 export const GUILD_IDS: readonly number[] = CARDS.filter((c) => c.isGuild).map((c) => c.id);
 
+/**
+ * Every one-of production mask the catalogue has (cards' and wonder stages'), in first-seen order;
+ * CHOICE_MASK_INDEX gives a mask's place (−1: no such mask). A city's one-of productions are
+ * counted per mask in GameState.packed, four bits a mask, so there may be at most eight.
+ */
+export const CHOICE_MASKS: readonly number[] = [
+  ...new Set([...CARDS.map((c) => c.choiceMask), ...BOARDS.flatMap((b) => b.sides.flatMap((side) => side.map((stage) => stage.choiceMask)))].filter((m) => m !== 0)),
+];
+if (CHOICE_MASKS.length > 8) throw new Error(`a city's one-of productions are counted for 8 masks; the catalogue has ${CHOICE_MASKS.length}`);
+export const CHOICE_MASK_INDEX = new Int8Array(128).fill(-1);
+CHOICE_MASKS.forEach((m, i) => (CHOICE_MASK_INDEX[m] = i));
+
 /** Card type ids of the deck for one Age at this player count, guilds excluded, in table order. */
 export function ageDeckWithoutGuilds(age: number, players: number): number[] {
   const deck: number[] = [];

@@ -13,8 +13,19 @@
  * at most seven units, so this is small. It uses module-level scratch buffers: it allocates
  * nothing, and it is not re-entrant.
  */
-import { BOARDS, CARDS, DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
-import { MAX_CHOICES, MAX_PLAYERS, choiceBase, resourceIndex, type GameState } from './state.js';
+import { CHOICE_MASKS, DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
+import {
+  MAX_CHOICES,
+  MAX_PLAYERS,
+  PACKED_OWN_CHOICES,
+  PACKED_OWN_FIXED,
+  PACKED_TRADE_CHOICES,
+  PACKED_TRADE_FIXED,
+  choiceBase,
+  packedIndex,
+  resourceIndex,
+  type GameState,
+} from './state.js';
 import { NUM_RESOURCES } from './resources.js';
 
 /** A payment packed into one number: left in the low byte, right in the next. */
@@ -194,12 +205,7 @@ function unionOf(masks: Uint8Array, len: number, seat: number): number {
  * (s, p) call it, and legalMoves calls it once for all the cards of a hand.
  */
 export function loadSeat(s: GameState, p: number): void {
-  let packed = 0;
-  for (let r = 0; r < 7; r++) {
-    const k = s.fixed[resourceIndex(p, r)];
-    packed |= (k > 7 ? 7 : k) << (4 * r);
-  }
-  ownFixedPacked = packed;
+  ownFixedPacked = s.packed[packedIndex(p, PACKED_OWN_FIXED)];
   loadedState = s;
   loadedSeat = p;
   neighboursLoaded = false;
@@ -400,79 +406,18 @@ function cheapestSingleUnit(): number {
  * coins, only whether it is affordable changes. A search that found nothing within its budget keeps
  * that budget instead.
  *
- * The name is five 32-bit words, compared in full (no hash decides an answer):
+ * The name is six 32-bit words, compared in full (no hash decides an answer), read off the
+ * state's packed production (GameState.packed):
  *   0: the missing units (7 lanes of 4 bits) and the discounts that price them (3 bits above);
  *   1, 2: the left and right neighbours' tradable fixed units, per missing lane the least of
  *      theirs and the units missing;
- *   3: the counts of own one-of productions by mask (2 bits per mask, masks that meet the missing
- *      resources only), and the left neighbour's tradable ones above them;
- *   4: the right neighbour's tradable ones.
+ *   3, 4, 5: the counts of own one-of productions, and of the left and right neighbours'
+ *      tradable ones, of the masks that offer a missing resource (4 bits a mask).
  */
-/** Every one-of production mask the catalogue has (cards and wonder stages), each with an index. */
-const CHOICE_MASKS = [
-  ...new Set([...CARDS.map((c) => c.choiceMask), ...BOARDS.flatMap((b) => b.sides.flatMap((side) => side.map((stage) => stage.choiceMask)))].filter((m) => m !== 0)),
-];
-/** Counts of up to 8 masks fit 16 bits, two bits each (counts above 3: the name is not kept). */
-if (CHOICE_MASKS.length > 8) throw new Error(`payment names hold 8 one-of masks; the catalogue has ${CHOICE_MASKS.length}`);
-const MASK_INDEX = new Int8Array(128).fill(-1);
-CHOICE_MASKS.forEach((m, i) => (MASK_INDEX[m] = i));
-/** Per set of missing resources: the 2-bit count fields of the masks that offer one of them. */
-const FIELDS_MEETING = Int32Array.from({ length: 128 }, (_, missing) => CHOICE_MASKS.reduce((f, m, i) => (m & missing ? f | (3 << (2 * i)) : f), 0));
+/** Per set of missing resources: the 4-bit count fields of the one-of masks that offer one of them. */
+const FIELDS_MEETING = Int32Array.from({ length: 128 }, (_, missing) => CHOICE_MASKS.reduce((f, m, i) => (m & missing ? f | (15 << (4 * i)) : f), 0));
 const RAW_LANES = 0xffff;
 const MANUFACTURED_LANES = 0xfff0000;
-
-/** Per seat: what its name is made of, read at a source stamp (−1: never). */
-const nameStamp = new Float64Array(MAX_PLAYERS).fill(-1);
-const namePlayers = new Uint8Array(MAX_PLAYERS);
-/** 0 when a count does not fit its field: that seat's payments are then not kept. */
-const nameKeepable = new Uint8Array(MAX_PLAYERS);
-const nameDiscount = new Int32Array(MAX_PLAYERS);
-/** The neighbours' tradable fixed units, packed as costs are (capped at 7 a resource). */
-const nameLeftFixed = new Int32Array(MAX_PLAYERS);
-const nameRightFixed = new Int32Array(MAX_PLAYERS);
-/** Counts of one-of productions by mask index, 2 bits each: own, the left's and the right's tradable ones. */
-const nameOwnChoices = new Int32Array(MAX_PLAYERS);
-const nameLeftChoices = new Int32Array(MAX_PLAYERS);
-const nameRightChoices = new Int32Array(MAX_PLAYERS);
-
-/** Seat's tradable fixed units packed as costs are, each resource capped at 7 (no cost needs more). */
-function packedTradeFixed(s: GameState, seat: number): number {
-  let packed = 0;
-  for (let r = 0; r < 7; r++) {
-    const k = s.tradeFixed[resourceIndex(seat, r)];
-    packed |= (k > 7 ? 7 : k) << (4 * r);
-  }
-  return packed;
-}
-
-/** Counts of seat's one-of masks (masks[choiceBase(seat) ..], len of them), 2 bits a mask; −1 when one exceeds 3. */
-function choiceCounts(masks: Uint8Array, len: number, seat: number): number {
-  let counts = 0;
-  for (let i = 0; i < len; i++) {
-    const shift = 2 * MASK_INDEX[masks[choiceBase(seat) + i]];
-    if (((counts >>> shift) & 3) === 3) return -1;
-    counts += 1 << shift;
-  }
-  return counts;
-}
-
-/** Fills seat p's name parts from s. */
-function readName(s: GameState, p: number): void {
-  nameStamp[p] = s.sourceStamps[p];
-  namePlayers[p] = s.n;
-  const left = s.left(p);
-  const right = s.right(p);
-  nameDiscount[p] = s.discount[p];
-  nameLeftFixed[p] = packedTradeFixed(s, left);
-  nameRightFixed[p] = packedTradeFixed(s, right);
-  const own = choiceCounts(s.choices, s.choiceLen[p], p);
-  const fromLeft = choiceCounts(s.tradeChoices, s.tradeChoiceLen[left], left);
-  const fromRight = choiceCounts(s.tradeChoices, s.tradeChoiceLen[right], right);
-  nameKeepable[p] = own >= 0 && fromLeft >= 0 && fromRight >= 0 ? 1 : 0;
-  nameOwnChoices[p] = own;
-  nameLeftChoices[p] = fromLeft;
-  nameRightChoices[p] = fromRight;
-}
 
 /** Per lane of two packed costs, the lesser (lanes hold 0–7). */
 function laneMin(a: number, b: number): number {
@@ -486,14 +431,14 @@ const IMPOSSIBLE = -1;
 /** Kept best: none within keptBudget (the search stopped there). */
 const ABOVE_BUDGET = -2;
 /**
- * The kept answers, a slot of KEPT_STRIDE words each: the name's five words, the best payment and
- * the budget it was searched within. One array, so that a lookup reads one cache line (five
- * arrays cost a random game about a tenth of its time in memory stalls). A name's word 0 is never
- * negative: −1 marks an empty slot.
+ * The kept answers, a slot of KEPT_STRIDE words each: the name's six words, the best payment and
+ * the budget it was searched within. One array, so that a lookup reads one cache line (with an
+ * array per word, the lookup's compare was a quarter of the function's time, stalled on memory). A
+ * name's word 0 is never negative: −1 marks an empty slot.
  */
 const KEPT_STRIDE = 8;
-const KEPT_BEST = 5;
-const KEPT_BUDGET = 6;
+const KEPT_BEST = 6;
+const KEPT_BUDGET = 7;
 const kept = new Int32Array(KEPT_STRIDE << KEPT_BITS);
 for (let i = 0; i < kept.length; i += KEPT_STRIDE) kept[i] = -1;
 
@@ -504,20 +449,24 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number): number 
   if (packed === 0) return 0;
   const s = loadedState!;
   const p = loadedSeat;
-  if (nameStamp[p] !== s.sourceStamps[p] || namePlayers[p] !== s.n) readName(s, p);
-  if (!nameKeepable[p]) return searchForLoaded(packed, maxCoins);
+  const left = s.left(p);
+  const right = s.right(p);
   let resources = 0;
   for (let x = (packed | (packed >>> 1) | (packed >>> 2)) & 0x1111111; x !== 0; x &= x - 1) resources |= 1 << ((31 - Math.clz32(x & -x)) >> 2);
-  const d = nameDiscount[p];
+  const d = s.discount[p];
   const prices = (packed & RAW_LANES ? d & (DISCOUNT_RAW_LEFT | DISCOUNT_RAW_RIGHT) : 0) | (packed & MANUFACTURED_LANES ? d & DISCOUNT_MANUFACTURED : 0);
   const fields = FIELDS_MEETING[resources];
   const w0 = packed | (prices << 28);
-  const w1 = laneMin(packed, nameLeftFixed[p]);
-  const w2 = laneMin(packed, nameRightFixed[p]);
-  const w3 = (nameOwnChoices[p] & fields) | ((nameLeftChoices[p] & fields) << 16);
-  const w4 = nameRightChoices[p] & fields;
-  const at = (Math.imul(w0 ^ Math.imul(w1, 0x85ebca6b) ^ Math.imul(w2, 0xc2b2ae35) ^ Math.imul(w3, 0x27d4eb2f) ^ Math.imul(w4, 0x165667b1), 0x9e3779b1) >>> (32 - KEPT_BITS)) * KEPT_STRIDE;
-  if (kept[at] === w0 && kept[at + 1] === w1 && kept[at + 2] === w2 && kept[at + 3] === w3 && kept[at + 4] === w4) {
+  const w1 = laneMin(packed, s.packed[packedIndex(left, PACKED_TRADE_FIXED)]);
+  const w2 = laneMin(packed, s.packed[packedIndex(right, PACKED_TRADE_FIXED)]);
+  const w3 = s.packed[packedIndex(p, PACKED_OWN_CHOICES)] & fields;
+  const w4 = s.packed[packedIndex(left, PACKED_TRADE_CHOICES)] & fields;
+  const w5 = s.packed[packedIndex(right, PACKED_TRADE_CHOICES)] & fields;
+  const at =
+    (Math.imul(w0 ^ Math.imul(w1, 0x85ebca6b) ^ Math.imul(w2, 0xc2b2ae35) ^ Math.imul(w3, 0x27d4eb2f) ^ Math.imul(w4, 0x165667b1) ^ Math.imul(w5, 0x7feb352d), 0x9e3779b1) >>>
+      (32 - KEPT_BITS)) *
+    KEPT_STRIDE;
+  if (kept[at] === w0 && kept[at + 1] === w1 && kept[at + 2] === w2 && kept[at + 3] === w3 && kept[at + 4] === w4 && kept[at + 5] === w5) {
     const best = kept[at + KEPT_BEST];
     if (best >= 0) return paymentLeft(best) + paymentRight(best) <= maxCoins ? best : NO_PAYMENT;
     if (best === IMPOSSIBLE || maxCoins <= kept[at + KEPT_BUDGET]) return NO_PAYMENT;
@@ -528,6 +477,7 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number): number 
   kept[at + 2] = w2;
   kept[at + 3] = w3;
   kept[at + 4] = w4;
+  kept[at + 5] = w5;
   kept[at + KEPT_BEST] = foundBest;
   kept[at + KEPT_BUDGET] = maxCoins;
   return answer;

@@ -42,6 +42,10 @@ import {
   LOG_STAGE,
   MAX_PLAYERS,
   MIN_PLAYERS,
+  PACKED_OWN_CHOICES,
+  PACKED_OWN_FIXED,
+  PACKED_TRADE_CHOICES,
+  PACKED_TRADE_FIXED,
   PHASE_DISCARD_BUILD,
   PHASE_OVER,
   PHASE_SEVENTH,
@@ -56,6 +60,7 @@ import {
   handBase,
   logPosition,
   ownsNameIndex,
+  packedIndex,
   passDirection,
   productionChanged,
   sourcesChanged,
@@ -63,6 +68,8 @@ import {
   scienceIndex,
   tokenIndex,
   tuckedIndex,
+  withOneMoreMask,
+  withUnits,
 } from './state.js';
 import { BROWN, GREY } from './resources.js';
 
@@ -185,19 +192,22 @@ export function placeCard(s: GameState, p: number, c: number): void {
     for (let r = 0; r < 7; r++) {
       const k = card.produces[r];
       if (k) {
-        s.fixed[resourceIndex(p, r)] += k;
+        const own = packedIndex(p, PACKED_OWN_FIXED);
+        s.packed[own] = withUnits(s.packed[own], r, (s.fixed[resourceIndex(p, r)] += k));
         if (tradable) {
-          s.tradeFixed[resourceIndex(p, r)] += k;
+          const trade = packedIndex(p, PACKED_TRADE_FIXED);
+          s.packed[trade] = withUnits(s.packed[trade], r, (s.tradeFixed[resourceIndex(p, r)] += k));
           forNeighbours = true;
         }
       }
     }
   }
   if (card.choiceMask) {
-    s.choices[choiceBase(p) + s.choiceLen[p]++] = card.choiceMask;
-    sourcesChanged(s, p);
+    addChoice(s, p, card.choiceMask);
     if (tradable) {
       s.tradeChoices[choiceBase(p) + s.tradeChoiceLen[p]++] = card.choiceMask;
+      const trade = packedIndex(p, PACKED_TRADE_CHOICES);
+      s.packed[trade] = withOneMoreMask(s.packed[trade], card.choiceMask);
       forNeighbours = true;
     }
   }
@@ -211,6 +221,14 @@ export function placeCard(s: GameState, p: number, c: number): void {
     sourcesChanged(s, s.left(p));
     sourcesChanged(s, s.right(p));
   }
+}
+
+/** Gives seat p a one-of production of `mask` for its own use (a card's or a wonder stage's). */
+function addChoice(s: GameState, p: number, mask: number): void {
+  s.choices[choiceBase(p) + s.choiceLen[p]++] = mask;
+  const own = packedIndex(p, PACKED_OWN_CHOICES);
+  s.packed[own] = withOneMoreMask(s.packed[own], mask);
+  sourcesChanged(s, p);
 }
 
 /** Coins card c pays seat p when built, counted from the cities as they stand now. */
@@ -228,11 +246,11 @@ export function buildStage(s: GameState, p: number, c: number): number {
   const stage = BOARDS[s.board[p]].sides[s.side[p]][s.stages[p]];
   s.tucked[tuckedIndex(p, s.stages[p])] = c;
   s.stages[p]++;
-  if (stage.choiceMask) s.choices[choiceBase(p) + s.choiceLen[p]++] = stage.choiceMask;
+  if (stage.choiceMask) addChoice(s, p, stage.choiceMask);
   s.shields[p] += stage.shields;
   if (stage.science >= 0) s.science[scienceIndex(p, stage.science)]++;
   s.discount[p] |= stage.discount;
-  if (stage.choiceMask || stage.discount) sourcesChanged(s, p);
+  if (stage.discount) sourcesChanged(s, p);
   if (stage.freeBuildPerAge) s.powers[p] |= POWER_FREE_BUILD;
   if (stage.playSeventh) s.powers[p] |= POWER_PLAY_SEVENTH;
   if (stage.copyGuild) s.powers[p] |= POWER_COPY_GUILD;

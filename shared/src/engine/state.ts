@@ -6,7 +6,7 @@
  * Seats are numbered clockwise: seat p's LEFT neighbour is p + 1 and its RIGHT neighbour p − 1
  * (mod n). Hands pass left in Ages I and III, right in Age II.
  */
-import { NUM_CARD_TYPES, NUM_NAMES } from './catalog.js';
+import { CHOICE_MASK_INDEX, NUM_CARD_TYPES, NUM_NAMES } from './catalog.js';
 import { NUM_COLOURS, NUM_RESOURCES, SCIENCE_WILD } from './resources.js';
 import { Rng } from './rng.js';
 
@@ -84,6 +84,24 @@ export function choiceBase(p: number): number {
 export function tuckedIndex(p: number, stage: number): number {
   return p * STAGE_SLOTS + stage;
 }
+/**
+ * Seat p's production packed into words of `packed`, kept by the rules beside the arrays it is
+ * read from (placeCard, buildStage, productionChanged), so that the payment search and the
+ * playouts read a city's production in one word instead of a loop:
+ *   PACKED_OWN_FIXED, PACKED_TRADE_FIXED: `fixed` and `tradeFixed`, a resource in each 4-bit lane
+ *     as packed costs have them (packResources), capped at 7 (no cost needs more);
+ *   PACKED_OWN_CHOICES, PACKED_TRADE_CHOICES: how many of `choices` and `tradeChoices` have each
+ *     one-of mask, 4 bits per mask at its CHOICE_MASK_INDEX.
+ */
+export const PACKED_OWN_FIXED = 0;
+export const PACKED_TRADE_FIXED = 1;
+export const PACKED_OWN_CHOICES = 2;
+export const PACKED_TRADE_CHOICES = 3;
+const PACKED_WORDS = 4;
+export function packedIndex(p: number, word: number): number {
+  return p * PACKED_WORDS + word;
+}
+
 /** A log slot's place in the order of the whole game, the unit of `discardSeenUpTo`. */
 export function logPosition(age: number, slot: number): number {
   return (age - 1) * SLOTS + slot;
@@ -127,9 +145,45 @@ export function sourcesChanged(s: GameState, p: number): void {
   s.sourceStamps[p] = ++lastSourceStamp;
 }
 
-/** sourcesChanged for every seat: after writing production directly (positions, tests). */
+/**
+ * After writing production directly (positions, tests): packs every seat's production again from
+ * the arrays (GameState.packed) and marks every seat's sources changed.
+ */
 export function productionChanged(s: GameState): void {
-  for (let p = 0; p < s.n; p++) sourcesChanged(s, p);
+  for (let p = 0; p < s.n; p++) {
+    s.packed[packedIndex(p, PACKED_OWN_FIXED)] = packedUnits(s.fixed, p);
+    s.packed[packedIndex(p, PACKED_TRADE_FIXED)] = packedUnits(s.tradeFixed, p);
+    s.packed[packedIndex(p, PACKED_OWN_CHOICES)] = maskCounts(s.choices, s.choiceLen[p], p);
+    s.packed[packedIndex(p, PACKED_TRADE_CHOICES)] = maskCounts(s.tradeChoices, s.tradeChoiceLen[p], p);
+    sourcesChanged(s, p);
+  }
+}
+
+/** Seat p's units of each resource in `units` (resourceIndex), a 4-bit lane each, capped at 7. */
+function packedUnits(units: Uint8Array, p: number): number {
+  let packed = 0;
+  for (let r = 0; r < RESOURCES; r++) packed |= Math.min(7, units[resourceIndex(p, r)]) << (4 * r);
+  return packed;
+}
+
+/** Counts of seat p's one-of masks in `masks` (choiceBase, len of them), 4 bits per mask index. */
+function maskCounts(masks: Uint8Array, len: number, p: number): number {
+  let counts = 0;
+  for (let i = 0; i < len; i++) counts = withOneMoreMask(counts, masks[choiceBase(p) + i]);
+  return counts;
+}
+
+/** `counts` (4 bits per mask index) with one more of `mask`. */
+export function withOneMoreMask(counts: number, mask: number): number {
+  const shift = 4 * CHOICE_MASK_INDEX[mask];
+  if (shift < 0) throw new Error(`one-of mask ${mask} is not in the catalogue`);
+  if (((counts >>> shift) & 15) === 15) throw new Error(`more than 15 one-of productions of mask ${mask} in one city`);
+  return (counts + (1 << shift)) | 0;
+}
+
+/** A packed-units word (PACKED_OWN_FIXED, PACKED_TRADE_FIXED) with resource r's lane set to `units`, capped at 7. */
+export function withUnits(packed: number, r: number, units: number): number {
+  return (packed & ~(15 << (4 * r))) | (Math.min(7, units) << (4 * r));
 }
 
 export class GameState {
@@ -159,6 +213,8 @@ export class GameState {
   readonly stages: Uint8Array;
   readonly coins: Int32Array;
   readonly shields: Int32Array;
+  /** Each seat's production packed (packedIndex): a copy of what the arrays below say. */
+  readonly packed: Int32Array;
   /** Conflict tokens (tokenIndex), 0 for a tie. */
   readonly tokens: Int8Array;
   /** The hand held by each seat (handBase). */
@@ -237,6 +293,7 @@ export class GameState {
     };
     this.coins = i32(n);
     this.shields = i32(n);
+    this.packed = i32(n * PACKED_WORDS);
     this.tokens = new Int8Array(buf, at, n * TOKENS_PER_SEAT);
     at += n * TOKENS_PER_SEAT;
     this.board = u8(n);
@@ -332,7 +389,7 @@ function layoutSize(n: number): number {
     n * (4 + MAX_STAGE_SLOTS + 1) + // discount … pendingDiscardBuilds, tucked, discardSeenUpTo
     NUM_CARD_TYPES +
     2 * 3 * LOG_SLOTS * n;
-  return 2 * n * 4 + u8Len;
+  return (2 + PACKED_WORDS) * n * 4 + u8Len;
 }
 
 /** Seat p's hand as a view into the state; the view is an allocation, so not for hot loops. */
