@@ -8,8 +8,21 @@
  * serve the next, as in a game thread. The name is read off the state's packed production, which
  * the rules keep beside the arrays it packs: it must say what they say at every step.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOARDS, CARDS, NO_PAYMENT, allPayments, cheapestPayment, clone, paymentLeft, paymentRight, productionChanged, type GameState } from '../src/engine/index.js';
+import {
+  BOARDS,
+  CARDS,
+  NO_PAYMENT,
+  allPayments,
+  cheapestPayment,
+  clone,
+  nonZeroLanes,
+  paymentLeft,
+  paymentRight,
+  productionChanged,
+  type GameState,
+} from '../src/engine/index.js';
 import { visitRandomGame } from './random-positions.js';
 
 /** Every cost the rules price: the cards' and the wonder stages'. */
@@ -64,5 +77,18 @@ describe('kept cheapest payments', () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('read a packed word\'s non-zero lanes as the lanes one by one say', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 7 }), (word, zeroed) => {
+        // Clear some lanes, so that words with zero and non-zero lanes both come up.
+        const w = word & ~(0x0f0f0f0f << (zeroed & 4));
+        let expected = 0;
+        for (let lane = 0; lane < 8; lane++) if ((w >>> (4 * lane)) & 15) expected |= 1 << lane;
+        expect(nonZeroLanes(w)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

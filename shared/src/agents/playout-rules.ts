@@ -13,11 +13,10 @@ import {
   CARD_VP,
   GREEN,
   NO_PAYMENT,
-  NUM_RESOURCES,
+  CHOICE_UNION,
   PHASE_TURN,
   RED,
   distinctHandCards,
-  choiceBase,
   encodeMove,
   hasFreeBuild,
   loadSeat,
@@ -26,7 +25,10 @@ import {
   paymentLeft,
   paymentRight,
   setListLength,
-  resourceIndex,
+  nonZeroLanes,
+  packedIndex,
+  PACKED_OWN_CHOICES,
+  PACKED_OWN_FIXED,
   type GameState,
   type Rng,
 } from '../engine/index.js';
@@ -40,12 +42,9 @@ const MULTI = Uint8Array.from(CARDS, (card) => (resourceUnits(card.id) >= 2 || r
 
 const candidates: number[] = [];
 
-/** Resources seat p produces itself (fixed or one-of). */
+/** Resources seat p produces itself (fixed or one-of), read off its packed production. */
 export function producedBy(s: GameState, p: number): number {
-  let mask = 0;
-  for (let r = 0; r < NUM_RESOURCES; r++) if (s.fixed[resourceIndex(p, r)] > 0) mask |= 1 << r;
-  for (let i = 0; i < s.choiceLen[p]; i++) mask |= s.choices[choiceBase(p) + i];
-  return mask;
+  return nonZeroLanes(s.packed[packedIndex(p, PACKED_OWN_FIXED)]) | CHOICE_UNION[nonZeroLanes(s.packed[packedIndex(p, PACKED_OWN_CHOICES)])];
 }
 
 /** Whether seat p has strictly the most shields. */

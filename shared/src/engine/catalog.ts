@@ -210,6 +210,8 @@ export const CHOICE_MASKS: readonly number[] = [
 if (CHOICE_MASKS.length > 8) throw new Error(`a city's one-of productions are counted for 8 masks; the catalogue has ${CHOICE_MASKS.length}`);
 export const CHOICE_MASK_INDEX = new Int8Array(128).fill(-1);
 CHOICE_MASKS.forEach((m, i) => (CHOICE_MASK_INDEX[m] = i));
+/** Per set of CHOICE_MASKS indices (bit i for index i): the resources any of those masks offers. */
+export const CHOICE_UNION = Uint8Array.from({ length: 256 }, (_, set) => CHOICE_MASKS.reduce((union, m, i) => (set & (1 << i) ? union | m : union), 0));
 
 /** Card type ids of the deck for one Age at this player count, guilds excluded, in table order. */
 export function ageDeckWithoutGuilds(age: number, players: number): number[] {

@@ -22,6 +22,7 @@ import {
   PACKED_TRADE_CHOICES,
   PACKED_TRADE_FIXED,
   choiceBase,
+  nonZeroLanes,
   packedIndex,
   resourceIndex,
   type GameState,
@@ -451,8 +452,7 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number): number 
   const p = loadedSeat;
   const left = s.left(p);
   const right = s.right(p);
-  let resources = 0;
-  for (let x = (packed | (packed >>> 1) | (packed >>> 2)) & 0x1111111; x !== 0; x &= x - 1) resources |= 1 << ((31 - Math.clz32(x & -x)) >> 2);
+  const resources = nonZeroLanes(packed);
   const d = s.discount[p];
   const prices = (packed & RAW_LANES ? d & (DISCOUNT_RAW_LEFT | DISCOUNT_RAW_RIGHT) : 0) | (packed & MANUFACTURED_LANES ? d & DISCOUNT_MANUFACTURED : 0);
   const fields = FIELDS_MEETING[resources];

@@ -102,6 +102,18 @@ export function packedIndex(p: number, word: number): number {
   return p * PACKED_WORDS + word;
 }
 
+/**
+ * The lanes of a packed word (4 bits each, eight at most) that are not zero, as a mask with bit i
+ * for lane i: the resources a packed-units word has any of, the one-of masks a counts word has.
+ */
+export function nonZeroLanes(packed: number): number {
+  let x = (packed | (packed >>> 1) | (packed >>> 2) | (packed >>> 3)) & 0x11111111;
+  // Gather the lanes' low bits in three doubling steps: pairs, quads, the whole byte.
+  x = (x | (x >>> 3)) & 0x03030303;
+  x = (x | (x >>> 6)) & 0x000f000f;
+  return (x | (x >>> 12)) & 0xff;
+}
+
 /** A log slot's place in the order of the whole game, the unit of `discardSeenUpTo`. */
 export function logPosition(age: number, slot: number): number {
   return (age - 1) * SLOTS + slot;
