@@ -129,6 +129,23 @@ describe('the MLP kernel', () => {
     }
   });
 
+  it('gives deferred logits, read action by action in any order, the same bits as the whole call', () => {
+    env('MODELS_DIR', MODELS);
+    const network = loadNetwork('strong/gen-3.onnx');
+    expect(network.runtime).toBe('wasm');
+    const xs = observations(network.inputSize).filter((_, k) => k % 3 === 1);
+    expect(xs.length).toBeGreaterThan(50);
+    const order = Array.from({ length: 390 }, (_, a) => (a * 157) % 390);
+    for (const x of xs) {
+      const deferred = network.deferredLogits!(x)!;
+      const whole = Float32Array.from(network.logits(x));
+      // Read after another call has overwritten the kernel's buffers, each action twice.
+      network.values(xs[0]);
+      expect(Float32Array.from(order, (a) => deferred.at(a))).toEqual(Float32Array.from(order, (a) => whole[a]));
+      expect(Float32Array.from(order, (a) => deferred.at(a))).toEqual(Float32Array.from(order, (a) => whole[a]));
+    }
+  });
+
   it('gives the same bits every call, values alone or logits alone, and a batch is its rows one by one', () => {
     env('MODELS_DIR', MODELS);
     const network = loadNetwork('strong/gen-3.onnx');

@@ -9,6 +9,7 @@
  */
 import { DENSE_LANES, denseKernel, kernelMemory, type Dense } from './mlp-kernel.js';
 import { ACTION_COUNT } from './encoding.js';
+import type { Logits } from './logits.js';
 import type { MlpPlan } from './onnx-mlp.js';
 
 const ALIGN = 16; // floats: 64 bytes
@@ -38,6 +39,8 @@ export class MlpRunner {
   private readonly placed: Placed[];
   /** For each set of wanted outputs (bit o for output o), the layers to run, in order, each once. */
   private readonly runs: Placed[][];
+  /** For each output, the layers before its own (its trunk), in order. */
+  private readonly trunks: Placed[][];
 
   constructor(private readonly plan: MlpPlan) {
     let top = 0;
@@ -81,6 +84,7 @@ export class MlpRunner {
       const layers = new Set(needs.flatMap((chain, o) => (wanted & (1 << o) ? chain : [])));
       return [...layers].map((k) => this.placed[k]);
     });
+    this.trunks = needs.map((chain) => chain.slice(0, -1).map((k) => this.placed[k]));
   }
 
   /**
@@ -88,6 +92,36 @@ export class MlpRunner {
    * to compute output o. Read them with output(o) before the next run.
    */
   run(observation: Float32Array, at: number, wanted: number): void {
+    this.runLayers(observation, at, this.runs[wanted]);
+  }
+
+  /**
+   * Output o of `observation` (one row) as Logits computed output by output when read: the layers
+   * before o's own run now, and its own layer's inputs that are not zero are kept; an output read
+   * is its bias plus its terms in their order, each rounded to float32 as the kernel rounds them,
+   * so the same bits as run's. Undefined for an output whose layer applies ReLU (not deferred).
+   */
+  deferred(observation: Float32Array, o: number): Logits | undefined {
+    const head = this.placed[this.plan.outputs[o]];
+    if (head.relu) return undefined;
+    this.runLayers(observation, 0, this.trunks[o]);
+    const f32 = this.f32;
+    let count = 0;
+    for (let i = head.input; i < head.input + head.inputs; i++) if (f32[i] !== 0) count++;
+    // One array: the outputs as read (NaN until then), then the inputs that are not zero as
+    // (index, value) pairs — an index below 2^24 is exact in a float32. One allocation a node.
+    const outputs = head.outputs;
+    const kept = new Float32Array(outputs + 2 * count).fill(NaN, 0, outputs);
+    for (let i = 0, k = outputs; i < head.inputs; i++) {
+      const x = f32[head.input + i];
+      if (x === 0) continue;
+      kept[k++] = i;
+      kept[k++] = x;
+    }
+    return new DeferredOutputs(f32, head.weights, head.lanes, head.bias, outputs, kept);
+  }
+
+  private runLayers(observation: Float32Array, at: number, layers: readonly Placed[]): void {
     const { f32, plan } = this;
     const x = this.input;
     const n = plan.inputSize;
@@ -100,7 +134,6 @@ export class MlpRunner {
       if (op === 'div') for (let i = x; i < x + n; i++) f32[i] /= by;
       else for (let i = x; i < x + n; i++) f32[i] *= by;
     }
-    const layers = this.runs[wanted];
     for (let k = 0; k < layers.length; k++) {
       const p = layers[k];
       this.dense(p.input * 4, p.inputs, p.weights * 4, p.bias * 4, p.out * 4, p.lanes, p.relu ? 1 : 0, this.list * 4);
@@ -111,6 +144,38 @@ export class MlpRunner {
   output(o: number, into: Float32Array, at = 0): void {
     const p = this.placed[this.plan.outputs[o]];
     into.set(this.f32.subarray(p.out, p.out + p.outputs), at);
+  }
+}
+
+/**
+ * A layer's outputs computed one at a time as they are read, from its inputs that are not zero
+ * (each with its weight row's place in the kernel's memory), and kept once computed. Why: a tree
+ * node's priors read the logits of the few actions legal where it is reached, and the logits'
+ * layer (256 inputs × 390 outputs) was about half of a call's multiply-adds.
+ */
+class DeferredOutputs implements Logits {
+  constructor(
+    private readonly memory: Float32Array,
+    private readonly weights: number,
+    private readonly lanes: number,
+    private readonly bias: number,
+    private readonly outputs: number,
+    /** The outputs read so far (NaN: not yet), then the listed inputs as (index, value) pairs. */
+    private readonly kept: Float32Array,
+  ) {}
+
+  at(o: number): number {
+    const kept = this.kept;
+    const known = kept[o];
+    // An output that is NaN itself is computed again at each read: the same NaN.
+    if (known === known) return known;
+    const { memory, weights, lanes } = this;
+    // As the kernel sums: the bias, then each listed input's term in list order, every product
+    // and every sum rounded to float32 (a float64 sum of two float32s rounds to the float32 sum).
+    let sum = memory[this.bias + o];
+    for (let k = this.outputs; k < kept.length; k += 2) sum = Math.fround(sum + Math.fround(kept[k + 1] * memory[weights + kept[k] * lanes + o]));
+    kept[o] = sum;
+    return sum;
   }
 }
 
@@ -142,6 +207,11 @@ export class MlpNetwork {
     this.runner.run(observation, 0, LOGITS);
     this.runner.output(0, this.logitsOut);
     return this.logitsOut;
+  }
+
+  /** The logits as Logits computed action by action when read (MlpRunner.deferred): the same bits as logits(). */
+  deferredLogits(observation: Float32Array): Logits | undefined {
+    return this.runner.deferred(observation, 0);
   }
 
   values(observation: Float32Array): Float32Array {

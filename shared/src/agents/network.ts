@@ -23,6 +23,7 @@ import { ModelError, ONNX_MAX_BYTES, modelFile, readModelFile, type ModelFile } 
 import { zeroSubnormalWeights } from './onnx-subnormals.js';
 import { readMlp } from './onnx-mlp.js';
 import { MlpNetwork, MlpRunner } from './mlp-network.js';
+import type { Logits } from './logits.js';
 
 /** The network's values are the seats' final VP divided by this (python/wonderlab/train.py's VALUE_SCALE). */
 export const VALUE_SCALE = 50;
@@ -45,6 +46,11 @@ export interface Network extends NetworkShape {
   readonly runtime: NetworkRuntime;
   /** ACTION_COUNT logits for one observation (an array the next call may overwrite). */
   logits(observation: Float32Array): Float32Array;
+  /**
+   * Where the runtime can (the kernel), the logits for one observation computed action by action
+   * as they are read, the same values as logits(); undefined otherwise.
+   */
+  deferredLogits?(observation: Float32Array): Logits | undefined;
   /**
    * The values for one observation (its second output; empty without one; an array the next
    * call may overwrite). Only that output is computed: the logits' layer is skipped.

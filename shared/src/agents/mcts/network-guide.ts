@@ -9,6 +9,7 @@
 import { ACTION_COUNT, actionIndex, writeObservation } from '../encoding.js';
 import { VALUE_SCALE, checkNetworkPlayers, loadNetwork, type Network, type NetworkShape } from '../network.js';
 import { ModelError } from '../model-files.js';
+import { FullLogits, type Logits } from '../logits.js';
 import type { MctsParams } from '../params.js';
 import type { GameState } from '../../engine/index.js';
 import type { DecisionContext } from '../types.js';
@@ -76,13 +77,17 @@ export class NetworkGuide {
   }
 
   /** The network's logits for the deciding seat's own observation (a copy, kept by the root). */
-  seatLogits(ctx: DecisionContext): Float32Array {
-    return this.network.logits(this.observeOwn(ctx)).slice();
+  seatLogits(ctx: DecisionContext): FullLogits {
+    return new FullLogits(this.network.logits(this.observeOwn(ctx)).slice());
   }
 
-  /** The network's logits for seat q's decision in `world` (a copy, kept by the tree node). */
-  logits(world: GameState, q: number): Float32Array {
-    return this.network.logits(this.observe(world, q)).slice();
+  /**
+   * The network's logits for seat q's decision in `world` (kept by the tree node): computed action
+   * by action as the node's priors read them where the runtime can, else all at once (a copy).
+   */
+  logits(world: GameState, q: number): Logits {
+    const input = this.observe(world, q);
+    return this.network.deferredLogits?.(input) ?? new FullLogits(this.network.logits(input).slice());
   }
 
   /** Batched leaves (the batch option): observations row after row, and the last call's outputs. */
@@ -117,8 +122,8 @@ export class NetworkGuide {
   }
 
   /** The logits of a batch row (a copy, kept by the tree node). */
-  rowLogits(row: number): Float32Array {
-    return this.batchOut.logits.slice(row * ACTION_COUNT, (row + 1) * ACTION_COUNT);
+  rowLogits(row: number): FullLogits {
+    return new FullLogits(this.batchOut.logits.slice(row * ACTION_COUNT, (row + 1) * ACTION_COUNT));
   }
 }
 
@@ -127,12 +132,12 @@ export class NetworkGuide {
  * key's logit divided by `temp` (ptemp), a key's logit being the highest of the legal moves it
  * stands for (a grouped arm stands for several cards). Written to priors[0 .. keys.length).
  */
-export function keyPriors(logits: Float32Array, keys: readonly number[], legal: readonly number[], moveKeys: MoveKeys, priors: Float64Array, temp: number): void {
+export function keyPriors(logits: Logits, keys: readonly number[], legal: readonly number[], moveKeys: MoveKeys, priors: Float64Array, temp: number): void {
   const k = keys.length;
   for (let i = 0; i < k; i++) priors[i] = -Infinity;
   for (let j = 0; j < legal.length; j++) {
     const key = moveKeys.key(legal[j]);
-    const l = logits[actionIndex(legal[j])];
+    const l = logits.at(actionIndex(legal[j]));
     for (let i = 0; i < k; i++) {
       if (keys[i] === key) {
         if (l > priors[i]) priors[i] = l;

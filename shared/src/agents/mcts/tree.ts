@@ -9,6 +9,7 @@
 import { ACTION_DISCARD, ACTION_STAGE, moveAction, moveCard, type Rng } from '../../engine/index.js';
 import { isMilitary, isMixedResource, isResourceCard, isScience } from '../features.js';
 import type { MctsParams } from '../params.js';
+import type { Logits } from '../logits.js';
 
 export class Node {
   children: Node[] = [];
@@ -23,7 +24,7 @@ export class Node {
    * The network's logits for the decision taken at this node: prior=net, from the first world it
    * was reached in; prior=root, at the root only, from what the seat knows.
    */
-  logits: Float32Array | undefined = undefined;
+  logits: Logits | undefined = undefined;
   constructor(
     /** The move, or a grouped arm's key (see arms.ts); −1 at the root. */
     readonly move: number,
