@@ -41,6 +41,12 @@ export class MlpRunner {
   private readonly runs: Placed[][];
   /** For each output, the layers before its own (its trunk), in order. */
   private readonly trunks: Placed[][];
+  /**
+   * For each output whose layer applies no ReLU, that layer's weights transposed (a row per
+   * output, its inputs in order, built on first use): a deferred output reads its weights along
+   * one row instead of one per input a row's length apart (a cache line each).
+   */
+  private readonly byOutput: (Float32Array | undefined)[] = [];
 
   constructor(private readonly plan: MlpPlan) {
     let top = 0;
@@ -104,6 +110,7 @@ export class MlpRunner {
   deferred(observation: Float32Array, o: number): Logits | undefined {
     const head = this.placed[this.plan.outputs[o]];
     if (head.relu) return undefined;
+    const transposed = (this.byOutput[o] ??= this.transpose(head));
     this.runLayers(observation, 0, this.trunks[o]);
     const f32 = this.f32;
     let count = 0;
@@ -118,7 +125,16 @@ export class MlpRunner {
       kept[k++] = i;
       kept[k++] = x;
     }
-    return new DeferredOutputs(f32, head.weights, head.lanes, head.bias, outputs, kept);
+    return new DeferredOutputs(f32, head.bias, transposed, head.inputs, outputs, kept);
+  }
+
+  /** A layer's weights with a row per output (its inputs in order), from the kernel's row per input. */
+  private transpose(layer: Placed): Float32Array {
+    const t = new Float32Array(layer.outputs * layer.inputs);
+    for (let i = 0; i < layer.inputs; i++) {
+      for (let o = 0; o < layer.outputs; o++) t[o * layer.inputs + i] = this.f32[layer.weights + i * layer.lanes + o];
+    }
+    return t;
   }
 
   private runLayers(observation: Float32Array, at: number, layers: readonly Placed[]): void {
@@ -156,9 +172,10 @@ export class MlpRunner {
 class DeferredOutputs implements Logits {
   constructor(
     private readonly memory: Float32Array,
-    private readonly weights: number,
-    private readonly lanes: number,
     private readonly bias: number,
+    /** The layer's weights, a row of `inputs` per output (MlpRunner.transpose). */
+    private readonly weights: Float32Array,
+    private readonly inputs: number,
     private readonly outputs: number,
     /** The outputs read so far (NaN: not yet), then the listed inputs as (index, value) pairs. */
     private readonly kept: Float32Array,
@@ -169,11 +186,12 @@ class DeferredOutputs implements Logits {
     const known = kept[o];
     // An output that is NaN itself is computed again at each read: the same NaN.
     if (known === known) return known;
-    const { memory, weights, lanes } = this;
+    const weights = this.weights;
+    const row = o * this.inputs;
     // As the kernel sums: the bias, then each listed input's term in list order, every product
     // and every sum rounded to float32 (a float64 sum of two float32s rounds to the float32 sum).
-    let sum = memory[this.bias + o];
-    for (let k = this.outputs; k < kept.length; k += 2) sum = Math.fround(sum + Math.fround(kept[k + 1] * memory[weights + kept[k] * lanes + o]));
+    let sum = this.memory[this.bias + o];
+    for (let k = this.outputs; k < kept.length; k += 2) sum = Math.fround(sum + Math.fround(kept[k + 1] * weights[row + kept[k]]));
     kept[o] = sum;
     return sum;
   }
