@@ -165,7 +165,7 @@ export class MlpRunner {
 
 /**
  * A layer's outputs computed one at a time as they are read, from its inputs that are not zero
- * (each with its weight row's place in the kernel's memory), and kept once computed. Why: a tree
+ * (each with its index) and its weights a row per output, and kept once computed. Why: a tree
  * node's priors read the logits of the few actions legal where it is reached, and the logits'
  * layer (256 inputs × 390 outputs) was about half of a call's multiply-adds.
  */

@@ -1,7 +1,8 @@
 /**
  * The game state: plain data in typed arrays, so that `clone` is a handful of memory copies and the
  * rules can run without allocating. The rules are functions over it (see rules.ts); nothing here
- * knows the game beyond its sizes.
+ * knows the game beyond its sizes and the catalogue's one-of masks (by which `packed` counts a
+ * city's one-of productions).
  *
  * Seats are numbered clockwise: seat p's LEFT neighbour is p + 1 and its RIGHT neighbour p − 1
  * (mod n). Hands pass left in Ages I and III, right in Age II.
@@ -98,6 +99,7 @@ export const PACKED_TRADE_FIXED = 1;
 export const PACKED_OWN_CHOICES = 2;
 export const PACKED_TRADE_CHOICES = 3;
 const PACKED_WORDS = 4;
+/** Seat p's word `word` (one of the PACKED_* above) in `packed`. */
 export function packedIndex(p: number, word: number): number {
   return p * PACKED_WORDS + word;
 }
