@@ -230,7 +230,7 @@ describe('MCTS with a network', () => {
     const legal = legalMoves(s, 0, agent.moveMode, []);
     const keys = new MoveKeys(true, 'cheapest');
     const rootKeys = keys.keys(legal, []);
-    const logits = seatLogits('policy-3p.onnx', s);
+    const logits = new FullLogits(seatLogits('policy-3p.onnx', s));
     const at = (temp: number) => {
       const priors = new Float64Array(rootKeys.length);
       keyPriors(logits, rootKeys, legal, keys, priors, temp);
