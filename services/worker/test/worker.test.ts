@@ -26,8 +26,12 @@ const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 
 /** A game of a few milliseconds. */
 const CHEAP = ['random', 'random', 'rulebased'];
-/** A game of about 4–5 s (two MCTS seats of 2000 iterations). */
-const SLOW = ['mcts(it=2000)', 'mcts(it=2000)', 'rulebased'];
+/**
+ * A game of about 4–5 s on any machine: two MCTS seats whose every decision stops at its 0.12 s
+ * time limit, its iteration count out of reach. (A count of iterations, 2000, made a game of 4–5 s
+ * once; a faster search brought it to about 1 s, too short for the kills below to land mid-game.)
+ */
+const SLOW = ['mcts(it=1000000,time=0.12)', 'mcts(it=1000000,time=0.12)', 'rulebased'];
 /** A game of about 1–2 s. */
 const MEDIUM = ['mcts(it=700)', 'mcts(it=700)', 'rulebased'];
 /** Per label, the games counter after one game of any of the seat lists above (seats of one spec pooled). */
