@@ -333,8 +333,9 @@ describe('Redis that lost its data', () => {
     const lab = await startLab({ BATCH_SECONDS: '0', FEED_WINDOW: '20' });
     const c = connect();
     const store = new SweepStore(c, PREFIX);
-    // Games of a few tens of milliseconds, so that some are being played at the FLUSHALL.
-    const body = { name: 'lost', players: 3, seats: ['mcts(it=150)', 'rulebased', 'random'], deals: { count: 100 } };
+    // Games of a few tens of milliseconds, so that some are being played at the FLUSHALL; more
+    // deals than the sweep can play before then (100 were all played by then once, on a faster search).
+    const body = { name: 'lost', players: 3, seats: ['mcts(it=150)', 'rulebased', 'random'], deals: { count: 2000 } };
     const created = await request(`${lab.url}/api/sweeps`, { method: 'POST', json: body });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
