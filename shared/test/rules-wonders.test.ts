@@ -4,7 +4,7 @@
  * card tucked under a stage (RULES-NOTES 11; wonders.json).
  */
 import { describe, expect, it } from 'vitest';
-import { ACTION_BUILD, ACTION_STAGE, legalMoves, moveAction } from '../src/engine/index.js';
+import { ACTION_BUILD, ACTION_STAGE, BOARDS, hasNextStage, legalMoves, moveAction, newGame, nextStage, nextStageCost } from '../src/engine/index.js';
 import { cityNames, findMove, game, handEntry, move, play, position, score, scoreOf, splits } from './rules-helpers.js';
 
 describe('next stage cost', () => {
@@ -39,6 +39,29 @@ describe('next stage cost', () => {
       { wonder: 'Babylon' },
     ]);
     expect(handEntry(pos, 0, 'Altar').wonder.legal).toBe(false);
+  });
+});
+
+describe('the stage tables', () => {
+  // hasNextStage and nextStageCost read typed arrays built from the boards; they must say what the
+  // boards say for every board, side and number of stages built (Gizah B has four stages, Rhodes
+  // B two).
+  it('agree with the boards for every board, side and stage', () => {
+    let checked = 0;
+    for (const board of BOARDS) {
+      for (const side of ['A', 'B'] as const) {
+        const s = newGame({ players: 3, seed: 1, boards: [board.id, board.id, board.id], sides: side, duplicateBoards: true });
+        const stages = board.sides[side === 'A' ? 0 : 1];
+        for (let built = 0; built <= stages.length; built++) {
+          s.stages[0] = built;
+          expect(hasNextStage(s, 0)).toBe(built < stages.length);
+          expect(nextStage(s, 0)).toBe(stages[built]);
+          if (built < stages.length) expect(nextStageCost(s, 0)).toBe(stages[built].costPacked);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(BOARDS.reduce((sum, b) => sum + b.sides[0].length + b.sides[1].length + 2, 0));
   });
 });
 

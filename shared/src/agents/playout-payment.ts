@@ -19,7 +19,8 @@ import {
   encodeMove,
   missingForLoaded,
   hasChain,
-  nextStage,
+  hasNextStage,
+  nextStageCost,
   ownsNameIndex,
   paymentLeft,
   paymentRight,
@@ -84,8 +85,7 @@ export function writeCappedBuilds(s: GameState, p: number, c: number, freeBuildR
 /** cheapestStagePayment with the payment search capped at `cap` nodes (0: none); loadSeat(s, p) done. */
 export function cappedStagePayment(s: GameState, p: number, cap: number): number {
   if (cap === 0) return cheapestStagePayment(s, p);
-  const stage = nextStage(s, p);
-  return stage ? cappedCheapest(s, p, stage.costPacked, s.coins[p], cap) : NO_PAYMENT;
+  return hasNextStage(s, p) ? cappedCheapest(s, p, nextStageCost(s, p), s.coins[p], cap) : NO_PAYMENT;
 }
 
 /**

@@ -141,7 +141,6 @@ const deckCache = new Map<number, number[]>();
 /** newGame's and dealAge's scratch (the shuffles draw as they would over fresh arrays; nothing allocated per game). */
 const boardScratch = new Int32Array(BOARDS.length);
 const guildScratch = new Int32Array(GUILD_IDS.length);
-const deckScratch = new Int32Array(MAX_PLAYERS * HAND_SIZE);
 
 function dealAge(s: GameState, age: number): void {
   const n = s.n;
@@ -151,7 +150,9 @@ function dealAge(s: GameState, age: number): void {
     base = ageDeckWithoutGuilds(age, n);
     deckCache.set(key, base);
   }
-  const deck = deckScratch;
+  // Shuffled where it is dealt: the hands lie in runs of HAND_SIZE, so the deck's first run is
+  // seat 0's hand, the next seat 1's, and so on.
+  const deck = s.hands;
   let size = base.length;
   for (let i = 0; i < size; i++) deck[i] = base[i];
   if (age === 3) {
@@ -161,12 +162,7 @@ function dealAge(s: GameState, age: number): void {
   }
   if (size !== n * HAND_SIZE) throw new Error(`Age ${age} deck for ${n} players has ${size} cards`);
   s.rng.shuffle(deck, 0, size);
-  // Dealt in runs of HAND_SIZE, the hands' own layout.
-  for (let p = 0; p < n; p++) {
-    const base = handBase(p);
-    for (let i = 0; i < HAND_SIZE; i++) s.hands[base + i] = deck[base + i];
-    s.handLen[p] = HAND_SIZE;
-  }
+  for (let p = 0; p < n; p++) s.handLen[p] = HAND_SIZE;
   s.age = age;
   s.turn = 1;
   s.phase = PHASE_TURN;
@@ -425,18 +421,25 @@ function hasDiscardBuild(s: GameState, p: number): boolean {
   return false;
 }
 
-const passBuf = new Uint8Array(MAX_PLAYERS * HAND_SIZE);
+/** advance's scratch: the one hand that comes round. */
+const passBuf = new Uint8Array(HAND_SIZE);
 
 function advance(s: GameState): void {
   const n = s.n;
   if (s.turn < TURNS_PER_AGE) {
-    const dir = passDirection(s.age);
+    // Every hand moves one run of HAND_SIZE along (the bytes past a hand's length go with it,
+    // unread), and the hand that falls off the end comes round to the other.
+    const hands = s.hands;
     const len = s.handLen[0];
-    passBuf.set(s.hands);
-    for (let p = 0; p < n; p++) {
-      const to = handBase((p + dir + n) % n);
-      const from = handBase(p);
-      for (let i = 0; i < len; i++) s.hands[to + i] = passBuf[from + i];
+    const last = handBase(n - 1);
+    if (passDirection(s.age) === 1) {
+      for (let i = 0; i < len; i++) passBuf[i] = hands[last + i];
+      hands.copyWithin(HAND_SIZE, 0, last);
+      for (let i = 0; i < len; i++) hands[i] = passBuf[i];
+    } else {
+      for (let i = 0; i < len; i++) passBuf[i] = hands[i];
+      hands.copyWithin(0, HAND_SIZE, last + HAND_SIZE);
+      for (let i = 0; i < len; i++) hands[last + i] = passBuf[i];
     }
     s.turn++;
     s.phase = PHASE_TURN;

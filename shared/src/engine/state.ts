@@ -291,11 +291,11 @@ export class GameState {
     this.rng = rng;
     const src = copyFrom;
     const size = layoutSize(n);
-    // A copy (a search's or a rule's look ahead, mostly brief) takes a region of a shared slab; a
-    // new game, which may live long beside many brief copies, a buffer of its own, so that it
-    // keeps no slab of theirs alive.
-    const start = src ? carve(size) : 0;
-    const buf = src ? slab : new ArrayBuffer(size);
+    // A region of a shared slab, for a new game as for a copy: a buffer of its own was a fifth of
+    // a new game's cost (an external allocation), and what a long-lived game keeps alive of the
+    // brief copies beside it is its slab's SLAB_BYTES at most.
+    const start = carve(size);
+    const buf = slab;
     this.bytes = new Uint8Array(buf, start, size);
     if (src) this.bytes.set(src.bytes);
     // 32-bit arrays first, so that their offsets stay aligned (a region starts at a multiple of 8).
@@ -378,7 +378,7 @@ export class GameState {
 }
 
 /**
- * Copies are carved out of shared slabs: a buffer of its own per state is an external allocation
+ * States are carved out of shared slabs: a buffer of its own per state is an external allocation
  * the collector tracks, which cost a copy more than copying it. A slab is freed once no state in
  * it is left; a region is never handed out twice. SLAB_BYTES bounds what one copy kept alive can
  * hold (a 3-player state is about 0.9 KB, a 7-player one about 2 KB).

@@ -24,7 +24,7 @@ import {
   distinctHandCards,
   encodeMove,
   hasFreeBuild,
-  nextStage,
+  hasNextStage,
   writeCheapestBuilds,
 } from './moves.js';
 import type { Rng } from './rng.js';
@@ -110,7 +110,7 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   drawnPricing = pricing;
   drawnCount = count;
   drawnFreeBuild = freeBuildReady;
-  const hasStage = nextStage(s, p) !== undefined;
+  const hasStage = hasNextStage(s, p);
   const builds = freeBuildReady ? 2 * count : count;
   const stages = hasStage ? (grouped ? 1 : count) : 0;
   const n = builds + stages + (noDiscard ? 0 : grouped ? 1 : count);
