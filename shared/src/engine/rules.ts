@@ -428,17 +428,18 @@ function advance(s: GameState): void {
   const n = s.n;
   if (s.turn < TURNS_PER_AGE) {
     // Every hand moves one run of HAND_SIZE along (the bytes past a hand's length go with it,
-    // unread), and the hand that falls off the end comes round to the other.
+    // unread), and the hand that falls off the end comes round to the other. Loops, not
+    // copyWithin: the builtin's call cost more than passing did before (a runtime call).
     const hands = s.hands;
     const len = s.handLen[0];
     const last = handBase(n - 1);
     if (passDirection(s.age) === 1) {
       for (let i = 0; i < len; i++) passBuf[i] = hands[last + i];
-      hands.copyWithin(HAND_SIZE, 0, last);
+      for (let i = last - 1; i >= 0; i--) hands[i + HAND_SIZE] = hands[i];
       for (let i = 0; i < len; i++) hands[i] = passBuf[i];
     } else {
       for (let i = 0; i < len; i++) passBuf[i] = hands[i];
-      hands.copyWithin(0, HAND_SIZE, last + HAND_SIZE);
+      for (let i = 0; i < last; i++) hands[i] = hands[i + HAND_SIZE];
       for (let i = 0; i < len; i++) hands[last + i] = passBuf[i];
     }
     s.turn++;
