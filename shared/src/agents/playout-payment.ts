@@ -18,6 +18,9 @@ import {
   cheapestStagePayment,
   encodeMove,
   missingForLoaded,
+  NO_TRAIL_NAME,
+  trailNameForLoaded,
+  TRAIL_NAME_WORDS,
   hasChain,
   hasNextStage,
   nextStageCost,
@@ -32,40 +35,53 @@ import {
 const trailPays: number[] = [];
 const trailNodes: number[] = [];
 
-/**
- * Capped answers kept, direct-mapped: playouts from one root price the same cards against the same
- * sources again and again, and the engine keeps only uncapped answers. A capped answer depends on
- * the seat's sources (its source stamp), the units left to find, the coins and the cap: all four
- * are the key.
+/*
+ * Capped answers kept, direct-mapped, by the name of the trail that decides them
+ * (trailNameForLoaded) and the cap: the same answer for every seat, state and game whose search
+ * would walk the same trail, so that the answers serve every world and playout of a thread. Kept
+ * per seat and source stamp instead, as before, 28 % of the capped payments an `mcts-robilliard`
+ * game asks were found kept; most of the rest were searched again for a state a step later. Each
+ * slot is the name's words (the cap beside the budget in the last) and the payment, compared in
+ * full: no hash decides an answer. A name's word 0 is never negative: −1 marks an empty slot.
  */
-const KEPT_BITS = 10;
-const keptStamp = new Float64Array(1 << KEPT_BITS).fill(-1);
-const keptMissing = new Int32Array(1 << KEPT_BITS);
-const keptCoins = new Int32Array(1 << KEPT_BITS);
-const keptCap = new Int32Array(1 << KEPT_BITS);
-const keptPay = new Int32Array(1 << KEPT_BITS);
+const KEPT_BITS = 14;
+const KEPT_STRIDE = 8;
+const KEPT_PAY = TRAIL_NAME_WORDS;
+const kept = new Int32Array(KEPT_STRIDE << KEPT_BITS);
+for (let i = 0; i < kept.length; i += KEPT_STRIDE) kept[i] = -1;
+const name = new Int32Array(TRAIL_NAME_WORDS);
+// The lookup below compares the seven words one by one, written out.
+if (TRAIL_NAME_WORDS !== 7) throw new Error(`cappedCheapest compares 7 words of a trail's name; the engine names a trail with ${TRAIL_NAME_WORDS}`);
+/** The budget in the name's last word is at most 2 × 16 units; the cap goes above it. */
+const CAP_SHIFT = 8;
 
-/** cheapestForLoaded's answer as its search has it after `cap` nodes (cap > 0); loadSeat(s, p) done. */
-function cappedCheapest(s: GameState, p: number, costPacked: number, maxCoins: number, cap: number): number {
+/**
+ * cheapestForLoaded's answer as its search has it after `cap` nodes (cap > 0, whole): the best
+ * payment found by then, or NO_PAYMENT; loadSeat(s, p) done.
+ */
+export function cappedCheapest(costPacked: number, maxCoins: number, cap: number): number {
   if (maxCoins < 0) return NO_PAYMENT;
-  const missing = missingForLoaded(costPacked);
-  if (missing === 0) return 0;
-  const stamp = s.sourceStamps[p];
-  const slot = (Math.imul(missing ^ Math.imul(stamp, 0x85ebca6b) ^ (maxCoins << 20) ^ (cap << 26), 0x9e3779b1) >>> (32 - KEPT_BITS));
-  if (keptStamp[slot] === stamp && keptMissing[slot] === missing && keptCoins[slot] === maxCoins && keptCap[slot] === cap) return keptPay[slot];
-  let pay = NO_PAYMENT;
-  for (let i = cheapestSearchTrail(costPacked, maxCoins, trailPays, trailNodes, cap) - 1; i >= 0; i--) {
-    if (trailNodes[i] <= cap) {
-      pay = trailPays[i];
-      break;
-    }
-  }
-  keptStamp[slot] = stamp;
-  keptMissing[slot] = missing;
-  keptCoins[slot] = maxCoins;
-  keptCap[slot] = cap;
-  keptPay[slot] = pay;
+  if (missingForLoaded(costPacked) === 0) return 0;
+  const hash = trailNameForLoaded(costPacked, maxCoins, name);
+  if (hash === NO_TRAIL_NAME) return searchCapped(costPacked, maxCoins, cap);
+  const last = name[6] | (cap << CAP_SHIFT);
+  const at = ((Math.imul(hash ^ cap, 0x85ebca6b) >>> (32 - KEPT_BITS)) * KEPT_STRIDE) | 0;
+  const same =
+    kept[at] === name[0] && kept[at + 1] === name[1] && kept[at + 2] === name[2] && kept[at + 3] === name[3] && kept[at + 4] === name[4] && kept[at + 5] === name[5] && kept[at + 6] === last;
+  if (same) return kept[at + KEPT_PAY];
+  const pay = searchCapped(costPacked, maxCoins, cap);
+  for (let i = 0; i < TRAIL_NAME_WORDS - 1; i++) kept[at + i] = name[i];
+  kept[at + TRAIL_NAME_WORDS - 1] = last;
+  kept[at + KEPT_PAY] = pay;
   return pay;
+}
+
+/** The best payment the search has found after `cap` nodes, from its trail (NO_PAYMENT: none). */
+function searchCapped(costPacked: number, maxCoins: number, cap: number): number {
+  for (let i = cheapestSearchTrail(costPacked, maxCoins, trailPays, trailNodes, cap) - 1; i >= 0; i--) {
+    if (trailNodes[i] <= cap) return trailPays[i];
+  }
+  return NO_PAYMENT;
 }
 
 /** writeCheapestBuilds with the payment search capped at `cap` nodes (0: none); loadSeat(s, p) done. */
@@ -75,7 +91,7 @@ export function writeCappedBuilds(s: GameState, p: number, c: number, freeBuildR
   // cards a playout looks at.)
   if (cap === 0 || s.ownsName[ownsNameIndex(p, CARD_NAME_ID[c])] || hasChain(s, p, c)) return writeCheapestBuilds(s, p, c, freeBuildReady, out, k);
   const coinCost = CARD_COIN_COST[c];
-  const pay = cappedCheapest(s, p, CARD_COST[c], s.coins[p] - coinCost, cap);
+  const pay = cappedCheapest(CARD_COST[c], s.coins[p] - coinCost, cap);
   if (pay !== NO_PAYMENT) out[k++] = encodeMove(c, ACTION_BUILD, paymentLeft(pay), paymentRight(pay));
   // Olympia's free build, as the rules offer it: when building would cost something or be impossible.
   if (freeBuildReady && !(pay === 0 && coinCost === 0)) out[k++] = encodeMove(c, ACTION_FREE_BUILD);
@@ -85,7 +101,7 @@ export function writeCappedBuilds(s: GameState, p: number, c: number, freeBuildR
 /** cheapestStagePayment with the payment search capped at `cap` nodes (0: none); loadSeat(s, p) done. */
 export function cappedStagePayment(s: GameState, p: number, cap: number): number {
   if (cap === 0) return cheapestStagePayment(s, p);
-  return hasNextStage(s, p) ? cappedCheapest(s, p, nextStageCost(s, p), s.coins[p], cap) : NO_PAYMENT;
+  return hasNextStage(s, p) ? cappedCheapest(nextStageCost(s, p), s.coins[p], cap) : NO_PAYMENT;
 }
 
 /**

@@ -13,7 +13,7 @@
  * at most seven units, so this is small. It uses module-level scratch buffers: it allocates
  * nothing, and it is not re-entrant.
  */
-import { CHOICE_MASKS, DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
+import { CHOICE_MASKS, CHOICE_MASK_INDEX, DISCOUNT_MANUFACTURED, DISCOUNT_RAW_LEFT, DISCOUNT_RAW_RIGHT, packResources } from './catalog.js';
 import {
   MAX_CHOICES,
   MAX_PLAYERS,
@@ -426,6 +426,12 @@ function laneMin(a: number, b: number): number {
   return (b & aAtLeastB) | (a & (LOW_BITS ^ aAtLeastB));
 }
 
+/** A name's word 0: the missing units `packed` and, above them, the discounts `d` that price them. */
+function pricedUnits(packed: number, d: number): number {
+  const prices = (packed & RAW_LANES ? d & (DISCOUNT_RAW_LEFT | DISCOUNT_RAW_RIGHT) : 0) | (packed & MANUFACTURED_LANES ? d & DISCOUNT_MANUFACTURED : 0);
+  return packed | (prices << 28);
+}
+
 const KEPT_BITS = 16;
 /** Kept best: no payment at any price. */
 const IMPOSSIBLE = -1;
@@ -452,11 +458,8 @@ export function cheapestForLoaded(costPacked: number, maxCoins: number): number 
   const p = loadedSeat;
   const left = s.left(p);
   const right = s.right(p);
-  const resources = nonZeroLanes(packed);
-  const d = s.discount[p];
-  const prices = (packed & RAW_LANES ? d & (DISCOUNT_RAW_LEFT | DISCOUNT_RAW_RIGHT) : 0) | (packed & MANUFACTURED_LANES ? d & DISCOUNT_MANUFACTURED : 0);
-  const fields = FIELDS_MEETING[resources];
-  const w0 = packed | (prices << 28);
+  const fields = FIELDS_MEETING[nonZeroLanes(packed)];
+  const w0 = pricedUnits(packed, s.discount[p]);
   const w1 = laneMin(packed, s.packed[packedIndex(left, PACKED_TRADE_FIXED)]);
   const w2 = laneMin(packed, s.packed[packedIndex(right, PACKED_TRADE_FIXED)]);
   const w3 = s.packed[packedIndex(p, PACKED_OWN_CHOICES)] & fields;
@@ -555,6 +558,79 @@ export function cheapestSearchTrail(costPacked: number, maxCoins: number, pays: 
   searchCheapest(maxCoins);
   tracing = false;
   return trailLength;
+}
+
+/** The words of a trail's name (trailNameForLoaded). */
+export const TRAIL_NAME_WORDS = 7;
+
+/** No trail name (trailNameForLoaded): no search is needed, or a list would not fit its word. */
+export const NO_TRAIL_NAME = -1;
+
+/**
+ * Words naming the trail cheapestSearchTrail walks for a packed cost within maxCoins, for the seat
+ * loaded with loadSeat: two calls with the same name walk the same trail (the same payments found
+ * at the same nodes), whatever seat, state or game they are for, so that a caller who stops the
+ * search early may keep what it found by this name (agents/playout-payment.ts). Writes
+ * TRAIL_NAME_WORDS words into `name` and returns a hash of them (≥ 0) for the caller's table; or
+ * returns NO_TRAIL_NAME, writing nothing of use, when the cost needs no search (the seat's fixed
+ * production covers it, or maxCoins < 0) or when a party has more than eight one-of productions
+ * that offer a missing resource.
+ *
+ * The name is the uncapped search's (cheapestForLoaded) with the order added: the search meets
+ * the sources in the order they were gained and counts its nodes as it goes, so a trail depends
+ * on which one-of productions come first, not only on how many there are. Its words:
+ *   0, 1, 2: cheapestForLoaded's words 0, 1, 2 (the missing units and their prices, the
+ *      neighbours' tradable fixed units of them);
+ *   3, 4, 5: the own, left and right (tradable) one-of productions that offer a missing resource,
+ *      in the order the seats gained them, 4 bits each (CHOICE_MASK_INDEX + 1; 0 ends the list);
+ *   6: the budget as far as it can prune: maxCoins, or twice the units missing when that is
+ *      less (no payment costs more, so a larger budget prunes nothing more).
+ */
+export function trailNameForLoaded(costPacked: number, maxCoins: number, name: Int32Array): number {
+  if (maxCoins < 0) return NO_TRAIL_NAME;
+  const packed = missingPacked(costPacked);
+  if (packed === 0) return NO_TRAIL_NAME;
+  const s = loadedState!;
+  const p = loadedSeat;
+  const left = s.left(p);
+  const right = s.right(p);
+  const resources = nonZeroLanes(packed);
+  const fields = FIELDS_MEETING[resources];
+  // Most parties have no one-of production that offers a missing resource: their counts say so
+  // without a look at the list.
+  const own = s.packed[packedIndex(p, PACKED_OWN_CHOICES)] & fields ? orderedMeeting(s.choices, s.choiceLen[p], p, resources) : 0;
+  const fromLeft = s.packed[packedIndex(left, PACKED_TRADE_CHOICES)] & fields ? orderedMeeting(s.tradeChoices, s.tradeChoiceLen[left], left, resources) : 0;
+  const fromRight = s.packed[packedIndex(right, PACKED_TRADE_CHOICES)] & fields ? orderedMeeting(s.tradeChoices, s.tradeChoiceLen[right], right, resources) : 0;
+  if (own < 0 || fromLeft < 0 || fromRight < 0) return NO_TRAIL_NAME;
+  const w0 = pricedUnits(packed, s.discount[p]);
+  const w1 = laneMin(packed, s.packed[packedIndex(left, PACKED_TRADE_FIXED)]);
+  const w2 = laneMin(packed, s.packed[packedIndex(right, PACKED_TRADE_FIXED)]);
+  // The units missing, the sum of the lanes: pairs of lanes summed into bytes, then the bytes.
+  const pairs = (packed & 0x0f0f0f0f) + ((packed >>> 4) & 0x0f0f0f0f);
+  const w6 = Math.min(maxCoins, 2 * (Math.imul(pairs, 0x01010101) >>> 24));
+  name[0] = w0;
+  name[1] = w1;
+  name[2] = w2;
+  name[3] = own;
+  name[4] = fromLeft;
+  name[5] = fromRight;
+  name[6] = w6;
+  return (
+    Math.imul(w0 ^ Math.imul(w1, 0x85ebca6b) ^ Math.imul(w2, 0xc2b2ae35) ^ Math.imul(own, 0x27d4eb2f) ^ Math.imul(fromLeft, 0x165667b1) ^ Math.imul(fromRight, 0x7feb352d) ^ Math.imul(w6, 0x2545f491), 0x9e3779b1) >>> 1
+  );
+}
+
+/** seat's one-of masks in `masks` (choiceBase, len of them) that offer any of `resources`, in order, 4 bits each (CHOICE_MASK_INDEX + 1); −1 past eight. */
+function orderedMeeting(masks: Uint8Array, len: number, seat: number, resources: number): number {
+  let list = 0;
+  let k = 0;
+  for (let i = 0; i < len; i++) {
+    const mask = masks[choiceBase(seat) + i];
+    if (!(mask & resources)) continue;
+    if (k === 8) return -1;
+    list |= (CHOICE_MASK_INDEX[mask] + 1) << (4 * k++);
+  }
+  return list;
 }
 
 /** A trail of the one payment found at `node` (none when that is past the horizon). */
