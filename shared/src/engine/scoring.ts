@@ -11,9 +11,9 @@
  */
 import { BOARDS, CARDS } from './catalog.js';
 import { perEffects, perTotal } from './counting.js';
-import { CARD_COLOUR, CARD_VP } from './moves.js';
+import { CARD_COLOUR } from './moves.js';
 import { BLUE, PURPLE, SCIENCE_WILD, YELLOW } from './resources.js';
-import { POWER_COPY_GUILD, cityBase, scienceIndex, tokenBase, type GameState } from './state.js';
+import { MAX_STAGE_SLOTS, POWER_COPY_GUILD, cityBase, scienceIndex, tokenBase, type GameState } from './state.js';
 
 export interface ScoreBreakdown {
   military: number;
@@ -48,6 +48,24 @@ export function sciencePoints(compass: number, gear: number, tablet: number, wil
 // a visible part of a search's playout.
 /** Per card type: its science symbol (SCIENCE_WILD for the Scientists Guild; −1 for none). */
 const SCIENCE = Int8Array.from(CARDS, (c) => c.science);
+/**
+ * Per card type: the civilian VP it scores (a blue card's printed VP, 0 for the others), and
+ * whether its VP are counted at the end, as commercial (yellow) or guild (purple) VP: the city loop
+ * adds the first to every card without a branch on its colour, which a city's cards mispredicted.
+ */
+const CIVILIAN_VP = Int32Array.from(CARDS, (c) => (c.colour === BLUE ? c.vp : 0));
+const COUNTED_NONE = 0;
+const COUNTED_COMMERCIAL = 1;
+const COUNTED_GUILD = 2;
+const COUNTED_VP = Uint8Array.from(CARDS, (c) => (c.colour === YELLOW ? COUNTED_COMMERCIAL : c.colour === PURPLE ? COUNTED_GUILD : COUNTED_NONE));
+/** Per board side (2 × board + side) and stages built (0 … MAX_STAGE_SLOTS): the stages' VP. */
+const STAGE_VP_STRIDE = MAX_STAGE_SLOTS + 1;
+const STAGE_VP_BUILT = Int32Array.from(
+  BOARDS.flatMap((b) => b.sides.flatMap((side) => Array.from({ length: STAGE_VP_STRIDE }, (_, built) => side.slice(0, built).reduce((vp, stage) => vp + stage.vp, 0)))),
+);
+BOARDS.forEach((b, i) => {
+  if (b.id !== i || b.sides.length !== 2) throw new Error(`board ${b.id}: the stage VP table expects ids in order and two sides`);
+});
 /** Every card's VP-per effects (a yellow card's, a guild's). */
 const VP_PER = perEffects('vpPer');
 
@@ -70,9 +88,7 @@ const parts = new Int32Array(TOTAL + 1);
 function scoreInto(s: GameState, p: number): number {
   let military = 0;
   for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) military += s.tokens[i];
-  let wonder = 0;
-  const stages = BOARDS[s.board[p]].sides[s.side[p]];
-  for (let i = 0; i < s.stages[p]; i++) wonder += stages[i].vp;
+  const wonder = STAGE_VP_BUILT[(2 * s.board[p] + s.side[p]) * STAGE_VP_STRIDE + s.stages[p]];
   let civilian = 0;
   let commercial = 0;
   let guilds = 0;
@@ -80,10 +96,10 @@ function scoreInto(s: GameState, p: number): number {
   const len = s.cityLen[p];
   for (let i = 0; i < len; i++) {
     const c = s.city[base + i];
-    const colour = CARD_COLOUR[c];
-    if (colour === BLUE) civilian += CARD_VP[c];
-    else if (colour === YELLOW) commercial += perTotal(VP_PER, s, p, c);
-    else if (colour === PURPLE) guilds += perTotal(VP_PER, s, p, c);
+    civilian += CIVILIAN_VP[c];
+    const counted = COUNTED_VP[c];
+    if (counted === COUNTED_COMMERCIAL) commercial += perTotal(VP_PER, s, p, c);
+    else if (counted === COUNTED_GUILD) guilds += perTotal(VP_PER, s, p, c);
   }
   const compass = s.science[scienceIndex(p, 0)];
   const gear = s.science[scienceIndex(p, 1)];
