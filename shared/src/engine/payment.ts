@@ -207,7 +207,8 @@ function unionOf(masks: Uint8Array, len: number, seat: number): number {
  */
 export function loadSeat(s: GameState, p: number): void {
   ownFixedPacked = s.packed[packedIndex(p, PACKED_OWN_FIXED)];
-  loadedState = s;
+  // Only when it changes, as uniform-draw.ts stores its state: the write barrier's slow path.
+  if (loadedState !== s) loadedState = s;
   loadedSeat = p;
   neighboursLoaded = false;
 }

@@ -105,7 +105,9 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   // takes a discard first (about a third of them) needs none.
   let loaded = false;
   const freeBuildReady = hasFreeBuild(s, p);
-  drawnState = s;
+  // Stored only when it changes: a young state stored into this module's (old) scope takes the
+  // collector's write barrier's slow path at every store, and a step's draws share one state.
+  if (drawnState !== s) drawnState = s;
   drawnSeat = p;
   drawnPricing = pricing;
   drawnCount = count;
