@@ -20,6 +20,7 @@ import {
   GREY,
   GUILD_IDS,
   HAND_SIZE,
+  handBase,
   MAX_CHOICES,
   NUM_NAMES,
   PHASE_TURN,
@@ -359,7 +360,7 @@ function buildNextStage(s: GameState): StageOutcome {
   productionChanged(s);
   const moves = new Int32Array(s.n);
   for (const p of actingSeats(s)) {
-    const hand = s.hands[p * HAND_SIZE];
+    const hand = s.hands[handBase(s, p)];
     moves[p] = p === 0 ? encodeMove(hand, ACTION_STAGE) : encodeMove(hand, ACTION_DISCARD);
   }
   expect(legalMoves(s, 0, 'cheapest'), 'the stage is legal and free').toContain(moves[0]);
@@ -465,7 +466,7 @@ function allHands(s: GameState): number[] {
   const cards: number[] = [];
   for (let p = 0; p < s.n; p++) {
     expect(s.handLen[p], `seat ${p} holds 7 cards`).toBe(HAND_SIZE);
-    cards.push(...s.hands.subarray(p * HAND_SIZE, (p + 1) * HAND_SIZE));
+    cards.push(...s.hands.subarray(handBase(s, p), handBase(s, p) + HAND_SIZE));
   }
   return cards;
 }

@@ -36,7 +36,7 @@ describe('observation', () => {
     expect(writeObservation(s, 2, out)).toBe(out.length);
     expect([out[0], out[1], out[2], out[3], out[4], out[5]]).toEqual([1, 1, 1, 0, 0, 0]);
     const hand = new Array<number>(NUM_CARD_TYPES).fill(0);
-    for (let i = 0; i < 7; i++) hand[s.hands[handBase(2) + i]]++;
+    for (let i = 0; i < 7; i++) hand[s.hands[handBase(s, 2) + i]]++;
     expect(Array.from(out.subarray(6, 6 + NUM_CARD_TYPES))).toEqual(hand);
     // The first seat block is seat 2's own: its wonder one-hot, side A, no stages, 3 coins.
     const own = 6 + 2 * NUM_CARD_TYPES;
@@ -68,8 +68,8 @@ describe('observation', () => {
     const s = newGame({ players: 3, seed: 8 });
     const a = new Uint8Array(observationSize(3));
     writeObservation(s, 0, a);
-    const other = s.hands[handBase(0)] === 0 ? 1 : 0;
-    s.hands[handBase(0)] = other;
+    const other = s.hands[handBase(s, 0)] === 0 ? 1 : 0;
+    s.hands[handBase(s, 0)] = other;
     const b = new Uint8Array(a.length);
     writeObservation(s, 0, b);
     expect(b).not.toEqual(a);

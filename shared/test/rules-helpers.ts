@@ -81,7 +81,7 @@ export function move(s: GameState, seat: number, name: string, action: number): 
 }
 
 export function discardFirst(s: GameState, seat: number): number {
-  return encodeMove(s.hands[handBase(seat)], ACTION_DISCARD);
+  return encodeMove(s.hands[handBase(s, seat)], ACTION_DISCARD);
 }
 
 /** One step: the given moves, and every other acting seat discards the first card of its hand. */

@@ -16,6 +16,7 @@ import {
   PHASE_TURN,
   actingSeats,
   encodeMove,
+  handBase,
   legalMoves,
   moveAction,
   moveCard,
@@ -257,7 +258,7 @@ describe('Olympia A: free build once per Age', () => {
     play(s);
     expect(s.age).toBe(2);
     // Age II: give Olympia a Walls (SSS, unaffordable with 3 coins and no stone): free build again.
-    s.hands[0] = card('Walls', 2);
+    s.hands[handBase(s, 0)] = card('Walls', 2);
     expect(findMove(s, 0, 'Walls', ACTION_BUILD)).toBeUndefined();
     expect(legalMoves(s, 0, 'all')).toContain(encodeMove(card('Walls', 2), ACTION_FREE_BUILD));
   });
@@ -314,7 +315,7 @@ describe('passing direction', () => {
     const n = s.n;
     const before = [...Array(n).keys()].map((p) => {
       const h = handIds(s, p);
-      h.splice(h.indexOf(s.hands[p * 7]), 1);
+      h.splice(h.indexOf(s.hands[handBase(s, p)]), 1);
       return h.sort((a, b) => a - b);
     });
     play(s);

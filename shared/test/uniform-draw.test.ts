@@ -168,7 +168,7 @@ describe('drawUniformMove', () => {
       drawUniformMove(s, p, rng, false, false, RULES_PRICING);
       const count = priceDrawnHand(s, p);
       const legal = legalMoves(s, p, 'cheapest');
-      const inHand = new Set(Array.from({ length: s.handLen[p] }, (_, i) => s.hands[handBase(p) + i]));
+      const inHand = new Set(Array.from({ length: s.handLen[p] }, (_, i) => s.hands[handBase(s, p) + i]));
       expect(new Set(Array.from({ length: count }, (_, i) => drawnCard(i)))).toEqual(inHand);
       for (let i = 0; i < count; i++) {
         const c = drawnCard(i);

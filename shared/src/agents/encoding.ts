@@ -97,7 +97,7 @@ export function writeObservation(s: GameState, p: number, out: Uint8Array, at = 
   let discardSize = 0;
   for (let c = 0; c < NUM_CARD_TYPES; c++) discardSize += s.discard[c];
   out[i++] = clamp(discardSize);
-  for (let j = handBase(p), e = j + s.handLen[p]; j < e; j++) out[i + s.hands[j]]++;
+  for (let j = handBase(s, p), e = j + s.handLen[p]; j < e; j++) out[i + s.hands[j]]++;
   i += NUM_CARD_TYPES;
   if (s.phase === PHASE_DISCARD_BUILD && s.pendingDiscardBuilds[p] > 0) {
     for (let c = 0; c < NUM_CARD_TYPES; c++) out[i + c] = s.discard[c];

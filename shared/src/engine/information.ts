@@ -124,7 +124,7 @@ export function handCandidates(s: GameState, viewer: number, q: number): number[
  * sixth of a rule-based game.
  */
 function handCards(s: GameState, p: number): number[] {
-  return copyRange(s.hands, handBase(p), s.handLen[p]);
+  return copyRange(s.hands, handBase(s, p), s.handLen[p]);
 }
 
 function copyRange(from: Uint8Array, start: number, length: number): number[] {
@@ -341,7 +341,7 @@ function hiddenPlaces(s: GameState, viewer: number, age: number): Place[] {
     for (let q = 0; q < n; q++) {
       if (q === viewer) continue;
       const group = groupOf(lineageAt(n, age, turn, q), TURNS_PER_AGE + 1);
-      for (let i = 0; i < s.handLen[q]; i++) places.push({ at: handBase(q) + i, group });
+      for (let i = 0; i < s.handLen[q]; i++) places.push({ at: handBase(s, q) + i, group });
     }
   }
   return places;
@@ -357,7 +357,7 @@ function unseenGuilds(s: GameState, free: readonly Place[], n: number): number[]
   const inGame = new Set<number>();
   for (let q = 0; q < n; q++) {
     for (let i = 0; i < s.handLen[q]; i++) {
-      const c = s.hands[handBase(q) + i];
+      const c = s.hands[handBase(s, q) + i];
       if (CARDS[c].isGuild) inGame.add(c);
     }
   }

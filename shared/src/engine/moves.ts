@@ -170,7 +170,7 @@ let listings = 0;
  * than at every legal move.
  */
 export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
-  const base = handBase(p);
+  const base = handBase(s, p);
   const len = s.handLen[p];
   const listing = ++listings;
   let count = 0;
@@ -215,7 +215,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
     }
   }
   const freeBuildReady = hasFreeBuild(s, p);
-  const hand = handBase(p);
+  const hand = handBase(s, p);
   const len = s.handLen[p];
   const listing = ++listings;
   for (let i = 0; i < len; i++) {

@@ -132,7 +132,7 @@ export function stateFromPosition(input: unknown): GameState {
     const hand = nameList(raw.hand, `${at}.hand`);
     if (hand.length > HAND_SIZE) fail(`${at}.hand`, `at most ${HAND_SIZE} cards, got ${hand.length}`);
     hand.forEach((name, i) => {
-      s.hands[handBase(p) + i] = cardId(name, `${at}.hand[${i}]`, age);
+      s.hands[handBase(s, p) + i] = cardId(name, `${at}.hand[${i}]`, age);
     });
     s.handLen[p] = hand.length;
     handSizes.push(hand.length);
@@ -173,7 +173,7 @@ export function evaluatePosition(input: unknown): PositionEvaluation {
     const moves = legalMoves(s, p, 'cheapest').map(decodeMove);
     const hand: HandCardEvaluation[] = [];
     for (let i = 0; i < s.handLen[p]; i++) {
-      const c = s.hands[handBase(p) + i];
+      const c = s.hands[handBase(s, p) + i];
       const find = (action: ActionName) => moves.find((m) => m.card === CARDS[c].name && m.action === action);
       const build = find('build');
       const stage = find('stage');

@@ -151,7 +151,7 @@ function dealAge(s: GameState, age: number): void {
     deckCache.set(key, base);
   }
   // Shuffled where it is dealt: the hands lie in runs of HAND_SIZE, so the deck's first run is
-  // seat 0's hand, the next seat 1's, and so on.
+  // seat 0's hand, the next seat 1's, and so on (each seat's handSlot set back to its own run).
   const deck = s.hands;
   let size = base.length;
   for (let i = 0; i < size; i++) deck[i] = base[i];
@@ -162,7 +162,10 @@ function dealAge(s: GameState, age: number): void {
   }
   if (size !== n * HAND_SIZE) throw new Error(`Age ${age} deck for ${n} players has ${size} cards`);
   s.rng.shuffle(deck, 0, size);
-  for (let p = 0; p < n; p++) s.handLen[p] = HAND_SIZE;
+  for (let p = 0; p < n; p++) {
+    s.handSlot[p] = p;
+    s.handLen[p] = HAND_SIZE;
+  }
   s.age = age;
   s.turn = 1;
   s.phase = PHASE_TURN;
@@ -255,7 +258,7 @@ export function buildStage(s: GameState, p: number, c: number): number {
 }
 
 function removeFromHand(s: GameState, p: number, c: number): void {
-  const base = handBase(p);
+  const base = handBase(s, p);
   const len = s.handLen[p];
   for (let i = 0; i < len; i++) {
     if (s.hands[base + i] === c) {
@@ -375,7 +378,7 @@ export function step(s: GameState, moves: ArrayLike<number>): void {
 function discardSeventhCards(s: GameState): void {
   for (let p = 0; p < s.n; p++) {
     if (s.handLen[p] === 0) continue;
-    const c = s.hands[handBase(p)];
+    const c = s.hands[handBase(s, p)];
     s.handLen[p] = 0;
     s.discard[c]++;
     const log = s.logIndex(s.age, LOG_SLOTS - 1, p);
@@ -421,26 +424,21 @@ function hasDiscardBuild(s: GameState, p: number): boolean {
   return false;
 }
 
-/** advance's scratch: the one hand that comes round. */
-const passBuf = new Uint8Array(HAND_SIZE);
 
 function advance(s: GameState): void {
   const n = s.n;
   if (s.turn < TURNS_PER_AGE) {
-    // Every hand moves one run of HAND_SIZE along (the bytes past a hand's length go with it,
-    // unread), and the hand that falls off the end comes round to the other. Loops, not
-    // copyWithin: the builtin's call cost more than passing did before (a runtime call).
-    const hands = s.hands;
-    const len = s.handLen[0];
-    const last = handBase(n - 1);
+    // Each seat takes the hand slot of the seat it receives from (p − 1 when hands pass left, to
+    // p + 1; p + 1 in Age II): the cards stay where they lie.
+    const slots = s.handSlot;
     if (passDirection(s.age) === 1) {
-      for (let i = 0; i < len; i++) passBuf[i] = hands[last + i];
-      for (let i = last - 1; i >= 0; i--) hands[i + HAND_SIZE] = hands[i];
-      for (let i = 0; i < len; i++) hands[i] = passBuf[i];
+      const last = slots[n - 1];
+      for (let p = n - 1; p > 0; p--) slots[p] = slots[p - 1];
+      slots[0] = last;
     } else {
-      for (let i = 0; i < len; i++) passBuf[i] = hands[i];
-      for (let i = 0; i < last; i++) hands[i] = hands[i + HAND_SIZE];
-      for (let i = 0; i < len; i++) hands[last + i] = passBuf[i];
+      const first = slots[0];
+      for (let p = 0; p < n - 1; p++) slots[p] = slots[p + 1];
+      slots[n - 1] = first;
     }
     s.turn++;
     s.phase = PHASE_TURN;

@@ -53,9 +53,9 @@ export function tokenBase(p: number): number {
 export function tokenIndex(p: number, age: number, side: number): number {
   return tokenBase(p) + (age - 1) * 2 + side;
 }
-/** Seat p's hand in `hands`: handLen[p] cards from here. */
-export function handBase(p: number): number {
-  return p * HAND;
+/** Seat p's hand in `hands`: handLen[p] cards from here (the run of HAND_SIZE its handSlot names). */
+export function handBase(s: GameState, p: number): number {
+  return s.handSlot[p] * HAND;
 }
 /** Seat p's flag for a building name in `ownsName`. */
 export function ownsNameIndex(p: number, nameId: number): number {
@@ -236,8 +236,13 @@ export class GameState {
   readonly packed: Int32Array;
   /** Conflict tokens (tokenIndex), 0 for a tie. */
   readonly tokens: Int8Array;
-  /** The hand held by each seat (handBase). */
+  /**
+   * The hands, a run of HAND_SIZE each; seat p holds the one at handBase(s, p). The hands stay
+   * where they were dealt, and passing them moves only the seats' handSlot (a run's index): a
+   * turn's pass was every hand's bytes copied along, a few per cent of a random game.
+   */
   readonly hands: Uint8Array;
+  readonly handSlot: Uint8Array;
   readonly handLen: Uint8Array;
   /** 1 where seat p has a building of that name (ownsNameIndex). */
   readonly ownsName: Uint8Array;
@@ -319,6 +324,7 @@ export class GameState {
     this.side = u8(n);
     this.stages = u8(n);
     this.hands = u8(n * HAND_SIZE);
+    this.handSlot = u8(n);
     this.handLen = u8(n);
     this.ownsName = u8(n * NUM_NAMES);
     this.city = u8(n * MAX_CITY);
@@ -349,6 +355,7 @@ export class GameState {
       this.sourceStamps = new Float64Array(src.sourceStamps);
     } else {
       this.logCard.fill(NO_CARD);
+      for (let p = 0; p < n; p++) this.handSlot[p] = p;
       this.sourceStamps = new Float64Array(n);
       productionChanged(this);
     }
@@ -403,7 +410,7 @@ function carve(size: number): number {
 function layoutSize(n: number): number {
   const u8Len =
     n * TOKENS_PER_SEAT +
-    n * (3 + HAND_SIZE + 1 + NUM_NAMES + MAX_CITY + 1 + NUM_COLOURS + SCIENCE_COUNTERS) +
+    n * (3 + HAND_SIZE + 2 + NUM_NAMES + MAX_CITY + 1 + NUM_COLOURS + SCIENCE_COUNTERS) +
     n * (2 * NUM_RESOURCES + MAX_CHOICES + 1 + MAX_CHOICES + 1) +
     n * (4 + MAX_STAGE_SLOTS + 1) + // discount … pendingDiscardBuilds, tucked, discardSeenUpTo
     NUM_CARD_TYPES +
@@ -413,7 +420,7 @@ function layoutSize(n: number): number {
 
 /** Seat p's hand as a view into the state; the view is an allocation, so not for hot loops. */
 export function handView(s: GameState, p: number): Uint8Array {
-  return s.hands.subarray(handBase(p), handBase(p) + s.handLen[p]);
+  return s.hands.subarray(handBase(s, p), handBase(s, p) + s.handLen[p]);
 }
 
 /** Seat p's city as a view into the state; the view is an allocation, so not for hot loops. */
