@@ -298,7 +298,9 @@ export class Determinizer {
       for (let i = from; i < to; i++) cards[i] = readPlace(d, this.at[i]);
       cards.subarray(from, to).sort();
     } else {
-      cards.set(this.cards.subarray(from, to), from);
+      // A loop, not set(subarray(…)): a group is a few cards, and the view was an allocation and
+      // two builtin calls per group of every world drawn.
+      for (let i = from; i < to; i++) cards[i] = this.cards[i];
     }
     rng.shuffle(cards, from, to);
     for (let i = from; i < to; i++) writePlace(d, this.at[i], cards[i]);
