@@ -424,7 +424,6 @@ function hasDiscardBuild(s: GameState, p: number): boolean {
   return false;
 }
 
-
 function advance(s: GameState): void {
   const n = s.n;
   if (s.turn < TURNS_PER_AGE) {

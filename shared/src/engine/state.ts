@@ -387,8 +387,8 @@ export class GameState {
 /**
  * States are carved out of shared slabs: a buffer of its own per state is an external allocation
  * the collector tracks, which cost a copy more than copying it. A slab is freed once no state in
- * it is left; a region is never handed out twice. SLAB_BYTES bounds what one copy kept alive can
- * hold (a 3-player state is about 0.9 KB, a 7-player one about 2 KB).
+ * it is left; a region is never handed out twice. SLAB_BYTES bounds what one state kept alive can
+ * hold of others (a 3-player state is about 0.9 KB, a 7-player one about 2 KB).
  */
 const SLAB_BYTES = 4096;
 let slab = new ArrayBuffer(SLAB_BYTES);
