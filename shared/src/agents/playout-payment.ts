@@ -61,9 +61,10 @@ const CAP_SHIFT = 8;
  */
 export function cappedCheapest(costPacked: number, maxCoins: number, cap: number): number {
   if (maxCoins < 0) return NO_PAYMENT;
-  if (missingForLoaded(costPacked) === 0) return 0;
   const hash = trailNameForLoaded(costPacked, maxCoins, name);
-  if (hash === NO_TRAIL_NAME) return searchCapped(costPacked, maxCoins, cap);
+  // No name: nothing to search (the seat's fixed production covers the cost), or, rarely, a list
+  // too long to name.
+  if (hash === NO_TRAIL_NAME) return missingForLoaded(costPacked) === 0 ? 0 : searchCapped(costPacked, maxCoins, cap);
   const last = name[6] | (cap << CAP_SHIFT);
   const at = ((Math.imul(hash ^ cap, 0x85ebca6b) >>> (32 - KEPT_BITS)) * KEPT_STRIDE) | 0;
   const same =

@@ -109,14 +109,22 @@ BOARDS.forEach((b, i) => {
   if (b.id !== i || b.sides.length !== 2 || b.sides.some((side) => side.length > MAX_STAGE_SLOTS)) throw new Error(`board ${b.id}: the stage tables expect ids in order, two sides, at most ${MAX_STAGE_SLOTS} stages`);
 });
 
+/**
+ * Seat p's board side as the per-side tables index it (these and scoring's): 2 × board + side, the
+ * order of BOARDS.flatMap over each board's sides, which the check above holds.
+ */
+export function boardSideIndex(s: GameState, p: number): number {
+  return 2 * s.board[p] + s.side[p];
+}
+
 /** Whether seat p has a wonder stage left to build (nextStage(s, p) !== undefined). */
 export function hasNextStage(s: GameState, p: number): boolean {
-  return s.stages[p] < SIDE_STAGES[2 * s.board[p] + s.side[p]];
+  return s.stages[p] < SIDE_STAGES[boardSideIndex(s, p)];
 }
 
 /** The packed cost of the stage seat p would build next; only when hasNextStage(s, p). */
 export function nextStageCost(s: GameState, p: number): number {
-  return SIDE_STAGE_COSTS[(2 * s.board[p] + s.side[p]) * MAX_STAGE_SLOTS + s.stages[p]];
+  return SIDE_STAGE_COSTS[boardSideIndex(s, p) * MAX_STAGE_SLOTS + s.stages[p]];
 }
 
 /** Seats that choose a move now. */

@@ -11,7 +11,7 @@
  */
 import { BOARDS, CARDS } from './catalog.js';
 import { perEffects, perTotal } from './counting.js';
-import { CARD_COLOUR } from './moves.js';
+import { CARD_COLOUR, boardSideIndex } from './moves.js';
 import { BLUE, PURPLE, SCIENCE_WILD, YELLOW } from './resources.js';
 import { MAX_STAGE_SLOTS, POWER_COPY_GUILD, cityBase, scienceIndex, tokenBase, type GameState } from './state.js';
 
@@ -58,14 +58,11 @@ const COUNTED_NONE = 0;
 const COUNTED_COMMERCIAL = 1;
 const COUNTED_GUILD = 2;
 const COUNTED_VP = Uint8Array.from(CARDS, (c) => (c.colour === YELLOW ? COUNTED_COMMERCIAL : c.colour === PURPLE ? COUNTED_GUILD : COUNTED_NONE));
-/** Per board side (2 × board + side) and stages built (0 … MAX_STAGE_SLOTS): the stages' VP. */
+/** Per board side (moves.ts boardSideIndex) and stages built (0 … MAX_STAGE_SLOTS): the stages' VP. */
 const STAGE_VP_STRIDE = MAX_STAGE_SLOTS + 1;
 const STAGE_VP_BUILT = Int32Array.from(
   BOARDS.flatMap((b) => b.sides.flatMap((side) => Array.from({ length: STAGE_VP_STRIDE }, (_, built) => side.slice(0, built).reduce((vp, stage) => vp + stage.vp, 0)))),
 );
-BOARDS.forEach((b, i) => {
-  if (b.id !== i || b.sides.length !== 2) throw new Error(`board ${b.id}: the stage VP table expects ids in order and two sides`);
-});
 /** Every card's VP-per effects (a yellow card's, a guild's). */
 const VP_PER = perEffects('vpPer');
 
@@ -88,7 +85,7 @@ const parts = new Int32Array(TOTAL + 1);
 function scoreInto(s: GameState, p: number): number {
   let military = 0;
   for (let i = tokenBase(p), end = tokenBase(p + 1); i < end; i++) military += s.tokens[i];
-  const wonder = STAGE_VP_BUILT[(2 * s.board[p] + s.side[p]) * STAGE_VP_STRIDE + s.stages[p]];
+  const wonder = STAGE_VP_BUILT[boardSideIndex(s, p) * STAGE_VP_STRIDE + s.stages[p]];
   let civilian = 0;
   let commercial = 0;
   let guilds = 0;
