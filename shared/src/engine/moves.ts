@@ -167,10 +167,20 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
 
 /**
  * Per card type, the listing (a count of writeLegalMoves and distinctHandCards calls) that last
- * listed it: a stamp instead of clearing a set.
+ * listed it: a stamp instead of clearing a set. Int32 stamps, cleared when the count wraps: an
+ * integer compare where a Float64Array's stamp was converted and compared as a double.
  */
-const listedIn = new Float64Array(NUM_CARD_TYPES);
+const listedIn = new Int32Array(NUM_CARD_TYPES);
 let listings = 0;
+
+/** The next listing's stamp. */
+function nextListing(): number {
+  if (listings === 0x7fffffff) {
+    listedIn.fill(0);
+    listings = 0;
+  }
+  return ++listings;
+}
 
 /**
  * Writes the distinct card types of seat p's hand into out, in hand order (larger games deal
@@ -180,7 +190,7 @@ let listings = 0;
 export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
   const base = handBase(s, p);
   const len = s.handLen[p];
-  const listing = ++listings;
+  const listing = nextListing();
   let count = 0;
   for (let i = 0; i < len; i++) {
     const c = s.hands[base + i];
@@ -225,7 +235,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
   const freeBuildReady = hasFreeBuild(s, p);
   const hand = handBase(s, p);
   const len = s.handLen[p];
-  const listing = ++listings;
+  const listing = nextListing();
   for (let i = 0; i < len; i++) {
     const c = s.hands[hand + i];
     // A card type listed already from this hand (larger games deal duplicates).
