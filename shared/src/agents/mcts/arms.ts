@@ -72,6 +72,8 @@ const CARD_AND_ACTION = 0x3ff;
  */
 export class MoveKeys {
   private readonly withPayment: boolean;
+  /** key as a function, made once: resolve passes it to resolveArm at every tree step of an arm. */
+  private readonly keyOf = (m: number): number => this.key(m);
 
   constructor(
     private readonly grouped: boolean,
@@ -104,7 +106,7 @@ export class MoveKeys {
   resolve(world: GameState | undefined, q: number, key: number, legal: readonly number[], rng: Rng): number {
     if (isArm(key)) {
       if (!world) throw new Error('resolving a grouped arm needs a world');
-      return resolveArm(world, q, key, legal, rng, (m) => this.key(m));
+      return resolveArm(world, q, key, legal, rng, this.keyOf);
     }
     for (let i = 0; i < legal.length; i++) if (this.key(legal[i]) === key) return legal[i];
     throw new Error(`no legal move has the key ${key}`);
