@@ -16,6 +16,7 @@
  */
 import { BOARDS, CARDS, NUM_CARD_TYPES } from './catalog.js';
 import { allForLoaded, cheapestForLoaded, loadSeat, NO_PAYMENT, paymentLeft, paymentRight } from './payment.js';
+import { nextStamp } from './stamps.js';
 import {
   PHASE_DISCARD_BUILD,
   PHASE_OVER,
@@ -167,20 +168,10 @@ export function legalMoves(s: GameState, p: number, mode: MoveMode = 'cheapest',
 
 /**
  * Per card type, the listing (a count of writeLegalMoves and distinctHandCards calls) that last
- * listed it: a stamp instead of clearing a set. Int32 stamps, cleared when the count wraps: an
- * integer compare where a Float64Array's stamp was converted and compared as a double.
+ * listed it (stamps.ts).
  */
 const listedIn = new Int32Array(NUM_CARD_TYPES);
 let listings = 0;
-
-/** The next listing's stamp. */
-function nextListing(): number {
-  if (listings === 0x7fffffff) {
-    listedIn.fill(0);
-    listings = 0;
-  }
-  return ++listings;
-}
 
 /**
  * Writes the distinct card types of seat p's hand into out, in hand order (larger games deal
@@ -190,7 +181,7 @@ function nextListing(): number {
 export function distinctHandCards(s: GameState, p: number, out: Int32Array): number {
   const base = handBase(s, p);
   const len = s.handLen[p];
-  const listing = nextListing();
+  const listing = (listings = nextStamp(listedIn, listings));
   let count = 0;
   for (let i = 0; i < len; i++) {
     const c = s.hands[base + i];
@@ -235,7 +226,7 @@ export function writeLegalMoves(s: GameState, p: number, mode: MoveMode, out: nu
   const freeBuildReady = hasFreeBuild(s, p);
   const hand = handBase(s, p);
   const len = s.handLen[p];
-  const listing = nextListing();
+  const listing = (listings = nextStamp(listedIn, listings));
   for (let i = 0; i < len; i++) {
     const c = s.hands[hand + i];
     // A card type listed already from this hand (larger games deal duplicates).

@@ -28,6 +28,7 @@ import {
   writeCheapestBuilds,
 } from './moves.js';
 import type { Rng } from './rng.js';
+import { nextStamp } from './stamps.js';
 import { HAND_SIZE, PHASE_TURN, type GameState } from './state.js';
 
 /**
@@ -73,15 +74,6 @@ const buildCount = new Int8Array(HAND_SIZE);
 const moved = new Int32Array(4 * HAND_SIZE + 2);
 const movedIn = new Int32Array(4 * HAND_SIZE + 2);
 let draws = 0;
-
-/** The next draw's number: Int32 stamps (an integer compare), cleared when the count wraps. */
-function nextDraw(): number {
-  if (draws === 0x7fffffff) {
-    movedIn.fill(0);
-    draws = 0;
-  }
-  return ++draws;
-}
 const buildBuf: number[] = [];
 /** No payment looked up yet (NO_PAYMENT, −1, is an answer). */
 const NOT_PRICED = -2;
@@ -135,7 +127,7 @@ export function drawUniformMove(s: GameState, p: number, rng: Rng, grouped: bool
   const n = builds + stages + (noDiscard ? 0 : grouped ? 1 : count);
   // The slots in their listed order are slotAt(0 … n − 1), shuffled as they are drawn
   // (Fisher–Yates: position i takes a slot from i … n − 1), with only the moved ones written down.
-  const draw = nextDraw();
+  const draw = (draws = nextStamp(movedIn, draws));
   // The stage's payment, looked up once when a stage slot first comes up (NOT_PRICED until then).
   let stagePay = NOT_PRICED;
   for (let i = 0; i < n; i++) {
