@@ -4,10 +4,11 @@
  * The calibration itself (CPU_SHARE, measured on a quiet machine: lab/plan/cost.ts) is not checked
  * here: thread CPU time rises on a busy machine — up to 2.7× the quiet figure while the suite runs
  * its files in parallel on 2 cores — and a test must not depend on the load, nor on the processor:
- * the constants are the dev machine's (an Intel Xeon), and a faster core takes less (an AMD EPYC:
- * quiet, MCTS at 1.1–1.2 of the estimate, minimax 1.9, guided searches 2.1–2.2: a network call
- * costs a quarter of the Xeon's). What these bounds catch is an agent without a cost model (an
- * estimate of 0, as minimax had before it got one) or one off by 4× or more.
+ * the constants are the dev machine's (an Intel Xeon), and a faster core takes less (an AMD EPYC,
+ * quiet, 2026-12-07, with the network constants of that day: MCTS at 0.8–1.3 of the estimate,
+ * minimax 1.1–1.5, guided searches 1.4–2.5, as a network call costs about 0.4 of the Xeon's).
+ * What these bounds catch is an agent without a cost model (an estimate of 0, as minimax had
+ * before it got one) or one off by 4× or more.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_MODELS, useModelsDir } from './fixture-models.js';
