@@ -198,6 +198,17 @@ describe('dashboard in a real browser', () => {
     await page.waitForFunction(() => document.getElementById('status')!.textContent === 'done', undefined, { timeout: 20_000 });
     const d = await detail(lab, id);
     expect(d.status).toBe('done');
+    // The header follows each live event at once; the charts follow the sweep's detail, fetched
+    // after it (no sooner than four times the last fetch took): wait until they count every game.
+    const seatZeroGames = d.cells.reduce((s: number, c: any) => s + c.labels.find((l: any) => l.label === c.agents[0]).games, 0);
+    await page.waitForFunction(
+      (games) => {
+        const chart = (window as any).Chart?.getChart(document.getElementById('param-seats-0-c'));
+        return (chart?.data.datasets[0].intervals ?? []).reduce((s: number, r: any) => s + (r?.games ?? 0), 0) === games;
+      },
+      seatZeroGames,
+      { timeout: 20_000 },
+    );
     expect(await progressValue(page)).toBe(1);
     expect(await page.evaluate(() => (window as any).__sameDocument)).toBe(true);
     expect((await page.textContent('#status'))?.trim()).toBe('done');
