@@ -23,7 +23,7 @@ import { Playouts } from './policies.js';
 import { childSelection, type ChildSelection } from './selection.js';
 import { searchStatistics } from './statistics.js';
 import { NetworkGuide } from './network-guide.js';
-import { Node, rankRootMoves, type RootMove } from './tree.js';
+import { Node, rankRootMoves, rootSettled, type RootMove } from './tree.js';
 
 
 export class MctsAgent implements Agent {
@@ -120,6 +120,12 @@ export class MctsAgent implements Agent {
     let shown = worlds?.[0];
     let done = 0;
     let cutShort = false;
+    // A kept subtree (reuse=on) also has moves that were legal only in the worlds it was grown in.
+    const allowed = new Set(ctx.legal.map((m) => this.keys.key(m)));
+    const settles = p.stop === 'settled';
+    // stop=settled: the root's move with the most visits cannot be caught before its lead is more
+    // than the iterations left, so the check waits until that is possible at all.
+    const settledAt = (left: number) => settles && roots[0].visits > left && rootSettled(roots[0], me, allowed, left);
     // One world serves every iteration, overwritten by the next draw: no state is allocated.
     let world = this.world?.n === ctx.players ? this.world : undefined;
     const batch = this.batch;
@@ -140,6 +146,7 @@ export class MctsAgent implements Agent {
         }
         this.iterateBatch(bw, roots, done, count, me, c, rng);
         done += count;
+        if (settledAt(budget - done)) break;
       }
     }
     // Unbatched (a batched search that stopped for the clock does not go on here).
@@ -154,11 +161,10 @@ export class MctsAgent implements Agent {
       if (this.explains && !shown) shown = clone(world);
       this.iterate(world, me, roots[k], c, rng);
       done++;
+      if (settledAt(budget - done)) break;
     }
     this.world = world;
     this.lastRoots = roots;
-    // A kept subtree (reuse=on) also has moves that were legal only in the worlds it was grown in.
-    const allowed = new Set(ctx.legal.map((m) => this.keys.key(m)));
     this.lastSearch = rankRootMoves(p, roots, me, allowed, rng);
     const key = this.lastSearch.length > 0 ? this.lastSearch[0].move : this.keys.key(ctx.legal[0]);
     // The bury rule reads only the agent's own hand and public facts: any world of its own does.

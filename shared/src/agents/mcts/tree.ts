@@ -212,3 +212,25 @@ export function rankRootMoves(p: MctsParams, roots: readonly Node[], me: number,
   entries.sort((a, b) => primary(b) - primary(a) || secondary(b) - secondary(a) || a.draw - b.draw);
   return entries.map(({ move, visits, value, votes }) => ({ move, visits, value, votes }));
 }
+
+/**
+ * Whether the move of seat `me` with the most visits at `root`, among those in `allowed`, stays
+ * the one with the most whatever `remaining` more iterations do (stop=settled): an iteration adds
+ * at most one visit to one root move, so a lead of more than `remaining` visits over every other
+ * move cannot be caught, and final=visits plays that move after the whole budget too.
+ */
+export function rootSettled(root: Node, me: number, allowed: ReadonlySet<number>, remaining: number): boolean {
+  let most = -1;
+  let next = 0;
+  for (const child of root.children) {
+    if (child.mover !== me || !allowed.has(child.move)) continue;
+    const v = child.visits;
+    if (v > most) {
+      next = most < 0 ? 0 : most;
+      most = v;
+    } else if (v > next) {
+      next = v;
+    }
+  }
+  return most > next + remaining;
+}
