@@ -7,6 +7,9 @@ import { MctsAgent, createAgent, decisionContext, parseAgentSpec } from '../src/
 import { Node, rootSettled } from '../src/agents/mcts/tree.js';
 import { Rng, actingSeats, legalMoves } from '../src/engine/index.js';
 import { randomPosition } from './random-positions.js';
+import { useFixtureModels } from './fixture-models.js';
+
+useFixtureModels();
 
 /** A root with seat 0's children of the given moves and visits. */
 function rootWith(children: [move: number, visits: number, mover?: number][]): Node {
@@ -70,17 +73,18 @@ describe('stop=settled', () => {
     expect(() => parseAgentSpec('mcts(stop=fast)')).toThrow(/stop/);
   });
 
-  it('plays the root move the whole budget plays, from fewer iterations', () => {
+  /** Per position, `bases`' searches with stop=budget and stop=settled: how many decisions, and how many settled early. */
+  function compare(bases: string[], players: (i: number) => number, positions: number): { decisions: number; fewer: number } {
     let fewer = 0;
     let decisions = 0;
-    for (let i = 0; i < 24; i++) {
-      const s = randomPosition(3 + (i % 3), 300 + i, 7 * i + 5, (i * 7) % 17);
+    for (let i = 0; i < positions; i++) {
+      const s = randomPosition(players(i), 300 + i, 7 * i + 5, (i * 7) % 17);
       if (s.isOver()) continue;
       const seats = actingSeats(s);
       const seat = seats[i % seats.length];
       const legal = legalMoves(s, seat, 'cheapest', []);
       if (legal.length < 2) continue;
-      for (const base of ['mcts-strong(it=80,time=0)', 'mcts(it=80,time=0)']) {
+      for (const base of bases) {
         const run = (stop: string) => {
           const agent = createAgent(base.replace(')', `,stop=${stop})`)) as MctsAgent;
           const decision = agent.decide(decisionContext(s, seat, legal, new Rng(1000 + i), false));
@@ -94,8 +98,20 @@ describe('stop=settled', () => {
         if (settled.iterations < whole.iterations) fewer++;
       }
     }
+    return { decisions, fewer };
+  }
+
+  it('plays the root move the whole budget plays, from fewer iterations', () => {
+    const { decisions, fewer } = compare(['mcts-strong(it=80,time=0)', 'mcts(it=80,time=0)'], (i) => 3 + (i % 3), 24);
     expect(decisions).toBeGreaterThan(30);
     // Most decisions settle before their budget is spent: that is the option's point.
     expect(fewer).toBeGreaterThan(decisions / 2);
+  });
+
+  it('settles between batches of network calls too', () => {
+    // batch=4: the check comes after each call's leaves are backed up, with the budget left then.
+    const { decisions, fewer } = compare(['mcts-strong(it=60,time=0,model=net-3p.onnx,eval=mix,prior=net,batch=4)'], () => 3, 12);
+    expect(decisions).toBeGreaterThan(8);
+    expect(fewer).toBeGreaterThan(0);
   });
 });
