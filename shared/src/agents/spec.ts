@@ -155,7 +155,7 @@ function parseParams(text: string, kind: MctsKind, raw: Record<string, string>):
     fail(text, `batch: ${p.batch} leaves a call cannot be used with MAST (playout=${p.playout}, opp=${p.opp}): its statistics are updated one simulation at a time`);
   }
   if (p.stop === 'settled' && (p.final !== 'visits' || (p.det === 'pimc' && p.worlds > 1))) {
-    // A move's lead in visits bounds what the iterations left can change; a mean or a sum over trees has no such bound per iteration.
+    // A move's lead in visits bounds what the iterations left can change, a mean reward's does not; the check reads one tree's root (det=pimc's worlds would need their roots summed first).
     fail(text, `stop: 'settled' needs final=visits and one tree (det=is, or det=pimc with worlds=1), got final=${p.final}, det=${p.det}, worlds=${p.worlds}`);
   }
   if (p.reuse === 'on' && (p.tree !== 'joint' || p.det !== 'is')) {
